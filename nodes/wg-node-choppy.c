@@ -1,0 +1,129 @@
+/* choppy-displacement — the vector displacement map (λDx, λDy, h).
+ *
+ * Belyaev (papers/003) eq. 9: x = x0 + λ D(x0, t). Two ways to get D:
+ *  - spectral: D from the fft node (eq. 10, one more transform);
+ *  - finite-difference: Belyaev's shortcut eq. 11,
+ *      D_ij = (S/N) (h_{i+1,j} − h_ij, h_{i,j+1} − h_ij),
+ *    with S/N the grid spacing Δ (m). D then has units m², so λ carries 1/m
+ *    and is not interchangeable with the spectral λ; for a wave A cos(kx) the
+ *    shortcut gives −Δ²kA sin(kx) against the spectral −A sin(kx).
+ * Positive λ moves points toward crests in both (see the fft node).
+ */
+#include "wg-node-private.h"
+
+enum { IN_HEIGHT, IN_DISPLACEMENT };
+enum { P_METHOD, P_CHOPPINESS, P_WRAP, N_PARAMS };
+enum { METHOD_SPECTRAL, METHOD_FINITE_DIFFERENCE };
+
+static const char *const methods[] = { "spectral", "finite-difference", NULL };
+
+static const WgParamSpec params[N_PARAMS] = {
+  [P_METHOD] = { "method", "Method", WG_PARAM_ENUM, "",
+                 "spectral: D = i k/|k| h̃ from the fft node (eq. 10); finite-difference: "
+                 "Belyaev's shortcut from the height map alone (eq. 11)",
+                 METHOD_SPECTRAL, .choices = methods },
+  [P_CHOPPINESS] = { "choppiness", "Choppiness λ", WG_PARAM_FLOAT, "",
+                     "Scale λ of the horizontal displacement; too large folds the surface "
+                     "(foam marks where)",
+                     1, -20, 20, 0, 2 },
+  [P_WRAP] = { "wrap", "Periodic edges", WG_PARAM_BOOL, "",
+               "Finite differences wrap around the edges (tiling ocean); off: clamp", 1,
+               .visible_when = "method=finite-difference" },
+};
+
+static const WgPortSpec inputs[] = {
+  { "height", WG_PORT_FIELD, 1, FALSE, "Height h (m)" },
+  { "displacement", WG_PORT_FIELD, 2, TRUE,
+    "Spectral horizontal displacement D (fft:displacement), needed by the spectral method" },
+};
+static const WgPortSpec outputs[] = {
+  { "displacement", WG_PORT_FIELD, 3, FALSE,
+    "Vector displacement (λDx, λDy, h) (m): where each grid point moves" },
+};
+
+static gboolean
+choppy_prepare (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *h = wg_ctx_input (ctx, IN_HEIGHT), *d = wg_ctx_input (ctx, IN_DISPLACEMENT);
+  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
+    {
+      if (d == NULL)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_METHOD,
+                        "the spectral method needs input \"displacement\" linked (from "
+                        "fft:displacement); use \"finite-difference\" for the height alone");
+          return FALSE;
+        }
+      if (d->width != h->width || d->height != h->height)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                        "inputs \"height\" (%u×%u) and \"displacement\" (%u×%u) differ in size",
+                        h->width, h->height, d->width, d->height);
+          return FALSE;
+        }
+    }
+  wg_ctx_define_field (ctx, 0, h->width, h->height, 3, h->extent);
+  return TRUE;
+}
+
+static gboolean
+choppy_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  const float *h = wg_buffer_cpu (hb, error);
+  if (h == NULL)
+    return FALSE;
+  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
+  const guint w = hb->width, hh = hb->height;
+  const float lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+
+  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
+    {
+      const float *d = wg_buffer_cpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error);
+      if (d == NULL)
+        return FALSE;
+#pragma omp parallel for schedule(static)
+      for (gsize p = 0; p < (gsize) w * hh; p++)
+        {
+          out[3 * p] = lambda * d[2 * p];
+          out[3 * p + 1] = lambda * d[2 * p + 1];
+          out[3 * p + 2] = h[p];
+        }
+      return TRUE;
+    }
+
+  const float sx = (float) (hb->extent[0] / w) * lambda, sy = (float) (hb->extent[1] / hh) * lambda;
+  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < hh; j++)
+    {
+      guint j1 = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
+      for (guint i = 0; i < w; i++)
+        {
+          guint i1 = i + 1 < w ? i + 1 : (wrap ? 0 : i);
+          gsize p = (gsize) j * w + i;
+          out[3 * p] = sx * (h[(gsize) j * w + i1] - h[p]);
+          out[3 * p + 1] = sy * (h[(gsize) j1 * w + i] - h[p]);
+          out[3 * p + 2] = h[p];
+        }
+    }
+  return TRUE;
+}
+
+const WgNodeType wg_node_choppy_displacement = {
+  .name = "choppy-displacement",
+  .title = "Choppy Displacement",
+  .category = "Ocean",
+  .description = "Combines height and horizontal displacement into the vector displacement "
+                 "map (λDx, λDy, h) that sharpens crests; spectral or Belyaev's "
+                 "finite-difference shortcut.",
+  .reference = "Belyaev 2003 eq. 9–11 (papers/003); Tessendorf 2001 §4.6",
+  .inputs = inputs,
+  .n_inputs = G_N_ELEMENTS (inputs),
+  .outputs = outputs,
+  .n_outputs = G_N_ELEMENTS (outputs),
+  .params = params,
+  .n_params = N_PARAMS,
+  .prepare = choppy_prepare,
+  .process_cpu = choppy_process_cpu,
+};

@@ -1,0 +1,217 @@
+/* field-out — writes a field to one file per frame: OpenEXR (float or half,
+ * named channels, any OpenEXR compression) or 16-bit PNG. File names follow
+ * a printf-style frame pattern ("ocean/height.%04d.exr"), relative to the
+ * bake's output folder; every file is written atomically (temp + rename).
+ */
+#include "wg-node-private.h"
+#include "wg-image-io.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+enum { P_PATH, P_PIXEL_TYPE, P_COMPRESSION, P_ZIP_LEVEL, P_CHANNELS, P_PNG_MIN, P_PNG_MAX,
+       N_PARAMS };
+
+static const char *const pixel_types[] = { "half", "float", NULL };
+
+static const WgParamSpec params[N_PARAMS] = {
+  [P_PATH] = { "path", "File pattern", WG_PARAM_STRING, "",
+               "Output file per frame, relative to the bake's folder; one %0Nd for the frame "
+               "number; the extension (.exr or .png) picks the format",
+               .default_string = "field.%04d.exr", .flags = WG_PARAM_FLAG_OUTPUT_PATH },
+  [P_PIXEL_TYPE] = { "pixel_type", "EXR pixel type", WG_PARAM_ENUM, "",
+                     "EXR channel type: 16-bit half or 32-bit float", 0,
+                     .choices = pixel_types },
+  [P_COMPRESSION] = { "compression", "EXR compression", WG_PARAM_ENUM, "",
+                      "OpenEXR compression; zip/zips/piz/rle/none are lossless",
+                      WG_EXR_ZIP, .choices = wg_exr_compression_names },
+  [P_ZIP_LEVEL] = { "zip_level", "ZIP level", WG_PARAM_INT, "",
+                    "zlib level for zip/zips (1 fastest … 9 smallest; -1: OpenEXR's default)",
+                    4, -1, 9, -1, 9, .visible_when = "compression=zip|zips" },
+  [P_CHANNELS] = { "channels", "Channel names", WG_PARAM_STRING, "",
+                   "Comma-separated EXR channel names, one per field channel (empty: Y; R,G; "
+                   "R,G,B; R,G,B,A)" },
+  [P_PNG_MIN] = { "png_min", "PNG black", WG_PARAM_FLOAT, "",
+                  "Field value written as 0 in a PNG", -1, -1e6, 1e6, -10, 10 },
+  [P_PNG_MAX] = { "png_max", "PNG white", WG_PARAM_FLOAT, "",
+                  "Field value written as 65535 in a PNG", 1, -1e6, 1e6, -10, 10 },
+};
+
+static const WgPortSpec inputs[] = {
+  { "field", WG_PORT_FIELD, 0, FALSE, "Field to write (1 to 4 channels)" },
+};
+
+typedef struct {
+  gboolean png;
+  char *prefix, *suffix; /* around the frame number */
+  int width;             /* zero padding of the frame number */
+  char **channel_names;
+} FieldOut;
+
+static void
+field_out_free (gpointer data)
+{
+  FieldOut *fo = data;
+  if (fo == NULL)
+    return;
+  g_free (fo->prefix);
+  g_free (fo->suffix);
+  g_strfreev (fo->channel_names);
+  g_free (fo);
+}
+
+/* Splits "a/b.%04d.exr" into "a/b.", 4, ".exr"; exactly one %d / %0Nd. */
+static gboolean
+parse_pattern (const char *pattern, FieldOut *fo)
+{
+  const char *pct = strchr (pattern, '%');
+  if (pct == NULL || strchr (pct + 1, '%') != NULL)
+    return FALSE;
+  const char *p = pct + 1;
+  int width = 0;
+  if (*p == '0')
+    p++;
+  while (g_ascii_isdigit (*p))
+    width = width * 10 + (*p++ - '0');
+  if (*p != 'd' || width > 12)
+    return FALSE;
+  fo->prefix = g_strndup (pattern, (gsize) (pct - pattern));
+  fo->suffix = g_strdup (p + 1);
+  fo->width = width;
+  return TRUE;
+}
+
+static WgExrPixelType
+pixel_type (WgNodeContext *ctx)
+{
+  return wg_ctx_enum (ctx, P_PIXEL_TYPE) == 0 ? WG_EXR_HALF : WG_EXR_FLOAT;
+}
+
+static gboolean
+field_out_prepare (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *in = wg_ctx_input (ctx, 0);
+  const char *pattern = wg_ctx_string (ctx, P_PATH);
+  g_autoptr (GString) names = g_string_new (wg_ctx_string (ctx, P_CHANNELS));
+  FieldOut *fo = g_new0 (FieldOut, 1);
+  wg_ctx_set_state (ctx, fo);
+
+  if (!parse_pattern (pattern, fo))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PATH,
+                    "expected one frame-number placeholder such as %%04d, got \"%s\"", pattern);
+      return FALSE;
+    }
+  if (g_str_has_suffix (fo->suffix, ".png"))
+    fo->png = TRUE;
+  else if (!g_str_has_suffix (fo->suffix, ".exr"))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PATH,
+                    "the file name must end in .exr or .png, got \"%s\"", pattern);
+      return FALSE;
+    }
+  g_autoptr (GError) local = NULL;
+  if (!fo->png && !wg_exr_check_options (pixel_type (ctx),
+                                         (WgExrCompression) wg_ctx_enum (ctx, P_COMPRESSION),
+                                         &local))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_COMPRESSION, "%s", local->message);
+      return FALSE;
+    }
+  if (fo->png && wg_ctx_double (ctx, P_PNG_MAX) == wg_ctx_double (ctx, P_PNG_MIN))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PNG_MAX,
+                    "png_max must differ from png_min");
+      return FALSE;
+    }
+  if (names->len == 0)
+    {
+      static const char *const defaults[] = { "", "Y", "R,G", "R,G,B", "R,G,B,A" };
+      g_string_assign (names, defaults[in->channels]);
+    }
+  fo->channel_names = g_strsplit (names->str, ",", -1);
+  for (char **n = fo->channel_names; *n; n++)
+    g_strstrip (*n);
+  if (g_strv_length (fo->channel_names) != in->channels)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_CHANNELS,
+                    "%u names for a %u-channel field", g_strv_length (fo->channel_names),
+                    in->channels);
+      return FALSE;
+    }
+  for (char **n = fo->channel_names; *n; n++)
+    if (**n == '\0')
+      {
+        wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_CHANNELS,
+                      "channel names must not be empty");
+        return FALSE;
+      }
+  return TRUE;
+}
+
+char *
+wg_field_out_path (WgNodeContext *ctx, gint64 frame)
+{
+  const FieldOut *fo = wg_ctx_get_state (ctx);
+  g_autofree char *name = g_strdup_printf ("%s%0*" G_GINT64_FORMAT "%s", fo->prefix, fo->width,
+                                           frame, fo->suffix);
+  if (g_path_is_absolute (name))
+    return g_steal_pointer (&name);
+  return g_build_filename (wg_ctx_out_dir (ctx), name, NULL);
+}
+
+static gboolean
+field_out_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  const FieldOut *fo = wg_ctx_get_state (ctx);
+  WgBuffer *in = wg_ctx_input (ctx, 0);
+  const float *data = wg_buffer_cpu (in, error);
+  if (data == NULL)
+    return FALSE;
+  g_autofree char *path = wg_field_out_path (ctx, wg_ctx_frame (ctx));
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GError) local = NULL;
+  gboolean ok;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int e = errno;
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_OUTPUT, P_PATH, "cannot create folder %s: %s",
+                    dir, g_strerror (e));
+      return FALSE;
+    }
+  if (fo->png)
+    ok = wg_png_write16 (path, in->width, in->height, in->channels, data,
+                         (float) wg_ctx_double (ctx, P_PNG_MIN),
+                         (float) wg_ctx_double (ctx, P_PNG_MAX), &local);
+  else
+    ok = wg_exr_write (path, in->width, in->height, in->channels, data,
+                       (const char *const *) fo->channel_names,
+                       pixel_type (ctx),
+                       (WgExrCompression) wg_ctx_enum (ctx, P_COMPRESSION),
+                       (int) wg_ctx_int (ctx, P_ZIP_LEVEL), wg_ctx_threads (ctx), &local);
+  if (!ok)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_OUTPUT, P_PATH, "%s", local->message);
+      return FALSE;
+    }
+  wg_ctx_count_file (ctx);
+  return TRUE;
+}
+
+const WgNodeType wg_node_field_out = {
+  .name = "field-out",
+  .title = "Field Out",
+  .category = "Input/Output",
+  .description = "Writes a field per frame to OpenEXR (half/float, named channels, "
+                 "compression) or 16-bit PNG, atomically. Runs only in bakes.",
+  .inputs = inputs,
+  .n_inputs = G_N_ELEMENTS (inputs),
+  .params = params,
+  .n_params = N_PARAMS,
+  .flags = WG_NODE_SINK,
+  .prepare = field_out_prepare,
+  .process_cpu = field_out_process_cpu,
+  .free_state = field_out_free,
+};

@@ -1,0 +1,478 @@
+/* ocean-spectrum — initial Fourier amplitudes h̃0(k) of a wind sea or a
+ * measured sea state, on the graph's grid.
+ *
+ * Tessendorf, "Simulating Ocean Water" (2001); Belyaev, "Real-time simulation
+ * of water surface" (papers/003, eq. 5–7). Each mode k = (2πn/Lx, 2πm/Ly)
+ * gets h̃0(k) = ½ (ξr + iξi) √(F̄(k) Δkx Δky), F̄ the mean of F over the
+ * cell (its centre, or n×n samples): E|h̃0|² = F̄ Δk²/2 and, with
+ * the independently drawn −k partner, E⟨h²⟩ = ΣF Δk², so the surface's
+ * variance is the spectrum's (no hidden normalisation). F(k) is the
+ * directional wave-number spectrum (m⁴):
+ *   F(k) = S(ω(k)) · dω/dk · D(θ, ω) / k
+ * for the frequency-spectrum models, and Tessendorf's / Belyaev's forms for
+ * the Phillips models. ξr, ξi come from a Philox stream keyed on (seed, n, m).
+ */
+#include "wg-node-private.h"
+#include "wg-ndbc.h"
+#include "wg-ocean.h"
+#include "wg-rng.h"
+
+#include <math.h>
+
+enum {
+  P_MODEL,
+  P_WIND_SPEED,
+  P_WIND_DIRECTION,
+  P_FETCH,
+  P_GAMMA,
+  P_SIGMA_A,
+  P_SIGMA_B,
+  P_DEPTH,
+  P_SPREADING,
+  P_SPREAD,
+  P_SWELL,
+  P_ALIGNMENT,
+  P_OPPOSING,
+  P_PHILLIPS_CONSTANT,
+  P_GAMMA_PLUS,
+  P_GAMMA_MINUS,
+  P_MIN_WAVENUMBER,
+  P_SMALL_WAVE_CUTOFF,
+  P_RANDOM_AMPLITUDE,
+  P_SAMPLES,
+  P_SEED,
+  P_GRAVITY,
+  P_BUOY_FILE,
+  P_BUOY_TIME,
+  N_PARAMS
+};
+
+enum { MODEL_PHILLIPS, MODEL_BELYAEV, MODEL_PM, MODEL_JONSWAP, MODEL_TMA, MODEL_MEASURED };
+enum { SPREAD_COS2S, SPREAD_MITSUYASU, SPREAD_HASSELMANN, SPREAD_PHILLIPS };
+
+static const char *const models[] = { "phillips", "belyaev", "pierson-moskowitz", "jonswap",
+                                      "tma", "measured", NULL };
+static const char *const spreadings[] = { "cos2s", "mitsuyasu", "hasselmann", "phillips", NULL };
+
+#define FREQ_MODELS "model=pierson-moskowitz|jonswap|tma|measured"
+#define WIND_MODELS "model=phillips|belyaev|pierson-moskowitz|jonswap|tma"
+
+static const WgParamSpec params[N_PARAMS] = {
+  [P_MODEL] = { "model", "Spectrum model", WG_PARAM_ENUM, "",
+                "Phillips (Tessendorf), Belyaev's modified Phillips, Pierson–Moskowitz, JONSWAP, "
+                "TMA (finite depth) or a measured buoy spectrum",
+                3, .choices = models },
+  [P_WIND_SPEED] = { "wind_speed", "Wind speed", WG_PARAM_FLOAT, "m/s",
+                     "Wind speed U (at 10 m; at 19.5 m for Pierson–Moskowitz, as in its fit)",
+                     10, 0, 60, 0, 30, .visible_when = WIND_MODELS ";spreading=mitsuyasu|hasselmann" },
+  [P_WIND_DIRECTION] = { "wind_direction", "Wind direction", WG_PARAM_FLOAT, "°",
+                         "Direction the waves travel toward, counter-clockwise from +x (for "
+                         "measured spectra: the mean wave direction)",
+                         0, -360, 360, -180, 180, .flags = WG_PARAM_FLAG_DEGREES },
+  [P_FETCH] = { "fetch", "Fetch", WG_PARAM_FLOAT, "m",
+                "Distance over which the wind has blown (JONSWAP, TMA); \"inf\" or a long fetch "
+                "gives the fully developed sea",
+                100000, 100, 1e8, 1000, 1e6, .flags = WG_PARAM_FLAG_ALLOW_INF,
+                .visible_when = "model=jonswap|tma" },
+  [P_GAMMA] = { "gamma", "Peak enhancement γ", WG_PARAM_FLOAT, "",
+                "JONSWAP peak enhancement factor γ (1: Pierson–Moskowitz shape, 3.3: mean "
+                "JONSWAP)",
+                3.3, 1, 20, 1, 7, .visible_when = "model=jonswap|tma" },
+  [P_SIGMA_A] = { "sigma_a", "Peak width σa", WG_PARAM_FLOAT, "",
+                  "JONSWAP peak width below the peak frequency", 0.07, 0.01, 1, 0.01, 0.2,
+                  .visible_when = "model=jonswap|tma" },
+  [P_SIGMA_B] = { "sigma_b", "Peak width σb", WG_PARAM_FLOAT, "",
+                  "JONSWAP peak width above the peak frequency", 0.09, 0.01, 1, 0.01, 0.2,
+                  .visible_when = "model=jonswap|tma" },
+  [P_DEPTH] = { "depth", "Water depth", WG_PARAM_FLOAT, "m",
+                "Water depth d for the dispersion relation ω² = g k tanh(kd) and the TMA depth "
+                "factor; \"inf\" for deep water",
+                INFINITY, 0.1, 1e5, 1, 200, .flags = WG_PARAM_FLAG_ALLOW_INF },
+  [P_SPREADING] = { "spreading", "Directional spreading", WG_PARAM_ENUM, "",
+                    "Directional spreading D(θ): cos-2s with a fixed s, cos-2s with Mitsuyasu's "
+                    "or Hasselmann's frequency-dependent s, or Phillips-style |cos θ|^a alignment",
+                    SPREAD_MITSUYASU, .choices = spreadings, .visible_when = FREQ_MODELS },
+  [P_SPREAD] = { "spread", "Spreading exponent s", WG_PARAM_FLOAT, "",
+                 "Exponent s of cos-2s spreading: larger is narrower", 10, 0, 1000, 0, 100,
+                 .visible_when = "spreading=cos2s" },
+  [P_SWELL] = { "swell", "Swell", WG_PARAM_FLOAT, "",
+                "Swell elongation ξ (Horvath 2015): lengthens crests of the long waves, 0 to 1",
+                0, 0, 1, 0, 1, .visible_when = "spreading=cos2s|mitsuyasu|hasselmann" },
+  [P_ALIGNMENT] = { "alignment", "Wind alignment", WG_PARAM_FLOAT, "",
+                    "Exponent a of Phillips-style alignment |cos θ|^a (Tessendorf: 2)", 2, 0, 64,
+                    0, 16, .visible_when = "model=phillips;spreading=phillips" },
+  [P_OPPOSING] = { "opposing", "Opposing waves", WG_PARAM_FLOAT, "",
+                   "Fraction of wave energy travelling against the wind in Phillips-style "
+                   "alignment (Tessendorf's spectrum: 1)",
+                   0, 0, 1, 0, 1, .visible_when = "model=phillips;spreading=phillips" },
+  [P_PHILLIPS_CONSTANT] = { "phillips_constant", "Phillips constant α", WG_PARAM_FLOAT, "",
+                            "α of the Phillips spectrum F = α/(2π) k⁻⁴ exp(−1/(kL)²) …, "
+                            "L = U²/g; 0.0081 matches the Pierson–Moskowitz tail",
+                            WG_PM_ALPHA, 0, 1, 0, 0.05, .visible_when = "model=phillips|belyaev" },
+  [P_GAMMA_PLUS] = { "gamma_plus", "Exponent γ+", WG_PARAM_FLOAT, "",
+                     "Belyaev's directional exponent for waves with the wind (k̂·ŵ ≥ 0)", 2, 0,
+                     64, 0, 16, .visible_when = "model=belyaev" },
+  [P_GAMMA_MINUS] = { "gamma_minus", "Exponent γ−", WG_PARAM_FLOAT, "",
+                      "Belyaev's directional exponent for waves against the wind (k̂·ŵ < 0); "
+                      "larger removes them",
+                      8, 0, 64, 0, 32, .visible_when = "model=belyaev" },
+  [P_MIN_WAVENUMBER] = { "min_wavenumber", "Long-wave cut k*", WG_PARAM_FLOAT, "rad/m",
+                         "Belyaev's k*: waves with k ≤ k* are removed", 0, 0, 100, 0, 1 },
+  [P_SMALL_WAVE_CUTOFF] = { "small_wave_cutoff", "Small-wave cut l", WG_PARAM_FLOAT, "m",
+                            "Length l of the exp(−k²l²) factor that suppresses short waves", 0,
+                            0, 100, 0, 2 },
+  [P_RANDOM_AMPLITUDE] = { "random_amplitude", "Random amplitude", WG_PARAM_BOOL, "",
+                           "Gaussian (Rayleigh-distributed) amplitudes as in a real sea; off: "
+                           "every mode gets its expected amplitude and a random phase",
+                           1 },
+  [P_SAMPLES] = { "samples", "Samples per cell", WG_PARAM_INT, "",
+                  "Quadrature of the spectrum over each wave-number cell with n×n samples "
+                  "(1: the cell centre, as Tessendorf); raise when a narrow peak such as a swell "
+                  "is thinner than the cell spacing 2π/L, so its energy is kept",
+                  1, 1, 16, 1, 8 },
+  [P_SEED] = { "seed", "Seed offset", WG_PARAM_INT, "",
+               "Combined with the graph's seed: different values give different seas", 0, 0,
+               2147483647.0, 0, 1000 },
+  [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
+                  9.81, 0.1, 100, 1, 30 },
+  [P_BUOY_FILE] = { "buoy_file", "Buoy file", WG_PARAM_PATH, "",
+                    "NDBC spectral wave density file (modern or two-digit-year format), "
+                    "relative to the graph file",
+                    .visible_when = "model=measured" },
+  [P_BUOY_TIME] = { "buoy_time", "Buoy record", WG_PARAM_STRING, "",
+                    "Record to use, \"YYYY-MM-DD hh:mm\" (empty: the first)",
+                    .visible_when = "model=measured" },
+};
+
+static const WgPortSpec outputs[] = {
+  { "spectrum", WG_PORT_SPECTRUM, 2, FALSE,
+    "h̃0(k): complex amplitudes of every wave-number on the grid (m), FFT order" },
+};
+
+/* The measured spectrum as a histogram over the buoy's bands. */
+typedef struct {
+  guint n_bands;
+  double *edges;   /* n_bands + 1 band edges (Hz) */
+  double *density; /* S(f) per band (m²/Hz) */
+  double omega_peak;
+  double hm0;
+} Measured;
+
+static void
+measured_free (gpointer data)
+{
+  Measured *m = data;
+  if (m == NULL)
+    return;
+  g_free (m->edges);
+  g_free (m->density);
+  g_free (m);
+}
+
+static gboolean
+load_measured (WgNodeContext *ctx, GError **error)
+{
+  g_autofree char *path = wg_ctx_path (ctx, P_BUOY_FILE);
+  g_autoptr (GError) local = NULL;
+
+  if (*path == '\0')
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_BUOY_FILE,
+                    "the measured model needs an NDBC spectral density file");
+      return FALSE;
+    }
+  g_autoptr (WgNdbcFile) file = wg_ndbc_file_load (path, &local);
+  if (file == NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_BUOY_FILE, "%s", local->message);
+      return FALSE;
+    }
+  const char *when = wg_ctx_string (ctx, P_BUOY_TIME);
+  int record = 0;
+  if (when && *when)
+    {
+      record = wg_ndbc_file_find_record (file, when, &local);
+      if (record < 0)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_BUOY_TIME, "%s", local->message);
+          return FALSE;
+        }
+    }
+  const double *density = wg_ndbc_file_get_density (file, (guint) record, &local);
+  if (density == NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_BUOY_TIME, "%s", local->message);
+      return FALSE;
+    }
+
+  guint n = wg_ndbc_file_get_n_bands (file);
+  const double *f = wg_ndbc_file_get_frequencies (file);
+  const double *df = wg_ndbc_file_get_bandwidths (file);
+  Measured *m = g_new0 (Measured, 1);
+  m->n_bands = n;
+  m->edges = g_new (double, n + 1);
+  m->density = g_memdup2 (density, n * sizeof (double));
+  /* Bands meet at the midpoints between centres, so band i has exactly NDBC's
+   * width Δf_i and the histogram integrates to the file's Hm0 sum Σ S_i Δf_i. */
+  guint peak = 0;
+  double area = 0;
+  for (guint i = 1; i < n; i++)
+    m->edges[i] = 0.5 * (f[i - 1] + f[i]);
+  m->edges[0] = (n > 1 ? m->edges[1] : f[0] + 0.5 * df[0]) - df[0];
+  m->edges[n] = (n > 1 ? m->edges[n - 1] : f[0] - 0.5 * df[0]) + df[n - 1];
+  for (guint i = 0; i < n; i++)
+    {
+      if (density[i] > density[peak])
+        peak = i;
+      area += density[i] * df[i];
+    }
+  m->omega_peak = 2.0 * G_PI * f[peak];
+  m->hm0 = 4.0 * sqrt (area);
+  wg_ctx_set_state (ctx, m);
+  return TRUE;
+}
+
+/* S(ω) (m²·s/rad) of the measured histogram. */
+static double
+measured_s_omega (const Measured *m, double omega)
+{
+  double f = omega / (2.0 * G_PI);
+  if (f < m->edges[0] || f >= m->edges[m->n_bands])
+    return 0.0;
+  guint lo = 0, hi = m->n_bands;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (f >= m->edges[mid])
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return m->density[lo] / (2.0 * G_PI);
+}
+
+static gboolean
+ocean_spectrum_prepare (WgNodeContext *ctx, GError **error)
+{
+  const WgSettings *s = wg_ctx_settings (ctx);
+  wg_ctx_set_state (ctx, NULL);
+  if (wg_ctx_enum (ctx, P_MODEL) == MODEL_MEASURED && !load_measured (ctx, error))
+    return FALSE;
+  if (wg_ctx_enum (ctx, P_MODEL) == MODEL_TMA && isinf (wg_ctx_double (ctx, P_DEPTH)))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_DEPTH,
+                    "the TMA spectrum needs a finite water depth (use jonswap for deep water)");
+      return FALSE;
+    }
+  wg_ctx_define_spectrum (ctx, 0, s->grid[0], s->grid[1], FALSE, s->extent,
+                          wg_ctx_double (ctx, P_DEPTH), wg_ctx_double (ctx, P_GRAVITY));
+  return TRUE;
+}
+
+/* Everything the per-mode evaluation needs, resolved once per process call. */
+typedef struct {
+  int model, spreading;
+  double g, depth, wind, theta_w;
+  double alpha, omega_peak; /* of the frequency-spectrum models */
+  double gamma, sigma_a, sigma_b;
+  double spread, swell, alignment, opposing;
+  double phillips_alpha, phillips_l, gamma_plus, gamma_minus;
+  double k_min, cutoff;
+  const Measured *measured;
+} SpectrumModel;
+
+static double
+spreading (const SpectrumModel *sm, double theta, double omega)
+{
+  switch (sm->spreading)
+    {
+    case SPREAD_COS2S:
+      return wg_spreading_cos2s (theta, sm->spread +
+                                          wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
+    case SPREAD_MITSUYASU:
+      return wg_spreading_cos2s (
+        theta, wg_spreading_mitsuyasu_s (omega, sm->omega_peak, sm->wind, sm->g) +
+                 wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
+    case SPREAD_HASSELMANN:
+      return wg_spreading_cos2s (
+        theta, wg_spreading_hasselmann_s (omega, sm->omega_peak, sm->wind, sm->g) +
+                 wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
+    default:
+      return wg_spreading_aligned (theta, sm->alignment, sm->opposing);
+    }
+}
+
+/* F(kx, ky) in m⁴. */
+static double
+directional_spectrum (const SpectrumModel *sm, double kx, double ky)
+{
+  double k = hypot (kx, ky);
+  if (k <= sm->k_min || k == 0.0)
+    return 0.0;
+  double theta = atan2 (ky, kx) - sm->theta_w;
+  double filter = sm->cutoff > 0 ? exp (-k * k * sm->cutoff * sm->cutoff) : 1.0;
+
+  if (sm->model == MODEL_PHILLIPS || sm->model == MODEL_BELYAEV)
+    {
+      if (sm->phillips_l <= 0)
+        return 0.0;
+      double kl = k * sm->phillips_l;
+      double base = sm->phillips_alpha / (2.0 * G_PI) * pow (k, -4.0) * exp (-1.0 / (kl * kl));
+      double dir;
+      if (sm->model == MODEL_PHILLIPS)
+        /* α/2 k⁻³ omnidirectional times a normalised D(θ), k⁻¹ from polar area:
+         * with a = 2, opposing = 1 this is Tessendorf's |k̂·ŵ|² exactly. */
+        dir = G_PI * wg_spreading_aligned (theta, sm->alignment, sm->opposing);
+      else
+        {
+          double c = cos (theta);
+          dir = pow (fabs (c), c >= 0 ? sm->gamma_plus : sm->gamma_minus);
+        }
+      return base * dir * filter;
+    }
+
+  double omega = wg_dispersion_omega (k, sm->depth, sm->g);
+  double s_omega;
+  switch (sm->model)
+    {
+    case MODEL_PM:
+      s_omega = wg_spectrum_pierson_moskowitz (omega, sm->wind, sm->g);
+      break;
+    case MODEL_JONSWAP:
+    case MODEL_TMA:
+      s_omega = wg_spectrum_jonswap (omega, sm->alpha, sm->omega_peak, sm->gamma, sm->sigma_a,
+                                     sm->sigma_b, sm->g);
+      if (sm->model == MODEL_TMA)
+        s_omega *= wg_tma_depth_factor (omega, sm->depth, sm->g);
+      break;
+    default:
+      s_omega = measured_s_omega (sm->measured, omega);
+      break;
+    }
+  if (s_omega <= 0.0)
+    return 0.0;
+  double cg = wg_dispersion_group_velocity (k, sm->depth, sm->g);
+  return s_omega * cg * spreading (sm, theta, omega) / k * filter;
+}
+
+static void
+model_from_params (WgNodeContext *ctx, SpectrumModel *sm)
+{
+  sm->model = wg_ctx_enum (ctx, P_MODEL);
+  sm->spreading = wg_ctx_enum (ctx, P_SPREADING);
+  sm->g = wg_ctx_double (ctx, P_GRAVITY);
+  sm->depth = wg_ctx_double (ctx, P_DEPTH);
+  sm->wind = wg_ctx_double (ctx, P_WIND_SPEED);
+  sm->theta_w = wg_ctx_radians (ctx, P_WIND_DIRECTION);
+  sm->gamma = wg_ctx_double (ctx, P_GAMMA);
+  sm->sigma_a = wg_ctx_double (ctx, P_SIGMA_A);
+  sm->sigma_b = wg_ctx_double (ctx, P_SIGMA_B);
+  sm->spread = wg_ctx_double (ctx, P_SPREAD);
+  sm->swell = wg_ctx_double (ctx, P_SWELL);
+  sm->alignment = wg_ctx_double (ctx, P_ALIGNMENT);
+  sm->opposing = wg_ctx_double (ctx, P_OPPOSING);
+  sm->phillips_alpha = wg_ctx_double (ctx, P_PHILLIPS_CONSTANT);
+  sm->phillips_l = sm->wind * sm->wind / sm->g;
+  sm->gamma_plus = wg_ctx_double (ctx, P_GAMMA_PLUS);
+  sm->gamma_minus = wg_ctx_double (ctx, P_GAMMA_MINUS);
+  sm->k_min = wg_ctx_double (ctx, P_MIN_WAVENUMBER);
+  sm->cutoff = wg_ctx_double (ctx, P_SMALL_WAVE_CUTOFF);
+  sm->measured = wg_ctx_get_state (ctx);
+
+  switch (sm->model)
+    {
+    case MODEL_PM:
+      sm->alpha = WG_PM_ALPHA;
+      sm->omega_peak = sm->wind > 0 ? wg_pm_peak_omega (sm->wind, sm->g) : 0;
+      break;
+    case MODEL_JONSWAP:
+    case MODEL_TMA:
+      if (sm->wind > 0)
+        wg_jonswap_parameters (sm->wind, wg_ctx_double (ctx, P_FETCH), sm->g, &sm->alpha,
+                               &sm->omega_peak);
+      break;
+    case MODEL_MEASURED:
+      sm->omega_peak = sm->measured->omega_peak;
+      break;
+    default:
+      break;
+    }
+  /* A calm sea: no wind, no waves (the wind models all scale with U). */
+  if (sm->model != MODEL_MEASURED && sm->wind <= 0)
+    sm->model = -1;
+}
+
+static gboolean
+ocean_spectrum_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *out = wg_ctx_output (ctx, 0);
+  float *h0 = wg_buffer_data (out);
+  const WgSettings *s = wg_ctx_settings (ctx);
+  const guint nx = out->grid[0], ny = out->grid[1];
+  const double dkx = 2.0 * G_PI / out->extent[0], dky = 2.0 * G_PI / out->extent[1];
+  const gboolean random_amplitude = wg_ctx_bool (ctx, P_RANDOM_AMPLITUDE);
+  const guint32 node_seed = (guint32) wg_ctx_int (ctx, P_SEED);
+  const int samples = (int) wg_ctx_int (ctx, P_SAMPLES);
+  SpectrumModel sm;
+
+  model_from_params (ctx, &sm);
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < ny; j++)
+    {
+      gint32 m = j < ny / 2 ? (gint32) j : (gint32) j - (gint32) ny;
+      for (guint i = 0; i < nx; i++)
+        {
+          gint32 n = i < nx / 2 ? (gint32) i : (gint32) i - (gint32) nx;
+          float *c = h0 + 2 * ((gsize) j * nx + i);
+          /* The Nyquist row and column have no ±k partner on the grid: no waves there. */
+          double f = 0.0;
+          if (sm.model >= 0 && n != -(gint32) (nx / 2) && m != -(gint32) (ny / 2) &&
+              (n != 0 || m != 0))
+            {
+              for (int b = 0; b < samples; b++)
+                for (int a = 0; a < samples; a++)
+                  f += directional_spectrum (&sm, (n + (a + 0.5) / samples - 0.5) * dkx,
+                                             (m + (b + 0.5) / samples - 0.5) * dky);
+              f /= samples * samples;
+            }
+          if (f <= 0.0)
+            {
+              c[0] = c[1] = 0.0f;
+              continue;
+            }
+          double amp = sqrt (0.5 * f * dkx * dky), xr, xi, phase;
+          wg_rng_wave_gaussian (s->seed, node_seed, n, m, 0, &xr, &xi, &phase);
+          if (random_amplitude)
+            {
+              c[0] = (float) (amp * xr * M_SQRT1_2);
+              c[1] = (float) (amp * xi * M_SQRT1_2);
+            }
+          else
+            {
+              c[0] = (float) (amp * cos (phase));
+              c[1] = (float) (amp * sin (phase));
+            }
+        }
+    }
+  return TRUE;
+}
+
+const WgNodeType wg_node_ocean_spectrum = {
+  .name = "ocean-spectrum",
+  .title = "Ocean Spectrum",
+  .category = "Ocean",
+  .description = "Initial wave amplitudes h̃0(k) of a wind sea (Phillips, Belyaev, "
+                 "Pierson–Moskowitz, JONSWAP, TMA) or of a measured NDBC buoy spectrum, with "
+                 "directional spreading. Heights are physical: Hs = 4·std(h) matches the "
+                 "spectrum.",
+  .reference = "Tessendorf 2001; Belyaev 2003 eq. 5–7 (papers/003); Hasselmann et al. 1973; "
+               "Bouws et al. 1985; Horvath 2015",
+  .outputs = outputs,
+  .n_outputs = G_N_ELEMENTS (outputs),
+  .params = params,
+  .n_params = N_PARAMS,
+  .flags = 0,
+  .prepare = ocean_spectrum_prepare,
+  .process_cpu = ocean_spectrum_process_cpu,
+  .free_state = measured_free,
+};

@@ -1,0 +1,22 @@
+/* wg-nodes-builtin.c — the registry: every built-in node type, in catalogue order. */
+#include "wavegraph.h"
+
+extern const WgNodeType wg_node_ocean_spectrum;
+extern const WgNodeType wg_node_spectrum_evolve;
+extern const WgNodeType wg_node_fft;
+extern const WgNodeType wg_node_choppy_displacement;
+extern const WgNodeType wg_node_normals;
+extern const WgNodeType wg_node_foam;
+extern const WgNodeType wg_node_field_out;
+
+const WgNodeType *const wg_builtin_node_types[] = {
+  &wg_node_ocean_spectrum,
+  &wg_node_spectrum_evolve,
+  &wg_node_fft,
+  &wg_node_choppy_displacement,
+  &wg_node_normals,
+  &wg_node_foam,
+  &wg_node_field_out,
+};
+
+const guint wg_n_builtin_node_types = G_N_ELEMENTS (wg_builtin_node_types);

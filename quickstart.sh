@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Wavegraph quick start on Debian 12.
+#   ./quickstart.sh bake   install what is missing, build, bake graphs/ocean.json to out/
+#   ./quickstart.sh test   install what is missing, build, run the whole test suite
+# The test command ends with the line "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(
+  build-essential meson ninja-build pkg-config python3
+  libglib2.0-dev libjson-glib-dev libfftw3-dev libopenexr-dev libpng-dev
+  libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "quickstart: installing ${missing[*]}" >&2
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+}
+
+build() {
+  if [ ! -f build/build.ninja ]; then
+    meson setup build -Dwerror=true
+  fi
+  ninja -C build
+}
+
+# "N passed, N failed" from meson's own summary.
+summary() {
+  awk '/^Ok:/ {ok += $2} /^Expected Fail:/ {ok += $3}
+       /^Fail:/ {bad += $2} /^Unexpected Pass:/ {bad += $3} /^Timeout:/ {bad += $2}
+       END {printf "%d passed, %d failed\n", ok, bad}' "$1"
+}
+
+case "${1:-}" in
+  bake)
+    install_packages
+    build
+    ./build/runtime/wavegraph run graphs/ocean.json --out out
+    echo "quickstart: frames in out/ocean/, preview in out/contact-sheet.png" >&2
+    ;;
+  test)
+    install_packages
+    if ! build; then
+      echo "0 passed, 1 failed"
+      exit 1
+    fi
+    log=$(mktemp)
+    status=0
+    meson test -C build --print-errorlogs 2>&1 | tee "$log" || status=$?
+    summary "$log"
+    rm -f "$log"
+    exit $status
+    ;;
+  *)
+    echo "usage: $0 bake|test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,513 @@
+/* wavegraph.h — public API of libwavegraph, the Wavegraph graph runtime.
+ *
+ * The runtime loads node graphs (JSON), compiles them into plans and evaluates
+ * them frame by frame on the CPU or the GPU. The editor, the `wavegraph` CLI,
+ * games and pipeline tools all use exactly this header.
+ *
+ * Conventions (see DESIGN.md): SI units; grid cell (i, j) sits at x = i·Δx,
+ * y = j·Δy with Δ = extent / N; height along +z; fields are row-major (j rows
+ * of i pixels) with interleaved channels; angles are degrees in JSON and in
+ * this API, radians inside node code.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define WG_GRAPH_FORMAT "wavegraph"
+#define WG_GRAPH_VERSION 1
+
+/* Largest accepted grid side; a graph asking for more is refused before any
+ * allocation happens. */
+#define WG_MAX_GRID 8192
+
+/* ---------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------- */
+
+/**
+ * WG_GRAPH_ERROR:
+ * Errors in a graph file or in an edit of a graph model. Messages name the
+ * place as a JSON path (`nodes[3].params.wind_speed: …`), prefixed by the
+ * file name when the graph came from a file.
+ */
+#define WG_GRAPH_ERROR (wg_graph_error_quark ())
+GQuark wg_graph_error_quark (void);
+
+typedef enum {
+  WG_GRAPH_ERROR_PARSE,          /* not JSON; message carries file:line:column */
+  WG_GRAPH_ERROR_FORMAT,         /* wrong "format" or unsupported "version" */
+  WG_GRAPH_ERROR_SCHEMA,         /* unknown key, wrong JSON type, missing member */
+  WG_GRAPH_ERROR_UNKNOWN_TYPE,   /* unknown node type */
+  WG_GRAPH_ERROR_UNKNOWN_NODE,   /* link or output names a node that does not exist */
+  WG_GRAPH_ERROR_UNKNOWN_PORT,
+  WG_GRAPH_ERROR_UNKNOWN_PARAM,
+  WG_GRAPH_ERROR_DUPLICATE_ID,
+  WG_GRAPH_ERROR_INVALID_ID,
+  WG_GRAPH_ERROR_TYPE_MISMATCH,  /* link between ports of different types */
+  WG_GRAPH_ERROR_MULTIPLE_LINKS, /* two links into one input */
+  WG_GRAPH_ERROR_CYCLE,
+  WG_GRAPH_ERROR_PARAM_RANGE,    /* value outside the parameter's hard range */
+  WG_GRAPH_ERROR_PARAM_TYPE,     /* value of the wrong type (string for a number…) */
+  WG_GRAPH_ERROR_SETTINGS,       /* bad grid, extent, fps, frame range … */
+  WG_GRAPH_ERROR_MISSING_INPUT,  /* a required input is not linked */
+  WG_GRAPH_ERROR_IO,             /* the graph file cannot be read or written */
+} WgGraphError;
+
+/**
+ * WG_NODE_ERROR:
+ * Errors raised by a node while it prepares or processes: a bad data file it
+ * reads (buoy spectra, images), a parameter combination it cannot honour, an
+ * output file it cannot write. Messages start with the node's JSON path.
+ */
+#define WG_NODE_ERROR (wg_node_error_quark ())
+GQuark wg_node_error_quark (void);
+
+typedef enum {
+  WG_NODE_ERROR_INVALID_PARAM, /* parameter combination the node cannot honour */
+  WG_NODE_ERROR_DATA,          /* a data file is missing, unreadable or malformed */
+  WG_NODE_ERROR_OUTPUT,        /* an output file cannot be written */
+  WG_NODE_ERROR_BACKEND,       /* the requested backend cannot run this node */
+  WG_NODE_ERROR_FAILED,
+} WgNodeError;
+
+/**
+ * wg_error_exit_code:
+ * The CLI exit status that goes with @error: 2 for a bad graph or bad input
+ * data (the user must fix the graph), 1 for a failure while running (output
+ * folder not writable, disk full, GPU lost).
+ */
+int wg_error_exit_code (const GError *error);
+
+/* ---------------------------------------------------------------------------
+ * Node types: const descriptors
+ * ------------------------------------------------------------------------- */
+
+typedef enum {
+  WG_PORT_FIELD,     /* 2D grid of 1..4 float32 channels with a physical extent (m) */
+  WG_PORT_SPECTRUM,  /* complex wave-number grid for a patch of size L (m) */
+  WG_PORT_PARTICLES, /* wave-particle set */
+  WG_PORT_IMAGE,     /* RGBA picture */
+} WgPortType;
+
+typedef enum {
+  WG_PARAM_FLOAT,
+  WG_PARAM_INT,
+  WG_PARAM_BOOL,
+  WG_PARAM_ENUM,   /* one of WgParamSpec.choices; JSON holds the choice's name */
+  WG_PARAM_STRING,
+  WG_PARAM_PATH,   /* file path, relative to the graph file's folder */
+} WgParamType;
+
+typedef enum {
+  WG_PARAM_FLAG_ALLOW_INF = 1 << 0, /* float accepts "inf" (JSON string) */
+  WG_PARAM_FLAG_DEGREES   = 1 << 1, /* an angle: degrees in JSON/UI, radians in node code */
+  WG_PARAM_FLAG_OUTPUT_PATH = 1 << 2, /* a path pattern the node writes to */
+} WgParamFlags;
+
+/**
+ * WgParamSpec:
+ * One typed parameter. Numeric values must lie in [@min, @max] (the hard
+ * range); @ui_min/@ui_max is the slider range an editor shows. For enums,
+ * @default_value indexes @choices (NULL-terminated). @visible_when is a UI
+ * hint: clauses "param=choice|choice" separated by ';', the parameter is
+ * relevant when any clause holds (NULL: always relevant).
+ */
+typedef struct {
+  const char *name;
+  const char *label;
+  WgParamType type;
+  const char *unit;
+  const char *description;
+  double default_value;
+  double min, max;
+  double ui_min, ui_max;
+  const char *const *choices;
+  const char *default_string;
+  unsigned flags;
+  const char *visible_when;
+} WgParamSpec;
+
+/**
+ * WgPortSpec:
+ * An input or output port. @channels is the channel count of a field port
+ * (0: any). Optional inputs may stay unlinked.
+ */
+typedef struct {
+  const char *name;
+  WgPortType type;
+  unsigned channels;
+  gboolean optional;
+  const char *description;
+} WgPortSpec;
+
+typedef enum {
+  WG_NODE_TIME_DEPENDENT = 1 << 0, /* output depends on t: recomputed every frame */
+  WG_NODE_STATEFUL       = 1 << 1, /* steps by dt and keeps state between frames */
+  WG_NODE_SINK           = 1 << 2, /* writes files; runs only when a plan writes files */
+} WgNodeFlags;
+
+typedef struct _WgNodeContext WgNodeContext;
+
+/**
+ * WgNodeType:
+ * A node type: a const table (no macros) registered in nodes/wg-nodes-builtin.c.
+ *
+ * Hooks, all optional but process_cpu:
+ *  - prepare: validate parameters, declare output buffers, allocate state;
+ *    called when a plan is built and again when parameters change;
+ *  - process_cpu / process_gpu: compute outputs at the context's time; never
+ *    allocate;
+ *  - reset: return state to its initial value (a bake starting over);
+ *  - free_state: release what prepare allocated.
+ */
+typedef struct _WgNodeType WgNodeType;
+struct _WgNodeType {
+  const char *name;
+  const char *title;
+  const char *category;
+  const char *description;
+  const char *reference;
+  const WgPortSpec *inputs;
+  unsigned n_inputs;
+  const WgPortSpec *outputs;
+  unsigned n_outputs;
+  const WgParamSpec *params;
+  unsigned n_params;
+  unsigned flags;
+  gboolean (*prepare) (WgNodeContext *ctx, GError **error);
+  gboolean (*process_cpu) (WgNodeContext *ctx, GError **error);
+  gboolean (*process_gpu) (WgNodeContext *ctx, GError **error);
+  void (*reset) (WgNodeContext *ctx);
+  void (*free_state) (gpointer state);
+};
+
+/**
+ * wg_node_types:
+ * @n_types: (out): number of registered types
+ * Returns: the registry, in catalogue order. Owned by the library.
+ */
+const WgNodeType *const *wg_node_types (guint *n_types);
+
+/** wg_node_type_find: the type called @name, or NULL. */
+const WgNodeType *wg_node_type_find (const char *name);
+
+/** wg_node_type_find_param: index of parameter @name in @type, or -1. */
+int wg_node_type_find_param (const WgNodeType *type, const char *name);
+
+/** wg_node_type_find_input / _output: index of port @name, or -1. */
+int wg_node_type_find_input (const WgNodeType *type, const char *name);
+int wg_node_type_find_output (const WgNodeType *type, const char *name);
+
+/** wg_port_type_name: "field", "spectrum", "particles", "image". */
+const char *wg_port_type_name (WgPortType type);
+
+/** wg_param_type_name: "float", "int", "bool", "enum", "string", "path". */
+const char *wg_param_type_name (WgParamType type);
+
+/* ---------------------------------------------------------------------------
+ * Graphs
+ * ------------------------------------------------------------------------- */
+
+typedef enum {
+  WG_BACKEND_CPU,
+  WG_BACKEND_GPU,
+  WG_BACKEND_AUTO,
+} WgBackend;
+
+const char *wg_backend_name (WgBackend backend);
+gboolean wg_backend_from_name (const char *name, WgBackend *out);
+
+/**
+ * WgSettings:
+ * Graph-wide settings. @grid: cells along x and y (powers of two, 16..WG_MAX_GRID);
+ * @extent: patch size along x and y in metres; @fps: frames per second;
+ * @seed: random seed; @frames: default frame range [first, last] of a bake;
+ * @preroll: frames stateful nodes (foam, simulations) are stepped before the
+ * first baked frame, without output.
+ */
+typedef struct {
+  guint grid[2];
+  double extent[2];
+  double fps;
+  guint64 seed;
+  WgBackend backend;
+  gint64 frames[2];
+  guint preroll;
+} WgSettings;
+
+typedef struct _WgGraph WgGraph;
+
+/** wg_graph_new: an empty graph with default settings (512², 256 m, 30 fps). */
+WgGraph *wg_graph_new (void);
+void wg_graph_free (WgGraph *graph);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgGraph, wg_graph_free)
+
+/** wg_graph_copy: a deep copy (an editor's undo snapshot, a worker's private graph). */
+WgGraph *wg_graph_copy (const WgGraph *graph);
+
+/**
+ * wg_graph_load_file:
+ * Loads and validates a graph file (format and schema of DESIGN.md).
+ * Paths inside the graph resolve against the file's folder.
+ * Errors: WG_GRAPH_ERROR, message prefixed by @path and a JSON path
+ * (or line:column for syntax errors).
+ */
+WgGraph *wg_graph_load_file (const char *path, GError **error);
+
+/**
+ * wg_graph_load_data:
+ * As wg_graph_load_file() from memory. @base_dir resolves relative paths
+ * (NULL: current directory); @source_name prefixes error messages (NULL: none).
+ */
+WgGraph *wg_graph_load_data (const char *data, gssize length, const char *base_dir,
+                             const char *source_name, GError **error);
+
+/**
+ * wg_graph_save_to_data:
+ * The graph in canonical form: fixed member order, parameters in descriptor
+ * order, only explicitly set parameters, shortest round-trip numbers.
+ * Loading a canonical file and saving it gives the same bytes.
+ * Returns: (transfer full): NUL-terminated JSON.
+ */
+char *wg_graph_save_to_data (const WgGraph *graph, gsize *length);
+
+/** wg_graph_save_file: wg_graph_save_to_data() written atomically (temp + rename). */
+gboolean wg_graph_save_file (const WgGraph *graph, const char *path, GError **error);
+
+/** wg_graph_get_base_dir: folder relative paths resolve against. */
+const char *wg_graph_get_base_dir (const WgGraph *graph);
+void wg_graph_set_base_dir (WgGraph *graph, const char *dir);
+
+/** wg_graph_get_source_name: the file the graph was loaded from, or NULL. */
+const char *wg_graph_get_source_name (const WgGraph *graph);
+
+const WgSettings *wg_graph_get_settings (const WgGraph *graph);
+
+/**
+ * wg_graph_set_settings:
+ * Replaces the settings after checking them (powers of two, ranges).
+ * Errors: WG_GRAPH_ERROR_SETTINGS naming the field.
+ */
+gboolean wg_graph_set_settings (WgGraph *graph, const WgSettings *settings, GError **error);
+
+/** wg_settings_check: validation used by wg_graph_set_settings() and the loader. */
+gboolean wg_settings_check (const WgSettings *settings, const char *where, GError **error);
+
+/* Nodes */
+guint wg_graph_get_n_nodes (const WgGraph *graph);
+/** wg_graph_get_node_id: id of the @index-th node (file order). */
+const char *wg_graph_get_node_id (const WgGraph *graph, guint index);
+/** wg_graph_find_node: index of node @id, or -1. */
+int wg_graph_find_node (const WgGraph *graph, const char *id);
+const WgNodeType *wg_graph_get_node_type (const WgGraph *graph, const char *id);
+
+/**
+ * wg_graph_add_node:
+ * Adds a node of type @type_name. @id: NULL picks a free id from the type name.
+ * Returns: the node's id (owned by the graph) or NULL with
+ * WG_GRAPH_ERROR_UNKNOWN_TYPE / _DUPLICATE_ID / _INVALID_ID.
+ */
+const char *wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id,
+                               GError **error);
+
+/** wg_graph_remove_node: removes node @id, its links and graph outputs naming it. */
+gboolean wg_graph_remove_node (WgGraph *graph, const char *id, GError **error);
+
+/* Parameters. Angles are in degrees, as in JSON. */
+gboolean wg_graph_set_param_double (WgGraph *graph, const char *node, const char *param,
+                                    double value, GError **error);
+gboolean wg_graph_set_param_int (WgGraph *graph, const char *node, const char *param,
+                                 gint64 value, GError **error);
+gboolean wg_graph_set_param_bool (WgGraph *graph, const char *node, const char *param,
+                                  gboolean value, GError **error);
+/** wg_graph_set_param_string: for string, path and enum (choice name) parameters. */
+gboolean wg_graph_set_param_string (WgGraph *graph, const char *node, const char *param,
+                                    const char *value, GError **error);
+/**
+ * wg_graph_set_param_from_text:
+ * Parses @text by the parameter's type ("12.5", "inf", "true", "jonswap", a path)
+ * and sets it — what `wavegraph run --set node.param=text` does.
+ */
+gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const char *param,
+                                       const char *text, GError **error);
+/** wg_graph_reset_param: back to the default; the parameter is no longer saved. */
+gboolean wg_graph_reset_param (WgGraph *graph, const char *node, const char *param,
+                               GError **error);
+/** wg_graph_param_is_set: TRUE when the value was set explicitly (and is saved). */
+gboolean wg_graph_param_is_set (const WgGraph *graph, const char *node, const char *param);
+
+double wg_graph_get_param_double (const WgGraph *graph, const char *node, const char *param);
+gint64 wg_graph_get_param_int (const WgGraph *graph, const char *node, const char *param);
+gboolean wg_graph_get_param_bool (const WgGraph *graph, const char *node, const char *param);
+/** wg_graph_get_param_string: string, path, or enum choice name; NULL if no such param. */
+const char *wg_graph_get_param_string (const WgGraph *graph, const char *node,
+                                       const char *param);
+/** wg_graph_format_param: the value as text, as accepted by _set_param_from_text. */
+char *wg_graph_format_param (const WgGraph *graph, const char *node, const char *param);
+
+/* Links: "an input accepts one link". */
+/**
+ * wg_graph_link:
+ * Links output @from_port of @from_node to input @to_port of @to_node.
+ * Errors: unknown node/port, type mismatch, input already linked, a link
+ * that would close a cycle.
+ */
+gboolean wg_graph_link (WgGraph *graph, const char *from_node, const char *from_port,
+                        const char *to_node, const char *to_port, GError **error);
+/** wg_graph_unlink: removes the link into @to_node:@to_port. */
+gboolean wg_graph_unlink (WgGraph *graph, const char *to_node, const char *to_port,
+                          GError **error);
+guint wg_graph_get_n_links (const WgGraph *graph);
+void wg_graph_get_link (const WgGraph *graph, guint index, const char **from_node,
+                        const char **from_port, const char **to_node, const char **to_port);
+
+/* Named graph outputs ("outputs": { "height": "fft:height" }). */
+gboolean wg_graph_set_output (WgGraph *graph, const char *name, const char *node,
+                              const char *port, GError **error);
+gboolean wg_graph_remove_output (WgGraph *graph, const char *name);
+guint wg_graph_get_n_outputs (const WgGraph *graph);
+void wg_graph_get_output (const WgGraph *graph, guint index, const char **name,
+                          const char **node, const char **port);
+
+/* Editor data kept verbatim under "ui" (node positions and anything else). */
+JsonObject *wg_graph_get_node_ui (const WgGraph *graph, const char *node);
+void wg_graph_set_node_ui (WgGraph *graph, const char *node, JsonObject *ui);
+/** wg_graph_get_ui / _set_ui: the graph-level "ui" object (camera, view), or NULL. */
+JsonObject *wg_graph_get_ui (const WgGraph *graph);
+void wg_graph_set_ui (WgGraph *graph, JsonObject *ui);
+
+/**
+ * wg_graph_validate:
+ * Structural checks done on load and before planning: required inputs
+ * linked, no cycle. Errors: WG_GRAPH_ERROR with a JSON path.
+ */
+gboolean wg_graph_validate (const WgGraph *graph, GError **error);
+
+/* ---------------------------------------------------------------------------
+ * Buffers
+ * ------------------------------------------------------------------------- */
+
+typedef struct _WgBuffer WgBuffer;
+
+WgPortType wg_buffer_get_kind (const WgBuffer *buffer);
+guint wg_buffer_get_width (const WgBuffer *buffer);
+guint wg_buffer_get_height (const WgBuffer *buffer);
+/** wg_buffer_get_channels: float channels per pixel (a spectrum: 2, re and im). */
+guint wg_buffer_get_channels (const WgBuffer *buffer);
+/** wg_buffer_get_extent: physical size in metres along x and y. */
+void wg_buffer_get_extent (const WgBuffer *buffer, double extent[2]);
+
+/**
+ * wg_buffer_read:
+ * The buffer's data on the CPU, width × height × channels floats, row-major,
+ * channels interleaved; downloads from the GPU first when only the GPU copy
+ * is current. Valid until the next evaluation of the plan.
+ */
+const float *wg_buffer_read (WgBuffer *buffer, GError **error);
+
+/* ---------------------------------------------------------------------------
+ * Plans: a graph compiled for evaluation
+ * ------------------------------------------------------------------------- */
+
+typedef struct _WgPlan WgPlan;
+
+typedef struct {
+  WgBackend backend;
+  int threads;           /* CPU threads; 0: OpenMP's default */
+  gboolean write_files;  /* run sink nodes (field-out) */
+  const char *out_dir;   /* where sinks write; NULL: current directory */
+} WgPlanOptions;
+
+/**
+ * wg_plan_new:
+ * Validates @graph, orders its nodes topologically, runs every node's
+ * prepare hook (reading data files, declaring outputs) and allocates every
+ * buffer up front. The plan keeps its own copy of the graph.
+ * Errors: WG_GRAPH_ERROR, WG_NODE_ERROR (located).
+ */
+WgPlan *wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error);
+void wg_plan_free (WgPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgPlan, wg_plan_free)
+
+/**
+ * wg_plan_evaluate:
+ * Evaluates the graph at frame @frame (t = frame / fps). Time-independent
+ * nodes whose inputs and parameters did not change are not recomputed.
+ * Stateful nodes step by dt = 1/fps; evaluating a frame that does not follow
+ * the previous one resets them first.
+ */
+gboolean wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error);
+
+/** wg_plan_reset: returns stateful nodes to their initial state. */
+void wg_plan_reset (WgPlan *plan);
+
+/**
+ * wg_plan_update_params:
+ * Takes the parameter values of @graph (same nodes and links as the plan's)
+ * and marks changed nodes and everything downstream for recomputation.
+ * Returns FALSE with WG_GRAPH_ERROR_SCHEMA when the structure differs (build
+ * a new plan then).
+ */
+gboolean wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error);
+
+/** wg_plan_get_output: buffer of graph output @name, or NULL. */
+WgBuffer *wg_plan_get_output (WgPlan *plan, const char *name);
+/**
+ * wg_plan_get_node_output:
+ * Buffer of output @port of @node, or NULL. Nodes skip outputs nothing
+ * consumes; requesting one here makes the next wg_plan_evaluate() compute it
+ * (so request before evaluating). The pointer stays valid for the plan's life
+ * unless a parameter change alters the output's shape.
+ */
+WgBuffer *wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port);
+/**
+ * wg_plan_get_node_stats:
+ * How many times @node's process hook ran in this plan and the wall time it
+ * took in total (s) — profiling, and a check that cached work stays cached.
+ */
+gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds);
+
+/** wg_plan_get_backend: the backend the plan runs on (never AUTO). */
+WgBackend wg_plan_get_backend (const WgPlan *plan);
+/** wg_plan_get_graph: the plan's own copy of the graph. */
+const WgGraph *wg_plan_get_graph (const WgPlan *plan);
+
+/* ---------------------------------------------------------------------------
+ * Baking: a frame range to files
+ * ------------------------------------------------------------------------- */
+
+typedef void (*WgBakeProgressFunc) (gint64 frame, gint64 done, gint64 total,
+                                    gpointer user_data);
+
+typedef struct {
+  gint64 first, last;          /* inclusive frame range */
+  const char *out_dir;         /* created if missing */
+  WgBackend backend;
+  int threads;
+  gboolean contact_sheet;      /* write contact-sheet.png at the end */
+  WgBakeProgressFunc progress;
+  gpointer progress_data;
+} WgBakeOptions;
+
+typedef struct {
+  gint64 frames;
+  double seconds;              /* wall time of the frame loop */
+  double evaluate_seconds;     /* of which graph evaluation without file writes */
+  guint files_written;
+  char *contact_sheet;         /* path, or NULL; free with g_free */
+} WgBakeStats;
+
+/**
+ * wg_bake:
+ * Evaluates frames [first, last] of @graph with file-writing sinks enabled,
+ * after @graph's preroll, and writes a contact sheet of the first
+ * single-channel graph output. Checks that @out_dir is writable before
+ * computing anything; every file is written atomically.
+ */
+gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
+                  GError **error);
+
+G_END_DECLS

@@ -1,0 +1,217 @@
+/* wg-bake.c — evaluate a frame range with file-writing sinks, then write a
+ * contact sheet. */
+#include "wg-private.h"
+#include "wg-image-io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#define SHEET_MAX_FRAMES 48
+#define SHEET_THUMB 128
+#define SHEET_GAP 2
+
+typedef struct {
+  WgBuffer *source;  /* 1-channel field shown in the sheet */
+  guint tw, th;      /* thumbnail size */
+  guint n, capacity; /* thumbnails kept, and planned */
+  gint64 *frames;    /* which frames are kept */
+  float *pixels;     /* capacity × tw × th */
+} ContactSheet;
+
+static WgBuffer *
+sheet_source (WgPlan *plan)
+{
+  const WgGraph *graph = wg_plan_get_graph (plan);
+  WgBuffer *b = wg_plan_get_output (plan, "height");
+  if (b && b->kind == WG_PORT_FIELD)
+    return b;
+  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *name;
+      wg_graph_get_output (graph, i, &name, NULL, NULL);
+      b = wg_plan_get_output (plan, name);
+      if (b && b->kind == WG_PORT_FIELD && b->channels == 1)
+        return b;
+    }
+  return NULL;
+}
+
+static void
+sheet_init (ContactSheet *cs, WgPlan *plan, gint64 first, gint64 last)
+{
+  memset (cs, 0, sizeof *cs);
+  cs->source = sheet_source (plan);
+  if (cs->source == NULL)
+    return;
+  guint w = cs->source->width, h = cs->source->height;
+  guint side = MAX (w, h);
+  guint step = MAX (1, (side + SHEET_THUMB - 1) / SHEET_THUMB);
+  cs->tw = MAX (1, w / step);
+  cs->th = MAX (1, h / step);
+  gint64 total = last - first + 1;
+  cs->capacity = (guint) MIN (total, SHEET_MAX_FRAMES);
+  cs->frames = g_new (gint64, cs->capacity);
+  for (guint k = 0; k < cs->capacity; k++)
+    cs->frames[k] = cs->capacity == 1 ? first
+                                      : first + (gint64) llround ((double) k * (double) (total - 1) /
+                                                                  (cs->capacity - 1));
+  cs->pixels = g_new0 (float, (gsize) cs->capacity * cs->tw * cs->th);
+}
+
+/* Box-filters the current frame into the next thumbnail when it is one of
+ * the kept frames. */
+static void
+sheet_collect (ContactSheet *cs, gint64 frame)
+{
+  if (cs->source == NULL || cs->n >= cs->capacity || cs->frames[cs->n] != frame)
+    return;
+  const float *src = cs->source->data;
+  guint w = cs->source->width, h = cs->source->height;
+  guint sx = w / cs->tw, sy = h / cs->th;
+  float *dst = cs->pixels + (gsize) cs->n * cs->tw * cs->th;
+  for (guint ty = 0; ty < cs->th; ty++)
+    for (guint tx = 0; tx < cs->tw; tx++)
+      {
+        double sum = 0;
+        for (guint y = 0; y < sy; y++)
+          for (guint x = 0; x < sx; x++)
+            sum += src[(gsize) (ty * sy + y) * w + tx * sx + x];
+        dst[(gsize) ty * cs->tw + tx] = (float) (sum / (sx * sy));
+      }
+  cs->n++;
+}
+
+static char *
+sheet_write (ContactSheet *cs, const char *out_dir, GError **error)
+{
+  if (cs->source == NULL || cs->n == 0)
+    return NULL;
+  guint cols = (guint) ceil (sqrt ((double) cs->n)), rows = (cs->n + cols - 1) / cols;
+  guint W = cols * cs->tw + (cols + 1) * SHEET_GAP, H = rows * cs->th + (rows + 1) * SHEET_GAP;
+  float peak = 0;
+  for (gsize p = 0; p < (gsize) cs->n * cs->tw * cs->th; p++)
+    peak = fmaxf (peak, fabsf (cs->pixels[p]));
+  if (peak == 0)
+    peak = 1;
+  /* Symmetric range: mean sea level is mid-grey in every thumbnail. */
+  g_autofree float *sheet = g_new (float, (gsize) W * H);
+  for (gsize p = 0; p < (gsize) W * H; p++)
+    sheet[p] = -peak;
+  for (guint k = 0; k < cs->n; k++)
+    {
+      guint ox = SHEET_GAP + (k % cols) * (cs->tw + SHEET_GAP);
+      guint oy = SHEET_GAP + (k / cols) * (cs->th + SHEET_GAP);
+      const float *t = cs->pixels + (gsize) k * cs->tw * cs->th;
+      for (guint y = 0; y < cs->th; y++)
+        memcpy (sheet + (gsize) (oy + y) * W + ox, t + (gsize) y * cs->tw, cs->tw * sizeof (float));
+    }
+  char *path = g_build_filename (out_dir, "contact-sheet.png", NULL);
+  if (!wg_png_write16 (path, W, H, 1, sheet, -peak, peak, error))
+    {
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+static void
+sheet_clear (ContactSheet *cs)
+{
+  g_free (cs->frames);
+  g_free (cs->pixels);
+}
+
+/* Creates @dir if needed and proves it writable, before any frame is computed. */
+static gboolean
+check_out_dir (const char *dir, GError **error)
+{
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int e = errno;
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT,
+                   "output folder %s cannot be created: %s", dir, g_strerror (e));
+      return FALSE;
+    }
+  g_autofree char *probe = g_build_filename (dir, ".wavegraph-write-test.XXXXXX", NULL);
+  int fd = g_mkstemp (probe);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT,
+                   "output folder %s is not writable: %s", dir, g_strerror (e));
+      return FALSE;
+    }
+  close (fd);
+  g_unlink (probe);
+  return TRUE;
+}
+
+gboolean
+wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
+         GError **error)
+{
+  const char *out_dir = options->out_dir ? options->out_dir : ".";
+  WgPlanOptions po = { options->backend, options->threads, TRUE, out_dir };
+  g_autoptr (WgPlan) plan = NULL;
+  ContactSheet cs;
+  gint64 total = options->last - options->first + 1;
+
+  memset (stats, 0, sizeof *stats);
+  if (total <= 0)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SETTINGS,
+                   "frame range %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " is empty",
+                   options->first, options->last);
+      return FALSE;
+    }
+  /* Everything that can be refused is refused before the folder is touched. */
+  plan = wg_plan_new (graph, &po, error);
+  if (plan == NULL)
+    return FALSE;
+  if (!check_out_dir (out_dir, error))
+    return FALSE;
+
+  gint64 t0 = g_get_monotonic_time ();
+  guint preroll = graph->settings.preroll;
+  wg_plan_set_write_files (plan, FALSE);
+  for (gint64 f = options->first - preroll; f < options->first; f++)
+    if (!wg_plan_evaluate (plan, f, error))
+      return FALSE;
+  wg_plan_set_write_files (plan, TRUE);
+
+  sheet_init (&cs, plan, options->first, options->last);
+  for (gint64 f = options->first; f <= options->last; f++)
+    {
+      if (!wg_plan_evaluate (plan, f, error))
+        {
+          sheet_clear (&cs);
+          stats->files_written = wg_plan_get_files_written (plan);
+          return FALSE;
+        }
+      sheet_collect (&cs, f);
+      stats->frames++;
+      if (options->progress)
+        options->progress (f, stats->frames, total, options->progress_data);
+    }
+  stats->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  stats->evaluate_seconds = stats->seconds - wg_plan_get_sink_seconds (plan);
+  stats->files_written = wg_plan_get_files_written (plan);
+
+  g_autoptr (GError) local = NULL;
+  if (options->contact_sheet)
+    {
+      stats->contact_sheet = sheet_write (&cs, out_dir, &local);
+      if (local)
+        {
+          sheet_clear (&cs);
+          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "contact sheet: %s",
+                       local->message);
+          return FALSE;
+        }
+    }
+  sheet_clear (&cs);
+  return TRUE;
+}

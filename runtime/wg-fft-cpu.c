@@ -1,0 +1,206 @@
+/* wg-fft-cpu.c — blocked inverse 2D FFTs, FFTW 1D plans + OpenMP (see header). */
+#include "wg-fft-cpu.h"
+
+#include <fftw3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+/* Columns per block of the column pass: FFTW vectorises across the block
+ * (dist 1), 16 complex = two cache lines per row. Rows per block of the row
+ * pass. */
+#define COL_BLOCK 16
+#define ROW_BLOCK 8
+
+struct _WgFft2d {
+  WgFftKind kind;
+  guint nx, ny;
+  guint stride;       /* complex elements per input row */
+  guint n_cols;       /* columns transformed by the column pass */
+  guint col_block;    /* columns per block */
+  guint n_col_blocks; /* full blocks; C2R adds one single-column block (n = nx/2) */
+  guint row_block;
+  fftwf_plan cols;    /* c2c along y, col_block columns */
+  fftwf_plan col1;    /* c2c along y, one column (C2R's kx = Nyquist column) */
+  fftwf_plan rows;    /* along x, row_block rows: c2c in place or c2r */
+};
+
+static GMutex planner_lock;
+static gboolean wisdom_loaded;
+
+static char *
+wisdom_path (void)
+{
+  const char *env = g_getenv ("WAVEGRAPH_FFTW_WISDOM");
+  if (env && *env)
+    return g_strdup (env);
+  return g_build_filename (g_get_user_cache_dir (), "wavegraph", "fftw3f.wisdom", NULL);
+}
+
+static void
+wisdom_load_locked (void)
+{
+  if (wisdom_loaded)
+    return;
+  wisdom_loaded = TRUE;
+  g_autofree char *path = wisdom_path ();
+  /* Missing or stale wisdom only costs planning time. */
+  fftwf_import_wisdom_from_filename (path);
+}
+
+static void
+wisdom_save_locked (void)
+{
+  g_autofree char *path = wisdom_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *text = fftwf_export_wisdom_to_string ();
+  if (text == NULL || g_mkdir_with_parents (dir, 0755) != 0)
+    return;
+  /* Written atomically so concurrent bakes on a farm never read half a file. */
+  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+  int fd = g_mkstemp (tmp);
+  if (fd < 0)
+    return;
+  gsize len = strlen (text);
+  gboolean ok = write (fd, text, len) == (ssize_t) len;
+  ok = close (fd) == 0 && ok;
+  if (!ok || g_rename (tmp, path) != 0)
+    g_unlink (tmp);
+}
+
+static unsigned
+planner_flags (void)
+{
+  return g_strcmp0 (g_getenv ("WAVEGRAPH_FFTW_ESTIMATE"), "1") == 0 ? FFTW_ESTIMATE
+                                                                    : FFTW_MEASURE;
+}
+
+WgFft2d *
+wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
+{
+  g_return_val_if_fail (nx >= 16 && ny >= 16, NULL);
+  WgFft2d *fft = g_new0 (WgFft2d, 1);
+  fft->kind = kind;
+  fft->nx = nx;
+  fft->ny = ny;
+  fft->stride = kind == WG_FFT_C2C ? nx : ((nx / 2 + 1 + 7) / 8) * 8;
+  fft->n_cols = kind == WG_FFT_C2C ? nx : nx / 2 + 1;
+  fft->col_block = MIN (COL_BLOCK, nx / 2);
+  fft->n_col_blocks = (kind == WG_FFT_C2C ? nx : nx / 2) / fft->col_block;
+  fft->row_block = MIN (ROW_BLOCK, ny);
+
+  unsigned flags = planner_flags ();
+  int n_y = (int) ny, n_x = (int) nx;
+  int stride = (int) fft->stride;
+
+  g_mutex_lock (&planner_lock);
+  wisdom_load_locked ();
+  /* Plan on scratch arrays: FFTW_MEASURE overwrites what it plans on. */
+  fftwf_complex *scratch = fftwf_alloc_complex ((size_t) fft->stride * ny);
+  float *scratch_out = fftwf_alloc_real ((size_t) nx * ny);
+  fft->cols = fftwf_plan_many_dft (1, &n_y, (int) fft->col_block, scratch, NULL, stride, 1,
+                                   scratch, NULL, stride, 1, FFTW_BACKWARD, flags);
+  if (kind == WG_FFT_C2C)
+    fft->rows = fftwf_plan_many_dft (1, &n_x, (int) fft->row_block, scratch, NULL, 1, stride,
+                                     scratch, NULL, 1, stride, FFTW_BACKWARD, flags);
+  else
+    {
+      fft->col1 = fftwf_plan_many_dft (1, &n_y, 1, scratch, NULL, stride, 1, scratch, NULL,
+                                       stride, 1, FFTW_BACKWARD, flags);
+      fft->rows = fftwf_plan_many_dft_c2r (1, &n_x, (int) fft->row_block, scratch, NULL, 1,
+                                           stride, scratch_out, NULL, 1, n_x,
+                                           flags | FFTW_DESTROY_INPUT);
+    }
+  fftwf_free (scratch);
+  fftwf_free (scratch_out);
+  if (flags == FFTW_MEASURE)
+    wisdom_save_locked ();
+  g_mutex_unlock (&planner_lock);
+
+  if (fft->cols == NULL || fft->rows == NULL || (kind == WG_FFT_C2R && fft->col1 == NULL))
+    g_error ("FFTW could not plan a %u×%u transform", nx, ny);
+  return fft;
+}
+
+void
+wg_fft2d_free (WgFft2d *fft)
+{
+  if (fft == NULL)
+    return;
+  g_mutex_lock (&planner_lock);
+  fftwf_destroy_plan (fft->cols);
+  fftwf_destroy_plan (fft->rows);
+  if (fft->col1)
+    fftwf_destroy_plan (fft->col1);
+  g_mutex_unlock (&planner_lock);
+  g_free (fft);
+}
+
+guint
+wg_fft2d_row_stride (const WgFft2d *fft)
+{
+  return fft->stride;
+}
+
+float *
+wg_fft2d_alloc_input (const WgFft2d *fft)
+{
+  void *mem = NULL;
+  gsize bytes = (gsize) fft->stride * fft->ny * 2 * sizeof (float);
+  if (posix_memalign (&mem, 64, bytes) != 0)
+    g_error ("out of memory for a %u×%u FFT", fft->nx, fft->ny);
+  memset (mem, 0, bytes);
+  return mem;
+}
+
+void
+wg_fft2d_free_array (float *array)
+{
+  free (array);
+}
+
+static void
+column_pass (const WgFft2d *fft, fftwf_complex *data)
+{
+  guint blocks = fft->n_col_blocks + (fft->kind == WG_FFT_C2R ? 1 : 0);
+#pragma omp parallel for schedule(static)
+  for (guint b = 0; b < blocks; b++)
+    {
+      fftwf_complex *p = data + (gsize) b * fft->col_block;
+      if (b < fft->n_col_blocks)
+        fftwf_execute_dft (fft->cols, p, p);
+      else
+        fftwf_execute_dft (fft->col1, p, p);
+    }
+}
+
+void
+wg_fft2d_execute_c2c (const WgFft2d *fft, float *data)
+{
+  g_return_if_fail (fft->kind == WG_FFT_C2C);
+  fftwf_complex *c = (fftwf_complex *) data;
+  column_pass (fft, c);
+  guint blocks = fft->ny / fft->row_block;
+#pragma omp parallel for schedule(static)
+  for (guint b = 0; b < blocks; b++)
+    {
+      fftwf_complex *p = c + (gsize) b * fft->row_block * fft->stride;
+      fftwf_execute_dft (fft->rows, p, p);
+    }
+}
+
+void
+wg_fft2d_execute_c2r (const WgFft2d *fft, float *in, float *out)
+{
+  g_return_if_fail (fft->kind == WG_FFT_C2R);
+  fftwf_complex *c = (fftwf_complex *) in;
+  column_pass (fft, c);
+  guint blocks = fft->ny / fft->row_block;
+#pragma omp parallel for schedule(static)
+  for (guint b = 0; b < blocks; b++)
+    {
+      gsize row = (gsize) b * fft->row_block;
+      fftwf_execute_dft_c2r (fft->rows, c + row * fft->stride, out + row * fft->nx);
+    }
+}

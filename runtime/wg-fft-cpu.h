@@ -1,0 +1,76 @@
+/* wg-fft-cpu.h — inverse 2D FFTs on the CPU (FFTW3f, threaded with OpenMP).
+ *
+ * Transform convention used throughout Wavegraph (documented once, here):
+ *
+ *   f(x_i, y_j) = Σ_{n,m} F(n, m) · exp(+i (k_n x_i + k_m y_j)),
+ *   x_i = i Δx, k_n = 2π n / Lx, n in FFT order (0 … N/2−1, −N/2 … −1),
+ *
+ * i.e. FFTW_BACKWARD without normalisation: F holds the physical complex
+ * amplitude of each Fourier mode, and a real field's variance is Σ|F|²
+ * (Parseval). Spectrum arrays are row-major with the ky index m selecting the
+ * row and kx index n the column.
+ *
+ * Each 2D transform is a column pass and a row pass of FFTW 1D plans over
+ * fixed blocks of columns/rows, distributed with OpenMP. Because the blocks
+ * and plans do not depend on the thread count, results are bit-identical for
+ * any number of threads, and there is one thread pool (OpenMP's) instead of
+ * FFTW's and OpenMP's fighting over the cores.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  WG_FFT_C2C, /* complex N×N in place: two real fields at once as re/im */
+  WG_FFT_C2R, /* Hermitian half spectrum → real field */
+} WgFftKind;
+
+typedef struct _WgFft2d WgFft2d;
+
+/**
+ * wg_fft2d_new:
+ * Plans the inverse transform of size @nx × @ny (powers of two, ≥ 16) with
+ * FFTW_MEASURE, reusing and extending the on-disk wisdom
+ * ($WAVEGRAPH_FFTW_WISDOM, else $XDG_CACHE_HOME/wavegraph/fftw3f.wisdom).
+ * Thread-safe (planning is serialised).
+ */
+WgFft2d *wg_fft2d_new (guint nx, guint ny, WgFftKind kind);
+void wg_fft2d_free (WgFft2d *fft);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgFft2d, wg_fft2d_free)
+
+/**
+ * wg_fft2d_row_stride:
+ * Complex elements per row of the input array: @nx for C2C; for C2R the
+ * nx/2+1 non-negative kx columns padded to a multiple of 8 so every row
+ * starts on a 64-byte boundary. The input holds row_stride × ny complex
+ * values (2 floats each); padding columns are ignored.
+ */
+guint wg_fft2d_row_stride (const WgFft2d *fft);
+
+/**
+ * wg_fft2d_alloc_input:
+ * A zeroed, 64-byte aligned input array of row_stride × ny complex values.
+ * Free with wg_fft2d_free_array().
+ */
+float *wg_fft2d_alloc_input (const WgFft2d *fft);
+void wg_fft2d_free_array (float *array);
+
+/**
+ * wg_fft2d_execute_c2c:
+ * In place: @data (nx × ny complex, interleaved re/im) becomes its inverse
+ * transform. Packing two Hermitian spectra A + iB yields fields a (re) and
+ * b (im) interleaved — a 2-channel field in the layout fields use.
+ */
+void wg_fft2d_execute_c2c (const WgFft2d *fft, float *data);
+
+/**
+ * wg_fft2d_execute_c2r:
+ * @in (row_stride × ny complex, destroyed) → @out (nx × ny floats). Only
+ * columns n = 0 … nx/2 are read; the others are implied by Hermitian
+ * symmetry F(−n, −m) = conj F(n, m).
+ */
+void wg_fft2d_execute_c2r (const WgFft2d *fft, float *in, float *out);
+
+G_END_DECLS

@@ -1,0 +1,953 @@
+/* wg-image-io.c — OpenEXR (through OpenEXRCore) and PNG (through libpng)
+ * readers and writers. See wg-image-io.h for the layout conventions. */
+#include "wg-image-io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <openexr.h>
+#include <OpenEXRConfig.h>
+#include <png.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+G_DEFINE_QUARK (wg-image-error-quark, wg_image_error)
+
+const char *const wg_exr_compression_names[] = {
+  "none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", NULL,
+};
+
+#define WG_EXR_MAX_CHANNELS 16
+
+/* ---------------------------------------------------------------------------
+ * Atomic output: a temporary file next to the target, renamed on success and
+ * removed by the cleanup otherwise.
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  char *tmp_path; /* NULL once committed */
+  int fd;
+  FILE *fp;       /* owns fd once set */
+} WgTmpFile;
+
+static void
+wg_tmp_file_clear (WgTmpFile *tf)
+{
+  if (tf->fp != NULL)
+    fclose (tf->fp);
+  else if (tf->fd >= 0)
+    close (tf->fd);
+  tf->fp = NULL;
+  tf->fd = -1;
+  if (tf->tmp_path != NULL)
+    {
+      g_unlink (tf->tmp_path);
+      g_clear_pointer (&tf->tmp_path, g_free);
+    }
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WgTmpFile, wg_tmp_file_clear)
+
+#define WG_TMP_FILE_INIT { NULL, -1, NULL }
+
+static gboolean
+wg_tmp_file_open (WgTmpFile *tf, const char *path, GError **error)
+{
+  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+  int fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN,
+                   "%s: cannot create file: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  tf->fd = fd;
+  tf->tmp_path = g_steal_pointer (&tmp);
+  return TRUE;
+}
+
+/* Closes the temporary file and renames it over @path. Close is checked
+ * because NFS and full disks report late write errors there. */
+static gboolean
+wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
+{
+  int rc;
+  if (tf->fp != NULL)
+    rc = fclose (tf->fp);
+  else
+    rc = close (tf->fd);
+  int e = errno;
+  tf->fp = NULL;
+  tf->fd = -1;
+  if (rc != 0)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE,
+                   "%s: write failed: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  if (g_rename (tf->tmp_path, path) != 0)
+    {
+      e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE,
+                   "%s: cannot replace file: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  g_clear_pointer (&tf->tmp_path, g_free);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------
+ * OpenEXR
+ * ------------------------------------------------------------------------- */
+
+/* OpenEXRCore reports details (e.g. the OS reason) only through its error
+ * handler, which would otherwise print to stderr. Keeping the last message
+ * per thread lets chunks fail in parallel without mixing their messages. */
+static _Thread_local char wg_exr_last_message[256];
+
+static void
+wg_exr_capture_error (exr_const_context_t ctxt, exr_result_t code, const char *msg)
+{
+  g_strlcpy (wg_exr_last_message, msg != NULL ? msg : exr_get_default_error_message (code),
+             sizeof wg_exr_last_message);
+}
+
+static void
+wg_exr_clear_message (void)
+{
+  wg_exr_last_message[0] = '\0';
+}
+
+static const char *
+wg_exr_reason (exr_result_t rv)
+{
+  return wg_exr_last_message[0] != '\0' ? wg_exr_last_message : exr_get_default_error_message (rv);
+}
+
+static void
+wg_exr_set_error (GError **error, WgImageError code, const char *path, const char *what,
+                  exr_result_t rv)
+{
+  g_set_error (error, WG_IMAGE_ERROR, code, "%s: %s: %s", path, what, wg_exr_reason (rv));
+  wg_exr_clear_message ();
+}
+
+static void
+wg_exr_context_clear (exr_context_t *ctxt)
+{
+  if (*ctxt != NULL)
+    exr_finish (ctxt);
+  *ctxt = NULL;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (exr_context_t, wg_exr_context_clear)
+
+typedef struct {
+  int fd;
+} WgExrSink;
+
+/* Custom stream so the library writes into our temporary file; its own
+ * temp-file mode picks a name we do not control and cannot clean up. */
+static int64_t
+wg_exr_sink_write (exr_const_context_t ctxt, void *userdata, const void *buffer, uint64_t sz,
+                   uint64_t offset, exr_stream_error_func_ptr_t error_cb)
+{
+  WgExrSink *sink = userdata;
+  const char *p = buffer;
+  uint64_t left = sz;
+  while (left > 0)
+    {
+      ssize_t n = pwrite (sink->fd, p, left, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int e = n < 0 ? errno : ENOSPC;
+          error_cb (ctxt, EXR_ERR_WRITE_IO, "%s", g_strerror (e));
+          return -1;
+        }
+      p += n;
+      left -= (uint64_t) n;
+      offset += (uint64_t) n;
+    }
+  return (int64_t) sz;
+}
+
+typedef struct {
+  exr_context_t ctxt;
+  const float *data;
+  guint width;
+  guint channels;
+  const char *const *names;
+  int map[WG_EXR_MAX_CHANNELS]; /* file channel index → input channel index */
+} WgExrEncodeJob;
+
+/* Packs and compresses the chunk starting at scanline @y into @pipe, which
+ * each thread reuses across its chunks to keep the scratch buffers. */
+static exr_result_t
+wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pipe,
+                     gboolean *initialized)
+{
+  exr_chunk_info_t cinfo;
+  exr_result_t rv = exr_write_scanline_chunk_info (job->ctxt, 0, y, &cinfo);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+
+  if (*initialized)
+    rv = exr_encoding_update (job->ctxt, 0, &cinfo, pipe);
+  else
+    rv = exr_encoding_initialize (job->ctxt, 0, &cinfo, pipe);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+  *initialized = TRUE;
+
+  const float *row = job->data + (size_t) cinfo.start_y * job->width * job->channels;
+  for (int c = 0; c < pipe->channel_count; c++)
+    {
+      exr_coding_channel_info_t *ch = pipe->channels + c;
+      ch->user_bytes_per_element = 4;
+      ch->user_data_type = EXR_PIXEL_FLOAT;
+      ch->user_pixel_stride = (int32_t) (job->channels * sizeof (float));
+      ch->user_line_stride = (int32_t) ((size_t) job->width * job->channels * sizeof (float));
+      ch->encode_from_ptr = (const uint8_t *) (row + job->map[c]);
+    }
+
+  /* The packer is chosen from the source layout, so after the pointers;
+   * the choice is a table lookup. */
+  rv = exr_encoding_choose_default_routines (job->ctxt, 0, pipe);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+  /* The caller writes the compressed chunk itself, in scanline order. */
+  pipe->yield_until_ready_fn = NULL;
+  pipe->write_fn = NULL;
+  return exr_encoding_run (job->ctxt, 0, pipe);
+}
+
+static const exr_compression_t wg_exr_compressions[] = {
+  [WG_EXR_NONE] = EXR_COMPRESSION_NONE,   [WG_EXR_RLE] = EXR_COMPRESSION_RLE,
+  [WG_EXR_ZIPS] = EXR_COMPRESSION_ZIPS,   [WG_EXR_ZIP] = EXR_COMPRESSION_ZIP,
+  [WG_EXR_PIZ] = EXR_COMPRESSION_PIZ,     [WG_EXR_PXR24] = EXR_COMPRESSION_PXR24,
+  [WG_EXR_B44] = EXR_COMPRESSION_B44,     [WG_EXR_B44A] = EXR_COMPRESSION_B44A,
+  [WG_EXR_DWAA] = EXR_COMPRESSION_DWAA,   [WG_EXR_DWAB] = EXR_COMPRESSION_DWAB,
+};
+
+static gboolean
+wg_exr_check_write_args (const char *path, guint width, guint height, guint channels,
+                         const char *const *channel_names, WgExrPixelType pixel_type,
+                         WgExrCompression compression, int zip_level, GError **error)
+{
+  const char *problem = NULL;
+  if (width == 0 || height == 0 || width > INT_MAX || height > INT_MAX)
+    problem = "image size out of range";
+  else if (channels == 0 || channels > WG_EXR_MAX_CHANNELS)
+    problem = "channel count must be 1 to 16";
+  /* OpenEXRCore takes the row stride as a 32-bit int. */
+  else if ((guint64) width * channels * sizeof (float) > INT32_MAX)
+    problem = "image too wide";
+  else if ((guint) pixel_type > WG_EXR_FLOAT)
+    problem = "invalid pixel type";
+  else if ((guint) compression >= G_N_ELEMENTS (wg_exr_compressions))
+    problem = "invalid compression";
+  else if (zip_level < -1 || zip_level > 9)
+    problem = "zip level must be -1 to 9";
+  /* B44 only compresses half data, and OpenEXRCore 3.1 lays out the
+   * uncompressed float channels of a B44 chunk differently from the C++
+   * library, so such files would read back wrong elsewhere. */
+  else if ((compression == WG_EXR_B44 || compression == WG_EXR_B44A) && pixel_type != WG_EXR_HALF)
+    problem = "b44 and b44a need pixel type half";
+  if (problem == NULL)
+    for (guint c = 0; c < channels && problem == NULL; c++)
+      {
+        if (channel_names[c] == NULL || channel_names[c][0] == '\0')
+          problem = "empty channel name";
+        for (guint d = 0; d < c && problem == NULL; d++)
+          if (strcmp (channel_names[c], channel_names[d]) == 0)
+            problem = "duplicate channel name";
+      }
+  if (problem != NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, problem);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Defines the part and writes the header. Failures here come from the
+ * parameters (names too long, …), hence FORMAT. */
+static gboolean
+wg_exr_write_setup (exr_context_t ctxt, const char *path, guint width, guint height,
+                    guint channels, const char *const *channel_names, WgExrPixelType pixel_type,
+                    WgExrCompression compression, int zip_level, GError **error)
+{
+  int part = 0;
+  exr_result_t rv = exr_add_part (ctxt, NULL, EXR_STORAGE_SCANLINE, &part);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_initialize_required_attr_simple (ctxt, part, (int32_t) width, (int32_t) height,
+                                              wg_exr_compressions[compression]);
+  for (guint c = 0; c < channels && rv == EXR_ERR_SUCCESS; c++)
+    {
+      /* Names over 31 bytes need the long-name flag, which some old readers
+       * refuse, so it is only set when needed. */
+      if (strlen (channel_names[c]) > 31)
+        rv = exr_set_longname_support (ctxt, 1);
+      if (rv == EXR_ERR_SUCCESS)
+        rv = exr_add_channel (ctxt, part, channel_names[c],
+                              pixel_type == WG_EXR_HALF ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT,
+                              EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1);
+    }
+  if (rv == EXR_ERR_SUCCESS && zip_level >= 0)
+    rv = exr_set_zip_compression_level (ctxt, part, zip_level);
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "cannot define image", rv);
+      return FALSE;
+    }
+  rv = exr_write_header (ctxt);
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot write header", rv);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Encodes all chunks on @threads threads. Each thread packs and compresses
+ * its chunk into its own pipeline buffers; the ordered section then writes
+ * the chunks strictly in increasing y, one at a time, while other threads
+ * keep compressing. The bytes therefore do not depend on the thread count. */
+static gboolean
+wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError **error)
+{
+  int nchunks = 0, lines = 0;
+  exr_result_t rv = exr_get_chunk_count (job->ctxt, 0, &nchunks);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_get_scanlines_per_chunk (job->ctxt, 0, &lines);
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot lay out chunks", rv);
+      return FALSE;
+    }
+
+  const exr_attr_chlist_t *chlist = NULL;
+  rv = exr_get_channels (job->ctxt, 0, &chlist);
+  if (rv != EXR_ERR_SUCCESS || chlist->num_channels != (int) job->channels)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot read back channel list", rv);
+      return FALSE;
+    }
+  /* The library sorts channels by name; the pipeline follows that order. */
+  for (int c = 0; c < chlist->num_channels; c++)
+    for (guint k = 0; k < job->channels; k++)
+      if (strcmp (chlist->entries[c].name.str, job->names[k]) == 0)
+        job->map[c] = (int) k;
+
+  int nthreads = 1;
+#ifdef _OPENMP
+  nthreads = threads > 0 ? threads : omp_get_max_threads ();
+#endif
+  nthreads = CLAMP (nthreads, 1, MAX (nchunks, 1));
+
+  gboolean failed = FALSE;
+  exr_result_t fail_rv = EXR_ERR_SUCCESS;
+  char fail_msg[sizeof wg_exr_last_message] = "";
+
+#pragma omp parallel num_threads (nthreads)
+  {
+    exr_encode_pipeline_t pipe = EXR_ENCODE_PIPELINE_INITIALIZER;
+    gboolean initialized = FALSE;
+    wg_exr_clear_message ();
+
+#pragma omp for ordered schedule (static, 1)
+    for (int i = 0; i < nchunks; i++)
+      {
+        gboolean stop;
+#pragma omp atomic read
+        stop = failed;
+        exr_result_t crv = stop ? EXR_ERR_SUCCESS
+                                : wg_exr_encode_chunk (job, i * lines, &pipe, &initialized);
+#pragma omp ordered
+        {
+          if (!failed && crv == EXR_ERR_SUCCESS)
+            crv = exr_write_scanline_chunk (job->ctxt, 0, i * lines, pipe.compressed_buffer,
+                                            pipe.compressed_bytes);
+          if (!failed && crv != EXR_ERR_SUCCESS)
+            {
+              fail_rv = crv;
+              g_strlcpy (fail_msg, wg_exr_reason (crv), sizeof fail_msg);
+#pragma omp atomic write
+              failed = TRUE;
+            }
+        }
+      }
+    if (initialized)
+      exr_encoding_destroy (job->ctxt, &pipe);
+  }
+
+  if (failed)
+    {
+      /* The library reports a compression it cannot encode (DWA before
+       * OpenEXR 3.2) only when the first chunk is run. */
+      g_set_error (error, WG_IMAGE_ERROR,
+                   fail_rv == EXR_ERR_FEATURE_NOT_IMPLEMENTED ? WG_IMAGE_ERROR_FORMAT
+                                                              : WG_IMAGE_ERROR_WRITE,
+                   "%s: cannot encode pixels: %s", path, fail_msg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_exr_write (const char *path, guint width, guint height, guint channels, const float *data,
+              const char *const *channel_names, WgExrPixelType pixel_type,
+              WgExrCompression compression, int zip_level, int threads, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (channel_names != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!wg_exr_check_write_args (path, width, height, channels, channel_names, pixel_type,
+                                compression, zip_level, error))
+    return FALSE;
+
+  /* Declared before the context so that it is cleaned up after it. */
+  g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
+  if (!wg_tmp_file_open (&tf, path, error))
+    return FALSE;
+
+  WgExrSink sink = { tf.fd };
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  init.error_handler_fn = wg_exr_capture_error;
+  init.user_data = &sink;
+  init.write_fn = wg_exr_sink_write;
+
+  g_auto (exr_context_t) ctxt = NULL;
+  wg_exr_clear_message ();
+  exr_result_t rv = exr_start_write (&ctxt, path, EXR_WRITE_FILE_DIRECTLY, &init);
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot start writing", rv);
+      return FALSE;
+    }
+
+  if (!wg_exr_write_setup (ctxt, path, width, height, channels, channel_names, pixel_type,
+                           compression, zip_level, error))
+    return FALSE;
+
+  WgExrEncodeJob job = { ctxt, data, width, channels, channel_names, { 0 } };
+  if (!wg_exr_write_chunks (&job, path, threads, error))
+    return FALSE;
+
+  /* exr_finish writes the chunk offset table; only then is the file whole. */
+  rv = exr_finish (&ctxt);
+  ctxt = NULL;
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot finish file", rv);
+      return FALSE;
+    }
+  return wg_tmp_file_commit (&tf, path, error);
+}
+
+/* OpenEXRCore 3.1 decodes the non-half channels of B44/B44A chunks in a
+ * layout the C++ library does not write (seen with 3.1.5); current sources
+ * follow the C++ layout, and 3.2 is taken as the first good release.
+ * Refusing beats returning scrambled data. */
+static gboolean
+wg_exr_b44_float_misdecoded (exr_const_context_t ctxt, const exr_attr_chlist_t *chlist)
+{
+  exr_compression_t comp = EXR_COMPRESSION_NONE;
+  if (exr_get_compression (ctxt, 0, &comp) != EXR_ERR_SUCCESS ||
+      (comp != EXR_COMPRESSION_B44 && comp != EXR_COMPRESSION_B44A))
+    return FALSE;
+  int major = 0, minor = 0, patch = 0;
+  exr_get_library_version (&major, &minor, &patch, NULL);
+  if (major > 3 || (major == 3 && minor >= 2))
+    return FALSE;
+  for (int c = 0; c < chlist->num_channels; c++)
+    if (chlist->entries[c].pixel_type != EXR_PIXEL_HALF)
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct {
+  exr_const_context_t ctxt;
+  float *out;
+  int ymin;
+  size_t width;
+  int channels;
+} WgExrDecodeJob;
+
+static exr_result_t
+wg_exr_decode_chunk (const WgExrDecodeJob *job, int y, exr_decode_pipeline_t *pipe,
+                     gboolean *initialized)
+{
+  exr_chunk_info_t cinfo;
+  exr_result_t rv = exr_read_scanline_chunk_info (job->ctxt, 0, y, &cinfo);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+
+  if (*initialized)
+    rv = exr_decoding_update (job->ctxt, 0, &cinfo, pipe);
+  else
+    rv = exr_decoding_initialize (job->ctxt, 0, &cinfo, pipe);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+  *initialized = TRUE;
+
+  size_t first = (size_t) (cinfo.start_y - job->ymin) * job->width * (size_t) job->channels;
+  float *row = job->out + first;
+  for (int c = 0; c < pipe->channel_count; c++)
+    {
+      exr_coding_channel_info_t *ch = pipe->channels + c;
+      ch->user_bytes_per_element = 4;
+      ch->user_data_type = EXR_PIXEL_FLOAT;
+      ch->user_pixel_stride = (int32_t) (job->channels * (int) sizeof (float));
+      ch->user_line_stride = (int32_t) (job->width * (size_t) job->channels * sizeof (float));
+      ch->decode_to_ptr = (uint8_t *) (row + c);
+    }
+  /* The unpacker is chosen from the destination layout, so it is chosen
+   * after the pointers are set. */
+  rv = exr_decoding_choose_default_routines (job->ctxt, 0, pipe);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+  return exr_decoding_run (job->ctxt, 0, pipe);
+}
+
+float *
+wg_exr_read (const char *path, guint *width, guint *height, guint *channels,
+             char ***channel_names, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (width != NULL && height != NULL && channels != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  init.error_handler_fn = wg_exr_capture_error;
+
+  g_auto (exr_context_t) ctxt = NULL;
+  wg_exr_clear_message ();
+  exr_result_t rv = exr_start_read (&ctxt, path, &init);
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      if (rv == EXR_ERR_FILE_ACCESS)
+        wg_exr_set_error (error, WG_IMAGE_ERROR_OPEN, path, "cannot open", rv);
+      else
+        wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "not a readable OpenEXR file", rv);
+      return NULL;
+    }
+
+  int nparts = 0;
+  exr_storage_t storage = EXR_STORAGE_LAST_TYPE;
+  exr_attr_box2i_t dw;
+  const exr_attr_chlist_t *chlist = NULL;
+  if ((rv = exr_get_count (ctxt, &nparts)) != EXR_ERR_SUCCESS ||
+      (rv = exr_get_storage (ctxt, 0, &storage)) != EXR_ERR_SUCCESS ||
+      (rv = exr_get_data_window (ctxt, 0, &dw)) != EXR_ERR_SUCCESS ||
+      (rv = exr_get_channels (ctxt, 0, &chlist)) != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "bad header", rv);
+      return NULL;
+    }
+  const char *unsupported = NULL;
+  if (nparts != 1)
+    unsupported = "multi-part files are not supported";
+  else if (storage != EXR_STORAGE_SCANLINE)
+    unsupported = storage == EXR_STORAGE_TILED ? "tiled files are not supported"
+                                               : "deep files are not supported";
+  else if (chlist->num_channels < 1)
+    unsupported = "no channels";
+  for (int c = 0; c < chlist->num_channels && unsupported == NULL; c++)
+    if (chlist->entries[c].x_sampling != 1 || chlist->entries[c].y_sampling != 1)
+      unsupported = "subsampled channels are not supported";
+  if (unsupported == NULL && wg_exr_b44_float_misdecoded (ctxt, chlist))
+    unsupported = "b44 files with float or uint channels need OpenEXR 3.2 or newer";
+  if (unsupported != NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, unsupported);
+      return NULL;
+    }
+
+  int64_t w = (int64_t) dw.max.x - dw.min.x + 1;
+  int64_t h = (int64_t) dw.max.y - dw.min.y + 1;
+  int nc = chlist->num_channels;
+  gsize n_px, n_values;
+  /* The row stride handed to OpenEXRCore is a 32-bit int. */
+  if (w < 1 || h < 1 || w > G_MAXUINT || h > G_MAXUINT ||
+      w * nc * (int64_t) sizeof (float) > INT32_MAX ||
+      !g_size_checked_mul (&n_px, (gsize) w, (gsize) h) ||
+      !g_size_checked_mul (&n_values, n_px, (gsize) nc))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                   "%s: bad data window", path);
+      return NULL;
+    }
+  g_autofree float *out = g_try_new (float, n_values);
+  if (out == NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ,
+                   "%s: not enough memory for %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
+                   "×%d pixels", path, w, h, nc);
+      return NULL;
+    }
+
+  int nchunks = 0, lines = 0;
+  if ((rv = exr_get_chunk_count (ctxt, 0, &nchunks)) != EXR_ERR_SUCCESS ||
+      (rv = exr_get_scanlines_per_chunk (ctxt, 0, &lines)) != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "bad header", rv);
+      return NULL;
+    }
+
+  WgExrDecodeJob job = { ctxt, out, dw.min.y, (size_t) w, nc };
+  gboolean failed = FALSE;
+  char fail_msg[sizeof wg_exr_last_message] = "";
+
+  /* Chunks are independent and the library reads them with pread, so they
+   * decode in parallel, each thread reusing its own pipeline. */
+#pragma omp parallel if (nchunks > 1)
+  {
+    exr_decode_pipeline_t pipe = EXR_DECODE_PIPELINE_INITIALIZER;
+    gboolean initialized = FALSE;
+    wg_exr_clear_message ();
+
+#pragma omp for schedule (dynamic, 1)
+    for (int i = 0; i < nchunks; i++)
+      {
+        gboolean stop;
+#pragma omp atomic read
+        stop = failed;
+        if (stop)
+          continue;
+        exr_result_t crv = wg_exr_decode_chunk (&job, dw.min.y + i * lines, &pipe, &initialized);
+        if (crv != EXR_ERR_SUCCESS)
+#pragma omp critical (wg_exr_read_error)
+          {
+            if (!failed)
+              g_strlcpy (fail_msg, wg_exr_reason (crv), sizeof fail_msg);
+#pragma omp atomic write
+            failed = TRUE;
+          }
+      }
+    if (initialized)
+      exr_decoding_destroy (job.ctxt, &pipe);
+  }
+
+  if (failed)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                   "%s: cannot decode pixels: %s", path, fail_msg);
+      return NULL;
+    }
+
+  if (channel_names != NULL)
+    {
+      char **names = g_new0 (char *, (gsize) nc + 1);
+      for (int c = 0; c < nc; c++)
+        names[c] = g_strndup (chlist->entries[c].name.str, (gsize) chlist->entries[c].name.length);
+      *channel_names = names;
+    }
+  *width = (guint) w;
+  *height = (guint) h;
+  *channels = (guint) nc;
+  return g_steal_pointer (&out);
+}
+
+/* ---------------------------------------------------------------------------
+ * PNG
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  char message[256];
+} WgPngError;
+
+/* libpng must not return from its error callback; it jumps back to the
+ * setjmp in the encode/decode helper, which releases libpng's state. */
+static void
+wg_png_error (png_structp png, png_const_charp msg)
+{
+  WgPngError *err = png_get_error_ptr (png);
+  g_strlcpy (err->message, msg, sizeof err->message);
+  png_longjmp (png, 1);
+}
+
+/* Warnings concern ancillary chunks (bad iCCP, gamma…) that do not affect
+ * the samples; they are dropped rather than printed. */
+static void
+wg_png_warning (png_structp png, png_const_charp msg)
+{
+}
+
+static const int wg_png_color_types[] = {
+  PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA,
+};
+
+/* Everything between setjmp and the end lives here so that no local of the
+ * caller changes after setjmp; @row holds one big-endian 16-bit row. */
+static gboolean
+wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const float *data,
+                 double lo, double range, guint8 *row, WgPngError *err)
+{
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, err, wg_png_error,
+                                             wg_png_warning);
+  if (png == NULL)
+    {
+      g_strlcpy (err->message, "out of memory", sizeof err->message);
+      return FALSE;
+    }
+  png_infop info = png_create_info_struct (png);
+  if (info == NULL)
+    {
+      png_destroy_write_struct (&png, NULL);
+      g_strlcpy (err->message, "out of memory", sizeof err->message);
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      return FALSE;
+    }
+
+  png_init_io (png, fp);
+  png_set_IHDR (png, info, width, height, 16, wg_png_color_types[channels - 1],
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+
+  size_t n = (size_t) width * channels;
+  for (guint j = 0; j < height; j++)
+    {
+      const float *src = data + (size_t) j * n;
+      for (size_t k = 0; k < n; k++)
+        {
+          /* Written so that NaN fails both tests and lands on 0. */
+          double t = ((double) src[k] - lo) / range;
+          t = t > 0.0 ? t : 0.0;
+          t = t < 1.0 ? t : 1.0;
+          guint q = (guint) (t * 65535.0 + 0.5);
+          row[2 * k] = (guint8) (q >> 8);
+          row[2 * k + 1] = (guint8) (q & 0xff);
+        }
+      png_write_row (png, row);
+    }
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  return TRUE;
+}
+
+gboolean
+wg_png_write16 (const char *path, guint width, guint height, guint channels, const float *data,
+                float lo, float hi, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  const char *problem = NULL;
+  /* PNG caps both sides at 2^31 − 1; libpng's default limit is 10^6. */
+  if (width == 0 || height == 0 || width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
+    problem = "image size out of range";
+  else if (channels < 1 || channels > 4)
+    problem = "channel count must be 1 to 4";
+  else if (!(lo != hi) || !isfinite ((double) hi - lo))
+    problem = "value range is empty or not finite";
+  if (problem != NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, problem);
+      return FALSE;
+    }
+
+  g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
+  if (!wg_tmp_file_open (&tf, path, error))
+    return FALSE;
+  tf.fp = fdopen (tf.fd, "wb");
+  if (tf.fp == NULL)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write: %s", path,
+                   g_strerror (e));
+      return FALSE;
+    }
+
+  g_autofree guint8 *row = g_new (guint8, (size_t) width * channels * 2);
+  WgPngError err = { "" };
+  if (!wg_png_encode16 (tf.fp, width, height, channels, data, lo, (double) hi - lo, row, &err))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write PNG: %s",
+                   path, err.message);
+      return FALSE;
+    }
+  if (fflush (tf.fp) != 0)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: write failed: %s", path,
+                   g_strerror (e));
+      return FALSE;
+    }
+  return wg_tmp_file_commit (&tf, path, error);
+}
+
+typedef struct {
+  guint8 *pixels;    /* decoded rows, rowbytes each */
+  png_bytep *rows;
+  guint width, height, channels, depth;
+  size_t rowbytes;
+  gboolean oom;
+} WgPngImage;
+
+/* Decodes into @img, whose buffers the caller frees even on failure; they
+ * are set through the pointer so their values survive the longjmp. */
+static gboolean
+wg_png_decode (FILE *fp, WgPngImage *img, WgPngError *err)
+{
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, err, wg_png_error,
+                                            wg_png_warning);
+  if (png == NULL)
+    {
+      img->oom = TRUE;
+      return FALSE;
+    }
+  png_infop info = png_create_info_struct (png);
+  if (info == NULL)
+    {
+      png_destroy_read_struct (&png, NULL, NULL);
+      img->oom = TRUE;
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      return FALSE;
+    }
+
+  png_init_io (png, fp);
+  png_set_sig_bytes (png, 8);
+  png_read_info (png, info);
+  /* Palette → RGB, gray below 8 bits → 8 bits, tRNS → alpha channel. */
+  png_set_expand (png);
+  png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+
+  img->width = png_get_image_width (png, info);
+  img->height = png_get_image_height (png, info);
+  img->channels = png_get_channels (png, info);
+  img->depth = png_get_bit_depth (png, info);
+  img->rowbytes = png_get_rowbytes (png, info);
+  gsize total;
+  if (img->channels < 1 || img->channels > 4 || (img->depth != 8 && img->depth != 16) ||
+      !g_size_checked_mul (&total, img->rowbytes, img->height))
+    png_error (png, "unsupported pixel layout");
+
+  img->pixels = g_try_malloc (total);
+  img->rows = g_try_new (png_bytep, img->height);
+  if (img->pixels == NULL || img->rows == NULL)
+    {
+      img->oom = TRUE;
+      png_error (png, "out of memory");
+    }
+  for (guint j = 0; j < img->height; j++)
+    img->rows[j] = img->pixels + (size_t) j * img->rowbytes;
+  png_read_image (png, img->rows);
+  png_read_end (png, NULL);
+  png_destroy_read_struct (&png, &info, NULL);
+  return TRUE;
+}
+
+float *
+wg_png_read (const char *path, guint *width, guint *height, guint *channels, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (width != NULL && height != NULL && channels != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  FILE *fp = g_fopen (path, "rb");
+  if (fp == NULL)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN, "%s: cannot open: %s", path,
+                   g_strerror (e));
+      return NULL;
+    }
+
+  png_byte sig[8];
+  if (fread (sig, 1, sizeof sig, fp) != sizeof sig || png_sig_cmp (sig, 0, sizeof sig) != 0)
+    {
+      gboolean io_error = ferror (fp) != 0;
+      fclose (fp);
+      g_set_error (error, WG_IMAGE_ERROR, io_error ? WG_IMAGE_ERROR_READ : WG_IMAGE_ERROR_FORMAT,
+                   "%s: %s", path, io_error ? "read failed" : "not a PNG file");
+      return NULL;
+    }
+
+  WgPngImage img = { NULL };
+  WgPngError err = { "" };
+  gboolean ok = wg_png_decode (fp, &img, &err);
+  fclose (fp);
+  g_autofree guint8 *pixels = img.pixels;
+  g_free (img.rows);
+  if (!ok)
+    {
+      if (img.oom)
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      else
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: corrupt PNG: %s", path,
+                     err.message);
+      return NULL;
+    }
+
+  size_t n = (size_t) img.width * img.channels;
+  gsize n_values;
+  float *out = NULL;
+  if (g_size_checked_mul (&n_values, n, img.height))
+    out = g_try_new (float, n_values);
+  if (out == NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      return NULL;
+    }
+  for (guint j = 0; j < img.height; j++)
+    {
+      const guint8 *src = pixels + (size_t) j * img.rowbytes;
+      float *dst = out + (size_t) j * n;
+      if (img.depth == 16)
+        for (size_t k = 0; k < n; k++)
+          dst[k] = (float) ((src[2 * k] << 8) | src[2 * k + 1]) / 65535.0f;
+      else
+        for (size_t k = 0; k < n; k++)
+          dst[k] = (float) src[k] / 255.0f;
+    }
+  *width = img.width;
+  *height = img.height;
+  *channels = img.channels;
+  return out;
+}
+
+gboolean
+wg_exr_check_options (WgExrPixelType pixel_type, WgExrCompression compression, GError **error)
+{
+  gboolean dwa = compression == WG_EXR_DWAA || compression == WG_EXR_DWAB;
+  if (dwa && (OPENEXR_VERSION_MAJOR < 3 || (OPENEXR_VERSION_MAJOR == 3 && OPENEXR_VERSION_MINOR < 2)))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                   "%s compression needs OpenEXR 3.2 or newer (this build has %d.%d); use zip, "
+                   "piz or pxr24",
+                   wg_exr_compression_names[compression], OPENEXR_VERSION_MAJOR,
+                   OPENEXR_VERSION_MINOR);
+      return FALSE;
+    }
+  if ((compression == WG_EXR_B44 || compression == WG_EXR_B44A) && pixel_type == WG_EXR_FLOAT)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                   "%s compression applies to half channels only; use pixel_type half",
+                   wg_exr_compression_names[compression]);
+      return FALSE;
+    }
+  return TRUE;
+}

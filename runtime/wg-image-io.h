@@ -1,0 +1,191 @@
+/* wg-image-io.h — OpenEXR and PNG image files for Wavegraph.
+ *
+ * Every function here works on float32 images laid out like Wavegraph fields:
+ * width × height × channels values, row-major, channels interleaved, so the
+ * value of channel c at pixel (i, j) is data[(j · width + i) · channels + c].
+ * Row 0 is the first scanline of the file: the top row of a PNG and the
+ * scanline y = data-window min.y of an EXR. No vertical flip happens anywhere.
+ *
+ * Writers are atomic: they write a temporary file next to the target and
+ * rename it over the target only once everything succeeded, so a reader
+ * never sees a partial file and a failed write leaves nothing behind (an
+ * existing file at the target stays as it was).
+ *
+ * Error messages always start with the path of the file concerned.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * WG_IMAGE_ERROR:
+ * Error domain of the image readers and writers.
+ */
+#define WG_IMAGE_ERROR (wg_image_error_quark ())
+GQuark wg_image_error_quark (void);
+
+typedef enum {
+  WG_IMAGE_ERROR_OPEN,   /* file cannot be opened or created (missing, no permission, no folder) */
+  WG_IMAGE_ERROR_READ,   /* reading failed after the file was opened, or out of memory */
+  WG_IMAGE_ERROR_WRITE,  /* writing, encoding or the final rename failed */
+  WG_IMAGE_ERROR_FORMAT, /* not an image of that format, corrupt, or a feature
+                          * (layout, compression, parameter) that is not supported */
+} WgImageError;
+
+/* Type stored in the EXR file; the API side is always float32. */
+typedef enum {
+  WG_EXR_HALF,  /* 16-bit IEEE half: ~3 significant digits, |v| ≤ 65504 */
+  WG_EXR_FLOAT, /* 32-bit IEEE float, stored bit-exactly */
+} WgExrPixelType;
+
+/* EXR compressions. NONE, RLE, ZIPS, ZIP and PIZ are lossless; PXR24 rounds
+ * float channels to 24 bits (half channels stay exact); B44, B44A, DWAA and
+ * DWAB are lossy on half channels. */
+typedef enum {
+  WG_EXR_NONE,
+  WG_EXR_RLE,
+  WG_EXR_ZIPS,
+  WG_EXR_ZIP,
+  WG_EXR_PIZ,
+  WG_EXR_PXR24,
+  WG_EXR_B44,
+  WG_EXR_B44A,
+  WG_EXR_DWAA,
+  WG_EXR_DWAB,
+} WgExrCompression;
+
+/**
+ * wg_exr_compression_names:
+ * The compression names used in graph files, indexed by #WgExrCompression
+ * and terminated by %NULL: "none", "rle", "zips", "zip", "piz", "pxr24",
+ * "b44", "b44a", "dwaa", "dwab".
+ */
+extern const char *const wg_exr_compression_names[];
+
+/**
+ * wg_exr_check_options:
+ * Whether this build's OpenEXRCore can write @compression with @pixel_type:
+ * DWAA/DWAB need OpenEXRCore 3.2 or newer, and B44/B44A only compress half
+ * channels (3.1 writes float B44 in a layout other readers misread).
+ * Errors: WG_IMAGE_ERROR_FORMAT saying which and why.
+ */
+gboolean wg_exr_check_options (WgExrPixelType pixel_type, WgExrCompression compression,
+                               GError **error);
+
+/**
+ * wg_exr_write:
+ * @path: file to create or replace
+ * @width: image width in pixels, ≥ 1
+ * @height: image height in pixels (scanlines), ≥ 1
+ * @channels: channels per pixel, 1 … 16
+ * @data: width × height × channels float32 values, row-major, interleaved
+ * @channel_names: @channels distinct, non-empty channel names ("R", "G", …);
+ *   the file stores them in OpenEXR's alphabetical order, whatever the order
+ *   here, and each keeps its own data
+ * @pixel_type: type stored in the file; %WG_EXR_HALF rounds each value to the
+ *   nearest half (ties to even, OpenEXRCore's conversion), values beyond
+ *   ±65504 become ±infinity, infinities and NaN are kept
+ * @compression: scanline compression
+ * @zip_level: zlib level 0 … 9 for ZIP/ZIPS (ignored by the others), or -1 for
+ *   OpenEXR's default
+ * @threads: OpenMP threads compressing chunks in parallel; ≤ 0 uses the
+ *   OpenMP default. The file's bytes do not depend on it.
+ * @error: return location for a #WG_IMAGE_ERROR
+ *
+ * Writes a single-part scanline OpenEXR file atomically (temporary file in
+ * the same folder, renamed over @path on success). Chunks are packed and
+ * compressed in parallel and written in increasing-y order.
+ *
+ * Errors: %WG_IMAGE_ERROR_OPEN when the temporary file cannot be created
+ * (missing or read-only folder); %WG_IMAGE_ERROR_WRITE when encoding,
+ * writing or renaming fails; %WG_IMAGE_ERROR_FORMAT for parameters the
+ * file cannot carry: bad size, channel count or names, zip level, B44/B44A
+ * with %WG_EXR_FLOAT (B44 only compresses half), or a compression that the
+ * linked OpenEXRCore cannot encode (DWAA/DWAB before OpenEXR 3.2).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean wg_exr_write (const char *path, guint width, guint height, guint channels,
+                       const float *data, const char *const *channel_names,
+                       WgExrPixelType pixel_type, WgExrCompression compression,
+                       int zip_level, int threads, GError **error);
+
+/**
+ * wg_exr_read:
+ * @path: OpenEXR file
+ * @width: (out): data-window width in pixels
+ * @height: (out): data-window height in pixels
+ * @channels: (out): number of channels
+ * @channel_names: (out) (optional): %NULL-terminated channel names in the
+ *   file's order (alphabetical for OpenEXR); free with g_strfreev()
+ * @error: return location for a #WG_IMAGE_ERROR
+ *
+ * Reads a single-part scanline OpenEXR file with half, float or uint
+ * channels (any compression the linked OpenEXRCore decodes) and converts
+ * every sample to float32. Row 0 of the result is data-window min.y.
+ *
+ * Errors: %WG_IMAGE_ERROR_OPEN when the file cannot be opened;
+ * %WG_IMAGE_ERROR_FORMAT when it is not an OpenEXR file, is corrupt, is
+ * tiled, deep, multi-part or subsampled, or uses a compression the linked
+ * OpenEXRCore cannot decode (DWAA/DWAB before 3.2; B44/B44A files with
+ * float or uint channels before 3.2, which 3.1 decodes wrongly);
+ * %WG_IMAGE_ERROR_READ when the pixels do not fit in memory.
+ *
+ * Returns: (transfer full): width × height × channels float32 values, row-major,
+ * interleaved in the order of @channel_names; free with g_free(). %NULL on
+ * error.
+ */
+float *wg_exr_read (const char *path, guint *width, guint *height, guint *channels,
+                    char ***channel_names, GError **error);
+
+/**
+ * wg_png_write16:
+ * @path: file to create or replace
+ * @width: image width in pixels, ≥ 1
+ * @height: image height in pixels, ≥ 1
+ * @channels: 1 = gray, 2 = gray + alpha, 3 = RGB, 4 = RGBA
+ * @data: width × height × channels float32 values, row-major, interleaved;
+ *   row 0 is the top row of the PNG
+ * @lo: value stored as 0
+ * @hi: value stored as 65535; must differ from @lo
+ * @error: return location for a #WG_IMAGE_ERROR
+ *
+ * Writes a 16-bit-per-sample PNG atomically. Each value v is stored as
+ * round(clamp((v − lo) / (hi − lo), 0, 1) · 65535); NaN stores 0. @hi < @lo
+ * inverts the mapping.
+ *
+ * Errors: %WG_IMAGE_ERROR_OPEN when the temporary file cannot be created;
+ * %WG_IMAGE_ERROR_WRITE when libpng or the file system fails;
+ * %WG_IMAGE_ERROR_FORMAT for a bad size, channel count or @lo == @hi.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean wg_png_write16 (const char *path, guint width, guint height, guint channels,
+                         const float *data, float lo, float hi, GError **error);
+
+/**
+ * wg_png_read:
+ * @path: PNG file
+ * @width: (out): width in pixels
+ * @height: (out): height in pixels
+ * @channels: (out): 1 (gray), 2 (gray + alpha), 3 (RGB) or 4 (RGBA), as in
+ *   the file once palettes are expanded to RGB and a tRNS chunk to alpha
+ * @error: return location for a #WG_IMAGE_ERROR
+ *
+ * Reads any PNG libpng reads (1 … 16 bits, gray, palette, RGB, with or
+ * without alpha, interlaced or not). Samples are scaled to [0, 1] by their
+ * bit depth's maximum (255 or 65535 after expansion); no gamma is applied.
+ *
+ * Errors: %WG_IMAGE_ERROR_OPEN when the file cannot be opened;
+ * %WG_IMAGE_ERROR_FORMAT when it is not a PNG or is corrupt or truncated;
+ * %WG_IMAGE_ERROR_READ when the pixels do not fit in memory.
+ *
+ * Returns: (transfer full): width × height × channels float32 values in [0, 1],
+ * row-major, interleaved, row 0 = top; free with g_free(). %NULL on error.
+ */
+float *wg_png_read (const char *path, guint *width, guint *height, guint *channels,
+                    GError **error);
+
+G_END_DECLS

@@ -1,0 +1,86 @@
+/* wg-node-private.h — what node implementations (nodes/) see of the runtime.
+ *
+ * A node's hooks receive a WgNodeContext: its parameter values, its input
+ * buffers (upstream outputs, already computed), its output buffers, the time,
+ * and a slot for private state. Buffers are declared in prepare and allocated
+ * by the runtime before the first process call; process never allocates.
+ */
+#pragma once
+
+#include "wg-private.h"
+
+G_BEGIN_DECLS
+
+const WgSettings *wg_ctx_settings (WgNodeContext *ctx);
+const char *wg_ctx_node_id (WgNodeContext *ctx);
+
+/** wg_ctx_frame / _time / _dt: frame number, t = frame / fps (s), dt = 1 / fps (s). */
+gint64 wg_ctx_frame (WgNodeContext *ctx);
+double wg_ctx_time (WgNodeContext *ctx);
+double wg_ctx_dt (WgNodeContext *ctx);
+
+/* Parameter values by index into the type's params[]. */
+double wg_ctx_double (WgNodeContext *ctx, guint param);
+/** wg_ctx_radians: an angle parameter (degrees in JSON) in radians. */
+double wg_ctx_radians (WgNodeContext *ctx, guint param);
+gint64 wg_ctx_int (WgNodeContext *ctx, guint param);
+gboolean wg_ctx_bool (WgNodeContext *ctx, guint param);
+/** wg_ctx_enum: index of the chosen enum value in the spec's choices. */
+int wg_ctx_enum (WgNodeContext *ctx, guint param);
+const char *wg_ctx_string (WgNodeContext *ctx, guint param);
+/** wg_ctx_path: a path parameter resolved against the graph's folder (free it). */
+char *wg_ctx_path (WgNodeContext *ctx, guint param);
+
+/** wg_ctx_input: buffer linked into input @port, or NULL when unlinked. */
+WgBuffer *wg_ctx_input (WgNodeContext *ctx, guint port);
+/** wg_ctx_output: the node's output buffer @port (valid after prepare). */
+WgBuffer *wg_ctx_output (WgNodeContext *ctx, guint port);
+/** wg_ctx_output_used: whether anything consumes output @port (skip work if not). */
+gboolean wg_ctx_output_used (WgNodeContext *ctx, guint port);
+
+/**
+ * wg_ctx_define_field / _spectrum:
+ * Called in prepare: the shape of output @port. The runtime allocates it.
+ * Extent in metres. For spectra, @depth (m, INFINITY: deep) and @gravity
+ * (m/s²) travel with the data to the nodes that evolve it.
+ */
+void wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
+                          guint channels, const double extent[2]);
+void wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny,
+                             gboolean half, const double extent[2], double depth,
+                             double gravity);
+
+/** wg_ctx_get_state / _set_state: node-private state; freed with type->free_state. */
+gpointer wg_ctx_get_state (WgNodeContext *ctx);
+void wg_ctx_set_state (WgNodeContext *ctx, gpointer state);
+
+/** wg_ctx_threads: CPU threads the plan may use. */
+int wg_ctx_threads (WgNodeContext *ctx);
+/** wg_ctx_writes_files / _out_dir: whether sinks run, and the bake's folder. */
+gboolean wg_ctx_writes_files (WgNodeContext *ctx);
+const char *wg_ctx_out_dir (WgNodeContext *ctx);
+
+/**
+ * wg_ctx_error:
+ * Sets @error in WG_NODE_ERROR with the node's JSON path in front:
+ * "nodes[2] (spec).params.buoy_file: …" when @param >= 0, else
+ * "nodes[2] (spec): …".
+ */
+void wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
+                   const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/** wg_ctx_prefix_error: prepends the node's JSON path (and @param) to @error. */
+void wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param);
+
+/** wg_ctx_count_file: a sink reports one file written (bake statistics). */
+void wg_ctx_count_file (WgNodeContext *ctx);
+
+/** wg_field_out_path: the file a field-out node writes for @frame (free it). */
+char *wg_field_out_path (WgNodeContext *ctx, gint64 frame);
+
+/** wg_buffer_data: writable CPU storage of an output (marks the CPU copy current). */
+float *wg_buffer_data (WgBuffer *buffer);
+/** wg_buffer_cpu: readable CPU storage of an input, synchronised from the GPU if needed. */
+const float *wg_buffer_cpu (WgBuffer *buffer, GError **error);
+
+G_END_DECLS

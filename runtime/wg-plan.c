@@ -1,0 +1,601 @@
+/* wg-plan.c — a graph compiled for evaluation: topological schedule, buffers
+ * allocated up front, per-node state, and change tracking so that work that
+ * does not depend on time (h̃0) is done once. */
+#include "wg-node-private.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <string.h>
+
+struct _WgNodeContext {
+  WgPlan *plan;
+  WgNodeInst *inst;       /* in plan->graph */
+  guint graph_index;
+  WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
+  WgBuffer **outputs;     /* owned */
+  gboolean *output_used;
+  gpointer state;
+  gboolean dirty;         /* parameters changed or never computed */
+  gboolean reprepare;     /* an output was requested that prepare did not plan for */
+  guint runs;             /* process calls, for tests and profiling */
+  gint64 usec;            /* time spent in process calls */
+  gboolean changed;       /* outputs changed during the current evaluation */
+};
+
+struct _WgPlan {
+  WgGraph *graph;
+  WgBackend backend;
+  int threads;
+  gboolean write_files;
+  char *out_dir;
+  WgNodeContext **nodes;  /* schedule order */
+  guint n_nodes;
+  gboolean evaluated;
+  gint64 frame;           /* last evaluated frame */
+  guint files_written;
+  gint64 sink_usec;       /* time spent in sinks (file writing) */
+};
+
+/* ---------------------------------------------------------------------------
+ * Context API for nodes
+ * ------------------------------------------------------------------------- */
+
+const WgSettings *
+wg_ctx_settings (WgNodeContext *ctx)
+{
+  return &ctx->plan->graph->settings;
+}
+
+const char *
+wg_ctx_node_id (WgNodeContext *ctx)
+{
+  return ctx->inst->id;
+}
+
+gint64
+wg_ctx_frame (WgNodeContext *ctx)
+{
+  return ctx->plan->frame;
+}
+
+double
+wg_ctx_time (WgNodeContext *ctx)
+{
+  return (double) ctx->plan->frame / ctx->plan->graph->settings.fps;
+}
+
+double
+wg_ctx_dt (WgNodeContext *ctx)
+{
+  return 1.0 / ctx->plan->graph->settings.fps;
+}
+
+static const WgValue *
+value_of (WgNodeContext *ctx, guint param, WgParamType type)
+{
+  g_assert (param < ctx->inst->type->n_params);
+  g_assert (ctx->inst->type->params[param].type == type ||
+            (type == WG_PARAM_STRING && ctx->inst->type->params[param].type == WG_PARAM_PATH));
+  return &ctx->inst->values[param];
+}
+
+double
+wg_ctx_double (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_FLOAT)->f;
+}
+
+double
+wg_ctx_radians (WgNodeContext *ctx, guint param)
+{
+  return wg_ctx_double (ctx, param) * (G_PI / 180.0);
+}
+
+gint64
+wg_ctx_int (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_INT)->i;
+}
+
+gboolean
+wg_ctx_bool (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_BOOL)->i != 0;
+}
+
+int
+wg_ctx_enum (WgNodeContext *ctx, guint param)
+{
+  return (int) value_of (ctx, param, WG_PARAM_ENUM)->i;
+}
+
+const char *
+wg_ctx_string (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_STRING)->s;
+}
+
+char *
+wg_ctx_path (WgNodeContext *ctx, guint param)
+{
+  const char *p = wg_ctx_string (ctx, param);
+  if (p == NULL || *p == '\0')
+    return g_strdup ("");
+  if (g_path_is_absolute (p))
+    return g_strdup (p);
+  return g_build_filename (ctx->plan->graph->base_dir, p, NULL);
+}
+
+WgBuffer *
+wg_ctx_input (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_inputs);
+  return ctx->inputs[port];
+}
+
+WgBuffer *
+wg_ctx_output (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  return ctx->outputs[port];
+}
+
+gboolean
+wg_ctx_output_used (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  return ctx->output_used[port];
+}
+
+/* Replaces an output's buffer only when its shape changes, so downstream
+ * pointers stay valid across a re-prepare with the same shape. */
+static void
+set_output (WgNodeContext *ctx, guint port, WgBuffer *fresh)
+{
+  WgBuffer *old = ctx->outputs[port];
+  if (old && old->kind == fresh->kind && old->width == fresh->width &&
+      old->height == fresh->height && old->channels == fresh->channels &&
+      old->half == fresh->half)
+    {
+      old->extent[0] = fresh->extent[0];
+      old->extent[1] = fresh->extent[1];
+      old->depth = fresh->depth;
+      old->gravity = fresh->gravity;
+      old->grid[0] = fresh->grid[0];
+      old->grid[1] = fresh->grid[1];
+      wg_buffer_free (fresh);
+      return;
+    }
+  wg_buffer_free (old);
+  ctx->outputs[port] = fresh;
+}
+
+void
+wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
+                     guint channels, const double extent[2])
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_FIELD);
+  g_assert (channels >= 1 && channels <= 4);
+  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent));
+}
+
+void
+wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboolean half,
+                        const double extent[2], double depth, double gravity)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_SPECTRUM);
+  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent);
+  b->depth = depth;
+  b->gravity = gravity;
+  set_output (ctx, port, b);
+}
+
+gpointer
+wg_ctx_get_state (WgNodeContext *ctx)
+{
+  return ctx->state;
+}
+
+void
+wg_ctx_set_state (WgNodeContext *ctx, gpointer state)
+{
+  if (ctx->state && ctx->state != state && ctx->inst->type->free_state)
+    ctx->inst->type->free_state (ctx->state);
+  ctx->state = state;
+}
+
+int
+wg_ctx_threads (WgNodeContext *ctx)
+{
+  return ctx->plan->threads > 0 ? ctx->plan->threads : omp_get_max_threads ();
+}
+
+void
+wg_ctx_count_file (WgNodeContext *ctx)
+{
+  ctx->plan->files_written++;
+}
+
+guint
+wg_plan_get_files_written (const WgPlan *plan)
+{
+  return plan->files_written;
+}
+
+double
+wg_plan_get_sink_seconds (const WgPlan *plan)
+{
+  return (double) plan->sink_usec / 1e6;
+}
+
+void
+wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
+{
+  plan->write_files = write_files;
+}
+
+gboolean
+wg_ctx_writes_files (WgNodeContext *ctx)
+{
+  return ctx->plan->write_files;
+}
+
+const char *
+wg_ctx_out_dir (WgNodeContext *ctx)
+{
+  return ctx->plan->out_dir;
+}
+
+static char *
+node_path (WgNodeContext *ctx, int param)
+{
+  if (param >= 0)
+    return g_strdup_printf ("nodes[%u] (\"%s\").params.%s", ctx->graph_index, ctx->inst->id,
+                            ctx->inst->type->params[param].name);
+  return g_strdup_printf ("nodes[%u] (\"%s\")", ctx->graph_index, ctx->inst->id);
+}
+
+void
+wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
+              const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_autofree char *path = node_path (ctx, param);
+  g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
+}
+
+void
+wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
+{
+  if (error == NULL || *error == NULL)
+    return;
+  g_autofree char *path = node_path (ctx, param);
+  g_prefix_error (error, "%s: ", path);
+}
+
+/* ---------------------------------------------------------------------------
+ * Plan
+ * ------------------------------------------------------------------------- */
+
+static void
+node_context_free (WgNodeContext *ctx)
+{
+  if (ctx->state && ctx->inst->type->free_state)
+    ctx->inst->type->free_state (ctx->state);
+  for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
+    wg_buffer_free (ctx->outputs[i]);
+  g_free (ctx->outputs);
+  g_free (ctx->inputs);
+  g_free (ctx->output_used);
+  g_free (ctx);
+}
+
+void
+wg_plan_free (WgPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (guint i = 0; i < plan->n_nodes; i++)
+    node_context_free (plan->nodes[i]);
+  g_free (plan->nodes);
+  wg_graph_free (plan->graph);
+  g_free (plan->out_dir);
+  g_free (plan);
+}
+
+static WgNodeContext *
+context_for (WgPlan *plan, const WgNodeInst *inst)
+{
+  for (guint i = 0; i < plan->n_nodes; i++)
+    if (plan->nodes[i]->inst == inst)
+      return plan->nodes[i];
+  return NULL;
+}
+
+/* Runs @ctx's prepare and checks what it declared against its ports. */
+static gboolean
+prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
+{
+  const WgNodeType *type = ctx->inst->type;
+
+  for (guint p = 0; p < type->n_inputs; p++)
+    {
+      const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
+      ctx->inputs[p] = l ? context_for (plan, l->from)->outputs[l->from_port] : NULL;
+      const WgPortSpec *spec = &type->inputs[p];
+      if (ctx->inputs[p] && spec->type == WG_PORT_FIELD && spec->channels &&
+          ctx->inputs[p]->channels != spec->channels)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                        "input \"%s\" expects a %u-channel field, the link carries %u channels",
+                        spec->name, spec->channels, ctx->inputs[p]->channels);
+          return FALSE;
+        }
+    }
+  if (type->prepare && !type->prepare (ctx, error))
+    return FALSE;
+  for (guint p = 0; p < type->n_outputs; p++)
+    if (ctx->outputs[p] == NULL)
+      g_error ("node type %s did not define output %s in prepare", type->name,
+               type->outputs[p].name);
+  ctx->dirty = TRUE;
+  return TRUE;
+}
+
+WgPlan *
+wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
+{
+  static const WgPlanOptions defaults = { WG_BACKEND_CPU, 0, FALSE, NULL };
+  const WgPlanOptions *o = options ? options : &defaults;
+
+  if (!wg_graph_validate (graph, error))
+    {
+      wg_prefix_error (error, graph->source_name);
+      return NULL;
+    }
+  g_autoptr (GArray) order = wg_graph_topo_order (graph, error);
+  if (order == NULL)
+    return NULL;
+
+  g_autoptr (WgPlan) plan = g_new0 (WgPlan, 1);
+  plan->graph = wg_graph_copy (graph);
+  plan->backend = o->backend == WG_BACKEND_AUTO ? WG_BACKEND_CPU : o->backend;
+  plan->threads = o->threads;
+  plan->write_files = o->write_files;
+  plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
+  plan->n_nodes = order->len;
+  plan->nodes = g_new0 (WgNodeContext *, order->len);
+
+  if (plan->backend == WG_BACKEND_GPU)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "the GPU backend is not available in this build; use --backend cpu");
+      return NULL;
+    }
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint gi = g_array_index (order, guint, i);
+      WgNodeContext *ctx = g_new0 (WgNodeContext, 1);
+      ctx->plan = plan;
+      ctx->inst = g_ptr_array_index (plan->graph->nodes, gi);
+      ctx->graph_index = gi;
+      ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
+      ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
+      ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+      plan->nodes[i] = ctx;
+    }
+  /* An output is used when linked or exposed as a graph output. */
+  for (guint i = 0; i < plan->graph->links->len; i++)
+    {
+      const WgLink *l = &g_array_index (plan->graph->links, WgLink, i);
+      context_for (plan, l->from)->output_used[l->from_port] = TRUE;
+    }
+  for (guint i = 0; i < plan->graph->outputs->len; i++)
+    {
+      const WgOutput *out = g_ptr_array_index (plan->graph->outputs, i);
+      context_for (plan, out->node)->output_used[out->port] = TRUE;
+    }
+
+  if (plan->threads > 0)
+    omp_set_num_threads (plan->threads);
+  for (guint i = 0; i < plan->n_nodes; i++)
+    if (!prepare_node (plan, plan->nodes[i], error))
+      {
+        wg_prefix_error (error, graph->source_name);
+        return NULL;
+      }
+  return g_steal_pointer (&plan);
+}
+
+void
+wg_plan_reset (WgPlan *plan)
+{
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      if ((ctx->inst->type->flags & WG_NODE_STATEFUL) && ctx->inst->type->reset)
+        ctx->inst->type->reset (ctx);
+    }
+}
+
+gboolean
+wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
+{
+  gboolean new_frame = !plan->evaluated || frame != plan->frame;
+  gboolean next_frame = plan->evaluated && frame == plan->frame + 1;
+
+  /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
+  if (new_frame && !next_frame)
+    wg_plan_reset (plan);
+  plan->frame = frame;
+  plan->evaluated = TRUE;
+  if (plan->threads > 0)
+    omp_set_num_threads (plan->threads);
+
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      const WgNodeType *type = ctx->inst->type;
+      gboolean inputs_changed = FALSE;
+
+      for (guint p = 0; p < type->n_inputs; p++)
+        {
+          const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
+          if (l && context_for (plan, l->from)->changed)
+            inputs_changed = TRUE;
+        }
+      gboolean run;
+      if (type->flags & WG_NODE_STATEFUL)
+        run = new_frame || ctx->dirty;
+      else
+        run = ctx->dirty || inputs_changed || (new_frame && (type->flags & WG_NODE_TIME_DEPENDENT));
+      if ((type->flags & WG_NODE_SINK) && !plan->write_files)
+        run = FALSE;
+
+      if (ctx->reprepare)
+        {
+          ctx->reprepare = FALSE;
+          if (!prepare_node (plan, ctx, error))
+            {
+              wg_prefix_error (error, plan->graph->source_name);
+              return FALSE;
+            }
+          run = !((type->flags & WG_NODE_SINK) && !plan->write_files);
+        }
+      ctx->changed = FALSE;
+      if (!run)
+        continue;
+      gint64 t0 = g_get_monotonic_time ();
+      gboolean ok = plan->backend == WG_BACKEND_GPU && type->process_gpu
+                      ? type->process_gpu (ctx, error)
+                      : type->process_cpu (ctx, error);
+      gint64 spent = g_get_monotonic_time () - t0;
+      ctx->runs++;
+      ctx->usec += spent;
+      if (type->flags & WG_NODE_SINK)
+        plan->sink_usec += spent;
+      if (!ok)
+        {
+          wg_prefix_error (error, plan->graph->source_name);
+          return FALSE;
+        }
+      ctx->dirty = FALSE;
+      ctx->changed = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
+{
+  gboolean same = graph->nodes->len == plan->graph->nodes->len &&
+                  graph->links->len == plan->graph->links->len &&
+                  memcmp (&graph->settings, &plan->graph->settings, sizeof graph->settings) == 0;
+  for (guint i = 0; same && i < graph->nodes->len; i++)
+    {
+      const WgNodeInst *a = g_ptr_array_index (graph->nodes, i);
+      const WgNodeInst *b = g_ptr_array_index (plan->graph->nodes, i);
+      same = a->type == b->type && g_strcmp0 (a->id, b->id) == 0;
+    }
+  for (guint i = 0; same && i < graph->links->len; i++)
+    {
+      const WgLink *a = &g_array_index (graph->links, WgLink, i);
+      const WgLink *b = &g_array_index (plan->graph->links, WgLink, i);
+      same = wg_graph_node_index (graph, a->from) == wg_graph_node_index (plan->graph, b->from) &&
+             wg_graph_node_index (graph, a->to) == wg_graph_node_index (plan->graph, b->to) &&
+             a->from_port == b->from_port && a->to_port == b->to_port;
+    }
+  if (!same)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
+                   "the graph's structure changed; build a new plan");
+      return FALSE;
+    }
+
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      const WgNodeInst *src = g_ptr_array_index (graph->nodes, ctx->graph_index);
+      gboolean changed = FALSE;
+      for (guint p = 0; p < src->type->n_params; p++)
+        if (!wg_value_equal (&src->values[p], &ctx->inst->values[p], &src->type->params[p]))
+          {
+            wg_value_copy (&ctx->inst->values[p], &src->values[p]);
+            changed = TRUE;
+          }
+      /* Downstream nodes re-prepare too: an upstream shape may have changed. */
+      gboolean upstream_dirty = FALSE;
+      for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+        {
+          const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
+          if (l && context_for (plan, l->from)->dirty)
+            upstream_dirty = TRUE;
+        }
+      if ((changed || upstream_dirty) && !prepare_node (plan, ctx, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+WgBuffer *
+wg_plan_get_output (WgPlan *plan, const char *name)
+{
+  for (guint i = 0; i < plan->graph->outputs->len; i++)
+    {
+      const WgOutput *o = g_ptr_array_index (plan->graph->outputs, i);
+      if (g_strcmp0 (o->name, name) == 0)
+        return context_for (plan, o->node)->outputs[o->port];
+    }
+  return NULL;
+}
+
+WgBuffer *
+wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port)
+{
+  WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
+  if (inst == NULL)
+    return NULL;
+  int p = wg_node_type_find_output (inst->type, port);
+  if (p < 0)
+    return NULL;
+  WgNodeContext *ctx = context_for (plan, inst);
+  if (!ctx->output_used[p])
+    {
+      ctx->output_used[p] = TRUE;
+      ctx->reprepare = TRUE;
+    }
+  return ctx->outputs[p];
+}
+
+gboolean
+wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds)
+{
+  WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
+  if (inst == NULL)
+    return FALSE;
+  WgNodeContext *ctx = context_for (plan, inst);
+  if (runs)
+    *runs = ctx->runs;
+  if (seconds)
+    *seconds = (double) ctx->usec / 1e6;
+  return TRUE;
+}
+
+WgBackend
+wg_plan_get_backend (const WgPlan *plan)
+{
+  return plan->backend;
+}
+
+const WgGraph *
+wg_plan_get_graph (const WgPlan *plan)
+{
+  return plan->graph;
+}

@@ -1,0 +1,135 @@
+/* wg-private.h — internals shared by the runtime's files. Not installed. */
+#pragma once
+
+#include "wavegraph.h"
+
+G_BEGIN_DECLS
+
+/* A parameter value. Bool and enum (choice index) live in @i; float in @f;
+ * string and path in @s. @set: given explicitly (saved to JSON). */
+typedef struct {
+  gboolean set;
+  double f;
+  gint64 i;
+  char *s;
+} WgValue;
+
+typedef struct {
+  char *id;
+  const WgNodeType *type;
+  WgValue *values;  /* type->n_params */
+  JsonObject *ui;   /* verbatim "ui" object, or NULL */
+} WgNodeInst;
+
+typedef struct {
+  WgNodeInst *from;
+  guint from_port;
+  WgNodeInst *to;
+  guint to_port;
+} WgLink;
+
+typedef struct {
+  char *name;
+  WgNodeInst *node;
+  guint port;
+} WgOutput;
+
+struct _WgGraph {
+  WgSettings settings;
+  GPtrArray *nodes;   /* WgNodeInst*, file order */
+  GArray *links;      /* WgLink */
+  GPtrArray *outputs; /* WgOutput* */
+  JsonObject *ui;     /* verbatim root "ui" object (editor state), or NULL */
+  char *base_dir;
+  char *source_name;
+};
+
+void wg_value_init_default (WgValue *value, const WgParamSpec *spec);
+void wg_value_clear (WgValue *value);
+void wg_value_copy (WgValue *dst, const WgValue *src);
+gboolean wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec);
+
+/**
+ * wg_param_check_number:
+ * Checks @value against the hard range of @spec (and ALLOW_INF); on failure
+ * sets WG_GRAPH_ERROR_PARAM_RANGE with "@where: expected … in [min, max], got …".
+ */
+gboolean wg_param_check_number (const WgParamSpec *spec, double value, const char *where,
+                                GError **error);
+/** wg_param_find_choice: index of @name in spec->choices, or -1. */
+int wg_param_find_choice (const WgParamSpec *spec, const char *name);
+/** wg_param_format_choices: "a, b, c" for error messages. */
+char *wg_param_format_choices (const WgParamSpec *spec);
+
+WgNodeInst *wg_graph_lookup_node (const WgGraph *graph, const char *id);
+int wg_graph_node_index (const WgGraph *graph, const WgNodeInst *node);
+/** wg_graph_input_link: the link into @node's input @port, or NULL. */
+const WgLink *wg_graph_input_link (const WgGraph *graph, const WgNodeInst *node, guint port);
+
+/**
+ * wg_graph_topo_order:
+ * Node indices in dependency order (Kahn's algorithm, ties in file order so
+ * the schedule is stable). Errors: WG_GRAPH_ERROR_CYCLE naming a node on it.
+ */
+GArray *wg_graph_topo_order (const WgGraph *graph, GError **error);
+
+/** wg_json_object_copy: deep copy of @object, or NULL. */
+JsonObject *wg_json_object_copy (JsonObject *object);
+
+/**
+ * wg_json_to_string:
+ * @root in Wavegraph's canonical JSON layout: two-space indent, short scalar
+ * arrays and objects on one line, shortest round-trip numbers, final newline.
+ */
+char *wg_json_to_string (JsonNode *root);
+
+/** wg_prefix_error: prepends "@source: " when @source is not NULL. */
+void wg_prefix_error (GError **error, const char *source);
+
+/** wg_format_double: shortest text that reads back as exactly @v ("inf" for ∞). */
+void wg_format_double (double v, char buf[32]);
+
+/**
+ * wg_write_file_atomic:
+ * Writes @len bytes to @path through a temporary file in the same folder and
+ * a rename, so a reader never sees a half-written file.
+ */
+gboolean wg_write_file_atomic (const char *path, const void *data, gsize len, GError **error);
+
+/* ---------------------------------------------------------------------------
+ * Buffers
+ * ------------------------------------------------------------------------- */
+
+struct _WgBuffer {
+  WgPortType kind;
+  guint width, height, channels; /* stored shape */
+  double extent[2];
+  float *data;                   /* 64-byte aligned CPU storage */
+  gsize n_floats;
+  gboolean cpu_valid;
+  /* Spectrum metadata. A Hermitian spectrum may be stored as the half grid
+   * (width = grid[0]/2 + 1), the layout FFTW's c2r transforms take. */
+  guint grid[2];
+  gboolean half;
+  double depth;                  /* water depth (m), INFINITY for deep water */
+  double gravity;                /* m/s² */
+};
+
+/**
+ * wg_buffer_alloc_field / _spectrum:
+ * Allocate (zeroed) storage for a field of @channels floats per cell, or a
+ * complex spectrum of logical size grid[0] × grid[1] (half: Hermitian half).
+ */
+WgBuffer *wg_buffer_new_field (guint width, guint height, guint channels,
+                               const double extent[2]);
+WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2]);
+void wg_buffer_free (WgBuffer *buffer);
+
+/** wg_plan_get_files_written: files the plan's sinks wrote so far. */
+guint wg_plan_get_files_written (const WgPlan *plan);
+/** wg_plan_get_sink_seconds: time the plan's sinks spent writing files. */
+double wg_plan_get_sink_seconds (const WgPlan *plan);
+/** wg_plan_set_write_files: enables or disables sinks (off during preroll). */
+void wg_plan_set_write_files (WgPlan *plan, gboolean write_files);
+
+G_END_DECLS

@@ -1,0 +1,889 @@
+/* test-image-io.c — OpenEXR and PNG round trips, error paths and atomicity
+ * of wg-image-io. Every test works in its own temporary folder. */
+#include "wg-image-io.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <openexr.h>
+#include <png.h>
+
+/* ---------------------------------------------------------------------------
+ * Helpers
+ * ------------------------------------------------------------------------- */
+
+static char *
+make_tmp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("wg-image-io-XXXXXX", &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+rm_rf (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_chmod (path, 0755);
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          rm_rf (child);
+        }
+      g_assert_cmpint (g_rmdir (path), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static int
+cmp_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* Sorted, space-separated names in @dir, "" when empty. */
+static char *
+list_dir (const char *dir_path)
+{
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_assert_nonnull (dir);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, cmp_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static GBytes *
+read_bytes (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, len);
+}
+
+static gsize
+file_size (const char *path)
+{
+  g_autoptr (GBytes) b = read_bytes (path);
+  return g_bytes_get_size (b);
+}
+
+static gboolean
+same_bits (float a, float b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* Independent reference for float → half → float: round to the nearest
+ * representable half with ties to even (nearbyint in the default rounding
+ * mode), overflow to infinity, specials kept. */
+static float
+ref_half (float f)
+{
+  if (isnan (f) || isinf (f))
+    return f;
+  double a = fabs ((double) f);
+  double q;
+  if (a < 0x1p-14)
+    q = 0x1p-24; /* subnormal spacing */
+  else
+    {
+      int e;
+      frexp (a, &e); /* a in [2^(e-1), 2^e); half keeps 10 fraction bits */
+      q = ldexp (1.0, e - 11);
+    }
+  double r = nearbyint (a / q) * q;
+  if (r > 65504.0)
+    r = INFINITY;
+  return (float) copysign (r, (double) f);
+}
+
+/* Deterministic mix of magnitudes and signs, with specials sprinkled in. */
+static float *
+make_test_image (guint width, guint height, guint channels, guint32 seed)
+{
+  float *d = g_new (float, (gsize) width * height * channels);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  for (gsize k = 0; k < (gsize) width * height * channels; k++)
+    {
+      double mag = pow (10.0, g_rand_double_range (rand, -8.0, 6.0));
+      d[k] = (float) (g_rand_boolean (rand) ? mag : -mag);
+    }
+  d[0] = 0.0f;
+  d[1 % (width * height * channels)] = -0.0f;
+  d[(width * height * channels) / 2] = INFINITY;
+  d[(width * height * channels) / 3] = NAN;
+  return d;
+}
+
+static float *
+make_smooth_image (guint width, guint height, guint channels)
+{
+  float *d = g_new (float, (gsize) width * height * channels);
+  for (guint j = 0; j < height; j++)
+    for (guint i = 0; i < width; i++)
+      for (guint c = 0; c < channels; c++)
+        d[((gsize) j * width + i) * channels + c] =
+          0.5f + 0.4f * (float) (sin (0.07 * i + c) * cos (0.05 * j - 0.3 * c));
+  return d;
+}
+
+/* ---------------------------------------------------------------------------
+ * EXR
+ * ------------------------------------------------------------------------- */
+
+static const char *const names_by_count[5][4] = {
+  { NULL },
+  { "Y" },
+  { "Z", "A" },          /* stored as A, Z */
+  { "R", "G", "B" },     /* stored as B, G, R */
+  { "y", "X", "b", "A" }, /* stored as A, X, b, y (strcmp order) */
+};
+
+/* Reads @path back and checks size, names in sorted order and that every
+ * stored channel carries its own input channel, value by value through
+ * @expect (NULL = bit-exact). */
+static void
+check_exr (const char *path, guint width, guint height, guint channels, const float *data,
+           const char *const *names, float (*expect) (float), double tolerance)
+{
+  g_autoptr (GError) error = NULL;
+  guint w = 0, h = 0, nc = 0;
+  g_auto (GStrv) got_names = NULL;
+  g_autofree float *r = wg_exr_read (path, &w, &h, &nc, &got_names, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+  g_assert_cmpuint (w, ==, width);
+  g_assert_cmpuint (h, ==, height);
+  g_assert_cmpuint (nc, ==, channels);
+  g_assert_cmpuint (g_strv_length (got_names), ==, channels);
+
+  for (guint c = 0; c < channels; c++)
+    {
+      if (c > 0)
+        g_assert_cmpint (strcmp (got_names[c - 1], got_names[c]), <, 0);
+      guint src = channels;
+      for (guint k = 0; k < channels; k++)
+        if (strcmp (names[k], got_names[c]) == 0)
+          src = k;
+      g_assert_cmpuint (src, <, channels);
+
+      for (gsize p = 0; p < (gsize) width * height; p++)
+        {
+          float in = data[p * channels + src];
+          float out = r[p * nc + c];
+          if (tolerance > 0)
+            {
+              if (fabs ((double) out - in) > tolerance)
+                g_error ("%s: channel %s pixel %" G_GSIZE_FORMAT ": %.9g → %.9g (tolerance %g)",
+                         path, got_names[c], p, in, out, tolerance);
+            }
+          else
+            {
+              float want = expect != NULL ? expect (in) : in;
+              if (!(same_bits (want, out) || (isnan (want) && isnan (out))))
+                g_error ("%s: channel %s pixel %" G_GSIZE_FORMAT ": %.9g → %.9g, expected %.9g",
+                         path, got_names[c], p, in, out, want);
+            }
+        }
+    }
+}
+
+static void
+test_exr_float_lossless (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const WgExrCompression comps[] = { WG_EXR_NONE, WG_EXR_RLE, WG_EXR_ZIPS, WG_EXR_ZIP, WG_EXR_PIZ };
+  const guint width = 48, height = 20;
+
+  for (guint nc = 1; nc <= 4; nc++)
+    {
+      g_autofree float *data = make_test_image (width, height, nc, 17 + nc);
+      for (guint k = 0; k < G_N_ELEMENTS (comps); k++)
+        {
+          g_autoptr (GError) error = NULL;
+          g_autofree char *path = g_strdup_printf ("%s/f%u-%s.exr", dir, nc,
+                                                   wg_exr_compression_names[comps[k]]);
+          gboolean ok = wg_exr_write (path, width, height, nc, data, names_by_count[nc],
+                                      WG_EXR_FLOAT, comps[k], -1, 2, &error);
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          check_exr (path, width, height, nc, data, names_by_count[nc], NULL, 0);
+        }
+    }
+  rm_rf (dir);
+}
+
+static void
+test_exr_half (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  /* Known conversions: exact values, the largest half, overflow, a
+   * subnormal, ties to even and values that round up. */
+  static const struct { float in, out; } table[] = {
+    { 1.0f, 1.0f },
+    { 0.5f, 0.5f },
+    { -2.75f, -2.75f },
+    { 65504.0f, 65504.0f },
+    { 65519.0f, 65504.0f },
+    { 65520.0f, INFINITY },       /* halfway to 2^16: ties to even → overflow */
+    { 1e6f, INFINITY },
+    { -1e6f, -INFINITY },
+    { 1e-5f, 1.0013580322265625e-05f }, /* 168 × 2^-24 */
+    { 1e-9f, 0.0f },
+    { 0.1f, 0.0999755859375f },
+    { 1.00048828125f, 1.0f },     /* 1 + 2^-11: tie, rounds to even (down) */
+    { 1.00146484375f, 1.001953125f }, /* 1 + 3·2^-11: tie, rounds to even (up) */
+    { 1.000489234924316f, 1.0009765625f }, /* just above the tie: up */
+    { 2047.5f, 2048.0f },         /* spacing 1 there: tie → even */
+    { 3.14159265f, 3.140625f },
+  };
+  const guint width = 16, height = 9, nc = 2;
+  g_autofree float *data = make_test_image (width, height, nc, 5);
+  for (guint k = 0; k < G_N_ELEMENTS (table); k++)
+    {
+      g_assert_true (same_bits (ref_half (table[k].in), table[k].out));
+      data[2 * k] = table[k].in;
+    }
+  data[2 * G_N_ELEMENTS (table)] = -INFINITY;
+  data[2 * G_N_ELEMENTS (table) + 2] = NAN;
+
+  const WgExrCompression comps[] = { WG_EXR_NONE, WG_EXR_ZIP };
+  for (guint k = 0; k < G_N_ELEMENTS (comps); k++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/h-%s.exr", dir,
+                                               wg_exr_compression_names[comps[k]]);
+      g_assert_true (wg_exr_write (path, width, height, nc, data, names_by_count[nc], WG_EXR_HALF,
+                                   comps[k], -1, 2, &error));
+      g_assert_no_error (error);
+      check_exr (path, width, height, nc, data, names_by_count[nc], ref_half, 0);
+
+      /* The table itself, explicitly ("Z" is input channel 0, stored second). */
+      guint w, h, c;
+      g_autofree float *r = wg_exr_read (path, &w, &h, &c, NULL, &error);
+      g_assert_no_error (error);
+      for (guint t = 0; t < G_N_ELEMENTS (table); t++)
+        g_assert_true (same_bits (r[2 * t + 1], table[t].out));
+      float neg_inf = r[2 * G_N_ELEMENTS (table) + 1];
+      g_assert_true (isinf (neg_inf) && neg_inf < 0);
+      g_assert_true (isnan (r[2 * G_N_ELEMENTS (table) + 3]));
+    }
+  rm_rf (dir);
+}
+
+static void
+test_exr_lossy (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const guint width = 64, height = 40, nc = 3;
+  g_autofree float *data = make_smooth_image (width, height, nc);
+  static const struct { WgExrCompression comp; WgExrPixelType type; double tolerance; } cases[] = {
+    { WG_EXR_PXR24, WG_EXR_FLOAT, 1e-5 }, /* 24-bit floats: 15 fraction bits, values < 1 */
+    { WG_EXR_B44, WG_EXR_HALF, 2e-3 },
+    { WG_EXR_B44A, WG_EXR_HALF, 2e-3 },
+    { WG_EXR_DWAA, WG_EXR_HALF, 1e-2 },
+    { WG_EXR_DWAB, WG_EXR_HALF, 1e-2 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/%s.exr", dir,
+                                               wg_exr_compression_names[cases[k].comp]);
+      gboolean ok = wg_exr_write (path, width, height, nc, data, names_by_count[nc],
+                                  cases[k].type, cases[k].comp, -1, 2, &error);
+      if (!ok && (cases[k].comp == WG_EXR_DWAA || cases[k].comp == WG_EXR_DWAB))
+        {
+          /* OpenEXRCore before 3.2 has no DWA encoder: a clean refusal. */
+          g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+          g_assert_nonnull (strstr (error->message, path));
+          g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+          g_test_message ("%s: %s", wg_exr_compression_names[cases[k].comp], error->message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      check_exr (path, width, height, nc, data, names_by_count[nc], NULL, cases[k].tolerance);
+    }
+
+  /* PXR24 leaves half data exact. */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, "pxr24-half.exr", NULL);
+  g_assert_true (wg_exr_write (path, width, height, nc, data, names_by_count[nc], WG_EXR_HALF,
+                               WG_EXR_PXR24, -1, 1, &error));
+  g_assert_no_error (error);
+  check_exr (path, width, height, nc, data, names_by_count[nc], ref_half, 0);
+
+  /* B44 on float channels is refused: it would store them uncompressed,
+   * and OpenEXRCore 3.1 lays them out differently from the C++ library. */
+  g_autofree char *bad = g_build_filename (dir, "b44-float.exr", NULL);
+  g_assert_false (wg_exr_write (bad, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                                WG_EXR_B44, -1, 1, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  rm_rf (dir);
+}
+
+static void
+test_exr_threads_identical (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const guint width = 200, height = 150, nc = 3; /* 10 ZIP chunks, last one partial */
+  g_autofree float *data = make_smooth_image (width, height, nc);
+  for (gsize k = 0; k < (gsize) width * height * nc; k += 7)
+    data[k] += 1e-3f * (float) (k % 13);
+
+  const WgExrCompression comps[] = { WG_EXR_ZIP, WG_EXR_PIZ, WG_EXR_NONE };
+  for (guint k = 0; k < G_N_ELEMENTS (comps); k++)
+    for (int type = WG_EXR_HALF; type <= WG_EXR_FLOAT; type++)
+      {
+        g_autoptr (GBytes) first = NULL;
+        const int threads[] = { 1, 2, 3, 0 };
+        for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+          {
+            g_autoptr (GError) error = NULL;
+            g_autofree char *path = g_strdup_printf ("%s/t%d.exr", dir, threads[t]);
+            g_assert_true (wg_exr_write (path, width, height, nc, data, names_by_count[nc],
+                                         (WgExrPixelType) type, comps[k], -1, threads[t],
+                                         &error));
+            g_assert_no_error (error);
+            g_autoptr (GBytes) bytes = read_bytes (path);
+            if (first == NULL)
+              first = g_bytes_ref (bytes);
+            else
+              g_assert_true (g_bytes_equal (first, bytes));
+          }
+      }
+  rm_rf (dir);
+}
+
+static void
+test_exr_zip_level (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const guint width = 128, height = 64, nc = 3;
+  g_autofree float *data = make_smooth_image (width, height, nc);
+  g_autofree char *p1 = g_build_filename (dir, "l1.exr", NULL);
+  g_autofree char *p9 = g_build_filename (dir, "l9.exr", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_exr_write (p1, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, 1, 2, &error));
+  g_assert_no_error (error);
+  g_assert_true (wg_exr_write (p9, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, 9, 2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (file_size (p1), >, file_size (p9));
+  check_exr (p1, width, height, nc, data, names_by_count[nc], NULL, 0);
+  check_exr (p9, width, height, nc, data, names_by_count[nc], NULL, 0);
+
+  g_assert_false (wg_exr_write (p1, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                                WG_EXR_ZIP, 10, 2, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  check_exr (p1, width, height, nc, data, names_by_count[nc], NULL, 0);
+  rm_rf (dir);
+}
+
+/* Writes a 16 × 8 file with one UINT channel "id" through OpenEXRCore, with
+ * its data window at (5, -3) to check that row 0 is data-window min.y. */
+static void
+write_uint_exr (const char *path, const guint32 *ids)
+{
+  exr_context_t ctxt = NULL;
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  int part = -1;
+  g_assert_cmpint (exr_start_write (&ctxt, path, EXR_WRITE_FILE_DIRECTLY, &init), ==, 0);
+  g_assert_cmpint (exr_add_part (ctxt, NULL, EXR_STORAGE_SCANLINE, &part), ==, 0);
+  g_assert_cmpint (exr_initialize_required_attr_simple (ctxt, part, 16, 8, EXR_COMPRESSION_ZIPS),
+                   ==, 0);
+  exr_attr_box2i_t dw;
+  dw.min.x = 5, dw.min.y = -3, dw.max.x = 20, dw.max.y = 4;
+  g_assert_cmpint (exr_set_data_window (ctxt, part, &dw), ==, 0);
+  g_assert_cmpint (exr_add_channel (ctxt, part, "id", EXR_PIXEL_UINT,
+                                    EXR_PERCEPTUALLY_LINEAR, 1, 1), ==, 0);
+  g_assert_cmpint (exr_write_header (ctxt), ==, 0);
+  for (int y = 0; y < 8; y++)
+    {
+      exr_chunk_info_t cinfo;
+      exr_encode_pipeline_t pipe = EXR_ENCODE_PIPELINE_INITIALIZER;
+      g_assert_cmpint (exr_write_scanline_chunk_info (ctxt, part, y - 3, &cinfo), ==, 0);
+      g_assert_cmpint (exr_encoding_initialize (ctxt, part, &cinfo, &pipe), ==, 0);
+      pipe.channels[0].user_bytes_per_element = 4;
+      pipe.channels[0].user_data_type = EXR_PIXEL_UINT;
+      pipe.channels[0].user_pixel_stride = 4;
+      pipe.channels[0].user_line_stride = 64;
+      pipe.channels[0].encode_from_ptr = (const uint8_t *) (ids + 16 * y);
+      g_assert_cmpint (exr_encoding_choose_default_routines (ctxt, part, &pipe), ==, 0);
+      g_assert_cmpint (exr_encoding_run (ctxt, part, &pipe), ==, 0);
+      exr_encoding_destroy (ctxt, &pipe);
+    }
+  g_assert_cmpint (exr_finish (&ctxt), ==, 0);
+}
+
+static int64_t
+write_to_fd (exr_const_context_t ctxt, void *userdata, const void *buffer, uint64_t sz,
+             uint64_t offset, exr_stream_error_func_ptr_t error_cb)
+{
+  return pwrite (*(int *) userdata, buffer, sz, (off_t) offset);
+}
+
+/* A header-only file of another layout: tiled or two parts. The library
+ * deletes its own files when chunks are missing, hence the custom stream. */
+static void
+write_unsupported_exr (const char *path, gboolean tiled)
+{
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  exr_context_t ctxt = NULL;
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  init.user_data = &fd;
+  init.write_fn = write_to_fd;
+  int part = -1;
+  g_assert_cmpint (exr_start_write (&ctxt, path, EXR_WRITE_FILE_DIRECTLY, &init), ==, 0);
+  for (int p = 0; p < (tiled ? 1 : 2); p++)
+    {
+      g_assert_cmpint (exr_add_part (ctxt, p == 0 ? "a" : "b",
+                                     tiled ? EXR_STORAGE_TILED : EXR_STORAGE_SCANLINE, &part),
+                       ==, 0);
+      g_assert_cmpint (exr_initialize_required_attr_simple (ctxt, part, 8, 8,
+                                                            EXR_COMPRESSION_NONE), ==, 0);
+      if (tiled)
+        g_assert_cmpint (exr_set_tile_descriptor (ctxt, part, 8, 8, EXR_TILE_ONE_LEVEL,
+                                                  EXR_TILE_ROUND_DOWN), ==, 0);
+      g_assert_cmpint (exr_add_channel (ctxt, part, "Y", EXR_PIXEL_HALF,
+                                        EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1), ==, 0);
+    }
+  g_assert_cmpint (exr_write_header (ctxt), ==, 0);
+  exr_finish (&ctxt);
+  g_assert_cmpint (close (fd), ==, 0);
+}
+
+static void
+test_exr_read_formats (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr (GError) error = NULL;
+  guint w, h, nc;
+  g_auto (GStrv) names = NULL;
+
+  guint32 ids[16 * 8];
+  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+    ids[k] = k * 104729u % 16777216u; /* exact in float32 */
+  g_autofree char *upath = g_build_filename (dir, "uint.exr", NULL);
+  write_uint_exr (upath, ids);
+  g_autofree float *r = wg_exr_read (upath, &w, &h, &nc, &names, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, 16);
+  g_assert_cmpuint (h, ==, 8);
+  g_assert_cmpuint (nc, ==, 1);
+  g_assert_cmpstr (names[0], ==, "id");
+  g_assert_null (names[1]);
+  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+    g_assert_cmpfloat (r[k], ==, (float) ids[k]);
+
+  for (int tiled = 0; tiled <= 1; tiled++)
+    {
+      g_autofree char *path = g_build_filename (dir, tiled ? "tiled.exr" : "multi.exr", NULL);
+      write_unsupported_exr (path, tiled);
+      g_assert_null (wg_exr_read (path, &w, &h, &nc, NULL, &error));
+      g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+      g_assert_nonnull (strstr (error->message, path));
+      g_assert_nonnull (strstr (error->message, tiled ? "tiled" : "multi-part"));
+      g_clear_error (&error);
+    }
+  rm_rf (dir);
+}
+
+static void
+test_exr_read_errors (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr (GError) error = NULL;
+  guint w, h, nc;
+  char **names = NULL;
+
+  g_autofree char *missing = g_build_filename (dir, "missing.exr", NULL);
+  g_assert_null (wg_exr_read (missing, &w, &h, &nc, &names, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_assert_null (names);
+  g_clear_error (&error);
+
+  g_autofree char *text = g_build_filename (dir, "text.exr", NULL);
+  g_assert_true (g_file_set_contents (text, "this is not an EXR file, just text\n", -1, NULL));
+  g_assert_null (wg_exr_read (text, &w, &h, &nc, &names, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, text));
+  g_clear_error (&error);
+
+  g_autofree char *empty = g_build_filename (dir, "empty.exr", NULL);
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_null (wg_exr_read (empty, &w, &h, &nc, &names, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_clear_error (&error);
+
+  /* A valid file cut in the middle of its pixel data. */
+  const guint width = 64, height = 64;
+  g_autofree float *data = make_smooth_image (width, height, 3);
+  g_autofree char *good = g_build_filename (dir, "good.exr", NULL);
+  g_assert_true (wg_exr_write (good, width, height, 3, data, names_by_count[3], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, -1, 1, &error));
+  g_assert_no_error (error);
+  g_autoptr (GBytes) bytes = read_bytes (good);
+  g_autofree char *cut = g_build_filename (dir, "cut.exr", NULL);
+  g_assert_true (g_file_set_contents (cut, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes) / 2, NULL));
+  g_assert_null (wg_exr_read (cut, &w, &h, &nc, &names, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, cut));
+  g_assert_null (names);
+  rm_rf (dir);
+}
+
+/* ---------------------------------------------------------------------------
+ * Atomic writes
+ * ------------------------------------------------------------------------- */
+
+static void
+assert_write_fails (const char *path, int code)
+{
+  const float px[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_exr_write (path, 2, 2, 1, px, names_by_count[1], WG_EXR_HALF, WG_EXR_ZIP,
+                                -1, 1, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+
+  g_assert_false (wg_png_write16 (path, 2, 2, 1, px, 0.0f, 1.0f, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, path));
+}
+
+static void
+test_atomic_failure (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+
+  /* Folder does not exist. */
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", "out.exr", NULL);
+  assert_write_fails (missing, WG_IMAGE_ERROR_OPEN);
+  g_autofree char *listing = list_dir (dir);
+  g_assert_cmpstr (listing, ==, "");
+
+  /* Parent is a regular file: fails even for root. */
+  g_autofree char *blocker = g_build_filename (dir, "blocker", NULL);
+  g_assert_true (g_file_set_contents (blocker, "x", 1, NULL));
+  g_autofree char *under_file = g_build_filename (blocker, "out.exr", NULL);
+  assert_write_fails (under_file, WG_IMAGE_ERROR_OPEN);
+  g_clear_pointer (&listing, g_free);
+  listing = list_dir (dir);
+  g_assert_cmpstr (listing, ==, "blocker");
+
+  /* Read-only folder, where permissions are enforced (not for root). */
+  g_autofree char *ro = g_build_filename (dir, "ro", NULL);
+  g_assert_cmpint (g_mkdir (ro, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (ro, 0555), ==, 0);
+  if (access (ro, W_OK) != 0)
+    {
+      g_autofree char *ro_file = g_build_filename (ro, "out.exr", NULL);
+      assert_write_fails (ro_file, WG_IMAGE_ERROR_OPEN);
+      g_clear_pointer (&listing, g_free);
+      listing = list_dir (ro);
+      g_assert_cmpstr (listing, ==, "");
+    }
+  else
+    g_test_message ("read-only folder is writable here (root); parent-is-a-file case covers it");
+  g_assert_cmpint (g_chmod (ro, 0755), ==, 0);
+
+  /* Failure after the temporary file exists: the old file stays untouched
+   * and the temporary file is gone. */
+  g_autofree char *target = g_build_filename (ro, "keep.exr", NULL);
+  g_assert_true (g_file_set_contents (target, "old contents", -1, NULL));
+  char long_name[301];
+  memset (long_name, 'n', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  const char *bad_names[] = { long_name };
+  const float px[4] = { 1, 2, 3, 4 };
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_exr_write (target, 2, 2, 1, px, bad_names, WG_EXR_FLOAT, WG_EXR_NONE, -1, 1,
+                                &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, target));
+  g_clear_error (&error);
+  /* DWA fails only once the first chunk is encoded (OpenEXRCore < 3.2). */
+  if (!wg_exr_write (target, 2, 2, 1, px, names_by_count[1], WG_EXR_HALF, WG_EXR_DWAA, -1, 1,
+                     &error))
+    {
+      g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+      g_clear_error (&error);
+      g_autofree char *contents = NULL;
+      g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+      g_assert_cmpstr (contents, ==, "old contents");
+      g_clear_pointer (&listing, g_free);
+      listing = list_dir (ro);
+      g_assert_cmpstr (listing, ==, "keep.exr");
+    }
+  g_clear_error (&error);
+
+  /* Success replaces the file and leaves nothing else. */
+  g_assert_true (wg_exr_write (target, 2, 2, 1, px, names_by_count[1], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, -1, 2, &error));
+  g_assert_no_error (error);
+  g_autofree char *png = g_build_filename (ro, "keep.png", NULL);
+  g_assert_true (wg_png_write16 (png, 2, 2, 1, px, 0, 4, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&listing, g_free);
+  listing = list_dir (ro);
+  g_assert_cmpstr (listing, ==, "keep.exr keep.png");
+  check_exr (target, 2, 2, 1, px, names_by_count[1], NULL, 0);
+  rm_rf (dir);
+}
+
+/* ---------------------------------------------------------------------------
+ * PNG
+ * ------------------------------------------------------------------------- */
+
+static void
+test_png16_roundtrip (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const guint width = 37, height = 11;
+  const float lo = -2.0f, hi = 3.0f;
+  for (guint nc = 1; nc <= 4; nc++)
+    {
+      gsize n = (gsize) width * height * nc;
+      g_autofree float *data = g_new (float, n);
+      g_autofree guint *q = g_new (guint, n);
+      for (gsize k = 0; k < n; k++)
+        {
+          q[k] = (guint) ((k * 2654435761u + nc) % 65536u);
+          data[k] = (float) (lo + (double) q[k] / 65535.0 * (hi - lo));
+        }
+      q[0] = 0, data[0] = lo;
+      q[1] = 65535, data[1] = hi;
+
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/q%u.png", dir, nc);
+      g_assert_true (wg_png_write16 (path, width, height, nc, data, lo, hi, &error));
+      g_assert_no_error (error);
+
+      guint w, h, c;
+      g_autofree float *r = wg_png_read (path, &w, &h, &c, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (w, ==, width);
+      g_assert_cmpuint (h, ==, height);
+      g_assert_cmpuint (c, ==, nc);
+      for (gsize k = 0; k < n; k++)
+        g_assert_cmpfloat (r[k], ==, (float) q[k] / 65535.0f);
+    }
+  rm_rf (dir);
+}
+
+static void
+test_png16_clamp (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  /* lo = 10, hi = 20: below, above, NaN, infinities, the ends, the middle
+   * (15 → 0.5 · 65535 = 32767.5 → 32768) and a value that rounds down. */
+  const float in[] = { -5.0f, 25.0f, NAN, INFINITY, -INFINITY, 10.0f, 20.0f, 15.0f, 10.0001f };
+  const guint want[] = { 0, 65535, 0, 65535, 0, 0, 65535, 32768, 1 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, "clamp.png", NULL);
+  g_assert_true (wg_png_write16 (path, 3, 3, 1, in, 10.0f, 20.0f, &error));
+  g_assert_no_error (error);
+  guint w, h, c;
+  g_autofree float *r = wg_png_read (path, &w, &h, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w * h * c, ==, G_N_ELEMENTS (in));
+  for (guint k = 0; k < G_N_ELEMENTS (in); k++)
+    g_assert_cmpfloat (r[k], ==, (float) want[k] / 65535.0f);
+
+  g_assert_false (wg_png_write16 (path, 3, 3, 1, in, 1.0f, 1.0f, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_clear_error (&error);
+  g_assert_false (wg_png_write16 (path, 3, 3, 5, in, 0.0f, 1.0f, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  rm_rf (dir);
+}
+
+/* Writes an 8-bit (or lower) PNG with libpng directly. */
+static void
+write_png_raw (const char *path, guint width, guint height, int color_type, int depth,
+               const guint8 *pixels, gsize rowbytes, const png_color *palette, int n_palette,
+               const png_byte *trans, int n_trans)
+{
+  FILE *fp = g_fopen (path, "wb");
+  g_assert_nonnull (fp);
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+  g_assert_nonnull (png);
+  g_assert_nonnull (info);
+  if (setjmp (png_jmpbuf (png)))
+    g_error ("libpng failed writing %s", path);
+  png_init_io (png, fp);
+  png_set_IHDR (png, info, width, height, depth, color_type, PNG_INTERLACE_NONE,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (palette != NULL)
+    png_set_PLTE (png, info, palette, n_palette);
+  if (trans != NULL)
+    png_set_tRNS (png, info, trans, n_trans, NULL);
+  png_write_info (png, info);
+  for (guint j = 0; j < height; j++)
+    png_write_row (png, pixels + j * rowbytes);
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  g_assert_cmpint (fclose (fp), ==, 0);
+}
+
+static void
+test_png_read_8bit (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr (GError) error = NULL;
+  guint w, h, c;
+
+  /* 8-bit RGB, 5 × 3. */
+  guint8 rgb[3][15];
+  for (guint j = 0; j < 3; j++)
+    for (guint k = 0; k < 15; k++)
+      rgb[j][k] = (guint8) (j * 80 + k * 11);
+  g_autofree char *prgb = g_build_filename (dir, "rgb.png", NULL);
+  write_png_raw (prgb, 5, 3, PNG_COLOR_TYPE_RGB, 8, &rgb[0][0], 15, NULL, 0, NULL, 0);
+  g_autofree float *r = wg_png_read (prgb, &w, &h, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, 5);
+  g_assert_cmpuint (h, ==, 3);
+  g_assert_cmpuint (c, ==, 3);
+  for (guint j = 0; j < 3; j++)
+    for (guint k = 0; k < 15; k++)
+      g_assert_cmpfloat (r[j * 15 + k], ==, (float) rgb[j][k] / 255.0f);
+
+  /* Palette, 4 bits per index, without and with transparency. */
+  const png_color palette[3] = { { 255, 0, 0 }, { 0, 128, 255 }, { 10, 20, 30 } };
+  const png_byte trans[3] = { 255, 0, 100 };
+  const guint8 idx[2][2] = { { 0x01, 0x20 }, { 0x21, 0x00 } }; /* 4 × 2: 0 1 2 0 / 2 1 0 0 */
+  const guint pix_idx[8] = { 0, 1, 2, 0, 2, 1, 0, 0 };
+  for (int with_trans = 0; with_trans <= 1; with_trans++)
+    {
+      g_autofree char *pp = g_strdup_printf ("%s/pal%d.png", dir, with_trans);
+      write_png_raw (pp, 4, 2, PNG_COLOR_TYPE_PALETTE, 4, &idx[0][0], 2, palette, 3,
+                     with_trans ? trans : NULL, 3);
+      g_autofree float *p = wg_png_read (pp, &w, &h, &c, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (w, ==, 4);
+      g_assert_cmpuint (h, ==, 2);
+      g_assert_cmpuint (c, ==, with_trans ? 4 : 3);
+      for (guint k = 0; k < 8; k++)
+        {
+          const png_color *col = &palette[pix_idx[k]];
+          g_assert_cmpfloat (p[k * c + 0], ==, col->red / 255.0f);
+          g_assert_cmpfloat (p[k * c + 1], ==, col->green / 255.0f);
+          g_assert_cmpfloat (p[k * c + 2], ==, col->blue / 255.0f);
+          if (with_trans)
+            g_assert_cmpfloat (p[k * c + 3], ==, trans[pix_idx[k]] / 255.0f);
+        }
+    }
+
+  /* 2-bit gray expands to 8 bits: 0,1,2,3 → 0, 85, 170, 255. */
+  const guint8 gray[1] = { 0x1b }; /* 00 01 10 11 */
+  g_autofree char *pg = g_build_filename (dir, "gray2.png", NULL);
+  write_png_raw (pg, 4, 1, PNG_COLOR_TYPE_GRAY, 2, gray, 1, NULL, 0, NULL, 0);
+  g_autofree float *g = wg_png_read (pg, &w, &h, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (c, ==, 1);
+  for (guint k = 0; k < 4; k++)
+    g_assert_cmpfloat (g[k], ==, (float) (k * 85) / 255.0f);
+  rm_rf (dir);
+}
+
+static void
+test_png_read_errors (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr (GError) error = NULL;
+  guint w, h, c;
+
+  g_autofree char *missing = g_build_filename (dir, "missing.png", NULL);
+  g_assert_null (wg_png_read (missing, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_clear_error (&error);
+
+  g_autofree char *text = g_build_filename (dir, "text.png", NULL);
+  g_assert_true (g_file_set_contents (text, "hello, I am not a PNG at all\n", -1, NULL));
+  g_assert_null (wg_png_read (text, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, text));
+  g_clear_error (&error);
+
+  /* Right signature, then cut inside the image data. */
+  const guint width = 64, height = 64;
+  g_autofree float *data = make_smooth_image (width, height, 3);
+  g_autofree char *good = g_build_filename (dir, "good.png", NULL);
+  g_assert_true (wg_png_write16 (good, width, height, 3, data, 0, 1, &error));
+  g_assert_no_error (error);
+  g_autoptr (GBytes) bytes = read_bytes (good);
+  g_autofree char *cut = g_build_filename (dir, "cut.png", NULL);
+  g_assert_true (g_file_set_contents (cut, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes) / 2, NULL));
+  g_assert_null (wg_png_read (cut, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, cut));
+  g_clear_error (&error);
+
+  /* Corrupt bytes in the middle (CRC mismatch). */
+  g_autofree guint8 *bad = g_malloc (g_bytes_get_size (bytes));
+  memcpy (bad, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  for (gsize k = 100; k < 120; k++)
+    bad[k] ^= 0x5a;
+  g_autofree char *corrupt = g_build_filename (dir, "corrupt.png", NULL);
+  g_assert_true (g_file_set_contents (corrupt, (const char *) bad,
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_null (wg_png_read (corrupt, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, corrupt));
+  rm_rf (dir);
+}
+
+static void
+test_compression_names (void)
+{
+  g_assert_cmpstr (wg_exr_compression_names[WG_EXR_NONE], ==, "none");
+  g_assert_cmpstr (wg_exr_compression_names[WG_EXR_ZIP], ==, "zip");
+  g_assert_cmpstr (wg_exr_compression_names[WG_EXR_B44A], ==, "b44a");
+  g_assert_cmpstr (wg_exr_compression_names[WG_EXR_DWAB], ==, "dwab");
+  g_assert_null (wg_exr_compression_names[WG_EXR_DWAB + 1]);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/image-io/compression-names", test_compression_names);
+  g_test_add_func ("/image-io/exr/float-lossless", test_exr_float_lossless);
+  g_test_add_func ("/image-io/exr/half", test_exr_half);
+  g_test_add_func ("/image-io/exr/lossy", test_exr_lossy);
+  g_test_add_func ("/image-io/exr/threads-identical", test_exr_threads_identical);
+  g_test_add_func ("/image-io/exr/zip-level", test_exr_zip_level);
+  g_test_add_func ("/image-io/exr/read-formats", test_exr_read_formats);
+  g_test_add_func ("/image-io/exr/read-errors", test_exr_read_errors);
+  g_test_add_func ("/image-io/atomic-failure", test_atomic_failure);
+  g_test_add_func ("/image-io/png/16-roundtrip", test_png16_roundtrip);
+  g_test_add_func ("/image-io/png/16-clamp", test_png16_clamp);
+  g_test_add_func ("/image-io/png/read-8bit", test_png_read_8bit);
+  g_test_add_func ("/image-io/png/read-errors", test_png_read_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,662 @@
+/* test-ocean.c — physics of the FFT ocean: spectra calibrated against their
+ * published significant wave heights, Parseval, dispersion measured from
+ * frames, exact loops, determinism, resolution independence, measured buoy
+ * spectra, and the choppy/normal/foam chain. */
+#include "wg-test-util.h"
+#include "wg-ndbc.h"
+#include "wg-ocean.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <string.h>
+
+#define G 9.81
+
+/* spectrum → evolve → fft, with extra "name=value" params for the spectrum. */
+static WgGraph *
+chain (guint n, double extent, double fps, guint64 seed, const char *const *spectrum_params)
+{
+  WgGraph *g = wg_test_graph (n, extent, fps, seed);
+  wg_test_add (g, "ocean-spectrum", "spec", NULL);
+  for (guint i = 0; spectrum_params && spectrum_params[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (spectrum_params[i], "=", 2);
+      g_autoptr (GError) error = NULL;
+      if (!wg_graph_set_param_from_text (g, "spec", kv[0], kv[1], &error))
+        g_error ("%s", error->message);
+    }
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  return g;
+}
+
+static double
+height_variance (WgPlan *plan, gint64 frame)
+{
+  WgBuffer *b = wg_plan_get_node_output (plan, "fft", "height");
+  const float *h = wg_test_eval (plan, frame, "fft:height");
+  double mean, var;
+  wg_test_moments (h, (gsize) b->width * b->height, 1, 0, &mean, &var);
+  g_assert_cmpfloat (fabs (mean), <, 1e-6 + 1e-3 * sqrt (var));
+  return var;
+}
+
+/* ---------------------------------------------------------------------------
+ * Building blocks
+ * ------------------------------------------------------------------------- */
+
+static void
+test_dispersion_relation (void)
+{
+  const double depths[] = { INFINITY, 100, 5, 0.5 };
+  for (guint d = 0; d < G_N_ELEMENTS (depths); d++)
+    for (double k = 0.001; k < 50; k *= 1.7)
+      {
+        double w = wg_dispersion_omega (k, depths[d], G);
+        double expect = isinf (depths[d]) ? sqrt (G * k) : sqrt (G * k * tanh (k * depths[d]));
+        g_assert_cmpfloat_with_epsilon (w, expect, 1e-12 * expect);
+        double k2 = wg_dispersion_wavenumber (w, depths[d], G);
+        g_assert_cmpfloat_with_epsilon (k2, k, 1e-9 * k);
+        /* Group velocity against a central difference of ω(k). */
+        double h = 1e-6 * k;
+        double cg = (wg_dispersion_omega (k + h, depths[d], G) -
+                     wg_dispersion_omega (k - h, depths[d], G)) / (2 * h);
+        g_assert_cmpfloat_with_epsilon (wg_dispersion_group_velocity (k, depths[d], G), cg,
+                                        1e-5 * cg);
+      }
+  /* Shallow-water limit: c = √(g d). */
+  double c = wg_dispersion_omega (1e-4, 2.0, G) / 1e-4;
+  g_assert_cmpfloat_with_epsilon (c, sqrt (G * 2.0), 1e-6 * c);
+}
+
+static double
+integrate_direction (double (*fn) (double, gpointer), gpointer data)
+{
+  const int n = 200000;
+  double sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += fn (-G_PI + (i + 0.5) * 2 * G_PI / n, data);
+  return sum * 2 * G_PI / n;
+}
+
+static double
+cos2s_fn (double t, gpointer s)
+{
+  return wg_spreading_cos2s (t, *(double *) s);
+}
+
+static double
+aligned_fn (double t, gpointer p)
+{
+  double *ao = p;
+  return wg_spreading_aligned (t, ao[0], ao[1]);
+}
+
+static void
+test_spreading_normalised (void)
+{
+  double ss[] = { 0, 0.5, 3, 10, 60, 400 };
+  for (guint i = 0; i < G_N_ELEMENTS (ss); i++)
+    g_assert_cmpfloat_with_epsilon (integrate_direction (cos2s_fn, &ss[i]), 1.0, 1e-6);
+  double ao[][2] = { { 2, 0 }, { 2, 1 }, { 8, 0.3 }, { 0.5, 0.07 } };
+  for (guint i = 0; i < G_N_ELEMENTS (ao); i++)
+    g_assert_cmpfloat_with_epsilon (integrate_direction (aligned_fn, ao[i]), 1.0, 1e-5);
+  /* cos-2s points downwind: all energy within ±90° for large s. */
+  g_assert_cmpfloat (wg_spreading_cos2s (0, 10), >, 1e3 * wg_spreading_cos2s (G_PI * 0.9, 10));
+}
+
+static void
+test_tma_factor (void)
+{
+  /* Deep water: no attenuation; shallow: Kitaigorodskii's ½ ωh². */
+  g_assert_cmpfloat (fabs (wg_tma_depth_factor (1.0, INFINITY, G) - 1.0), <, 1e-12);
+  g_assert_cmpfloat (fabs (wg_tma_depth_factor (3.0, 1000, G) - 1.0), <, 1e-9);
+  for (double wh = 0.02; wh < 0.2; wh *= 1.5)
+    {
+      double d = 10.0, w = wh / sqrt (d / G);
+      double phi = wg_tma_depth_factor (w, d, G);
+      g_assert_cmpfloat_with_epsilon (phi, 0.5 * wh * wh, 0.02 * 0.5 * wh * wh);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Calibration: Hs = 4 std(h)
+ * ------------------------------------------------------------------------- */
+
+/* PM with the grid resolving the spectrum: Δk = kp/8, k_Nyquist = 32 kp. */
+static double
+pm_variance (double wind, guint64 seed, gboolean random_amplitude)
+{
+  double kp = pow (wg_pm_peak_omega (wind, G), 2) / G;
+  double extent = 8 * 2 * G_PI / kp;
+  g_autofree char *u = g_strdup_printf ("wind_speed=%g", wind);
+  const char *params[] = { "model=pierson-moskowitz", u, "spreading=mitsuyasu",
+                           random_amplitude ? "random_amplitude=true" : "random_amplitude=false",
+                           NULL };
+  g_autoptr (WgGraph) g = chain (512, extent, 30, seed, params);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  return height_variance (plan, 0);
+}
+
+static void
+test_pm_significant_wave_height (void)
+{
+  const double winds[] = { 10, 20 };
+  for (guint i = 0; i < G_N_ELEMENTS (winds); i++)
+    {
+      double U = winds[i];
+      double expect = 0.209 * U * U / G;
+      double hs = 4 * sqrt (pm_variance (U, 7, FALSE));
+      g_test_message ("PM U=%g: Hs %.4f m, 0.209 U²/g = %.4f m (%.2f%%)", U, hs, expect,
+                      100 * (hs / expect - 1));
+      g_assert_cmpfloat (fabs (hs / expect - 1), <, 0.03);
+    }
+}
+
+/* With Gaussian amplitudes each realisation's variance is random (a χ² over
+ * the energetic modes); the mean over seeds converges to the spectrum's. */
+static void
+test_pm_rayleigh_ensemble (void)
+{
+  const double U = 10, expect = 0.209 * U * U / G;
+  double sum = 0;
+  const int seeds = 16;
+  for (int s = 0; s < seeds; s++)
+    sum += pm_variance (U, 100 + s, TRUE);
+  double hs = 4 * sqrt (sum / seeds);
+  g_test_message ("PM U=10 Rayleigh, %d seeds: Hs %.4f m vs %.4f m", seeds, hs, expect);
+  g_assert_cmpfloat (fabs (hs / expect - 1), <, 0.03);
+}
+
+static float *
+spectrum_h0 (guint n, double extent, const char *const *params, gsize *count)
+{
+  WgGraph *g = wg_test_graph (n, extent, 30, 3);
+  wg_test_add (g, "ocean-spectrum", "spec", NULL);
+  for (guint i = 0; params[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (params[i], "=", 2);
+      g_autoptr (GError) error = NULL;
+      if (!wg_graph_set_param_from_text (g, "spec", kv[0], kv[1], &error))
+        g_error ("%s", error->message);
+    }
+  WgPlan *plan = wg_test_plan (g, 0);
+  float *h0 = wg_test_eval_copy (plan, 0, "spec:spectrum", count);
+  wg_plan_free (plan);
+  wg_graph_free (g);
+  return h0;
+}
+
+static void
+assert_spectra_equal (const float *a, const float *b, gsize n, double rel)
+{
+  double peak = 0, diff = 0, energy = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      peak = fmax (peak, fabs (a[i]));
+      diff = fmax (diff, fabs (a[i] - b[i]));
+      energy += (double) a[i] * a[i];
+    }
+  g_assert_cmpfloat (energy, >, 0);
+  g_assert_cmpfloat (diff, <=, rel * peak);
+}
+
+static void
+test_jonswap_gamma1_is_pm (void)
+{
+  const char *pm[] = { "model=pierson-moskowitz", "wind_speed=14", "spreading=hasselmann", NULL };
+  const char *js[] = { "model=jonswap", "wind_speed=14", "gamma=1", "fetch=inf",
+                       "spreading=hasselmann", NULL };
+  gsize n1, n2;
+  g_autofree float *a = spectrum_h0 (128, 800, pm, &n1);
+  g_autofree float *b = spectrum_h0 (128, 800, js, &n2);
+  g_assert_cmpuint (n1, ==, n2);
+  assert_spectra_equal (a, b, n1, 1e-5);
+
+  /* Peak enhancement adds energy at the peak: γ = 3.3 carries more. */
+  const char *js33[] = { "model=jonswap", "wind_speed=14", "gamma=3.3", "fetch=inf",
+                         "spreading=hasselmann", NULL };
+  g_autofree float *c = spectrum_h0 (128, 800, js33, &n2);
+  double ea = 0, ec = 0;
+  for (gsize i = 0; i < n1; i++)
+    {
+      ea += (double) a[i] * a[i];
+      ec += (double) c[i] * c[i];
+    }
+  g_assert_cmpfloat (ec, >, 1.2 * ea);
+}
+
+static void
+test_belyaev_reduces_to_phillips (void)
+{
+  const char *ph[] = { "model=phillips", "wind_speed=9", "alignment=2", "opposing=1",
+                       "small_wave_cutoff=0.3", NULL };
+  const char *be[] = { "model=belyaev", "wind_speed=9", "gamma_plus=2", "gamma_minus=2",
+                       "small_wave_cutoff=0.3", NULL };
+  gsize n;
+  g_autofree float *a = spectrum_h0 (128, 300, ph, &n);
+  g_autofree float *b = spectrum_h0 (128, 300, be, &n);
+  assert_spectra_equal (a, b, n, 1e-5);
+
+  /* γ± shape the two half-planes: with fixed amplitudes the energy against
+   * the wind over the energy with it is ∫cos¹²θ dθ / ∫cos²θ dθ over a half
+   * plane, Γ(6.5)/Γ(7) / (Γ(1.5)/Γ(2)) = 0.4506; k* removes long waves. */
+  const char *be2[] = { "model=belyaev", "wind_speed=9", "gamma_plus=2", "gamma_minus=12",
+                        "min_wavenumber=0.05", "random_amplitude=false", NULL };
+  g_autofree float *c = spectrum_h0 (128, 300, be2, &n);
+  double with = 0, against = 0;
+  for (guint j = 0; j < 128; j++)
+    for (guint i = 0; i < 128; i++)
+      {
+        int kx = i < 64 ? (int) i : (int) i - 128, ky = j < 64 ? (int) j : (int) j - 128;
+        gsize p = 2 * ((gsize) j * 128 + i);
+        double e = (double) c[p] * c[p] + (double) c[p + 1] * c[p + 1];
+        double k = hypot (kx, ky) * 2 * G_PI / 300;
+        if (k <= 0.05)
+          g_assert_cmpfloat (e, ==, 0);
+        if (kx > 0)
+          with += e;
+        else if (kx < 0)
+          against += e;
+      }
+  double expect = exp (lgamma (6.5) - lgamma (7.0) - lgamma (1.5) + lgamma (2.0));
+  g_test_message ("Belyaev γ+ = 2, γ− = 12: against/with %.4f, expected %.4f", against / with,
+                  expect);
+  g_assert_cmpfloat (fabs (against / with / expect - 1), <, 0.05);
+}
+
+/* Parseval: the surface's variance is the spectrum's integral over the band
+ * the grid resolves. The integral is a 4× finer quadrature of the same F. */
+static void
+test_parseval (void)
+{
+  const char *p[] = { "model=jonswap", "wind_speed=8", "fetch=50000", "spreading=mitsuyasu",
+                      "random_amplitude=false", NULL };
+  const guint n = 256;
+  const double L = 600;
+  g_autoptr (WgGraph) g = chain (n, L, 30, 5, p);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  double var = height_variance (plan, 3);
+
+  /* Discrete Parseval of the synthesis itself: var = Σ|h̃(k, t)|². */
+  WgBuffer *hb = wg_plan_get_node_output (plan, "evolve", "spectrum");
+  const float *h = wg_buffer_read (hb, NULL);
+  double sum = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i <= n / 2; i++)
+      {
+        const float *c = h + 2 * ((gsize) j * (n / 2 + 1) + i);
+        double w = (i == 0 || i == n / 2) ? 1 : 2;
+        if (!(i == 0 && j == 0))
+          sum += w * ((double) c[0] * c[0] + (double) c[1] * c[1]);
+      }
+  g_assert_cmpfloat_with_epsilon (var, sum, 1e-4 * sum);
+
+  /* ∫F over the resolved square band |kx|, |ky| < π/Δ, by a quadrature 4×
+   * finer in k: the same band on a 4× larger patch with 4× the cells, where
+   * each fixed-amplitude mode holds |h̃0|² = F Δk²/2. */
+  gsize count;
+  g_autofree float *fine = spectrum_h0 (4 * n, 4 * L, p, &count);
+  double integral = 0;
+  for (gsize i = 0; i < count / 2; i++)
+    integral += 2.0 * ((double) fine[2 * i] * fine[2 * i] + (double) fine[2 * i + 1] * fine[2 * i + 1]);
+  g_test_message ("Parseval: var(h) %.6g m², ∫F dk %.6g m² (%.3f%%)", var, integral,
+                  100 * (var / integral - 1));
+  g_assert_cmpfloat (fabs (var / integral - 1), <, 0.01);
+}
+
+/* ---------------------------------------------------------------------------
+ * Dispersion measured from frames
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  double amp;
+  guint i, j;
+} Mode;
+
+static int
+mode_cmp (gconstpointer a, gconstpointer b)
+{
+  double x = ((const Mode *) a)->amp, y = ((const Mode *) b)->amp;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Phase speed of the strongest modes from the change of their Fourier phase
+ * between two frames: a wave along +k gains phase −ωΔt. */
+static void
+check_phase_speed (const char *depth)
+{
+  const guint n = 256;
+  const double L = 400, fps = 10, dt = 1.0;
+  const double d = g_ascii_strtod (depth, NULL);
+  g_autofree char *dp = g_strdup_printf ("depth=%s", depth);
+  const char *p[] = { "model=pierson-moskowitz", "wind_speed=10", "spreading=cos2s",
+                      "spread=40", "random_amplitude=false", dp, NULL };
+  g_autoptr (WgGraph) g = chain (n, L, fps, 11, p);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *h1 = wg_test_eval_copy (plan, 0, "fft:height", NULL);
+  g_autofree float *h2 = wg_test_eval_copy (plan, (gint64) (dt * fps), "fft:height", NULL);
+
+  fftwf_complex *X1 = fftwf_alloc_complex (n * (n / 2 + 1));
+  fftwf_complex *X2 = fftwf_alloc_complex (n * (n / 2 + 1));
+  fftwf_plan p1 = fftwf_plan_dft_r2c_2d ((int) n, (int) n, h1, X1, FFTW_ESTIMATE);
+  fftwf_plan p2 = fftwf_plan_dft_r2c_2d ((int) n, (int) n, h2, X2, FFTW_ESTIMATE);
+  fftwf_execute (p1);
+  fftwf_execute (p2);
+
+  /* Wind along +x: the waves' modes have kx > 0. */
+  g_autoptr (GArray) modes = g_array_new (FALSE, FALSE, sizeof (Mode));
+  for (guint j = 0; j < n; j++)
+    for (guint i = 1; i < n / 2; i++)
+      {
+        Mode m = { hypot (X1[j * (n / 2 + 1) + i][0], X1[j * (n / 2 + 1) + i][1]), i, j };
+        g_array_append_val (modes, m);
+      }
+  g_array_sort (modes, mode_cmp);
+  for (guint q = 0; q < 25; q++)
+    {
+      const Mode *m = &g_array_index (modes, Mode, q);
+      const fftwf_complex *a = &X1[m->j * (n / 2 + 1) + m->i], *b = &X2[m->j * (n / 2 + 1) + m->i];
+      /* arg(b / a) */
+      double re = (double) (*b)[0] * (*a)[0] + (double) (*b)[1] * (*a)[1];
+      double im = (double) (*b)[1] * (*a)[0] - (double) (*b)[0] * (*a)[1];
+      double omega = -atan2 (im, re) / dt;
+      int ky = m->j < n / 2 ? (int) m->j : (int) m->j - (int) n;
+      double k = hypot ((double) m->i, (double) ky) * 2 * G_PI / L;
+      double c_theory = isinf (d) ? sqrt (G / k) : sqrt (G * tanh (k * d) / k);
+      double c = omega / k;
+      if (q < 3)
+        g_test_message ("depth %s: k %.4f rad/m, c %.4f m/s, theory %.4f m/s", depth, k, c,
+                        c_theory);
+      g_assert_cmpfloat (fabs (c / c_theory - 1), <, 0.01);
+    }
+  fftwf_destroy_plan (p1);
+  fftwf_destroy_plan (p2);
+  fftwf_free (X1);
+  fftwf_free (X2);
+}
+
+static void
+test_dispersion_deep (void)
+{
+  check_phase_speed ("inf");
+}
+
+static void
+test_dispersion_finite_depth (void)
+{
+  check_phase_speed ("5");
+}
+
+static void
+test_loop (void)
+{
+  const char *p[] = { "model=jonswap", "wind_speed=10", NULL };
+  g_autoptr (WgGraph) g = chain (128, 200, 10, 2, p);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "evolve", "loop_period", 4.0, &error));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  gsize n;
+  g_autofree float *f0 = wg_test_eval_copy (plan, 0, "fft:height", &n);
+  g_autofree float *f20 = wg_test_eval_copy (plan, 20, "fft:height", NULL);
+  g_autofree float *f40 = wg_test_eval_copy (plan, 40, "fft:height", NULL);
+  g_autofree float *f80 = wg_test_eval_copy (plan, 80, "fft:height", NULL);
+  g_assert_cmpmem (f0, n * sizeof (float), f40, n * sizeof (float));
+  g_assert_cmpmem (f0, n * sizeof (float), f80, n * sizeof (float));
+  g_assert_cmpfloat (wg_test_correlation (f0, f20, n), <, 0.9);
+}
+
+/* ---------------------------------------------------------------------------
+ * Determinism and resolution
+ * ------------------------------------------------------------------------- */
+
+static WgGraph *
+full_chain (guint n, double extent)
+{
+  const char *p[] = { "model=jonswap", "wind_speed=12", "fetch=80000", "swell=0.4", NULL };
+  WgGraph *g = chain (n, extent, 24, 9, p);
+  wg_test_add (g, "choppy-displacement", "chop", "choppiness=1.5", NULL);
+  wg_test_add (g, "normals", "normals", NULL);
+  wg_test_add (g, "foam", "foam", "threshold=0.7", NULL);
+  wg_test_link (g, "fft:height", "chop:height");
+  wg_test_link (g, "fft:displacement", "chop:displacement");
+  wg_test_link (g, "chop:displacement", "normals:displacement");
+  wg_test_link (g, "fft:slope", "normals:slope");
+  wg_test_link (g, "chop:displacement", "foam:displacement");
+  return g;
+}
+
+static void
+test_thread_determinism (void)
+{
+  g_autoptr (WgGraph) g = full_chain (256, 256);
+  g_autoptr (WgPlan) p1 = wg_test_plan (g, 1);
+  g_autoptr (WgPlan) p2 = wg_test_plan (g, 2);
+  const char *outs[] = { "fft:height", "chop:displacement", "normals:normal", "foam:foam" };
+  for (gint64 f = 0; f < 4; f++)
+    for (guint o = 0; o < G_N_ELEMENTS (outs); o++)
+      {
+        gsize n;
+        g_autofree float *a = wg_test_eval_copy (p1, f, outs[o], &n);
+        g_autofree float *b = wg_test_eval_copy (p2, f, outs[o], NULL);
+        g_assert_cmpmem (a, n * sizeof (float), b, n * sizeof (float));
+      }
+}
+
+static void
+test_resolution_independence (void)
+{
+  const char *p[] = { "model=jonswap", "wind_speed=10", "fetch=100000", NULL };
+  g_autoptr (WgGraph) g1 = chain (256, 256, 30, 21, p);
+  g_autoptr (WgGraph) g2 = chain (512, 256, 30, 21, p);
+  g_autoptr (WgPlan) p1 = wg_test_plan (g1, 0);
+  g_autoptr (WgPlan) p2 = wg_test_plan (g2, 0);
+  const float *a = wg_test_eval (p1, 12, "fft:height");
+  const float *b = wg_test_eval (p2, 12, "fft:height");
+  /* The coarse grid's points are the fine grid's even points. */
+  g_autofree float *down = g_new (float, 256 * 256);
+  for (guint j = 0; j < 256; j++)
+    for (guint i = 0; i < 256; i++)
+      down[j * 256 + i] = b[(2 * j) * 512 + 2 * i];
+  double r = wg_test_correlation (a, down, 256 * 256);
+  g_test_message ("256² vs 512²: correlation %.5f", r);
+  g_assert_cmpfloat (r, >, 0.99);
+  /* A different seed is a different sea. */
+  g_autoptr (WgGraph) g3 = chain (256, 256, 30, 22, p);
+  g_autoptr (WgPlan) p3 = wg_test_plan (g3, 0);
+  g_assert_cmpfloat (fabs (wg_test_correlation (a, wg_test_eval (p3, 12, "fft:height"), 256 * 256)),
+                     <, 0.2);
+}
+
+/* ---------------------------------------------------------------------------
+ * Measured buoy spectrum
+ * ------------------------------------------------------------------------- */
+
+static void
+test_measured_hs (void)
+{
+  g_autofree char *path = wg_test_source_path ("graphs", "data", "ndbc-2018-01-01.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgNdbcFile) file = wg_ndbc_file_load (path, &error);
+  g_assert_no_error (error);
+  const char *hours[] = { "2018-01-01 00:40", "2018-01-01 05:40", "2018-01-01 11:40",
+                          "2018-01-01 17:40", "2018-01-01 23:40" };
+  for (guint h = 0; h < G_N_ELEMENTS (hours); h++)
+    {
+      int rec = wg_ndbc_file_find_record (file, hours[h], &error);
+      g_assert_no_error (error);
+      double hm0 = wg_ndbc_file_hm0 (file, (guint) rec, &error);
+      g_assert_no_error (error);
+
+      g_autofree char *bf = g_strdup_printf ("buoy_file=%s", path);
+      g_autofree char *bt = g_strdup_printf ("buoy_time=%s", hours[h]);
+      const char *p[] = { "model=measured", bf, bt, "spreading=cos2s", "spread=8",
+                          "random_amplitude=false", "samples=4", NULL };
+      g_autoptr (WgGraph) g = chain (512, 1000, 30, 4, p);
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+      double hs = 4 * sqrt (height_variance (plan, 0));
+      g_test_message ("%s: Hs %.4f m, file Hm0 %.4f m (%.2f%%)", hours[h], hs, hm0,
+                      100 * (hs / hm0 - 1));
+      g_assert_cmpfloat (fabs (hs / hm0 - 1), <, 0.03);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Choppy displacement, normals, foam
+ * ------------------------------------------------------------------------- */
+
+static void
+test_choppy_sharpens_crests (void)
+{
+  g_autoptr (WgGraph) g = full_chain (256, 200);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const gsize n = 256 * 256;
+  const float *h = wg_test_eval (plan, 5, "fft:height");
+  WgBuffer *jb = wg_plan_get_node_output (plan, "foam", "jacobian");
+  WgBuffer *db = wg_plan_get_node_output (plan, "fft", "displacement");
+  WgBuffer *sb = wg_plan_get_node_output (plan, "fft", "slope");
+  const float *J = wg_buffer_read (jb, NULL), *D = wg_buffer_read (db, NULL),
+              *S = wg_buffer_read (sb, NULL);
+  double mean, var;
+  wg_test_moments (h, n, 1, 0, &mean, &var);
+  double sd = sqrt (var), crest = 0, trough = 0, uphill = 0;
+  guint nc = 0, nt = 0;
+  for (gsize p = 0; p < n; p++)
+    {
+      if (h[p] > sd)
+        crest += J[p], nc++;
+      else if (h[p] < -sd)
+        trough += J[p], nt++;
+      uphill += D[2 * p] * S[2 * p] + D[2 * p + 1] * S[2 * p + 1];
+    }
+  crest /= nc;
+  trough /= nt;
+  g_test_message ("mean Jacobian: crests %.3f, troughs %.3f", crest, trough);
+  /* Points crowd into crests (J < 1) and spread in troughs (J > 1), and the
+   * horizontal displacement points uphill, as in a Gerstner wave. */
+  g_assert_cmpfloat (crest, <, 0.97);
+  g_assert_cmpfloat (trough, >, 1.03);
+  g_assert_cmpfloat (uphill, >, 0);
+
+  /* Belyaev's shortcut moves points the same way. */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g2 = wg_graph_copy (g);
+  g_assert_true (wg_graph_set_param_string (g2, "chop", "method", "finite-difference", &error));
+  g_autoptr (WgPlan) plan2 = wg_test_plan (g2, 0);
+  const float *d_fd = wg_test_eval (plan2, 5, "chop:displacement");
+  const float *d_sp = wg_test_eval (plan, 5, "chop:displacement");
+  double dot = 0;
+  for (gsize p = 0; p < n; p++)
+    dot += d_fd[3 * p] * d_sp[3 * p] + d_fd[3 * p + 1] * d_sp[3 * p + 1];
+  g_assert_cmpfloat (dot, >, 0);
+}
+
+static void
+test_normals (void)
+{
+  /* λ = 0: the normal is normalize(−∂h/∂x, −∂h/∂y, 1) from the exact slopes. */
+  g_autoptr (WgGraph) g = full_chain (128, 128);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 0.0, &error));
+  g_assert_true (wg_graph_set_param_double (g, "spec", "small_wave_cutoff", 1.5, &error));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const gsize n = 128 * 128;
+  const float *N = wg_test_eval (plan, 0, "normals:normal");
+  const float *S = wg_buffer_read (wg_plan_get_node_output (plan, "fft", "slope"), NULL);
+  for (gsize p = 0; p < n; p++)
+    {
+      double inv = 1.0 / sqrt (1.0 + S[2 * p] * S[2 * p] + S[2 * p + 1] * S[2 * p + 1]);
+      g_assert_cmpfloat (fabs (N[3 * p] + S[2 * p] * inv), <, 1e-6);
+      g_assert_cmpfloat (fabs (N[3 * p + 1] + S[2 * p + 1] * inv), <, 1e-6);
+      g_assert_cmpfloat (fabs (N[3 * p + 2] - inv), <, 1e-6);
+    }
+
+  /* With choppiness: unit length, and Belyaev's finite differences agree
+   * with the spectral normals on a well-resolved sea. */
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 1.0, &error));
+  g_autoptr (WgPlan) sp = wg_test_plan (g, 0);
+  g_assert_true (wg_graph_set_param_string (g, "normals", "method", "finite-difference", &error));
+  g_autoptr (WgPlan) fd = wg_test_plan (g, 0);
+  const float *a = wg_test_eval (sp, 0, "normals:normal");
+  const float *b = wg_test_eval (fd, 0, "normals:normal");
+  double mean_dot = 0;
+  for (gsize p = 0; p < n; p++)
+    {
+      double la = sqrt (a[3 * p] * a[3 * p] + a[3 * p + 1] * a[3 * p + 1] + a[3 * p + 2] * a[3 * p + 2]);
+      g_assert_cmpfloat (fabs (la - 1), <, 1e-5);
+      mean_dot += a[3 * p] * b[3 * p] + a[3 * p + 1] * b[3 * p + 1] + a[3 * p + 2] * b[3 * p + 2];
+    }
+  mean_dot /= (double) n;
+  g_test_message ("spectral vs finite-difference normals: mean cos %.6f", mean_dot);
+  g_assert_cmpfloat (mean_dot, >, 0.998);
+}
+
+static void
+test_foam (void)
+{
+  g_autoptr (WgGraph) g = full_chain (128, 100);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 2.5, &error));
+  g_assert_true (wg_graph_set_param_double (g, "foam", "decay", 0.8, &error));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const gsize n = 128 * 128;
+  const float thr = 0.7f, inv_falloff = 1.0f / 0.5f, decay = 0.8f;
+  g_autofree float *prev = g_new0 (float, n);
+  double covered = 0;
+  for (gint64 f = 0; f < 6; f++)
+    {
+      const float *foam = wg_test_eval (plan, f, "foam:foam");
+      const float *J = wg_buffer_read (wg_plan_get_node_output (plan, "foam", "jacobian"), NULL);
+      for (gsize p = 0; p < n; p++)
+        {
+          float fresh = fminf (fmaxf ((thr - J[p]) * inv_falloff, 0.0f), 1.0f);
+          g_assert_cmpfloat (foam[p], ==, fmaxf (fresh, decay * prev[p]));
+          covered += foam[p] > 0.5f;
+        }
+      memcpy (prev, foam, n * sizeof (float));
+    }
+  g_assert_cmpfloat (covered, >, 0);
+
+  /* A jump in time starts the foam over (no memory of unrelated frames). */
+  const float *again = wg_test_eval (plan, 100, "foam:foam");
+  const float *J = wg_buffer_read (wg_plan_get_node_output (plan, "foam", "jacobian"), NULL);
+  for (gsize p = 0; p < n; p++)
+    g_assert_cmpfloat (again[p], ==, fminf (fmaxf ((thr - J[p]) * inv_falloff, 0.0f), 1.0f));
+
+  /* Without choppiness nothing folds: J = 1 and no foam below threshold 1. */
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 0.0, &error));
+  g_autoptr (WgPlan) flat = wg_test_plan (g, 0);
+  const float *foam = wg_test_eval (flat, 0, "foam:foam");
+  J = wg_buffer_read (wg_plan_get_node_output (flat, "foam", "jacobian"), NULL);
+  for (gsize p = 0; p < n; p++)
+    {
+      g_assert_cmpfloat (J[p], ==, 1.0f);
+      g_assert_cmpfloat (foam[p], ==, 0.0f);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ocean/dispersion-relation", test_dispersion_relation);
+  g_test_add_func ("/ocean/spreading-normalised", test_spreading_normalised);
+  g_test_add_func ("/ocean/tma-depth-factor", test_tma_factor);
+  g_test_add_func ("/ocean/pm-significant-wave-height", test_pm_significant_wave_height);
+  g_test_add_func ("/ocean/pm-rayleigh-ensemble", test_pm_rayleigh_ensemble);
+  g_test_add_func ("/ocean/jonswap-gamma1-is-pm", test_jonswap_gamma1_is_pm);
+  g_test_add_func ("/ocean/belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
+  g_test_add_func ("/ocean/parseval", test_parseval);
+  g_test_add_func ("/ocean/dispersion-deep", test_dispersion_deep);
+  g_test_add_func ("/ocean/dispersion-depth-5m", test_dispersion_finite_depth);
+  g_test_add_func ("/ocean/loop", test_loop);
+  g_test_add_func ("/ocean/thread-determinism", test_thread_determinism);
+  g_test_add_func ("/ocean/resolution-independence", test_resolution_independence);
+  g_test_add_func ("/ocean/measured-hs", test_measured_hs);
+  g_test_add_func ("/ocean/choppy-sharpens-crests", test_choppy_sharpens_crests);
+  g_test_add_func ("/ocean/normals", test_normals);
+  g_test_add_func ("/ocean/foam", test_foam);
+  return g_test_run ();
+}

@@ -1,0 +1,137 @@
+/* wg-test-util.c — helpers shared by the test suites. */
+#include "wg-test-util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+WgGraph *
+wg_test_graph (guint n, double extent, double fps, guint64 seed)
+{
+  WgGraph *g = wg_graph_new ();
+  WgSettings s = *wg_graph_get_settings (g);
+  s.grid[0] = s.grid[1] = n;
+  s.extent[0] = s.extent[1] = extent;
+  s.fps = fps;
+  s.seed = seed;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_settings (g, &s, &error));
+  g_assert_no_error (error);
+  return g;
+}
+
+void
+wg_test_add (WgGraph *graph, const char *type, const char *id, ...)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_nonnull (wg_graph_add_node (graph, type, id, &error));
+  g_assert_no_error (error);
+  va_list args;
+  va_start (args, id);
+  const char *pair;
+  while ((pair = va_arg (args, const char *)))
+    {
+      g_auto (GStrv) kv = g_strsplit (pair, "=", 2);
+      g_assert_nonnull (kv[1]);
+      if (!wg_graph_set_param_from_text (graph, id, kv[0], kv[1], &error))
+        g_error ("%s.%s: %s", id, kv[0], error->message);
+    }
+  va_end (args);
+}
+
+void
+wg_test_link (WgGraph *graph, const char *from, const char *to)
+{
+  g_auto (GStrv) f = g_strsplit (from, ":", 2);
+  g_auto (GStrv) t = g_strsplit (to, ":", 2);
+  g_autoptr (GError) error = NULL;
+  if (!wg_graph_link (graph, f[0], f[1], t[0], t[1], &error))
+    g_error ("link %s -> %s: %s", from, to, error->message);
+}
+
+WgPlan *
+wg_test_plan (const WgGraph *graph, int threads)
+{
+  WgPlanOptions o = { WG_BACKEND_CPU, threads, FALSE, NULL };
+  g_autoptr (GError) error = NULL;
+  WgPlan *plan = wg_plan_new (graph, &o, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (plan);
+  return plan;
+}
+
+const float *
+wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port)
+{
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) np = g_strsplit (node_port, ":", 2);
+  WgBuffer *b = wg_plan_get_node_output (plan, np[0], np[1]);
+  g_assert_nonnull (b);
+  g_assert_true (wg_plan_evaluate (plan, frame, &error));
+  g_assert_no_error (error);
+  const float *data = wg_buffer_read (b, &error);
+  g_assert_no_error (error);
+  return data;
+}
+
+float *
+wg_test_eval_copy (WgPlan *plan, gint64 frame, const char *node_port, gsize *n)
+{
+  const float *data = wg_test_eval (plan, frame, node_port);
+  g_auto (GStrv) np = g_strsplit (node_port, ":", 2);
+  WgBuffer *b = wg_plan_get_node_output (plan, np[0], np[1]);
+  gsize count = (gsize) b->width * b->height * b->channels;
+  if (n)
+    *n = count;
+  return g_memdup2 (data, count * sizeof (float));
+}
+
+void
+wg_test_moments (const float *data, gsize n, guint channels, guint c, double *mean, double *var)
+{
+  double s = 0, s2 = 0;
+  for (gsize i = 0; i < n; i++)
+    s += data[i * channels + c];
+  double m = s / (double) n;
+  for (gsize i = 0; i < n; i++)
+    {
+      double d = data[i * channels + c] - m;
+      s2 += d * d;
+    }
+  *mean = m;
+  *var = s2 / (double) n;
+}
+
+double
+wg_test_correlation (const float *a, const float *b, gsize n)
+{
+  double ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      ma += a[i];
+      mb += b[i];
+    }
+  ma /= (double) n;
+  mb /= (double) n;
+  for (gsize i = 0; i < n; i++)
+    {
+      sab += (a[i] - ma) * (b[i] - mb);
+      saa += (a[i] - ma) * (a[i] - ma);
+      sbb += (b[i] - mb) * (b[i] - mb);
+    }
+  return sab / sqrt (saa * sbb);
+}
+
+char *
+wg_test_source_path (const char *first, ...)
+{
+  va_list args;
+  va_start (args, first);
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+  g_ptr_array_add (parts, (gpointer) WG_SOURCE_DIR);
+  for (const char *p = first; p; p = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer) p);
+  va_end (args);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **) parts->pdata);
+}

@@ -1,0 +1,32 @@
+/* wg-test-util.h — helpers shared by the test suites. */
+#pragma once
+
+#include "wg-private.h"
+
+/* Graph with settings grid n×n over an extent×extent patch, fps, seed. */
+WgGraph *wg_test_graph (guint n, double extent, double fps, guint64 seed);
+
+/* Adds node @id of @type and sets "name=value" pairs (NULL-terminated, values as text). */
+void wg_test_add (WgGraph *graph, const char *type, const char *id, ...) G_GNUC_NULL_TERMINATED;
+
+/* Links "node:port" to "node:port". */
+void wg_test_link (WgGraph *graph, const char *from, const char *to);
+
+/* Plan on the CPU with @threads, asserting success. */
+WgPlan *wg_test_plan (const WgGraph *graph, int threads);
+
+/* Evaluates @frame and returns the CPU data of node:port (asserting success). */
+const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);
+
+/* Copy of node:port's data after evaluating @frame. */
+float *wg_test_eval_copy (WgPlan *plan, gint64 frame, const char *node_port, gsize *n);
+
+/* Mean and variance of channel @c of @n pixels with @channels channels. */
+void wg_test_moments (const float *data, gsize n, guint channels, guint c, double *mean,
+                      double *var);
+
+/* Pearson correlation of two float arrays. */
+double wg_test_correlation (const float *a, const float *b, gsize n);
+
+/* Absolute path of a file in the source tree. */
+char *wg_test_source_path (const char *first, ...) G_GNUC_NULL_TERMINATED;
