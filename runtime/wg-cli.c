@@ -3,6 +3,7 @@
 #include "wg-private.h"
 
 #include <locale.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,10 +11,23 @@
 
 #define EXIT_USAGE 2
 
+/* stdio, not g_printerr: messages are UTF-8 (units, h̃) and must pass through
+ * unchanged whatever the locale's charset. */
+static void wg_eprintf (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
+
+static void
+wg_eprintf (const char *fmt, ...)
+{
+  va_list args;
+  va_start (args, fmt);
+  vfprintf (stderr, fmt, args);
+  va_end (args);
+}
+
 static int
 fail (GError *error)
 {
-  g_printerr ("wavegraph: %s\n", error->message);
+  wg_eprintf ("wavegraph: %s\n", error->message);
   int code = wg_error_exit_code (error);
   g_error_free (error);
   return code;
@@ -29,11 +43,11 @@ usage_error (GOptionContext *ctx, const char *fmt, ...)
   va_start (args, fmt);
   g_autofree char *msg = g_strdup_vprintf (fmt, args);
   va_end (args);
-  g_printerr ("wavegraph: %s\n", msg);
+  wg_eprintf ("wavegraph: %s\n", msg);
   if (ctx)
     {
       g_autofree char *help = g_option_context_get_help (ctx, TRUE, NULL);
-      g_printerr ("\n%s", help);
+      wg_eprintf ("\n%s", help);
     }
   return EXIT_USAGE;
 }
@@ -177,7 +191,7 @@ cmd_run (int argc, char **argv)
         fputc ('\n', stderr);
       return fail (error);
     }
-  g_printerr ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
+  wg_eprintf ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
               ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating), %u files in %s%s%s\n",
               stats.frames, opts.first, opts.last, argv[1], stats.seconds,
               1e3 * stats.seconds / (double) stats.frames,
@@ -227,7 +241,7 @@ cmd_validate (int argc, char **argv)
   int r = load_only (argc, argv, "GRAPH — check a graph without running it", &graph, &plan);
   if (r != 0)
     return r;
-  g_print ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
+  printf ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
            wg_graph_get_n_links (graph));
   return 0;
 }
@@ -245,14 +259,14 @@ cmd_info (int argc, char **argv)
   wg_format_double (s->extent[0], ex);
   wg_format_double (s->extent[1], ey);
   wg_format_double (s->fps, fps);
-  g_print ("graph     %s\n", argv[argc - 1]);
-  g_print ("grid      %u × %u cells over %s × %s m (Δ = %.4g × %.4g m)\n", s->grid[0], s->grid[1],
+  printf ("graph     %s\n", argv[argc - 1]);
+  printf ("grid      %u × %u cells over %s × %s m (Δ = %.4g × %.4g m)\n", s->grid[0], s->grid[1],
            ex, ey, s->extent[0] / s->grid[0], s->extent[1] / s->grid[1]);
-  g_print ("time      %s fps, frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%.3g s), preroll %u\n",
+  printf ("time      %s fps, frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%.3g s), preroll %u\n",
            fps, s->frames[0], s->frames[1], (double) (s->frames[1] - s->frames[0] + 1) / s->fps,
            s->preroll);
-  g_print ("seed      %" G_GUINT64_FORMAT "\nbackend   %s\n", s->seed, wg_backend_name (s->backend));
-  g_print ("nodes     %u\n", wg_graph_get_n_nodes (graph));
+  printf ("seed      %" G_GUINT64_FORMAT "\nbackend   %s\n", s->seed, wg_backend_name (s->backend));
+  printf ("nodes     %u\n", wg_graph_get_n_nodes (graph));
   gsize bytes = 0;
   for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
     {
@@ -265,28 +279,28 @@ cmd_info (int argc, char **argv)
             g_autofree char *v = wg_graph_format_param (graph, id, type->params[p].name);
             g_string_append_printf (set, "%s%s=%s", set->len ? " " : "", type->params[p].name, v);
           }
-      g_print ("  %-14s %-20s %s\n", id, type->name, set->str);
+      printf ("  %-14s %-20s %s\n", id, type->name, set->str);
       for (guint o = 0; o < type->n_outputs; o++)
         {
           WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
           bytes += (gsize) b->width * b->height * b->channels * sizeof (float);
         }
     }
-  g_print ("links     %u\n", wg_graph_get_n_links (graph));
+  printf ("links     %u\n", wg_graph_get_n_links (graph));
   for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
     {
       const char *fn, *fp, *tn, *tp;
       wg_graph_get_link (graph, i, &fn, &fp, &tn, &tp);
-      g_print ("  %s:%s -> %s:%s\n", fn, fp, tn, tp);
+      printf ("  %s:%s -> %s:%s\n", fn, fp, tn, tp);
     }
-  g_print ("outputs   %u\n", wg_graph_get_n_outputs (graph));
+  printf ("outputs   %u\n", wg_graph_get_n_outputs (graph));
   for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
     {
       const char *name, *node, *port;
       wg_graph_get_output (graph, i, &name, &node, &port);
-      g_print ("  %-14s %s:%s\n", name, node, port);
+      printf ("  %-14s %s:%s\n", name, node, port);
     }
-  g_print ("buffers   %.1f MiB allocated by the plan\n", (double) bytes / (1024.0 * 1024.0));
+  printf ("buffers   %.1f MiB allocated by the plan\n", (double) bytes / (1024.0 * 1024.0));
   return 0;
 }
 
@@ -325,6 +339,20 @@ append_range (GString *out, const WgParamSpec *p)
     }
 }
 
+/* A Markdown table cell: '|' would end the cell. */
+static char *
+md_cell (const char *text)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '|')
+        g_string_append_c (s, '\\');
+      g_string_append_c (s, *p);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static void
 print_ports (GString *out, const char *what, const WgPortSpec *ports, guint n, gboolean md)
 {
@@ -333,9 +361,12 @@ print_ports (GString *out, const char *what, const WgPortSpec *ports, guint n, g
       const WgPortSpec *p = &ports[i];
       g_autofree char *ch = p->channels ? g_strdup_printf (", %u ch", p->channels) : g_strdup ("");
       if (md)
-        g_string_append_printf (out, "| %s | `%s` | %s%s%s | %s |\n", what, p->name,
-                                wg_port_type_name (p->type), ch, p->optional ? ", optional" : "",
-                                p->description);
+        {
+          g_autofree char *desc = md_cell (p->description);
+          g_string_append_printf (out, "| %s | `%s` | %s%s%s | %s |\n", what, p->name,
+                                  wg_port_type_name (p->type), ch,
+                                  p->optional ? ", optional" : "", desc);
+        }
       else
         g_string_append_printf (out, "  %-6s %-14s %s%s%s — %s\n", what, p->name,
                                 wg_port_type_name (p->type), ch, p->optional ? ", optional" : "",
@@ -379,9 +410,12 @@ nodes_text (gboolean md)
           g_autoptr (GString) range = g_string_new (NULL);
           append_range (range, p);
           if (md)
-            g_string_append_printf (out, "| `%s` | %s | %s | %s | %s |\n", p->name,
-                                    wg_param_type_name (p->type), p->unit ? p->unit : "",
-                                    range->str, p->description);
+            {
+              g_autofree char *r = md_cell (range->str), *desc = md_cell (p->description);
+              g_string_append_printf (out, "| `%s` | %s | %s | %s | %s |\n", p->name,
+                                      wg_param_type_name (p->type), p->unit ? p->unit : "", r,
+                                      desc);
+            }
           else
             g_string_append_printf (out, "  param  %-18s %-6s %-6s %s — %s\n", p->name,
                                     wg_param_type_name (p->type), p->unit ? p->unit : "",
@@ -580,7 +614,7 @@ main (int argc, char **argv)
     }
   if (g_strcmp0 (cmd, "--version") == 0)
     {
-      g_print ("wavegraph %s\n", WG_VERSION);
+      printf ("wavegraph %s\n", WG_VERSION);
       return 0;
     }
   /* Subcommands parse argv[1..]: the command name takes argv[0]'s place. */
@@ -592,6 +626,6 @@ main (int argc, char **argv)
     return cmd_info (argc - 1, argv + 1);
   if (g_strcmp0 (cmd, "nodes") == 0)
     return cmd_nodes (argc - 1, argv + 1);
-  g_printerr ("wavegraph: unknown command \"%s\"\n\n%s", cmd, main_help);
+  wg_eprintf ("wavegraph: unknown command \"%s\"\n\n%s", cmd, main_help);
   return EXIT_USAGE;
 }

@@ -376,8 +376,17 @@ wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError 
 #pragma omp ordered
         {
           if (!failed && crv == EXR_ERR_SUCCESS)
-            crv = exr_write_scanline_chunk (job->ctxt, 0, i * lines, pipe.compressed_buffer,
-                                            pipe.compressed_bytes);
+            {
+              /* A chunk that does not shrink is stored raw: OpenEXRCore 3.1
+               * reports compressed_bytes == packed_bytes but may leave the
+               * reordered ZIP scratch in the compressed buffer, so write the
+               * packed pixels themselves. */
+              gboolean raw = pipe.compressed_bytes >= pipe.packed_bytes ||
+                             pipe.compressed_buffer == NULL;
+              crv = exr_write_scanline_chunk (job->ctxt, 0, i * lines,
+                                              raw ? pipe.packed_buffer : pipe.compressed_buffer,
+                                              raw ? pipe.packed_bytes : pipe.compressed_bytes);
+            }
           if (!failed && crv != EXR_ERR_SUCCESS)
             {
               fail_rv = crv;

@@ -1,0 +1,656 @@
+/* wg-gpu.c — headless or adopted GL contexts and compute programs (see header). */
+#include "wg-gpu.h"
+
+#include <dlfcn.h>
+#include <gio/gio.h>
+#include <string.h>
+#include <epoxy/egl.h>
+
+#define WG_SHADER_RESOURCE_DIR "/org/wavegraph/shaders/"
+
+G_DEFINE_QUARK (wg-gpu-error-quark, wg_gpu_error)
+
+struct _WgGpuContext {
+  gboolean own;          /* created by us: EGL objects below are ours */
+  EGLDisplay display;
+  EGLContext context;
+  EGLSurface surface;    /* 16×16 pbuffer, or EGL_NO_SURFACE when surfaceless */
+  char *renderer;
+  char *version;
+  guint max_shared;
+  GHashTable *programs;  /* "name\ndefines" → GLuint program */
+};
+
+/* eglInitialize is not reference counted: terminating a display tears down
+ * every context on it. Contexts of ours share the surfaceless display, so we
+ * count our own initialisations per display and terminate on the last. */
+G_LOCK_DEFINE_STATIC (displays);
+static GHashTable *display_refs;
+
+static void
+display_ref (EGLDisplay display)
+{
+  G_LOCK (displays);
+  if (display_refs == NULL)
+    display_refs = g_hash_table_new (NULL, NULL);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (display_refs, display));
+  g_hash_table_insert (display_refs, display, GUINT_TO_POINTER (n + 1));
+  G_UNLOCK (displays);
+}
+
+static void
+display_unref (EGLDisplay display)
+{
+  G_LOCK (displays);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (display_refs, display));
+  if (n <= 1)
+    {
+      g_hash_table_remove (display_refs, display);
+      eglTerminate (display);
+    }
+  else
+    g_hash_table_insert (display_refs, display, GUINT_TO_POINTER (n - 1));
+  G_UNLOCK (displays);
+}
+
+static const char *
+egl_error_name (EGLint code)
+{
+  switch (code)
+    {
+    case EGL_SUCCESS: return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
+    case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE";
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
+    case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP";
+    case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW";
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
+    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
+    default: return "unknown EGL error";
+    }
+}
+
+static const char *
+gl_error_name (GLenum code)
+{
+  switch (code)
+    {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    case GL_CONTEXT_LOST: return "GL_CONTEXT_LOST";
+    default: return "unknown GL error";
+    }
+}
+
+/* Whole-word search in a space-separated extension list (NULL: none). */
+static gboolean
+has_extension (const char *list, const char *name)
+{
+  if (list == NULL)
+    return FALSE;
+  gsize len = strlen (name);
+  for (const char *p = list; (p = strstr (p, name)) != NULL; p += len)
+    if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+      return TRUE;
+  return FALSE;
+}
+
+static WgGpuContext *
+context_alloc (gboolean own)
+{
+  WgGpuContext *ctx = g_new0 (WgGpuContext, 1);
+  ctx->own = own;
+  ctx->display = EGL_NO_DISPLAY;
+  ctx->context = EGL_NO_CONTEXT;
+  ctx->surface = EGL_NO_SURFACE;
+  ctx->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return ctx;
+}
+
+/* Reads the strings and limits of the current context and checks that it can
+ * run our shaders: desktop OpenGL ≥ 4.3, where compute shaders are core. */
+static gboolean
+context_query_current (WgGpuContext *ctx, GError **error)
+{
+  const char *version = (const char *) glGetString (GL_VERSION);
+  const char *renderer = (const char *) glGetString (GL_RENDERER);
+  if (version == NULL)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "no current OpenGL context (glGetString (GL_VERSION) returned NULL)");
+      return FALSE;
+    }
+  if (!epoxy_is_desktop_gl ())
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_VERSION,
+                   "the current context is OpenGL ES (\"%s\"); desktop OpenGL ≥ 4.3 "
+                   "is needed for compute shaders", version);
+      return FALSE;
+    }
+  if (epoxy_gl_version () < 43)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_VERSION,
+                   "OpenGL ≥ 4.3 is needed for compute shaders, found \"%s\" (%s)", version,
+                   renderer ? renderer : "unknown renderer");
+      return FALSE;
+    }
+  GLint max_shared = 0;
+  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &max_shared);
+  g_free (ctx->version);
+  g_free (ctx->renderer);
+  ctx->version = g_strdup (version);
+  ctx->renderer = g_strdup (renderer ? renderer : "");
+  /* 32 KiB is the GL 4.3 minimum; a driver reporting less is broken. */
+  ctx->max_shared = MAX (max_shared, 32768);
+  return TRUE;
+}
+
+/* Destroys what a failed attempt of context_try_display left behind. */
+static void
+context_clear_egl (WgGpuContext *ctx)
+{
+  if (ctx->display == EGL_NO_DISPLAY)
+    return;
+  if (eglGetCurrentContext () == ctx->context && ctx->context != EGL_NO_CONTEXT)
+    eglMakeCurrent (ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (ctx->context != EGL_NO_CONTEXT)
+    eglDestroyContext (ctx->display, ctx->context);
+  if (ctx->surface != EGL_NO_SURFACE)
+    eglDestroySurface (ctx->display, ctx->surface);
+  display_unref (ctx->display);
+  ctx->display = EGL_NO_DISPLAY;
+  ctx->context = EGL_NO_CONTEXT;
+  ctx->surface = EGL_NO_SURFACE;
+}
+
+/* One context creation on an already chosen display. Appends what went
+ * wrong to @tried and returns FALSE, or sets @version_error when a context
+ * exists but is too old. */
+static gboolean
+context_try_display (WgGpuContext *ctx, EGLDisplay display, gboolean surfaceless,
+                     GString *tried, GError **version_error)
+{
+  EGLint major, minor;
+  if (!eglInitialize (display, &major, &minor))
+    {
+      g_string_append_printf (tried, "eglInitialize failed (%s)", egl_error_name (eglGetError ()));
+      return FALSE;
+    }
+  ctx->display = display;
+  display_ref (display);
+
+  const char *extensions = eglQueryString (display, EGL_EXTENSIONS);
+  const char *vendor = eglQueryString (display, EGL_VENDOR);
+  g_string_append_printf (tried, "EGL %d.%d (%s): ", major, minor, vendor ? vendor : "?");
+  if (!eglBindAPI (EGL_OPENGL_API))
+    {
+      g_string_append_printf (tried, "no desktop OpenGL (eglBindAPI: %s)",
+                              egl_error_name (eglGetError ()));
+      return FALSE;
+    }
+  if (surfaceless && !has_extension (extensions, "EGL_KHR_surfaceless_context"))
+    {
+      g_string_append (tried, "EGL_KHR_surfaceless_context missing");
+      return FALSE;
+    }
+
+  EGLConfig config = EGL_NO_CONFIG_KHR;
+  if (!surfaceless || !has_extension (extensions, "EGL_KHR_no_config_context"))
+    {
+      const EGLint config_attribs[] = {
+        EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+        EGL_SURFACE_TYPE, surfaceless ? 0 : EGL_PBUFFER_BIT,
+        EGL_NONE,
+      };
+      EGLint n_configs = 0;
+      if (!eglChooseConfig (display, config_attribs, &config, 1, &n_configs) || n_configs < 1)
+        {
+          g_string_append_printf (tried, "no config for desktop OpenGL%s (%s)",
+                                  surfaceless ? "" : " with pbuffers",
+                                  egl_error_name (eglGetError ()));
+          return FALSE;
+        }
+    }
+  if (!surfaceless)
+    {
+      const EGLint pbuffer_attribs[] = { EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE };
+      ctx->surface = eglCreatePbufferSurface (display, config, pbuffer_attribs);
+      if (ctx->surface == EGL_NO_SURFACE)
+        {
+          g_string_append_printf (tried, "eglCreatePbufferSurface failed (%s)",
+                                  egl_error_name (eglGetError ()));
+          return FALSE;
+        }
+    }
+
+  static const EGLint versions[][2] = { { 4, 5 }, { 4, 3 } };
+  for (guint i = 0; i < G_N_ELEMENTS (versions) && ctx->context == EGL_NO_CONTEXT; i++)
+    {
+      const EGLint attribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION_KHR, versions[i][0],
+        EGL_CONTEXT_MINOR_VERSION_KHR, versions[i][1],
+        EGL_CONTEXT_OPENGL_PROFILE_MASK_KHR, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT_KHR,
+        EGL_NONE,
+      };
+      ctx->context = eglCreateContext (display, config, EGL_NO_CONTEXT, attribs);
+      if (ctx->context == EGL_NO_CONTEXT)
+        g_string_append_printf (tried, "%seglCreateContext %d.%d core failed (%s)",
+                                i ? ", " : "", versions[i][0], versions[i][1],
+                                egl_error_name (eglGetError ()));
+    }
+  if (ctx->context == EGL_NO_CONTEXT)
+    {
+      /* Say what the driver does offer: a default context's version. */
+      EGLContext probe = eglCreateContext (display, config, EGL_NO_CONTEXT, NULL);
+      if (probe != EGL_NO_CONTEXT &&
+          eglMakeCurrent (display, ctx->surface, ctx->surface, probe))
+        {
+          const char *found = (const char *) glGetString (GL_VERSION);
+          g_set_error (version_error, WG_GPU_ERROR, WG_GPU_ERROR_VERSION,
+                       "OpenGL ≥ 4.3 core is needed for compute shaders; %s; the driver's "
+                       "default context is \"%s\"", tried->str, found ? found : "?");
+          eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        }
+      if (probe != EGL_NO_CONTEXT)
+        eglDestroyContext (display, probe);
+      return FALSE;
+    }
+  if (!eglMakeCurrent (display, ctx->surface, ctx->surface, ctx->context))
+    {
+      g_string_append_printf (tried, "eglMakeCurrent failed (%s)", egl_error_name (eglGetError ()));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+WgGpuContext *
+wg_gpu_context_new_headless (GError **error)
+{
+  if (!epoxy_has_egl ())
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "no headless OpenGL context: libEGL could not be loaded");
+      return NULL;
+    }
+
+  g_autoptr (WgGpuContext) ctx = context_alloc (TRUE);
+  g_autoptr (GString) tried = g_string_new (NULL);
+  g_autoptr (GError) version_error = NULL;
+
+  /* With no EGL vendor (glvnd found no ICD) the client extension string is
+   * empty; eglGetPlatformDisplayEXT must not be called then (libepoxy aborts
+   * on an entry point no provider offers). */
+  const char *client = eglQueryString (EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  g_string_append (tried, "surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA): ");
+  if (has_extension (client, "EGL_EXT_platform_base") &&
+      has_extension (client, "EGL_MESA_platform_surfaceless"))
+    {
+      EGLDisplay display = eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
+                                                     EGL_DEFAULT_DISPLAY, NULL);
+      if (display == EGL_NO_DISPLAY)
+        g_string_append_printf (tried, "eglGetPlatformDisplayEXT failed (%s)",
+                                egl_error_name (eglGetError ()));
+      else if (context_try_display (ctx, display, TRUE, tried, &version_error) &&
+               context_query_current (ctx, &version_error))
+        return g_steal_pointer (&ctx);
+      context_clear_egl (ctx);
+      /* A context came up but is too old: the default display would give
+       * the same driver. */
+      if (version_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&version_error));
+          return NULL;
+        }
+    }
+  else
+    g_string_append_printf (tried, "EGL_MESA_platform_surfaceless not among the EGL client "
+                            "extensions (\"%s\")", client ? client : "");
+
+  g_string_append (tried, "; default display with a 16×16 pbuffer: ");
+  EGLDisplay display = eglGetDisplay (EGL_DEFAULT_DISPLAY);
+  if (display == EGL_NO_DISPLAY)
+    g_string_append_printf (tried, "eglGetDisplay failed (%s)", egl_error_name (eglGetError ()));
+  else if (context_try_display (ctx, display, FALSE, tried, &version_error) &&
+           context_query_current (ctx, &version_error))
+    return g_steal_pointer (&ctx);
+  context_clear_egl (ctx);
+
+  if (version_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&version_error));
+  else
+    g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                 "no headless OpenGL context; tried %s", tried->str);
+  return NULL;
+}
+
+/* True when the library is already loaded in the process (never loads it). */
+static gboolean
+library_loaded (const char *soname)
+{
+  void *handle = dlopen (soname, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == NULL)
+    return FALSE;
+  dlclose (handle);
+  return TRUE;
+}
+
+WgGpuContext *
+wg_gpu_context_new_adopt (GError **error)
+{
+  /* A host's context is EGL (GTK 4, most engines) or GLX. Without a current
+   * EGL context, glGetString is only safe to call when a GL library is
+   * already loaded: libepoxy aborts when it finds no library to resolve it. */
+  gboolean egl_current = epoxy_has_egl () && eglGetCurrentContext () != EGL_NO_CONTEXT;
+  if (!egl_current && !library_loaded ("libGL.so.1") && !library_loaded ("libOpenGL.so.0"))
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "no OpenGL context is current on this thread (no EGL context, no GL "
+                   "library loaded)");
+      return NULL;
+    }
+  g_autoptr (WgGpuContext) ctx = context_alloc (FALSE);
+  if (!context_query_current (ctx, error))
+    return NULL;
+  return g_steal_pointer (&ctx);
+}
+
+void
+wg_gpu_context_free (WgGpuContext *ctx)
+{
+  if (ctx == NULL)
+    return;
+  /* Destroying an own context deletes its programs with it; in an adopted
+   * one they must be deleted explicitly. */
+  if (!ctx->own)
+    {
+      GHashTableIter iter;
+      gpointer program;
+      g_hash_table_iter_init (&iter, ctx->programs);
+      while (g_hash_table_iter_next (&iter, NULL, &program))
+        glDeleteProgram (GPOINTER_TO_UINT (program));
+    }
+  context_clear_egl (ctx);
+  g_hash_table_unref (ctx->programs);
+  g_free (ctx->renderer);
+  g_free (ctx->version);
+  g_free (ctx);
+}
+
+gboolean
+wg_gpu_context_make_current (WgGpuContext *ctx, GError **error)
+{
+  if (!ctx->own)
+    return TRUE;
+  if (!eglMakeCurrent (ctx->display, ctx->surface, ctx->surface, ctx->context))
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "cannot make the GL context current: eglMakeCurrent failed (%s)",
+                   egl_error_name (eglGetError ()));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+wg_gpu_context_release_current (WgGpuContext *ctx)
+{
+  if (ctx->own && eglGetCurrentContext () == ctx->context)
+    eglMakeCurrent (ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+const char *
+wg_gpu_context_get_renderer (const WgGpuContext *ctx)
+{
+  return ctx->renderer;
+}
+
+const char *
+wg_gpu_context_get_version (const WgGpuContext *ctx)
+{
+  return ctx->version;
+}
+
+gboolean
+wg_gpu_context_is_software (const WgGpuContext *ctx)
+{
+  static const char *const software[] = {
+    "llvmpipe", "softpipe", "swrast", "swiftshader", "software rasterizer",
+    "basic render driver", "lavapipe",
+  };
+  g_autofree char *renderer = g_ascii_strdown (ctx->renderer, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (software); i++)
+    if (strstr (renderer, software[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+guint
+wg_gpu_context_get_max_shared_memory (const WgGpuContext *ctx)
+{
+  return ctx->max_shared;
+}
+
+/* ---------------------------------------------------------------------------
+ * Programs
+ * ------------------------------------------------------------------------- */
+
+static char *
+shader_resource_text (const char *file, GError **error)
+{
+  g_autofree char *path = g_strconcat (WG_SHADER_RESOURCE_DIR, file, NULL);
+  g_autoptr (GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  if (bytes == NULL)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER,
+                   "no shader resource %s in the bundle", path);
+      return NULL;
+    }
+  gsize size;
+  const char *data = g_bytes_get_data (bytes, &size);
+  return g_strndup (data, size);
+}
+
+/* If @line is `#include "x"` (spaces allowed around the tokens), returns x. */
+static char *
+include_target (const char *line, gsize len)
+{
+  const char *p = line, *end = line + len;
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p == end || *p++ != '#')
+    return NULL;
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if ((gsize) (end - p) < 7 || strncmp (p, "include", 7) != 0)
+    return NULL;
+  p += 7;
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p == end || *p++ != '"')
+    return NULL;
+  const char *q = memchr (p, '"', end - p);
+  return q ? g_strndup (p, q - p) : NULL;
+}
+
+/* Appends @text (source string @files[index]) to @out, replacing include
+ * lines by the included resource wrapped in #line directives. */
+static gboolean
+expand_includes (GString *out, const char *text, guint index, GPtrArray *files, GError **error)
+{
+  guint line_no = 1;
+  for (const char *line = text; *line; line_no++)
+    {
+      const char *nl = strchr (line, '\n');
+      gsize len = nl ? (gsize) (nl - line) : strlen (line);
+      g_autofree char *target = include_target (line, len);
+      if (target == NULL)
+        {
+          g_string_append_len (out, line, len);
+          g_string_append_c (out, '\n');
+        }
+      else if (!g_ptr_array_find_with_equal_func (files, target, g_str_equal, NULL))
+        {
+          g_autoptr (GError) local = NULL;
+          g_autofree char *included = shader_resource_text (target, &local);
+          if (included == NULL)
+            {
+              g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, "%s:%u: %s",
+                           (const char *) files->pdata[index], line_no, local->message);
+              return FALSE;
+            }
+          guint sub = files->len;
+          g_ptr_array_add (files, g_steal_pointer (&target));
+          g_string_append_printf (out, "#line 1 %u\n", sub);
+          if (!expand_includes (out, included, sub, files, error))
+            return FALSE;
+          g_string_append_printf (out, "#line %u %u\n", line_no + 1, index);
+        }
+      else
+        g_string_append_c (out, '\n');
+      line = nl ? nl + 1 : line + len;
+    }
+  return TRUE;
+}
+
+static void
+append_info_log (GString *message, GLuint object, gboolean is_program)
+{
+  GLint len = 0;
+  if (is_program)
+    glGetProgramiv (object, GL_INFO_LOG_LENGTH, &len);
+  else
+    glGetShaderiv (object, GL_INFO_LOG_LENGTH, &len);
+  if (len <= 1)
+    {
+      g_string_append (message, "(the driver gave no log)");
+      return;
+    }
+  g_autofree char *log = g_malloc (len);
+  if (is_program)
+    glGetProgramInfoLog (object, len, NULL, log);
+  else
+    glGetShaderInfoLog (object, len, NULL, log);
+  g_string_append (message, g_strchomp (log));
+}
+
+static void
+append_file_legend (GString *message, GPtrArray *files)
+{
+  if (files->len < 2)
+    return;
+  g_string_append (message, " (source strings:");
+  for (guint i = 0; i < files->len; i++)
+    g_string_append_printf (message, "%s %u = %s", i ? "," : "", i,
+                            (const char *) files->pdata[i]);
+  g_string_append_c (message, ')');
+}
+
+static GLuint
+program_build (const char *name, const char *defines, const char *body, GError **error)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (files, g_strdup (name));
+  g_autoptr (GString) source = g_string_new ("#version 430\n");
+  if (defines)
+    g_string_append (source, defines);
+  g_string_append (source, "\n#line 1 0\n");
+  if (!expand_includes (source, body, 0, files, error))
+    return 0;
+
+  GLuint shader = glCreateShader (GL_COMPUTE_SHADER);
+  const GLchar *text = source->str;
+  glShaderSource (shader, 1, &text, NULL);
+  glCompileShader (shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
+  if (!ok)
+    {
+      g_autoptr (GString) message = g_string_new (NULL);
+      g_string_printf (message, "%s: compile failed", name);
+      append_file_legend (message, files);
+      g_string_append (message, ":\n");
+      append_info_log (message, shader, FALSE);
+      glDeleteShader (shader);
+      g_set_error_literal (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, message->str);
+      return 0;
+    }
+
+  GLuint program = glCreateProgram ();
+  glAttachShader (program, shader);
+  glLinkProgram (program);
+  glDetachShader (program, shader);
+  glDeleteShader (shader);
+  glGetProgramiv (program, GL_LINK_STATUS, &ok);
+  if (!ok)
+    {
+      g_autoptr (GString) message = g_string_new (NULL);
+      g_string_printf (message, "%s: link failed:\n", name);
+      append_info_log (message, program, TRUE);
+      glDeleteProgram (program);
+      g_set_error_literal (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, message->str);
+      return 0;
+    }
+  return program;
+}
+
+GLuint
+wg_gpu_program (WgGpuContext *ctx, const char *name, const char *defines, GError **error)
+{
+  g_autofree char *key = g_strconcat (name, "\n", defines ? defines : "", NULL);
+  gpointer cached = g_hash_table_lookup (ctx->programs, key);
+  if (cached != NULL)
+    return GPOINTER_TO_UINT (cached);
+
+  g_autoptr (GError) local = NULL;
+  g_autofree char *body = shader_resource_text (name, &local);
+  if (body == NULL)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, "%s: %s", name, local->message);
+      return 0;
+    }
+  GLuint program = program_build (name, defines, body, error);
+  if (program != 0)
+    g_hash_table_insert (ctx->programs, g_steal_pointer (&key), GUINT_TO_POINTER (program));
+  return program;
+}
+
+GLuint
+wg_gpu_program_from_source (WgGpuContext *ctx, const char *name, const char *source,
+                            GError **error)
+{
+  return program_build (name, NULL, source, error);
+}
+
+gboolean
+wg_gpu_check (const char *what, GError **error)
+{
+  g_autoptr (GString) names = NULL;
+  /* Bounded: a lost context may report the same error forever. */
+  for (guint i = 0; i < 16; i++)
+    {
+      GLenum code = glGetError ();
+      if (code == GL_NO_ERROR)
+        break;
+      if (names == NULL)
+        names = g_string_new (NULL);
+      else
+        g_string_append (names, ", ");
+      g_string_append (names, gl_error_name (code));
+    }
+  if (names == NULL)
+    return TRUE;
+  g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_FAILED, "%s: %s", what, names->str);
+  return FALSE;
+}

@@ -1,0 +1,483 @@
+/* test-cli.c — the `wavegraph` command as users and pipelines see it: exit
+ * codes, located error messages, nothing left behind on failure, bakes that
+ * match the runtime, and the generated docs. */
+#include "wg-test-util.h"
+#include "wg-image-io.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  int status;
+  char *out, *err;
+  double seconds;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* Runs the CLI with @args (NULL-terminated) in folder @cwd. */
+static Run
+run_cli (const char *cwd, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) g_getenv ("WAVEGRAPH_BIN"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  Run r = { 0 };
+  int wait_status;
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  r.seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+/* Files under @dir, relative, sorted, "a/b" style. */
+static void
+list_files (const char *dir, const char *prefix, GPtrArray *out)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *rel = prefix ? g_build_filename (prefix, name, NULL) : g_strdup (name);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        list_files (path, rel, out);
+      else
+        g_ptr_array_add (out, g_steal_pointer (&rel));
+    }
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  if (d)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (d)))
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+          if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (path);
+          else
+            g_unlink (path);
+        }
+    }
+  g_rmdir (dir);
+}
+
+static char *
+write_file (const char *dir, const char *name, const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  return path;
+}
+
+/* A small valid graph; the bad-input cases each change one thing. */
+static const char base_graph[] =
+  "{\n"
+  "  \"format\": \"wavegraph\", \"version\": 1,\n"
+  "  \"settings\": { \"grid\": [32, 32], \"extent\": [50, 50], \"fps\": 10, \"frames\": [0, 2] },\n"
+  "  \"nodes\": [\n"
+  "    { \"id\": \"spec\", \"type\": \"ocean-spectrum\", \"params\": { \"wind_speed\": 8 } },\n"
+  "    { \"id\": \"evolve\", \"type\": \"spectrum-evolve\" },\n"
+  "    { \"id\": \"fft\", \"type\": \"fft\" },\n"
+  "    { \"id\": \"out\", \"type\": \"field-out\", \"params\": { \"path\": \"h.%04d.exr\" } }\n"
+  "  ],\n"
+  "  \"links\": [\n"
+  "    { \"from\": \"spec:spectrum\", \"to\": \"evolve:spectrum\" },\n"
+  "    { \"from\": \"evolve:spectrum\", \"to\": \"fft:spectrum\" },\n"
+  "    { \"from\": \"fft:height\", \"to\": \"out:field\" }\n"
+  "  ],\n"
+  "  \"outputs\": { \"height\": \"fft:height\" }\n"
+  "}\n";
+
+typedef struct {
+  const char *name;
+  const char *find;    /* replaced in base_graph (NULL: use @replace as the whole file) */
+  const char *replace;
+  int exit_code;
+  const char *message; /* expected in stderr; "@" stands for the case folder */
+} BadCase;
+
+#define SPEC "{ \"id\": \"spec\", \"type\": \"ocean-spectrum\", \"params\": { \"wind_speed\": 8 } }"
+#define WIND "\"wind_speed\": 8"
+#define PATH "\"path\": \"h.%04d.exr\""
+#define LINK3 "{ \"from\": \"fft:height\", \"to\": \"out:field\" }"
+
+static const BadCase bad_cases[] = {
+  { "syntax", "\"version\": 1,", "\"version\": 1,,", 2, "graph.json:2:" },
+  { "root-not-object", NULL, "[1, 2]", 2, "graph.json: (root): expected an object" },
+  { "missing-format", "\"format\": \"wavegraph\", ", "", 2, "format: expected \"wavegraph\" (missing)" },
+  { "wrong-version", "\"version\": 1", "\"version\": 2", 2, "version: expected 1" },
+  { "version-string", "\"version\": 1", "\"version\": \"1\"", 2, "version: expected 1" },
+  { "unknown-key", "\"outputs\"", "\"extras\": 1, \"outputs\"", 2, "extras: unknown key" },
+  { "unknown-type", "\"type\": \"fft\"", "\"type\": \"fftx\"", 2,
+    "nodes[2].type: unknown node type \"fftx\"" },
+  { "unknown-param", WIND, "\"wind_sped\": 8", 2,
+    "nodes[0].params.wind_sped: node type ocean-spectrum has no parameter \"wind_sped\"" },
+  { "unknown-port", "\"from\": \"fft:height\"", "\"from\": \"fft:heigth\"", 2,
+    "links[2].from: node \"fft\" (fft) has no output \"heigth\"" },
+  { "unknown-node-in-link", "\"to\": \"out:field\"", "\"to\": \"outt:field\"", 2,
+    "links[2].to: no node \"outt\"" },
+  { "duplicate-id", "{ \"id\": \"fft\"", "{ \"id\": \"evolve\"", 2,
+    "nodes[2].id: duplicate node id \"evolve\"" },
+  { "type-mismatch", "\"from\": \"fft:height\"", "\"from\": \"spec:spectrum\"", 2,
+    "links[2]: cannot link spec:spectrum (spectrum) to out:field (field): port types differ" },
+  { "two-links-one-input", LINK3, LINK3 ",\n    { \"from\": \"fft:height\", \"to\": \"out:field\" }", 2,
+    "links[3].to: input out:field already has a link" },
+  { "cycle", LINK3,
+    LINK3 ",\n    { \"from\": \"n1:normal\", \"to\": \"n2:displacement\" },\n"
+          "    { \"from\": \"n2:normal\", \"to\": \"n1:displacement\" }",
+    2, "links[4]: linking n2:normal to n1:displacement would create a cycle" },
+  { "param-range", WIND, "\"wind_speed\": 99", 2,
+    "nodes[0].params.wind_speed: expected a number in [0, 60] m/s, got 99" },
+  { "param-type", WIND, "\"wind_speed\": \"fast\"", 2,
+    "nodes[0].params.wind_speed: expected a number, got a string" },
+  { "param-enum", WIND, WIND ", \"model\": \"rogue\"", 2,
+    "nodes[0].params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, measured, got \"rogue\"" },
+  { "grid-not-pow2", "[32, 32]", "[48, 32]", 2,
+    "settings.grid[0]: expected a power of two in [16, 8192], got 48" },
+  { "grid-huge", "[32, 32]", "[1048576, 1048576]", 2,
+    "settings.grid[0]: expected a power of two in [16, 8192], got 1048576" },
+  { "extent-negative", "[50, 50]", "[-5, 50]", 2, "settings.extent[0]: expected a size in (0, 1e6] m" },
+  { "missing-input", "    { \"from\": \"evolve:spectrum\", \"to\": \"fft:spectrum\" },\n", "", 2,
+    "nodes[2] (\"fft\"): required input \"spectrum\" (spectrum) is not linked" },
+  { "buoy-file-missing", WIND, "\"model\": \"measured\", \"buoy_file\": \"nope.txt\"", 2,
+    "nodes[0] (\"spec\").params.buoy_file: " },
+  { "buoy-file-garbled", WIND, "\"model\": \"measured\", \"buoy_file\": \"garbled.txt\"", 2,
+    "nodes[0] (\"spec\").params.buoy_file: @/garbled.txt:2:" },
+  { "buoy-record-missing", WIND,
+    "\"model\": \"measured\", \"buoy_file\": \"buoy.txt\", \"buoy_time\": \"2019-05-05 00:00\"", 2,
+    "nodes[0] (\"spec\").params.buoy_time: " },
+  { "buoy-record-mm", WIND,
+    "\"model\": \"measured\", \"buoy_file\": \"missing.txt\", \"buoy_time\": \"2018-01-01 01:40\"", 2,
+    "nodes[0] (\"spec\").params.buoy_time: @/missing.txt:5:" },
+  { "tma-deep", WIND, WIND ", \"model\": \"tma\"", 2,
+    "nodes[0] (\"spec\").params.depth: the TMA spectrum needs a finite water depth" },
+  { "path-no-frame", PATH, "\"path\": \"h.exr\"", 2,
+    "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d, got \"h.exr\"" },
+  { "path-extension", PATH, "\"path\": \"h.%04d.tif\"", 2,
+    "nodes[3] (\"out\").params.path: the file name must end in .exr or .png" },
+  { "channel-count", PATH, PATH ", \"channels\": \"a,b\"", 2,
+    "nodes[3] (\"out\").params.channels: 2 names for a 1-channel field" },
+  { "dwa-unsupported", PATH, PATH ", \"compression\": \"dwaa\"", 2,
+    "nodes[3] (\"out\").params.compression: dwaa compression needs OpenEXR 3.2" },
+  { "choppy-needs-displacement", LINK3,
+    LINK3 ",\n    { \"from\": \"fft:height\", \"to\": \"chop:height\" }", 2,
+    "(\"chop\").params.method: the spectral method needs input \"displacement\" linked" },
+};
+
+/* Some cases need extra nodes; they are added before "outputs". */
+static char *
+make_case (const BadCase *c)
+{
+  if (c->find == NULL)
+    return g_strdup (c->replace);
+  g_assert_nonnull (strstr (base_graph, c->find));
+  g_autoptr (GString) s = g_string_new (base_graph);
+  g_string_replace (s, c->find, c->replace, 1);
+  if (g_str_equal (c->name, "cycle"))
+    g_string_replace (s, "\n  ],\n  \"links\"",
+                      ",\n    { \"id\": \"n1\", \"type\": \"normals\", \"params\": { \"method\": \"finite-difference\" } },\n"
+                      "    { \"id\": \"n2\", \"type\": \"normals\", \"params\": { \"method\": \"finite-difference\" } }\n  ],\n  \"links\"", 1);
+  if (g_str_equal (c->name, "choppy-needs-displacement"))
+    g_string_replace (s, "\n  ],\n  \"links\"",
+                      ",\n    { \"id\": \"chop\", \"type\": \"choppy-displacement\" }\n  ],\n  \"links\"", 1);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static void
+test_bad_input (void)
+{
+  g_assert_cmpuint (G_N_ELEMENTS (bad_cases), >=, 25);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      const BadCase *c = &bad_cases[i];
+      g_autoptr (GError) error = NULL;
+      g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", &error);
+      g_assert_no_error (error);
+      g_autofree char *text = make_case (c);
+      g_autofree char *graph = write_file (dir, "graph.json", text);
+      g_autofree char *garbled = write_file (dir, "garbled.txt",
+                                             "#YY MM DD hh mm .0200 .0325\n2018 01 01 00 40 0.1 abc\n");
+      g_autofree char *buoy_src = wg_test_source_path ("graphs", "data", "ndbc-2018-01-01.txt", NULL);
+      g_autofree char *missing_src = wg_test_source_path ("tests", "data", "ndbc-missing.txt", NULL);
+      g_autofree char *buoy_text = NULL, *missing_text = NULL;
+      g_assert_true (g_file_get_contents (buoy_src, &buoy_text, NULL, NULL));
+      g_assert_true (g_file_get_contents (missing_src, &missing_text, NULL, NULL));
+      g_autofree char *b1 = write_file (dir, "buoy.txt", buoy_text);
+      g_autofree char *b2 = write_file (dir, "missing.txt", missing_text);
+      g_autofree char *out = g_build_filename (dir, "out", NULL);
+
+      const char *args[] = { "run", "graph.json", "--out", "out", NULL };
+      Run r = run_cli (dir, args);
+      g_autoptr (GString) expect = g_string_new (c->message);
+      g_string_replace (expect, "@", ".", 0);
+      g_test_message ("%s: exit %d: %s", c->name, r.status, r.err);
+      if (r.status != c->exit_code || strstr (r.err, expect->str) == NULL)
+        g_error ("case %s: expected exit %d and \"%s\", got exit %d: %s", c->name, c->exit_code,
+                 expect->str, r.status, r.err);
+      /* Refused before anything was written: no output folder at all. */
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      g_assert_cmpfloat (r.seconds, <, 10);
+      run_clear (&r);
+      remove_tree (dir);
+    }
+}
+
+static void
+test_usage_errors (void)
+{
+  g_autofree char *graph = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  struct {
+    const char *args[8];
+    const char *message;
+  } cases[] = {
+    { { "run", graph, "--frames", "5-2", NULL }, "--frames 5-2: expected A-B" },
+    { { "run", graph, "--frames", "abc", NULL }, "--frames abc: expected A-B" },
+    { { "run", graph, "--set", "spectrum.wind_speed=99", NULL },
+      "--set spectrum.wind_speed=99: spectrum.wind_speed: expected a number in [0, 60] m/s, got 99" },
+    { { "run", graph, "--set", "nosuch.x=1", NULL }, "--set nosuch.x=1: no node \"nosuch\"" },
+    { { "run", graph, "--set", "spectrum.nope=1", NULL }, "has no parameter \"nope\"" },
+    { { "run", graph, "--set", "wind_speed", NULL }, "--set wind_speed: expected node.param=value" },
+    { { "run", graph, "--threads", "-3", NULL }, "--threads -3" },
+    { { "run", graph, "--backend", "quantum", NULL }, "--backend quantum: expected cpu, gpu or auto" },
+    { { "run", NULL }, "expected one graph file" },
+    { { "run", "no-such-graph.json", NULL }, "no-such-graph.json" },
+    { { "frobnicate", NULL }, "unknown command \"frobnicate\"" },
+    { { "validate", "no-such-graph.json", NULL }, "no-such-graph.json" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = run_cli (dir, cases[i].args);
+      if (r.status != 2 || strstr (r.err, cases[i].message) == NULL)
+        g_error ("usage case %u: expected exit 2 and \"%s\", got %d: %s", i, cases[i].message,
+                 r.status, r.err);
+      run_clear (&r);
+    }
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  list_files (dir, NULL, files);
+  g_assert_cmpuint (files->len, ==, 0);
+  remove_tree (dir);
+}
+
+/* An output folder that cannot be created is a runtime failure (exit 1),
+ * found before any frame is computed. */
+static void
+test_unwritable_output (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  g_autofree char *graph = write_file (dir, "graph.json", base_graph);
+  g_autofree char *blocker = write_file (dir, "file.txt", "not a folder");
+  const char *args[] = { "run", "graph.json", "--out", "file.txt/out", NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "output folder file.txt/out cannot be created"));
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  list_files (dir, NULL, files);
+  g_assert_cmpuint (files->len, ==, 2);
+  run_clear (&r);
+  remove_tree (dir);
+}
+
+/* A failure in the middle of a bake keeps the finished frames whole and
+ * leaves no partial file. */
+static void
+test_failure_mid_bake (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  g_autofree char *graph = write_file (dir, "graph.json", base_graph);
+  g_autofree char *obstacle = g_build_filename (dir, "out", "h.0001.exr", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (obstacle, 0755), ==, 0);
+  const char *args[] = { "run", "graph.json", "--out", "out", NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "nodes[3] (\"out\").params.path: "));
+  g_assert_nonnull (strstr (r.err, "h.0001.exr"));
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  list_files (out, NULL, files);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (files, 0), ==, "h.0000.exr");
+  g_autofree char *done = g_build_filename (out, "h.0000.exr", NULL);
+  guint w, h, ch;
+  g_autoptr (GError) error = NULL;
+  g_autofree float *px = wg_exr_read (done, &w, &h, &ch, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, 32);
+  run_clear (&r);
+  remove_tree (dir);
+}
+
+/* The baked files hold exactly what the runtime computes. */
+static void
+test_bake_matches_runtime (void)
+{
+  g_autofree char *graph_path = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  const char *args[] = { "run", graph_path, "--frames", "3-5", "--out", dir, NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "baked 3 frames (3-5)"));
+  g_assert_nonnull (strstr (r.err, "6 files"));
+  run_clear (&r);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (graph_path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WgPlan) plan = wg_test_plan (graph, 0);
+  for (gint64 f = 3; f <= 5; f++)
+    {
+      const float *h = wg_test_eval (plan, f, "fft:height");
+      const float *n = wg_buffer_read (wg_plan_get_node_output (plan, "normals", "normal"), NULL);
+      g_autofree char *exr = g_strdup_printf ("%s/calm/height.%04" G_GINT64_FORMAT ".exr", dir, f);
+      g_autofree char *png = g_strdup_printf ("%s/calm/normal.%04" G_GINT64_FORMAT ".png", dir, f);
+      guint w, hh, ch;
+      g_auto (GStrv) names = NULL;
+      g_autofree float *px = wg_exr_read (exr, &w, &hh, &ch, &names, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (w, ==, 256);
+      g_assert_cmpuint (ch, ==, 1);
+      g_assert_cmpstr (names[0], ==, "height");
+      g_assert_cmpmem (px, 256 * 256 * sizeof (float), h, 256 * 256 * sizeof (float));
+      g_autofree float *pn = wg_png_read (png, &w, &hh, &ch, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ch, ==, 3);
+      for (gsize p = 0; p < 256 * 256 * 3; p++)
+        g_assert_cmpfloat (fabsf (pn[p] - (n[p] + 1.0f) / 2.0f), <=, 0.51f / 65535.0f + 1e-7f);
+    }
+  g_autofree char *sheet = g_build_filename (dir, "contact-sheet.png", NULL);
+  guint w, hh, ch;
+  g_autofree float *ps = wg_png_read (sheet, &w, &hh, &ch, &error);
+  g_assert_no_error (error);
+  /* 3 thumbnails of 128² in a 2×2 grid with 2-pixel gaps. */
+  g_assert_cmpuint (w, ==, 2 * 128 + 3 * 2);
+  g_assert_cmpuint (hh, ==, 2 * 128 + 3 * 2);
+  remove_tree (dir);
+}
+
+static char *
+bake_bytes (const char *graph, const char *const *extra)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  const char *base[] = { "run", graph, "--frames", "2-2", "--out", dir, "--no-contact-sheet" };
+  for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+    g_ptr_array_add (args, (gpointer) base[i]);
+  for (guint i = 0; extra && extra[i]; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  Run r = run_cli (dir, (const char *const *) args->pdata);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *path = g_build_filename (dir, "ocean", "displacement.0002.exr", NULL);
+  char *bytes = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  remove_tree (dir);
+  return bytes;
+}
+
+static void
+test_bake_options (void)
+{
+  g_autofree char *graph = wg_test_source_path ("graphs", "ocean.json", NULL);
+  const char *one[] = { "--threads", "1", NULL };
+  const char *two[] = { "--threads", "2", NULL };
+  const char *windy[] = { "--threads", "2", "--set", "spectrum.wind_speed=16", NULL };
+  g_autofree char *a = bake_bytes (graph, one);
+  g_autofree char *b = bake_bytes (graph, two);
+  g_autofree char *c = bake_bytes (graph, windy);
+  /* Byte-identical files whatever the thread count; --set changes the sea. */
+  g_assert_cmpstr (a, ==, b);
+  g_assert_true (strcmp (a, c) != 0 || memcmp (a, c, 4096) != 0);
+}
+
+static void
+test_validate_info_nodes (void)
+{
+  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
+  const char *graphs[] = { "ocean.json", "ocean-calm.json", "buoy.json" };
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    {
+      const char *v[] = { "validate", graphs[i], NULL };
+      Run r = run_cli (dir, v);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, ": ok ("));
+      run_clear (&r);
+      const char *inf[] = { "info", graphs[i], NULL };
+      r = run_cli (dir, inf);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, "grid      "));
+      g_assert_nonnull (strstr (r.out, "MiB allocated"));
+      run_clear (&r);
+    }
+
+  const char *json[] = { "nodes", "--json", NULL };
+  Run r = run_cli (dir, json);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  JsonArray *types = json_node_get_array (json_parser_get_root (parser));
+  guint n;
+  wg_node_types (&n);
+  g_assert_cmpuint (json_array_get_length (types), ==, n);
+  for (guint t = 0; t < n; t++)
+    {
+      JsonObject *type = json_array_get_object_element (types, t);
+      JsonArray *params = json_object_get_array_member (type, "params");
+      for (guint p = 0; p < json_array_get_length (params); p++)
+        {
+          JsonObject *param = json_array_get_object_element (params, p);
+          g_assert_true (json_object_has_member (param, "unit"));
+          g_assert_true (json_object_has_member (param, "default"));
+          g_assert_cmpstr (json_object_get_string_member (param, "description"), !=, "");
+        }
+    }
+  run_clear (&r);
+
+  /* docs/nodes.md is exactly what the catalogue prints. */
+  const char *md[] = { "nodes", "--markdown", NULL };
+  r = run_cli (dir, md);
+  g_autofree char *doc_path = wg_test_source_path ("docs", "nodes.md", NULL);
+  g_autofree char *doc = NULL;
+  g_assert_true (g_file_get_contents (doc_path, &doc, NULL, NULL));
+  if (g_strcmp0 (doc, r.out) != 0)
+    g_error ("docs/nodes.md is stale: run `build/runtime/wavegraph nodes --markdown > docs/nodes.md`");
+  run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/cli/unwritable-output", test_unwritable_output);
+  g_test_add_func ("/cli/failure-mid-bake", test_failure_mid_bake);
+  g_test_add_func ("/cli/bake-matches-runtime", test_bake_matches_runtime);
+  g_test_add_func ("/cli/bake-options", test_bake_options);
+  g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
+  return g_test_run ();
+}

@@ -1,0 +1,303 @@
+/* test-graph.c — graph model, JSON round trips, plans and caching. */
+#include "wg-test-util.h"
+
+#include <math.h>
+#include <string.h>
+
+static char *
+read_text (const char *path)
+{
+  char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+/* Every example graph is canonical: load → save gives the same bytes. */
+static void
+test_examples_round_trip (void)
+{
+  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint count = 0;
+  while ((name = g_dir_read_name (d)))
+    {
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *original = read_text (path);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+      g_assert_no_error (error);
+      gsize len;
+      g_autofree char *saved = wg_graph_save_to_data (graph, &len);
+      g_assert_cmpstr (saved, ==, original);
+      /* A copy saves identically too. */
+      g_autoptr (WgGraph) copy = wg_graph_copy (graph);
+      g_autofree char *saved_copy = wg_graph_save_to_data (copy, NULL);
+      g_assert_cmpstr (saved_copy, ==, original);
+      count++;
+    }
+  g_assert_cmpuint (count, >=, 3);
+}
+
+/* Any accepted input reaches the canonical form in one save. */
+static void
+test_canonical_idempotent (void)
+{
+  const char *messy =
+    "{\"version\":1,\"format\":\"wavegraph\",\"nodes\":[{\"type\":\"ocean-spectrum\","
+    "\"id\":\"s\",\"params\":{\"wind_speed\":12.0,\"model\":\"phillips\",\"depth\":\"inf\","
+    "\"small_wave_cutoff\":0.1,\"seed\":3}},{\"id\":\"e\",\"type\":\"spectrum-evolve\","
+    "\"ui\":{\"y\":2.5,\"x\":1,\"note\":\"α \\\"quoted\\\"\",\"tags\":[1,\"two\",null]}}],"
+    "\"links\":[{\"to\":\"e:spectrum\",\"from\":\"s:spectrum\"}],"
+    "\"settings\":{\"fps\":25,\"grid\":[64,128],\"extent\":[10.5,21]},"
+    "\"ui\":{\"camera\":{\"distance\":40}}}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) a = wg_graph_load_data (messy, -1, ".", "messy.json", &error);
+  g_assert_no_error (error);
+  g_autofree char *once = wg_graph_save_to_data (a, NULL);
+  g_autoptr (WgGraph) b = wg_graph_load_data (once, -1, ".", "once.json", &error);
+  g_assert_no_error (error);
+  g_autofree char *twice = wg_graph_save_to_data (b, NULL);
+  g_assert_cmpstr (once, ==, twice);
+
+  /* Parameters in descriptor order, explicit ones only; ui kept verbatim in
+   * its own member order; numbers shortest; inf as a string. */
+  g_assert_nonnull (strstr (once, "\"params\": {\n        \"model\": \"phillips\",\n"
+                                  "        \"wind_speed\": 12,\n        \"depth\": \"inf\",\n"
+                                  "        \"small_wave_cutoff\": 0.1,\n        \"seed\": 3\n"));
+  g_assert_nonnull (strstr (once, "\"ui\": {\n        \"y\": 2.5,\n        \"x\": 1,\n"
+                                  "        \"note\": \"α \\\"quoted\\\"\",\n"
+                                  "        \"tags\": [1, \"two\", null]\n"));
+  g_assert_nonnull (strstr (once, "\"grid\": [64, 128]"));
+  g_assert_nonnull (strstr (once, "\"extent\": [10.5, 21]"));
+  g_assert_nonnull (strstr (once, "\"camera\": { \"distance\": 40 }"));
+  g_assert_true (isinf (wg_graph_get_param_double (b, "s", "depth")));
+  g_assert_true (wg_graph_param_is_set (b, "s", "seed"));
+  g_assert_false (wg_graph_param_is_set (b, "s", "fetch"));
+}
+
+static void
+test_format_double (void)
+{
+  struct { double v; const char *text; } cases[] = {
+    { 0.1, "0.1" }, { 12, "12" }, { -3, "-3" }, { 256.5, "256.5" }, { 1e-7, "1e-07" },
+    { 0.1 + 0.2, "0.30000000000000004" }, { 9.81, "9.81" }, { 1e20, "1e+20" },
+    { INFINITY, "inf" }, { 0.0081, "0.0081" }, { 1.0 / 3.0, "0.3333333333333333" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char buf[32];
+      wg_format_double (cases[i].v, buf);
+      g_assert_cmpstr (buf, ==, cases[i].text);
+      if (!isinf (cases[i].v))
+        g_assert_cmpfloat (g_ascii_strtod (buf, NULL), ==, cases[i].v);
+    }
+}
+
+static void
+test_model_api (void)
+{
+  g_autoptr (WgGraph) g = wg_graph_new ();
+  g_autoptr (GError) error = NULL;
+
+  const char *a = wg_graph_add_node (g, "ocean-spectrum", NULL, &error);
+  g_assert_cmpstr (a, ==, "ocean_spectrum");
+  const char *b = wg_graph_add_node (g, "ocean-spectrum", NULL, &error);
+  g_assert_cmpstr (b, ==, "ocean_spectrum2");
+  g_assert_nonnull (wg_graph_add_node (g, "spectrum-evolve", "evolve", &error));
+  g_assert_null (wg_graph_add_node (g, "spectrum-evolve", "evolve", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_DUPLICATE_ID);
+  g_clear_error (&error);
+  g_assert_null (wg_graph_add_node (g, "spectrum-evolve", "bad id", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID);
+  g_clear_error (&error);
+  g_assert_null (wg_graph_add_node (g, "no-such-node", NULL, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_TYPE);
+  g_clear_error (&error);
+
+  /* Parameters: typed, ranged, resettable. */
+  g_assert_true (wg_graph_set_param_from_text (g, "ocean_spectrum", "wind_speed", "17.5", &error));
+  g_assert_cmpfloat (wg_graph_get_param_double (g, "ocean_spectrum", "wind_speed"), ==, 17.5);
+  g_assert_false (wg_graph_set_param_double (g, "ocean_spectrum", "wind_speed", 61, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_assert_nonnull (strstr (error->message, "ocean_spectrum.wind_speed: expected a number in [0, 60] m/s, got 61"));
+  g_clear_error (&error);
+  g_assert_false (wg_graph_set_param_from_text (g, "ocean_spectrum", "model", "rogue", &error));
+  g_assert_nonnull (strstr (error->message, "expected one of phillips, belyaev"));
+  g_clear_error (&error);
+  g_assert_false (wg_graph_set_param_from_text (g, "ocean_spectrum", "samples", "2.5", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_set_param_from_text (g, "ocean_spectrum", "wind_speed", "fast", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_set_param_from_text (g, "ocean_spectrum", "fetch", "-inf", &error));
+  g_clear_error (&error);
+  g_assert_true (wg_graph_set_param_from_text (g, "ocean_spectrum", "fetch", "inf", &error));
+  g_assert_false (wg_graph_set_param_from_text (g, "ocean_spectrum", "gamma", "inf", &error));
+  g_clear_error (&error);
+  g_assert_true (wg_graph_set_param_from_text (g, "ocean_spectrum", "random_amplitude", "false", &error));
+  g_assert_false (wg_graph_get_param_bool (g, "ocean_spectrum", "random_amplitude"));
+  g_autofree char *text = wg_graph_format_param (g, "ocean_spectrum", "fetch");
+  g_assert_cmpstr (text, ==, "inf");
+  g_assert_true (wg_graph_reset_param (g, "ocean_spectrum", "wind_speed", &error));
+  g_assert_cmpfloat (wg_graph_get_param_double (g, "ocean_spectrum", "wind_speed"), ==, 10);
+  g_assert_false (wg_graph_param_is_set (g, "ocean_spectrum", "wind_speed"));
+
+  /* Links: type-checked, one per input, no cycles. */
+  g_assert_true (wg_graph_link (g, "ocean_spectrum", "spectrum", "evolve", "spectrum", &error));
+  g_assert_false (wg_graph_link (g, "ocean_spectrum2", "spectrum", "evolve", "spectrum", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MULTIPLE_LINKS);
+  g_clear_error (&error);
+  g_assert_nonnull (wg_graph_add_node (g, "normals", "n1", &error));
+  g_assert_nonnull (wg_graph_add_node (g, "normals", "n2", &error));
+  g_assert_true (wg_graph_link (g, "n1", "normal", "n2", "displacement", &error));
+  g_assert_false (wg_graph_link (g, "n2", "normal", "n1", "displacement", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_CYCLE);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_link (g, "n1", "normal", "n1", "displacement", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_CYCLE);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_link (g, "evolve", "spectrum", "n1", "slope", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_TYPE_MISMATCH);
+  g_clear_error (&error);
+  g_assert_cmpuint (wg_graph_get_n_links (g), ==, 2);
+  g_assert_true (wg_graph_unlink (g, "n2", "displacement", &error));
+  g_assert_false (wg_graph_unlink (g, "n2", "displacement", &error));
+  g_clear_error (&error);
+
+  /* Outputs, and removal cascading to links and outputs. */
+  g_assert_true (wg_graph_set_output (g, "spec", "evolve", "spectrum", &error));
+  g_assert_cmpuint (wg_graph_get_n_outputs (g), ==, 1);
+  g_assert_true (wg_graph_remove_node (g, "evolve", &error));
+  g_assert_cmpuint (wg_graph_get_n_outputs (g), ==, 0);
+  g_assert_cmpuint (wg_graph_get_n_links (g), ==, 0);
+  g_assert_cmpint (wg_graph_find_node (g, "evolve"), ==, -1);
+
+  /* Settings are checked as a whole. */
+  WgSettings s = *wg_graph_get_settings (g);
+  s.grid[0] = 100;
+  g_assert_false (wg_graph_set_settings (g, &s, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SETTINGS);
+  g_assert_nonnull (strstr (error->message, "settings.grid[0]"));
+}
+
+static WgGraph *
+small_chain (void)
+{
+  WgGraph *g = wg_test_graph (64, 64, 30, 1);
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=8", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "choppy-displacement", "chop", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  wg_test_link (g, "fft:height", "chop:height");
+  wg_test_link (g, "fft:displacement", "chop:displacement");
+  return g;
+}
+
+static guint
+runs (WgPlan *plan, const char *node)
+{
+  guint n = 0;
+  g_assert_true (wg_plan_get_node_stats (plan, node, &n, NULL));
+  return n;
+}
+
+/* h̃0 is computed once; time-dependent nodes once per frame; re-evaluating a
+ * frame does nothing; a parameter change recomputes its node and what is
+ * downstream only. */
+static void
+test_plan_caching (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  for (gint64 f = 0; f < 5; f++)
+    wg_test_eval (plan, f, "chop:displacement");
+  g_assert_cmpuint (runs (plan, "spec"), ==, 1);
+  g_assert_cmpuint (runs (plan, "evolve"), ==, 5);
+  g_assert_cmpuint (runs (plan, "fft"), ==, 5);
+  g_assert_cmpuint (runs (plan, "chop"), ==, 5);
+  wg_test_eval (plan, 4, "chop:displacement");
+  g_assert_cmpuint (runs (plan, "fft"), ==, 5);
+
+  g_autofree float *before = wg_test_eval_copy (plan, 4, "chop:displacement", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 2.0, &error));
+  g_assert_true (wg_plan_update_params (plan, g, &error));
+  g_assert_no_error (error);
+  const float *after = wg_test_eval (plan, 4, "chop:displacement");
+  g_assert_cmpuint (runs (plan, "spec"), ==, 1);
+  g_assert_cmpuint (runs (plan, "fft"), ==, 5);
+  g_assert_cmpuint (runs (plan, "chop"), ==, 6);
+  g_assert_cmpfloat (after[0], ==, 2.0f * before[0]);
+  g_assert_cmpfloat (after[2], ==, before[2]);
+
+  g_assert_true (wg_graph_set_param_double (g, "spec", "wind_speed", 12.0, &error));
+  g_assert_true (wg_plan_update_params (plan, g, &error));
+  wg_test_eval (plan, 4, "chop:displacement");
+  g_assert_cmpuint (runs (plan, "spec"), ==, 2);
+  g_assert_cmpuint (runs (plan, "fft"), ==, 6);
+
+  /* A structural change is refused: the caller builds a new plan. */
+  g_assert_true (wg_graph_unlink (g, "chop", "displacement", &error));
+  g_assert_false (wg_plan_update_params (plan, g, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA);
+}
+
+/* The plan owns a copy: editing the graph afterwards does not touch it. */
+static void
+test_plan_owns_copy (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *a = wg_test_eval_copy (plan, 1, "fft:height", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_remove_node (g, "chop", &error));
+  g_assert_true (wg_graph_set_param_double (g, "spec", "wind_speed", 30, &error));
+  const float *b = wg_test_eval (plan, 1, "fft:height");
+  g_assert_cmpmem (a, 64 * 64 * sizeof (float), b, 64 * 64 * sizeof (float));
+  g_assert_cmpint (wg_graph_find_node (wg_plan_get_graph (plan), "chop"), >=, 0);
+}
+
+static void
+test_topological_order (void)
+{
+  /* File order: consumer before producer; the schedule still runs producers first. */
+  g_autoptr (WgGraph) g = wg_test_graph (32, 32, 30, 1);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "ocean-spectrum", "spec", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) order = wg_graph_topo_order (g, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_array_index (order, guint, 0), ==, 2);
+  g_assert_cmpuint (g_array_index (order, guint, 1), ==, 1);
+  g_assert_cmpuint (g_array_index (order, guint, 2), ==, 0);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const float *h = wg_test_eval (plan, 0, "fft:height");
+  double mean, var;
+  wg_test_moments (h, 32 * 32, 1, 0, &mean, &var);
+  g_assert_cmpfloat (var, >, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/graph/examples-round-trip", test_examples_round_trip);
+  g_test_add_func ("/graph/canonical-idempotent", test_canonical_idempotent);
+  g_test_add_func ("/graph/format-double", test_format_double);
+  g_test_add_func ("/graph/model-api", test_model_api);
+  g_test_add_func ("/graph/plan-caching", test_plan_caching);
+  g_test_add_func ("/graph/plan-owns-copy", test_plan_owns_copy);
+  g_test_add_func ("/graph/topological-order", test_topological_order);
+  return g_test_run ();
+}
