@@ -18,8 +18,11 @@
  */
 #include "wg-node-private.h"
 #include "wg-fft-cpu.h"
+#include "wg-simd.h"
 
 #include <math.h>
+#include <omp.h>
+#include <string.h>
 
 enum { IN_SPECTRUM };
 enum { OUT_HEIGHT, OUT_DISPLACEMENT, OUT_SLOPE };
@@ -40,6 +43,8 @@ typedef struct {
   WgFft2d *c2r;
   WgFft2d *c2c;
   float *height_in; /* padded half spectrum, destroyed by the c2r transform */
+  float *kx;        /* kx of each column (rad/m), FFT order */
+  float *scratch;   /* per thread: 2 rows, the un-mirrored spectrum and an unused output */
 } FftState;
 
 static void
@@ -51,6 +56,8 @@ fft_state_free (gpointer data)
   wg_fft2d_free (st->c2r);
   wg_fft2d_free (st->c2c);
   wg_fft2d_free_array (st->height_in);
+  g_free (st->kx);
+  g_free (st->scratch);
   g_free (st);
 }
 
@@ -68,6 +75,10 @@ fft_prepare (WgNodeContext *ctx, GError **error)
     }
   if (wg_ctx_output_used (ctx, OUT_DISPLACEMENT) || wg_ctx_output_used (ctx, OUT_SLOPE))
     st->c2c = wg_fft2d_new (nx, ny, WG_FFT_C2C);
+  st->kx = g_new (float, nx);
+  for (guint i = 0; i < nx; i++)
+    st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
+  st->scratch = g_new0 (float, (gsize) 4 * nx * wg_ctx_threads (ctx));
   wg_ctx_set_state (ctx, st);
 
   wg_ctx_define_field (ctx, OUT_HEIGHT, nx, ny, 1, in->extent);
@@ -76,31 +87,40 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
-/* h̃ at grid cell (i, j) of the full grid, from either layout. A full grid is
- * made Hermitian as ½(X(k) + conj X(−k)), whose transform is Re(x). */
-static inline void
-spectrum_at (const float *h, gboolean half, guint nx, guint ny, guint i, guint j, float *re,
-             float *im)
+/* Columns [i0, i1) of one row of the derivative spectra from h̃ (src[2i],
+ * src[2i+1]): Q = (i kx − ky) h̃ (slopes packed as ∂h/∂x + i ∂h/∂y) and
+ * Q/|k| (displacement packed as Dx + i Dy). */
+WG_HOT_KERNEL static void
+derive_row (const float *restrict src, const float *restrict kx, float ky, gsize i0, gsize i1,
+            float *restrict slope, float *restrict disp)
 {
-  const guint hw = nx / 2 + 1;
-  guint im_i = (nx - i) % nx, im_j = (ny - j) % ny;
-  if (half)
+  const float ky2 = ky * ky;
+  for (gsize i = i0; i < i1; i++)
     {
-      if (i < hw)
-        {
-          *re = h[2 * ((gsize) j * hw + i)];
-          *im = h[2 * ((gsize) j * hw + i) + 1];
-        }
-      else
-        {
-          *re = h[2 * ((gsize) im_j * hw + im_i)];
-          *im = -h[2 * ((gsize) im_j * hw + im_i) + 1];
-        }
-      return;
+      float re = src[2 * i], im = src[2 * i + 1];
+      float qre = -ky * re - kx[i] * im, qim = kx[i] * re - ky * im;
+      float inv = 1.0f / sqrtf (kx[i] * kx[i] + ky2);
+      slope[2 * i] = qre;
+      slope[2 * i + 1] = qim;
+      disp[2 * i] = qre * inv;
+      disp[2 * i + 1] = qim * inv;
     }
-  const float *a = h + 2 * ((gsize) j * nx + i), *b = h + 2 * ((gsize) im_j * nx + im_i);
-  *re = 0.5f * (a[0] + b[0]);
-  *im = 0.5f * (a[1] - b[1]);
+}
+
+/* Row m of the full spectrum from the Hermitian half: columns n ≥ 0 are row
+ * m itself; column i = N − q (q = 1 … N/2−1) is conj h̃(q, −m), taken from
+ * the mirrored row into @full, so the derivative loop runs forward. */
+static void
+fill_row (const float *row, const float *mirror, const float *kx, float ky, guint n,
+          float *full, float *slope, float *disp)
+{
+  for (guint q = 1; q < n / 2; q++)
+    {
+      full[2 * (n - q)] = mirror[2 * q];
+      full[2 * (n - q) + 1] = -mirror[2 * q + 1];
+    }
+  derive_row (row, kx, ky, 0, n / 2 + 1, slope, disp);
+  derive_row (full, kx, ky, n / 2 + 1, n, slope, disp);
 }
 
 static gboolean
@@ -112,53 +132,57 @@ fft_process_cpu (WgNodeContext *ctx, GError **error)
   if (h == NULL)
     return FALSE;
   const guint nx = in->grid[0], ny = in->grid[1], hw = nx / 2 + 1;
-  const gboolean half = in->half;
-  const double dkx = 2.0 * G_PI / in->extent[0], dky = 2.0 * G_PI / in->extent[1];
+  const double dky = 2.0 * G_PI / in->extent[1];
   float *disp = wg_ctx_output_used (ctx, OUT_DISPLACEMENT)
                   ? wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT)) : NULL;
   float *slope = wg_ctx_output_used (ctx, OUT_SLOPE)
                    ? wg_buffer_data (wg_ctx_output (ctx, OUT_SLOPE)) : NULL;
   float *hin = st->height_in;
   const guint hstride = st->c2r ? wg_fft2d_row_stride (st->c2r) : 0;
+  g_autofree float *half = NULL;
+
+  /* A full (non-Hermitian) grid is folded to ½(X(k) + conj X(−k)) first,
+   * whose transform is the real part of the full transform. */
+  if (!in->half)
+    {
+      half = g_new (float, (gsize) 2 * hw * ny);
+      for (guint j = 0; j < ny; j++)
+        for (guint i = 0; i < hw; i++)
+          {
+            const float *a = h + 2 * ((gsize) j * nx + i);
+            const float *b = h + 2 * ((gsize) ((ny - j) % ny) * nx + (nx - i) % nx);
+            half[2 * ((gsize) j * hw + i)] = 0.5f * (a[0] + b[0]);
+            half[2 * ((gsize) j * hw + i) + 1] = 0.5f * (a[1] - b[1]);
+          }
+      h = half;
+    }
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < ny; j++)
     {
-      const int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
-      const float ky = (float) (m * dky);
-      const gboolean nyq_row = j == ny / 2;
+      const float *row = h + 2 * (gsize) j * hw;
       if (hin)
-        {
-          float *dst = hin + 2 * (gsize) j * hstride;
-          for (guint i = 0; i < hw; i++)
-            spectrum_at (h, half, nx, ny, i, j, &dst[2 * i], &dst[2 * i + 1]);
-        }
+        memcpy (hin + 2 * (gsize) j * hstride, row, 2 * hw * sizeof (float));
       if (disp == NULL && slope == NULL)
         continue;
-      for (guint i = 0; i < nx; i++)
+      float *full = st->scratch + 4 * (gsize) nx * (guint) omp_get_thread_num ();
+      float *spare = full + 2 * (gsize) nx;
+      float *s = slope ? slope + 2 * (gsize) j * nx : spare;
+      float *d = disp ? disp + 2 * (gsize) j * nx : spare;
+      if (j == ny / 2)
         {
-          const int n = i < nx / 2 ? (int) i : (int) i - (int) nx;
-          const float kx = (float) (n * dkx);
-          const gsize o = 2 * ((gsize) j * nx + i);
-          float re, im;
-          if (nyq_row || i == nx / 2 || (n == 0 && m == 0))
-            re = im = 0.0f;
-          else
-            spectrum_at (h, half, nx, ny, i, j, &re, &im);
-          /* (i kx) h̃ + i (i ky) h̃ = h̃ (−ky + i kx) */
-          const float qre = -ky * re - kx * im, qim = kx * re - ky * im;
-          if (slope)
-            {
-              slope[o] = qre;
-              slope[o + 1] = qim;
-            }
-          if (disp)
-            {
-              const float inv_k = (n == 0 && m == 0) ? 0.0f : 1.0f / sqrtf (kx * kx + ky * ky);
-              disp[o] = qre * inv_k;
-              disp[o + 1] = qim * inv_k;
-            }
+          /* The Nyquist row: i k makes it non-Hermitian; no waves there. */
+          memset (s, 0, 2 * nx * sizeof (float));
+          memset (d, 0, 2 * nx * sizeof (float));
+          continue;
         }
+      const int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
+      fill_row (row, h + 2 * (gsize) ((ny - j) % ny) * hw, st->kx, (float) (m * dky), nx, full, s,
+                d);
+      /* The Nyquist column likewise, and the mean (k = 0) has no slope. */
+      s[nx] = s[nx + 1] = d[nx] = d[nx + 1] = 0.0f;
+      if (j == 0)
+        s[0] = s[1] = d[0] = d[1] = 0.0f;
     }
 
   if (hin)

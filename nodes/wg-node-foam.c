@@ -8,6 +8,7 @@
  * stateful (it steps frame by frame); bakes warm it up with settings.preroll.
  */
 #include "wg-node-private.h"
+#include "wg-simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -53,6 +54,51 @@ foam_reset (WgNodeContext *ctx)
   memset (wg_buffer_data (foam), 0, foam->n_floats * sizeof (float));
 }
 
+typedef struct {
+  float threshold, inv_falloff, decay;
+} FoamParams;
+
+/* Jacobian and foam at one column from its neighbours w, e, s, n. */
+static inline void
+foam_at (const FoamParams *fp, const float *w, const float *e, const float *s, const float *n,
+         float sx, float sy, float *restrict jac, float *restrict foam)
+{
+  float jxx = 1.0f + sx * (e[0] - w[0]), jyy = 1.0f + sy * (n[1] - s[1]);
+  float jxy = sy * (n[0] - s[0]), jyx = sx * (e[1] - w[1]);
+  float J = jxx * jyy - jxy * jyx;
+  float fresh = (fp->threshold - J) * fp->inv_falloff;
+  fresh = fresh > 0.0f ? fresh : 0.0f;
+  fresh = fresh < 1.0f ? fresh : 1.0f;
+  float kept = fp->decay * *foam;
+  *jac = J;
+  *foam = fresh > kept ? fresh : kept;
+}
+
+/* One row's interior columns; the two border columns are the caller's. */
+WG_HOT_KERNEL static void
+foam_row (const FoamParams *fp, const float *restrict c, const float *restrict s,
+          const float *restrict n, guint w, float sx, float sy, float *restrict jac,
+          float *restrict foam)
+{
+  const float threshold = fp->threshold, inv_falloff = fp->inv_falloff, decay = fp->decay;
+  for (gsize i = 1; i + 1 < w; i++)
+    {
+      float jxx = 1.0f + sx * (c[3 * i + 3] - c[3 * i - 3]);
+      float jyx = sx * (c[3 * i + 4] - c[3 * i - 2]);
+      float jxy = sy * (n[3 * i] - s[3 * i]);
+      float jyy = 1.0f + sy * (n[3 * i + 1] - s[3 * i + 1]);
+      float J = jxx * jyy - jxy * jyx;
+      /* Comparisons rather than fminf/fmaxf, which must honour NaN and
+       * cannot become MINPS/MAXPS. */
+      float fresh = (threshold - J) * inv_falloff;
+      fresh = fresh > 0.0f ? fresh : 0.0f;
+      fresh = fresh < 1.0f ? fresh : 1.0f;
+      float kept = decay * foam[i];
+      jac[i] = J;
+      foam[i] = fresh > kept ? fresh : kept;
+    }
+}
+
 static gboolean
 foam_process_cpu (WgNodeContext *ctx, GError **error)
 {
@@ -64,32 +110,26 @@ foam_process_cpu (WgNodeContext *ctx, GError **error)
   float *jac = wg_buffer_data (wg_ctx_output (ctx, OUT_JACOBIAN));
   const guint w = db->width, hh = db->height;
   const float idx = (float) (w / db->extent[0]), idy = (float) (hh / db->extent[1]);
-  const float threshold = (float) wg_ctx_double (ctx, P_THRESHOLD);
-  const float inv_falloff = (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF));
-  const float decay = (float) wg_ctx_double (ctx, P_DECAY);
+  const FoamParams fp = { (float) wg_ctx_double (ctx, P_THRESHOLD),
+                          (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF)),
+                          (float) wg_ctx_double (ctx, P_DECAY) };
   const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
+  const float sx = 0.5f * idx, sx1 = wrap ? sx : idx;
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < hh; j++)
     {
       guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
-      guint jp = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
-      float sy = (jn == j || jp == j) && !wrap ? idy : 0.5f * idy;
-      for (guint i = 0; i < w; i++)
-        {
-          guint in = i + 1 < w ? i + 1 : (wrap ? 0 : i);
-          guint ip = i > 0 ? i - 1 : (wrap ? w - 1 : i);
-          float sx = (in == i || ip == i) && !wrap ? idx : 0.5f * idx;
-          const float *e = d + 3 * ((gsize) j * w + in), *wv = d + 3 * ((gsize) j * w + ip);
-          const float *no = d + 3 * ((gsize) jn * w + i), *so = d + 3 * ((gsize) jp * w + i);
-          float jxx = 1.0f + sx * (e[0] - wv[0]), jyy = 1.0f + sy * (no[1] - so[1]);
-          float jxy = sy * (no[0] - so[0]), jyx = sx * (e[1] - wv[1]);
-          float J = jxx * jyy - jxy * jyx;
-          gsize p = (gsize) j * w + i;
-          float fresh = fminf (fmaxf ((threshold - J) * inv_falloff, 0.0f), 1.0f);
-          jac[p] = J;
-          foam[p] = fmaxf (fresh, decay * foam[p]);
-        }
+      guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
+      float sy = (jn == j || js == j) && !wrap ? idy : 0.5f * idy;
+      const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
+                  *s = d + 3 * (gsize) js * w;
+      float *jr = jac + (gsize) j * w, *fr = foam + (gsize) j * w;
+      const float *last = c + 3 * (w - 1);
+      foam_row (&fp, c, s, n, w, sx, sy, jr, fr);
+      foam_at (&fp, wrap ? last : c, c + 3, s, n, sx1, sy, &jr[0], &fr[0]);
+      foam_at (&fp, c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1), n + 3 * (w - 1), sx1, sy,
+               &jr[w - 1], &fr[w - 1]);
     }
   return TRUE;
 }

@@ -11,6 +11,7 @@
  * Without displacement both reduce to normalize(−∂h/∂x, −∂h/∂y, 1). +z is up.
  */
 #include "wg-node-private.h"
+#include "wg-simd.h"
 
 #include <math.h>
 
@@ -62,14 +63,58 @@ normals_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+/* The unit normal a × b of the displaced surface's tangents
+ * a = ∂P/∂x0 = (1 + ∂Dx/∂x, ∂Dy/∂x, ∂h/∂x), b = ∂P/∂y0 = (∂Dx/∂y, 1 + ∂Dy/∂y, ∂h/∂y). */
 static inline void
-store_normal (float *n, double ax, double ay, double az, double bx, double by, double bz)
+store_normal (float *restrict n, float ax, float ay, float az, float bx, float by, float bz)
 {
-  double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-  double inv = 1.0 / sqrt (cx * cx + cy * cy + cz * cz);
-  n[0] = (float) (cx * inv);
-  n[1] = (float) (cy * inv);
-  n[2] = (float) (cz * inv);
+  float cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  float inv = 1.0f / sqrtf (cx * cx + cy * cy + cz * cz);
+  n[0] = cx * inv;
+  n[1] = cy * inv;
+  n[2] = cz * inv;
+}
+
+/* Spectral method at column i: displacement derivatives by differences of
+ * the neighbours w, e (same row) and s, n (rows j∓1), scaled by sx, sy. */
+static inline void
+spectral_at (float *restrict out, const float *w, const float *e, const float *s, const float *n,
+             const float *slope, float sx, float sy)
+{
+  store_normal (out, 1.0f + sx * (e[0] - w[0]), sx * (e[1] - w[1]), slope[0],
+                sy * (n[0] - s[0]), 1.0f + sy * (n[1] - s[1]), slope[1]);
+}
+
+/* One row of the spectral method; the row's first and last columns (whose
+ * neighbours wrap or clamp) are the caller's. */
+WG_HOT_KERNEL static void
+spectral_row (float *restrict out, const float *restrict c, const float *restrict s,
+              const float *restrict n, const float *restrict slope, guint w, float sx, float sy)
+{
+  for (gsize i = 1; i + 1 < w; i++)
+    {
+      float ax = 1.0f + sx * (c[3 * i + 3] - c[3 * i - 3]);
+      float ay = sx * (c[3 * i + 4] - c[3 * i - 2]);
+      float az = slope[2 * i];
+      float bx = sy * (n[3 * i] - s[3 * i]);
+      float by = 1.0f + sy * (n[3 * i + 1] - s[3 * i + 1]);
+      float bz = slope[2 * i + 1];
+      float cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+      float inv = 1.0f / sqrtf (cx * cx + cy * cy + cz * cz);
+      out[3 * i] = cx * inv;
+      out[3 * i + 1] = cy * inv;
+      out[3 * i + 2] = cz * inv;
+    }
+}
+
+/* Belyaev's eq. 12 at column i: forward differences of P = (x0 + Dx, y0 + Dy, h)
+ * toward e and n (or backward, f = −1, at a clamped border). */
+static inline void
+finite_difference_at (float *restrict out, const float *c, const float *e, const float *n,
+                      float fx, float fy, float dx, float dy)
+{
+  store_normal (out, dx + fx * (e[0] - c[0]), fx * (e[1] - c[1]), fx * (e[2] - c[2]),
+                fy * (n[0] - c[0]), dy + fy * (n[1] - c[1]), fy * (n[2] - c[2]));
 }
 
 static gboolean
@@ -81,44 +126,42 @@ normals_process_cpu (WgNodeContext *ctx, GError **error)
     return FALSE;
   float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
   const guint w = db->width, hh = db->height;
-  const double dx = db->extent[0] / w, dy = db->extent[1] / hh;
+  const float dx = (float) (db->extent[0] / w), dy = (float) (db->extent[1] / hh);
   const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
   const gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
-  const float *s = spectral ? wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error) : NULL;
-  if (spectral && s == NULL)
+  const float *sl = spectral ? wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error) : NULL;
+  if (spectral && sl == NULL)
     return FALSE;
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < hh; j++)
     {
-      /* Neighbours: wrapped, or clamped (one-sided differences at the border). */
+      /* Neighbour rows: wrapped, or clamped with one-sided differences. */
       guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
-      guint jp = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
-      double sy = (jn == j || jp == j) && !wrap ? 1.0 : 0.5;
-      for (guint i = 0; i < w; i++)
+      guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
+      const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
+                  *s = d + 3 * (gsize) js * w;
+      float *o = out + 3 * (gsize) j * w;
+      if (spectral)
         {
-          guint in = i + 1 < w ? i + 1 : (wrap ? 0 : i);
-          guint ip = i > 0 ? i - 1 : (wrap ? w - 1 : i);
-          const float *c = d + 3 * ((gsize) j * w + i);
-          float *n = out + 3 * ((gsize) j * w + i);
-          if (spectral)
+          const float *slope = sl + 2 * (gsize) j * w;
+          const float sx = 0.5f / dx, sx1 = wrap ? sx : 1.0f / dx;
+          const float sy = (jn == j || js == j) && !wrap ? 1.0f / dy : 0.5f / dy;
+          spectral_row (o, c, s, n, slope, w, sx, sy);
+          const float *last = c + 3 * (w - 1);
+          spectral_at (o, wrap ? last : c, c + 3, s, n, slope, sx1, sy);
+          spectral_at (o + 3 * (w - 1), c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1),
+                       n + 3 * (w - 1), slope + 2 * (w - 1), sx1, sy);
+        }
+      else
+        {
+          const float *nr = jn != j ? n : s;
+          const float fy = jn != j ? 1.0f : -1.0f;
+          for (guint i = 0; i < w; i++)
             {
-              double sx = (in == i || ip == i) && !wrap ? 1.0 : 0.5;
-              const float *e = d + 3 * ((gsize) j * w + in), *wv = d + 3 * ((gsize) j * w + ip);
-              const float *no = d + 3 * ((gsize) jn * w + i), *so = d + 3 * ((gsize) jp * w + i);
-              const float *sl = s + 2 * ((gsize) j * w + i);
-              double dDx_dx = sx * (e[0] - wv[0]) / dx, dDy_dx = sx * (e[1] - wv[1]) / dx;
-              double dDx_dy = sy * (no[0] - so[0]) / dy, dDy_dy = sy * (no[1] - so[1]) / dy;
-              store_normal (n, 1.0 + dDx_dx, dDy_dx, sl[0], dDx_dy, 1.0 + dDy_dy, sl[1]);
-            }
-          else
-            {
-              /* Forward differences; at a clamped border use the backward one. */
-              const float *e = d + 3 * ((gsize) j * w + (in != i ? in : ip));
-              const float *no = d + 3 * ((gsize) (jn != j ? jn : jp) * w + i);
-              double fx = in != i ? 1.0 : -1.0, fy = jn != j ? 1.0 : -1.0;
-              store_normal (n, dx + fx * (e[0] - c[0]), fx * (e[1] - c[1]), fx * (e[2] - c[2]),
-                            fy * (no[0] - c[0]), dy + fy * (no[1] - c[1]), fy * (no[2] - c[2]));
+              guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i - 1);
+              float fx = ie > i || (wrap && i + 1 == w) ? 1.0f : -1.0f;
+              finite_difference_at (o + 3 * i, c + 3 * i, c + 3 * ie, nr + 3 * i, fx, fy, dx, dy);
             }
         }
     }

@@ -12,8 +12,10 @@
  */
 #include "wg-node-private.h"
 #include "wg-ocean.h"
+#include "wg-simd.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 enum { P_LOOP_PERIOD, P_TIME_SCALE, P_TIME_OFFSET, N_PARAMS };
 
@@ -35,9 +37,16 @@ static const WgPortSpec outputs[] = {
   { "spectrum", WG_PORT_SPECTRUM, 2, FALSE, "h̃(k, t), Hermitian half spectrum (kx ≥ 0)" },
 };
 
+/* Per half-spectrum cell, with a = h̃0(k), b = h̃0(−k):
+ *   h̃(k, t) = a e^{−iωt} + conj(b) e^{iωt}
+ *          = ((a+b)re cos + (a+b)im sin,  (a−b)im cos − (a−b)re sin)
+ * so the sums and differences are packed once, when h̃0 changes, and each
+ * frame is one sincos and four multiply-adds per cell, streamed in order. */
 typedef struct {
   double *omega;   /* ω per half-spectrum cell, rad/s */
   guint32 *mirror; /* index of −k in the full input grid, per half-spectrum cell */
+  float *packed;   /* (a+b)re, (a+b)im, (a−b)im, (a−b)re per cell */
+  gsize n_cells;
 } EvolveState;
 
 static void
@@ -48,6 +57,7 @@ evolve_state_free (gpointer data)
     return;
   g_free (st->omega);
   g_free (st->mirror);
+  free (st->packed);
   g_free (st);
 }
 
@@ -68,8 +78,13 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
   const double omega0 = period > 0 ? 2.0 * G_PI / period : 0.0;
 
   EvolveState *st = g_new0 (EvolveState, 1);
-  st->omega = g_new (double, (gsize) hw * ny);
-  st->mirror = g_new (guint32, (gsize) hw * ny);
+  st->n_cells = (gsize) hw * ny;
+  st->omega = g_new (double, st->n_cells);
+  st->mirror = g_new (guint32, st->n_cells);
+  void *mem = NULL;
+  if (posix_memalign (&mem, 64, st->n_cells * 4 * sizeof (float)) != 0)
+    g_error ("out of memory for a %u×%u spectrum", nx, ny);
+  st->packed = mem;
   for (guint j = 0; j < ny; j++)
     {
       int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
@@ -116,7 +131,7 @@ fast_sincos (double x, float *s_out, float *c_out)
 {
   double q = rint (x * (2.0 / G_PI));
   double r = x - q * (G_PI / 2.0);
-  long quadrant = (long) q & 3;
+  int quadrant = (int) q & 3;
   double r2 = r * r;
   double s = r * (1.0 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880)))));
   double c = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
@@ -129,36 +144,53 @@ fast_sincos (double x, float *s_out, float *c_out)
   *c_out = (float) cs;
 }
 
+static void
+evolve_pack (EvolveState *st, const float *h0, guint nx)
+{
+  const gsize hw = nx / 2 + 1;
+#pragma omp parallel for schedule(static)
+  for (gsize c = 0; c < st->n_cells; c++)
+    {
+      const float *a = h0 + 2 * ((c / hw) * nx + c % hw);
+      const float *b = h0 + 2 * (gsize) st->mirror[c];
+      float *p = st->packed + 4 * c;
+      p[0] = a[0] + b[0];
+      p[1] = a[1] + b[1];
+      p[2] = a[1] - b[1];
+      p[3] = a[0] - b[0];
+    }
+}
+
+WG_HOT_KERNEL static void
+evolve_cells (float *restrict h, const float *restrict p, const double *restrict omega, double t,
+              gsize begin, gsize end)
+{
+  for (gsize c = begin; c < end; c++)
+    {
+      float s, co;
+      fast_sincos (omega[c] * t, &s, &co);
+      h[2 * c] = p[4 * c] * co + p[4 * c + 1] * s;
+      h[2 * c + 1] = p[4 * c + 2] * co - p[4 * c + 3] * s;
+    }
+}
+
 static gboolean
 evolve_process_cpu (WgNodeContext *ctx, GError **error)
 {
-  const EvolveState *st = wg_ctx_get_state (ctx);
+  EvolveState *st = wg_ctx_get_state (ctx);
   WgBuffer *in = wg_ctx_input (ctx, 0);
   const float *h0 = wg_buffer_cpu (in, error);
-  float *h = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const guint nx = in->grid[0], ny = in->grid[1], hw = nx / 2 + 1;
-  const double t = evolve_time (ctx);
-
   if (h0 == NULL)
     return FALSE;
+  if (wg_ctx_input_changed (ctx, 0))
+    evolve_pack (st, h0, in->grid[0]);
+  float *h = wg_buffer_data (wg_ctx_output (ctx, 0));
+  const double t = evolve_time (ctx);
+  const gsize n = st->n_cells, block = 1024;
+
 #pragma omp parallel for schedule(static)
-  for (guint j = 0; j < ny; j++)
-    {
-      const double *omega = st->omega + (gsize) j * hw;
-      const guint32 *mirror = st->mirror + (gsize) j * hw;
-      const float *row0 = h0 + 2 * (gsize) j * nx;
-      float *out = h + 2 * (gsize) j * hw;
-      for (guint i = 0; i < hw; i++)
-        {
-          float s, c;
-          fast_sincos (omega[i] * t, &s, &c);
-          float a = row0[2 * i], b = row0[2 * i + 1];
-          float am = h0[2 * (gsize) mirror[i]], bm = h0[2 * (gsize) mirror[i] + 1];
-          /* (a + ib) e^{−iωt} + (am − i bm) e^{+iωt} */
-          out[2 * i] = (a + am) * c + (b + bm) * s;
-          out[2 * i + 1] = (b - bm) * c - (a - am) * s;
-        }
-    }
+  for (gsize b = 0; b < (n + block - 1) / block; b++)
+    evolve_cells (h, st->packed, st->omega, t, b * block, MIN (n, (b + 1) * block));
   return TRUE;
 }
 

@@ -63,7 +63,9 @@ WgGpuContext *wg_gpu_context_new_headless (GError **error);
  * does not destroy it, make_current()/release_current() do nothing.
  *
  * Errors: WG_GPU_ERROR_NO_CONTEXT when no context is current;
- * WG_GPU_ERROR_VERSION when it is not OpenGL ≥ 4.3 core (compute shaders).
+ * WG_GPU_ERROR_VERSION when it is OpenGL ES or desktop OpenGL older than 4.3
+ * (compute shaders). A 4.3+ compatibility-profile context is accepted: our
+ * shaders use only core features, and games often run one.
  */
 WgGpuContext *wg_gpu_context_new_adopt (GError **error);
 

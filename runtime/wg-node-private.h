@@ -35,6 +35,12 @@ char *wg_ctx_path (WgNodeContext *ctx, guint param);
 WgBuffer *wg_ctx_input (WgNodeContext *ctx, guint port);
 /** wg_ctx_output: the node's output buffer @port (valid after prepare). */
 WgBuffer *wg_ctx_output (WgNodeContext *ctx, guint port);
+/**
+ * wg_ctx_input_changed:
+ * Whether input @port holds new data in this evaluation (its producer ran,
+ * or this node was re-prepared): lets a node redo derived data only then.
+ */
+gboolean wg_ctx_input_changed (WgNodeContext *ctx, guint port);
 /** wg_ctx_output_used: whether anything consumes output @port (skip work if not). */
 gboolean wg_ctx_output_used (WgNodeContext *ctx, guint port);
 

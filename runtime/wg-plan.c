@@ -18,6 +18,7 @@ struct _WgNodeContext {
   gpointer state;
   gboolean dirty;         /* parameters changed or never computed */
   gboolean reprepare;     /* an output was requested that prepare did not plan for */
+  gboolean *input_changed; /* per input: upstream ran in this evaluation */
   guint runs;             /* process calls, for tests and profiling */
   gint64 usec;            /* time spent in process calls */
   gboolean changed;       /* outputs changed during the current evaluation */
@@ -139,6 +140,13 @@ wg_ctx_output (WgNodeContext *ctx, guint port)
 {
   g_assert (port < ctx->inst->type->n_outputs);
   return ctx->outputs[port];
+}
+
+gboolean
+wg_ctx_input_changed (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_inputs);
+  return ctx->input_changed[port];
 }
 
 gboolean
@@ -293,6 +301,7 @@ node_context_free (WgNodeContext *ctx)
   g_free (ctx->outputs);
   g_free (ctx->inputs);
   g_free (ctx->output_used);
+  g_free (ctx->input_changed);
   g_free (ctx);
 }
 
@@ -389,6 +398,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
       ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
       ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+      ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
       plan->nodes[i] = ctx;
     }
   /* An output is used when linked or exposed as a graph output. */
@@ -448,8 +458,8 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
       for (guint p = 0; p < type->n_inputs; p++)
         {
           const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-          if (l && context_for (plan, l->from)->changed)
-            inputs_changed = TRUE;
+          ctx->input_changed[p] = (l && context_for (plan, l->from)->changed) || ctx->dirty;
+          inputs_changed |= ctx->input_changed[p];
         }
       gboolean run;
       if (type->flags & WG_NODE_STATEFUL)

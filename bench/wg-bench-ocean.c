@@ -1,0 +1,330 @@
+/* wg-bench-ocean — speed and memory of the CPU ocean chain. Prints tables;
+ * asserts nothing (targets are stated next to the numbers).
+ *
+ *  1. ms/frame of the chain spectrum-evolve + fft (height, displacement,
+ *     slopes) + choppy-displacement + normals + foam at 256², 512², 1024² on
+ *     1 and 2 threads, next to a bare-FFTW reference timed in the same run:
+ *     fill five half spectra from h̃ and run five 2D c2r transforms with
+ *     FFTW's own threaded plans. Target: chain ≤ 1.25 × reference.
+ *  2. ms/frame of a 1024² bake to the three half-float EXR maps Blender's
+ *     ocean bake writes (displacement, normal, foam) with ZIP, RLE and no
+ *     compression. Targets: ZIP ≤ 130 ms, none/RLE ≤ 45 ms.
+ *  3. Peak RSS of that bake as a separate `wavegraph run` process. Target
+ *     ≤ 200 MB.
+ *
+ * Usage: wg-bench-ocean [--quick]
+ */
+#include "wg-private.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+
+static double
+now (void)
+{
+  return (double) g_get_monotonic_time () / 1e3;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, (size_t) n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static WgGraph *
+ocean_graph (guint n, const char *compression, gboolean outputs)
+{
+  WgGraph *g = wg_graph_new ();
+  WgSettings s = *wg_graph_get_settings (g);
+  s.grid[0] = s.grid[1] = n;
+  s.extent[0] = s.extent[1] = 512;
+  s.fps = 24;
+  wg_graph_set_settings (g, &s, NULL);
+  struct { const char *type, *id; } nodes[] = {
+    { "ocean-spectrum", "spectrum" }, { "spectrum-evolve", "evolve" }, { "fft", "fft" },
+    { "choppy-displacement", "choppy" }, { "normals", "normals" }, { "foam", "foam" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (nodes); i++)
+    wg_graph_add_node (g, nodes[i].type, nodes[i].id, NULL);
+  wg_graph_set_param_double (g, "spectrum", "wind_speed", 14, NULL);
+  wg_graph_set_param_double (g, "evolve", "loop_period", 20, NULL);
+  wg_graph_link (g, "spectrum", "spectrum", "evolve", "spectrum", NULL);
+  wg_graph_link (g, "evolve", "spectrum", "fft", "spectrum", NULL);
+  wg_graph_link (g, "fft", "height", "choppy", "height", NULL);
+  wg_graph_link (g, "fft", "displacement", "choppy", "displacement", NULL);
+  wg_graph_link (g, "choppy", "displacement", "normals", "displacement", NULL);
+  wg_graph_link (g, "fft", "slope", "normals", "slope", NULL);
+  wg_graph_link (g, "choppy", "displacement", "foam", "displacement", NULL);
+  wg_graph_set_output (g, "height", "fft", "height", NULL);
+  wg_graph_set_output (g, "normal", "normals", "normal", NULL);
+  wg_graph_set_output (g, "foam", "foam", "foam", NULL);
+  if (outputs)
+    {
+      const char *maps[][3] = { { "disp_out", "choppy", "ocean/disp_%04d.exr" },
+                                { "normal_out", "normals", "ocean/normal_%04d.exr" },
+                                { "foam_out", "foam", "ocean/foam_%04d.exr" } };
+      const char *ports[] = { "displacement", "normal", "foam" };
+      for (int i = 0; i < 3; i++)
+        {
+          wg_graph_add_node (g, "field-out", maps[i][0], NULL);
+          wg_graph_set_param_string (g, maps[i][0], "path", maps[i][2], NULL);
+          wg_graph_set_param_string (g, maps[i][0], "compression", compression, NULL);
+          wg_graph_link (g, maps[i][1], ports[i], maps[i][0], "field", NULL);
+        }
+    }
+  return g;
+}
+
+static const char *const chain_nodes[] = { "evolve", "fft", "choppy", "normals", "foam" };
+
+/* Median ms/frame of the chain (h̃0 computed once beforehand, as in a bake);
+ * @per_node (optional) gets each node's mean ms/frame. */
+static double
+bench_chain (guint n, int threads, int frames, double *per_node)
+{
+  g_autoptr (WgGraph) g = ocean_graph (n, "zip", FALSE);
+  WgPlanOptions o = { WG_BACKEND_CPU, threads, FALSE, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
+  if (plan == NULL)
+    g_error ("%s", error->message);
+  wg_plan_evaluate (plan, 0, NULL);
+  wg_plan_evaluate (plan, 1, NULL);
+  double *t = g_new (double, frames);
+  for (int f = 0; f < frames; f++)
+    {
+      double t0 = now ();
+      if (!wg_plan_evaluate (plan, 2 + f, &error))
+        g_error ("%s", error->message);
+      t[f] = now () - t0;
+    }
+  double m = median (t, frames);
+  g_free (t);
+  for (guint i = 0; per_node && i < G_N_ELEMENTS (chain_nodes); i++)
+    {
+      guint runs;
+      double seconds;
+      wg_plan_get_node_stats (plan, chain_nodes[i], &runs, &seconds);
+      per_node[i] = 1e3 * seconds / runs;
+    }
+  return m;
+}
+
+/* The reference a hand-written FFTW program would do per frame: fill five
+ * half spectra (h̃, i kx h̃/k, i ky h̃/k, i kx h̃, i ky h̃) and run five 2D c2r
+ * transforms with FFTW's threaded planner. */
+static double
+bench_reference (guint n, int threads, int frames)
+{
+  const guint hw = n / 2 + 1;
+  const gsize nc = (gsize) n * hw;
+  fftwf_plan_with_nthreads (threads);
+  omp_set_num_threads (threads);
+  fftwf_complex *h = fftwf_alloc_complex (nc);
+  fftwf_complex *in[5];
+  float *out[5];
+  fftwf_plan plans[5];
+  for (int a = 0; a < 5; a++)
+    {
+      in[a] = fftwf_alloc_complex (nc);
+      out[a] = fftwf_alloc_real ((gsize) n * n);
+      plans[a] = fftwf_plan_dft_c2r_2d ((int) n, (int) n, in[a], out[a], FFTW_MEASURE);
+    }
+  for (gsize i = 0; i < nc; i++)
+    {
+      h[i][0] = (float) sin (0.001 * (double) i);
+      h[i][1] = (float) cos (0.0013 * (double) i);
+    }
+  double *t = g_new (double, frames);
+  for (int f = 0; f < frames + 2; f++)
+    {
+      double t0 = now ();
+#pragma omp parallel for schedule(static)
+      for (guint j = 0; j < n; j++)
+        {
+          float ky = (float) (j < n / 2 ? (int) j : (int) j - (int) n);
+          for (guint i = 0; i < hw; i++)
+            {
+              gsize p = (gsize) j * hw + i;
+              float kx = (float) i, re = h[p][0], im = h[p][1];
+              float inv = (i == 0 && j == 0) ? 0.0f : 1.0f / sqrtf (kx * kx + ky * ky);
+              in[0][p][0] = re;
+              in[0][p][1] = im;
+              in[1][p][0] = -kx * im * inv;
+              in[1][p][1] = kx * re * inv;
+              in[2][p][0] = -ky * im * inv;
+              in[2][p][1] = ky * re * inv;
+              in[3][p][0] = -kx * im;
+              in[3][p][1] = kx * re;
+              in[4][p][0] = -ky * im;
+              in[4][p][1] = ky * re;
+            }
+        }
+      for (int a = 0; a < 5; a++)
+        fftwf_execute (plans[a]);
+      if (f >= 2)
+        t[f - 2] = now () - t0;
+    }
+  double m = median (t, frames);
+  for (int a = 0; a < 5; a++)
+    {
+      fftwf_destroy_plan (plans[a]);
+      fftwf_free (in[a]);
+      fftwf_free (out[a]);
+    }
+  fftwf_free (h);
+  g_free (t);
+  return m;
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static gsize
+tree_bytes (const char *dir)
+{
+  gsize total = 0;
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        total += tree_bytes (p);
+      else if (g_stat (p, &st) == 0)
+        total += (gsize) st.st_size;
+    }
+  return total;
+}
+
+static void
+bench_bake (const char *compression, int frames, double *ms, double *eval_ms, double *mb_per_frame)
+{
+  g_autoptr (WgGraph) g = ocean_graph (1024, compression, TRUE);
+  g_autofree char *dir = g_dir_make_tmp ("wg-bench-XXXXXX", NULL);
+  WgBakeOptions o = { 0, frames - 1, dir, WG_BACKEND_CPU, 0, FALSE, NULL, NULL };
+  WgBakeStats st;
+  g_autoptr (GError) error = NULL;
+  /* A short warm-up bake plans the FFTs and fills the page cache paths. */
+  WgBakeOptions warm = o;
+  warm.last = 1;
+  if (!wg_bake (g, &warm, &st, &error) || !wg_bake (g, &o, &st, &error))
+    g_error ("%s", error->message);
+  *ms = 1e3 * st.seconds / (double) st.frames;
+  *eval_ms = 1e3 * st.evaluate_seconds / (double) st.frames;
+  *mb_per_frame = (double) tree_bytes (dir) / (double) frames / 1e6;
+  g_free (st.contact_sheet);
+  remove_tree (dir);
+}
+
+/* Peak RSS (MB) of `wavegraph run` baking @frames frames of the 1024² graph. */
+static double
+bench_rss (const char *cli, int frames)
+{
+  g_autoptr (WgGraph) g = ocean_graph (1024, "zip", TRUE);
+  g_autofree char *dir = g_dir_make_tmp ("wg-bench-XXXXXX", NULL);
+  g_autofree char *graph = g_build_filename (dir, "graph.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_autofree char *range = g_strdup_printf ("0-%d", frames - 1);
+  if (!wg_graph_save_file (g, graph, NULL))
+    g_error ("cannot write %s", graph);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      execl (cli, cli, "run", graph, "--frames", range, "--out", out, (char *) NULL);
+      _exit (127);
+    }
+  int status;
+  struct rusage ru;
+  if (wait4 (pid, &status, 0, &ru) < 0 || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("%s run failed", cli);
+  remove_tree (dir);
+  return (double) ru.ru_maxrss / 1024.0;
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = argc > 1 && g_str_equal (argv[1], "--quick");
+  const char *cli = g_getenv ("WAVEGRAPH_BIN");
+  fftwf_init_threads ();
+
+  printf ("## Ocean chain, CPU (%d cores available)\n\n", omp_get_num_procs ());
+  printf ("| grid | threads | chain ms/frame | FFTW reference ms/frame | ratio (target ≤ 1.25) |\n");
+  printf ("|---|---|---|---|---|\n");
+  const guint sizes[] = { 256, 512, 1024 };
+  double per_node[2][G_N_ELEMENTS (chain_nodes)];
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (int threads = 1; threads <= 2; threads++)
+      {
+        guint n = sizes[s];
+        int frames = (quick ? 8 : 40) * (int) (1024 / n) / 2 + 5;
+        double ref = bench_reference (n, threads, frames);
+        double chain = bench_chain (n, threads, frames, n == 1024 ? per_node[threads - 1] : NULL);
+        printf ("| %u² | %d | %.2f | %.2f | %.2f |\n", n, threads, chain, ref, chain / ref);
+        fflush (stdout);
+      }
+  printf ("\n1024² per node, mean ms/frame:\n\n| threads |");
+  for (guint i = 0; i < G_N_ELEMENTS (chain_nodes); i++)
+    printf (" %s |", chain_nodes[i]);
+  printf ("\n|---|---|---|---|---|---|\n");
+  for (int t = 0; t < 2; t++)
+    {
+      printf ("| %d |", t + 1);
+      for (guint i = 0; i < G_N_ELEMENTS (chain_nodes); i++)
+        printf (" %.2f |", per_node[t][i]);
+      printf ("\n");
+    }
+
+  if (g_getenv ("WG_BENCH_CHAIN_ONLY"))
+    return 0;
+  printf ("\n## 1024² bake to half-float EXR: displacement (3 ch), normal (3 ch), foam (1 ch)\n\n");
+  printf ("| compression | ms/frame (target) | of which evaluation | MB/frame written |\n");
+  printf ("|---|---|---|---|\n");
+  const char *comps[] = { "zip", "rle", "none" };
+  const char *targets[] = { "≤ 130", "≤ 45", "≤ 45" };
+  for (guint c = 0; c < G_N_ELEMENTS (comps); c++)
+    {
+      double ms, eval_ms, mb;
+      bench_bake (comps[c], quick ? 6 : 24, &ms, &eval_ms, &mb);
+      printf ("| %s | %.1f (%s) | %.1f | %.1f |\n", comps[c], ms, targets[c], eval_ms, mb);
+      fflush (stdout);
+    }
+
+  if (quick && cli)
+    return 0;
+  if (cli)
+    printf ("\nPeak RSS of `wavegraph run` baking 1024² with ZIP: %.1f MB (target ≤ 200 MB)\n",
+            bench_rss (cli, quick ? 4 : 12));
+  else
+    printf ("\nPeak RSS: set WAVEGRAPH_BIN to the wavegraph binary to measure it\n");
+  return 0;
+}
