@@ -441,6 +441,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgPlan, wg_plan_free)
  */
 gboolean wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error);
 
+/**
+ * wg_plan_flush:
+ * Sinks write files in the background while later frames evaluate; this
+ * waits until every queued file is written. Errors: the first failed write
+ * (WG_NODE_ERROR_OUTPUT, naming the node and file); files queued after it
+ * are not written. wg_plan_evaluate() also reports such a failure.
+ */
+gboolean wg_plan_flush (WgPlan *plan, GError **error);
+
 /** wg_plan_reset: returns stateful nodes to their initial state. */
 void wg_plan_reset (WgPlan *plan);
 
@@ -494,8 +503,9 @@ typedef struct {
 
 typedef struct {
   gint64 frames;
-  double seconds;              /* wall time of the frame loop */
-  double evaluate_seconds;     /* of which graph evaluation without file writes */
+  double seconds;              /* wall time of the frame loop, writes included */
+  double evaluate_seconds;     /* time in the nodes, file writing excluded */
+  double write_seconds;        /* time the background writer spent writing */
   guint files_written;
   char *contact_sheet;         /* path, or NULL; free with g_free */
 } WgBakeStats;

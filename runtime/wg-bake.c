@@ -188,6 +188,8 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
       if (!wg_plan_evaluate (plan, f, error))
         {
           sheet_clear (&cs);
+          /* Let the frames already queued finish: they are whole files. */
+          wg_plan_flush (plan, NULL);
           stats->files_written = wg_plan_get_files_written (plan);
           return FALSE;
         }
@@ -196,9 +198,16 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
       if (options->progress)
         options->progress (f, stats->frames, total, options->progress_data);
     }
+  gboolean flushed = wg_plan_flush (plan, error);
   stats->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
-  stats->evaluate_seconds = stats->seconds - wg_plan_get_sink_seconds (plan);
+  stats->evaluate_seconds = wg_plan_get_node_seconds (plan);
+  stats->write_seconds = wg_plan_get_write_seconds (plan);
   stats->files_written = wg_plan_get_files_written (plan);
+  if (!flushed)
+    {
+      sheet_clear (&cs);
+      return FALSE;
+    }
 
   g_autoptr (GError) local = NULL;
   if (options->contact_sheet)

@@ -192,10 +192,12 @@ cmd_run (int argc, char **argv)
       return fail (error);
     }
   wg_eprintf ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
-              ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating), %u files in %s%s%s\n",
+              ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating, %.1f ms writing in the "
+              "background), %u files in %s%s%s\n",
               stats.frames, opts.first, opts.last, argv[1], stats.seconds,
               1e3 * stats.seconds / (double) stats.frames,
-              1e3 * stats.evaluate_seconds / (double) stats.frames, stats.files_written,
+              1e3 * stats.evaluate_seconds / (double) stats.frames,
+              1e3 * stats.write_seconds / (double) stats.frames, stats.files_written,
               opts.out_dir, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
   g_free (stats.contact_sheet);
@@ -619,7 +621,18 @@ main (int argc, char **argv)
     }
   /* Subcommands parse argv[1..]: the command name takes argv[0]'s place. */
   if (g_strcmp0 (cmd, "run") == 0)
-    return cmd_run (argc - 1, argv + 1);
+    {
+      /* A bake writes files on a background thread while OpenMP's workers
+       * evaluate the next frame; idle workers that spin (libgomp's default)
+       * steal the writer's core. libgomp reads its policy only at start-up,
+       * so run again with passive waiting unless the user chose a policy. */
+      if (g_getenv ("OMP_WAIT_POLICY") == NULL && g_getenv ("GOMP_SPINCOUNT") == NULL)
+        {
+          g_setenv ("OMP_WAIT_POLICY", "passive", TRUE);
+          execv ("/proc/self/exe", argv);
+        }
+      return cmd_run (argc - 1, argv + 1);
+    }
   if (g_strcmp0 (cmd, "validate") == 0)
     return cmd_validate (argc - 1, argv + 1);
   if (g_strcmp0 (cmd, "info") == 0)

@@ -1,6 +1,7 @@
 /* wg-image-io.c — OpenEXR (through OpenEXRCore) and PNG (through libpng)
  * readers and writers. See wg-image-io.h for the layout conventions. */
 #include "wg-image-io.h"
+#include "wg-simd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,6 +182,43 @@ wg_exr_sink_write (exr_const_context_t ctxt, void *userdata, const void *buffer,
   return (int64_t) sz;
 }
 
+/* float → half, rounded to nearest, ties to even, as Imath's half does:
+ * NaN stays NaN (quiet), overflow becomes ±inf, tiny values become
+ * subnormal halves. Branch-free so the loop vectorises: OpenEXRCore's own
+ * per-value conversion costs more than writing the file. */
+typedef union {
+  float f;
+  guint32 u;
+} WgFloatBits;
+
+static inline guint16
+wg_half_from_float (float value)
+{
+  WgFloatBits x = { .f = value }, abs, sub;
+  guint32 sign = (x.u >> 16) & 0x8000u;
+  abs.u = x.u & 0x7fffffffu;
+  /* Normal range: rebias the exponent (127 → 15), then add 0xfff plus the
+   * lowest kept bit before dropping 13 mantissa bits: round half to even. */
+  guint32 normal = (abs.u - 0x38000000u + 0x0fffu + ((abs.u >> 13) & 1u)) >> 13;
+  /* |f| < 2⁻¹⁴: adding 0.5 moves the half's ten fraction bits to the bottom
+   * of the float's mantissa, and the FPU's addition rounds them to even. */
+  sub.f = abs.f + 0.5f;
+  /* Selections as masks: GCC does not if-convert the ternaries here. */
+  guint32 is_sub = 0u - (guint32) (abs.u < 0x38800000u);
+  guint32 is_big = 0u - (guint32) (abs.u >= 0x47800000u);
+  guint32 special = 0x7c00u | ((0u - (guint32) (abs.u > 0x7f800000u)) & 0x0200u);
+  guint32 h = normal ^ ((normal ^ (sub.u - 0x3f000000u)) & is_sub);
+  h = h ^ ((h ^ special) & is_big);
+  return (guint16) (sign | h);
+}
+
+WG_HOT_KERNEL static void
+wg_halves_from_floats (const float *restrict src, guint16 *restrict dst, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    dst[i] = wg_half_from_float (src[i]);
+}
+
 typedef struct {
   exr_context_t ctxt;
   const float *data;
@@ -188,13 +226,24 @@ typedef struct {
   guint channels;
   const char *const *names;
   int map[WG_EXR_MAX_CHANNELS]; /* file channel index → input channel index */
+  gboolean half;                /* convert to half before packing */
+  int nchunks, lines;
+  int run;                      /* chunks a worker claims at once */
+  /* Workers claim runs of chunks in order and take turns writing them. */
+  GMutex lock;
+  GCond turn;
+  int next_chunk, next_write;
+  gboolean failed;
+  exr_result_t fail_rv;
+  char fail_msg[sizeof wg_exr_last_message];
 } WgExrEncodeJob;
 
 /* Packs and compresses the chunk starting at scanline @y into @pipe, which
- * each thread reuses across its chunks to keep the scratch buffers. */
+ * each thread reuses across its chunks to keep the scratch buffers; half
+ * output is converted into @halves (lines × width × channels) first. */
 static exr_result_t
 wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pipe,
-                     gboolean *initialized)
+                     gboolean *initialized, guint16 *halves)
 {
   exr_chunk_info_t cinfo;
   exr_result_t rv = exr_write_scanline_chunk_info (job->ctxt, 0, y, &cinfo);
@@ -209,15 +258,20 @@ wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pi
     return rv;
   *initialized = TRUE;
 
-  const float *row = job->data + (size_t) cinfo.start_y * job->width * job->channels;
+  const size_t row_values = (size_t) job->width * job->channels;
+  const float *rows = job->data + (size_t) cinfo.start_y * row_values;
+  if (job->half)
+    wg_halves_from_floats (rows, halves, (gsize) cinfo.height * row_values);
   for (int c = 0; c < pipe->channel_count; c++)
     {
       exr_coding_channel_info_t *ch = pipe->channels + c;
-      ch->user_bytes_per_element = 4;
-      ch->user_data_type = EXR_PIXEL_FLOAT;
-      ch->user_pixel_stride = (int32_t) (job->channels * sizeof (float));
-      ch->user_line_stride = (int32_t) ((size_t) job->width * job->channels * sizeof (float));
-      ch->encode_from_ptr = (const uint8_t *) (row + job->map[c]);
+      size_t size = job->half ? sizeof (guint16) : sizeof (float);
+      ch->user_bytes_per_element = (int16_t) size;
+      ch->user_data_type = job->half ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT;
+      ch->user_pixel_stride = (int32_t) (job->channels * size);
+      ch->user_line_stride = (int32_t) (row_values * size);
+      ch->encode_from_ptr = job->half ? (const uint8_t *) (halves + job->map[c])
+                                      : (const uint8_t *) (rows + job->map[c]);
     }
 
   /* The packer is chosen from the source layout, so after the pointers;
@@ -319,17 +373,85 @@ wg_exr_write_setup (exr_context_t ctxt, const char *path, guint width, guint hei
   return TRUE;
 }
 
-/* Encodes all chunks on @threads threads. Each thread packs and compresses
- * its chunk into its own pipeline buffers; the ordered section then writes
- * the chunks strictly in increasing y, one at a time, while other threads
- * keep compressing. The bytes therefore do not depend on the thread count. */
+/* A worker: encodes the next unclaimed run of chunks into its own buffer,
+ * then waits for the run's turn and writes it. Runs keep the hand-offs few
+ * when chunks are single scanlines (none, RLE, ZIPS). Plain threads with
+ * blocking waits rather than OpenMP, whose spinning team would fight the
+ * plan's own OpenMP threads when files are written in the background during
+ * evaluation. */
+static gpointer
+wg_exr_encode_worker (gpointer data)
+{
+  WgExrEncodeJob *job = data;
+  exr_encode_pipeline_t pipe = EXR_ENCODE_PIPELINE_INITIALIZER;
+  gboolean initialized = FALSE;
+  g_autofree guint16 *halves =
+    job->half ? g_new (guint16, (gsize) job->lines * job->width * job->channels) : NULL;
+  g_autoptr (GByteArray) out = g_byte_array_new ();
+  g_autofree guint64 *sizes = g_new (guint64, job->run);
+  wg_exr_clear_message ();
+
+  for (;;)
+    {
+      g_mutex_lock (&job->lock);
+      int first = job->next_chunk;
+      job->next_chunk += job->run;
+      gboolean stop = job->failed;
+      g_mutex_unlock (&job->lock);
+      if (first >= job->nchunks)
+        break;
+      int count = MIN (job->run, job->nchunks - first);
+
+      exr_result_t crv = EXR_ERR_SUCCESS;
+      g_byte_array_set_size (out, 0);
+      for (int k = 0; k < count && !stop && crv == EXR_ERR_SUCCESS; k++)
+        {
+          crv = wg_exr_encode_chunk (job, (first + k) * job->lines, &pipe, &initialized, halves);
+          if (crv != EXR_ERR_SUCCESS)
+            break;
+          /* A chunk that does not shrink is stored raw: OpenEXRCore 3.1
+           * reports compressed_bytes == packed_bytes but may leave the
+           * reordered ZIP scratch in the compressed buffer, so keep the
+           * packed pixels themselves. */
+          gboolean raw = pipe.compressed_bytes >= pipe.packed_bytes ||
+                         pipe.compressed_buffer == NULL;
+          sizes[k] = raw ? pipe.packed_bytes : pipe.compressed_bytes;
+          g_byte_array_append (out, raw ? pipe.packed_buffer : pipe.compressed_buffer,
+                               (guint) sizes[k]);
+        }
+
+      g_mutex_lock (&job->lock);
+      while (job->next_write != first)
+        g_cond_wait (&job->turn, &job->lock);
+      const guint8 *p = out->data;
+      for (int k = 0; k < count && !job->failed && crv == EXR_ERR_SUCCESS; k++)
+        {
+          crv = exr_write_scanline_chunk (job->ctxt, 0, (first + k) * job->lines, p, sizes[k]);
+          p += sizes[k];
+        }
+      if (!job->failed && !stop && crv != EXR_ERR_SUCCESS)
+        {
+          job->failed = TRUE;
+          job->fail_rv = crv;
+          g_strlcpy (job->fail_msg, wg_exr_reason (crv), sizeof job->fail_msg);
+        }
+      job->next_write = first + count;
+      g_cond_broadcast (&job->turn);
+      g_mutex_unlock (&job->lock);
+    }
+  if (initialized)
+    exr_encoding_destroy (job->ctxt, &pipe);
+  return NULL;
+}
+
+/* Encodes all chunks on @threads threads (0: one per processor); the bytes
+ * do not depend on the thread count. */
 static gboolean
 wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError **error)
 {
-  int nchunks = 0, lines = 0;
-  exr_result_t rv = exr_get_chunk_count (job->ctxt, 0, &nchunks);
+  exr_result_t rv = exr_get_chunk_count (job->ctxt, 0, &job->nchunks);
   if (rv == EXR_ERR_SUCCESS)
-    rv = exr_get_scanlines_per_chunk (job->ctxt, 0, &lines);
+    rv = exr_get_scanlines_per_chunk (job->ctxt, 0, &job->lines);
   if (rv != EXR_ERR_SUCCESS)
     {
       wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot lay out chunks", rv);
@@ -349,65 +471,31 @@ wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError 
       if (strcmp (chlist->entries[c].name.str, job->names[k]) == 0)
         job->map[c] = (int) k;
 
-  int nthreads = 1;
-#ifdef _OPENMP
-  nthreads = threads > 0 ? threads : omp_get_max_threads ();
-#endif
-  nthreads = CLAMP (nthreads, 1, MAX (nchunks, 1));
+  /* Runs of at least 256 KiB of pixels per hand-off. */
+  gsize chunk_bytes = (gsize) job->lines * job->width * job->channels * (job->half ? 2 : 4);
+  job->run = (int) MAX (1, (256 * 1024) / MAX (chunk_bytes, 1));
+  int runs = (job->nchunks + job->run - 1) / job->run;
+  int nthreads = threads > 0 ? threads : (int) g_get_num_processors ();
+  nthreads = CLAMP (nthreads, 1, MAX (runs, 1));
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->turn);
+  g_autofree GThread **workers = g_new0 (GThread *, nthreads);
+  for (int t = 1; t < nthreads; t++)
+    workers[t] = g_thread_new ("wavegraph-exr", wg_exr_encode_worker, job);
+  wg_exr_encode_worker (job);
+  for (int t = 1; t < nthreads; t++)
+    g_thread_join (workers[t]);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->turn);
 
-  gboolean failed = FALSE;
-  exr_result_t fail_rv = EXR_ERR_SUCCESS;
-  char fail_msg[sizeof wg_exr_last_message] = "";
-
-#pragma omp parallel num_threads (nthreads)
-  {
-    exr_encode_pipeline_t pipe = EXR_ENCODE_PIPELINE_INITIALIZER;
-    gboolean initialized = FALSE;
-    wg_exr_clear_message ();
-
-#pragma omp for ordered schedule (static, 1)
-    for (int i = 0; i < nchunks; i++)
-      {
-        gboolean stop;
-#pragma omp atomic read
-        stop = failed;
-        exr_result_t crv = stop ? EXR_ERR_SUCCESS
-                                : wg_exr_encode_chunk (job, i * lines, &pipe, &initialized);
-#pragma omp ordered
-        {
-          if (!failed && crv == EXR_ERR_SUCCESS)
-            {
-              /* A chunk that does not shrink is stored raw: OpenEXRCore 3.1
-               * reports compressed_bytes == packed_bytes but may leave the
-               * reordered ZIP scratch in the compressed buffer, so write the
-               * packed pixels themselves. */
-              gboolean raw = pipe.compressed_bytes >= pipe.packed_bytes ||
-                             pipe.compressed_buffer == NULL;
-              crv = exr_write_scanline_chunk (job->ctxt, 0, i * lines,
-                                              raw ? pipe.packed_buffer : pipe.compressed_buffer,
-                                              raw ? pipe.packed_bytes : pipe.compressed_bytes);
-            }
-          if (!failed && crv != EXR_ERR_SUCCESS)
-            {
-              fail_rv = crv;
-              g_strlcpy (fail_msg, wg_exr_reason (crv), sizeof fail_msg);
-#pragma omp atomic write
-              failed = TRUE;
-            }
-        }
-      }
-    if (initialized)
-      exr_encoding_destroy (job->ctxt, &pipe);
-  }
-
-  if (failed)
+  if (job->failed)
     {
       /* The library reports a compression it cannot encode (DWA before
        * OpenEXR 3.2) only when the first chunk is run. */
       g_set_error (error, WG_IMAGE_ERROR,
-                   fail_rv == EXR_ERR_FEATURE_NOT_IMPLEMENTED ? WG_IMAGE_ERROR_FORMAT
-                                                              : WG_IMAGE_ERROR_WRITE,
-                   "%s: cannot encode pixels: %s", path, fail_msg);
+                   job->fail_rv == EXR_ERR_FEATURE_NOT_IMPLEMENTED ? WG_IMAGE_ERROR_FORMAT
+                                                                  : WG_IMAGE_ERROR_WRITE,
+                   "%s: cannot encode pixels: %s", path, job->fail_msg);
       return FALSE;
     }
   return TRUE;
@@ -451,7 +539,8 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
                            compression, zip_level, error))
     return FALSE;
 
-  WgExrEncodeJob job = { ctxt, data, width, channels, channel_names, { 0 } };
+  WgExrEncodeJob job = { .ctxt = ctxt, .data = data, .width = width, .channels = channels,
+                         .names = channel_names, .half = pixel_type == WG_EXR_HALF };
   if (!wg_exr_write_chunks (&job, path, threads, error))
     return FALSE;
 

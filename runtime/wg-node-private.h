@@ -75,11 +75,18 @@ const char *wg_ctx_out_dir (WgNodeContext *ctx);
 void wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
                    const char *format, ...) G_GNUC_PRINTF (5, 6);
 
+/** wg_ctx_where: the node's JSON path as wg_ctx_error() writes it (free it). */
+char *wg_ctx_where (WgNodeContext *ctx, int param);
+
 /** wg_ctx_prefix_error: prepends the node's JSON path (and @param) to @error. */
 void wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param);
 
-/** wg_ctx_count_file: a sink reports one file written (bake statistics). */
-void wg_ctx_count_file (WgNodeContext *ctx);
+/**
+ * wg_ctx_writer:
+ * The plan's background writer (wg-writer.h), where sinks queue file
+ * writes so the next frame evaluates meanwhile.
+ */
+struct _WgWriter *wg_ctx_writer (WgNodeContext *ctx);
 
 /** wg_field_out_path: the file a field-out node writes for @frame (free it). */
 char *wg_field_out_path (WgNodeContext *ctx, gint64 frame);

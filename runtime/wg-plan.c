@@ -2,6 +2,7 @@
  * allocated up front, per-node state, and change tracking so that work that
  * does not depend on time (h̃0) is done once. */
 #include "wg-node-private.h"
+#include "wg-writer.h"
 
 #include <math.h>
 #include <omp.h>
@@ -34,8 +35,8 @@ struct _WgPlan {
   guint n_nodes;
   gboolean evaluated;
   gint64 frame;           /* last evaluated frame */
-  guint files_written;
-  gint64 sink_usec;       /* time spent in sinks (file writing) */
+  WgWriter *writer;       /* sinks' background writes, created on first use */
+  gint64 node_usec;       /* time in non-sink nodes */
 };
 
 /* ---------------------------------------------------------------------------
@@ -221,22 +222,41 @@ wg_ctx_threads (WgNodeContext *ctx)
   return ctx->plan->threads > 0 ? ctx->plan->threads : omp_get_max_threads ();
 }
 
-void
-wg_ctx_count_file (WgNodeContext *ctx)
+WgWriter *
+wg_ctx_writer (WgNodeContext *ctx)
 {
-  ctx->plan->files_written++;
+  if (ctx->plan->writer == NULL)
+    ctx->plan->writer = wg_writer_new ();
+  return ctx->plan->writer;
 }
 
 guint
 wg_plan_get_files_written (const WgPlan *plan)
 {
-  return plan->files_written;
+  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
 }
 
 double
-wg_plan_get_sink_seconds (const WgPlan *plan)
+wg_plan_get_node_seconds (const WgPlan *plan)
 {
-  return (double) plan->sink_usec / 1e6;
+  return (double) plan->node_usec / 1e6;
+}
+
+double
+wg_plan_get_write_seconds (const WgPlan *plan)
+{
+  return plan->writer ? wg_writer_get_busy_seconds (plan->writer) : 0.0;
+}
+
+gboolean
+wg_plan_flush (WgPlan *plan, GError **error)
+{
+  if (plan->writer && !wg_writer_flush (plan->writer, error))
+    {
+      wg_prefix_error (error, plan->graph->source_name);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void
@@ -257,8 +277,8 @@ wg_ctx_out_dir (WgNodeContext *ctx)
   return ctx->plan->out_dir;
 }
 
-static char *
-node_path (WgNodeContext *ctx, int param)
+char *
+wg_ctx_where (WgNodeContext *ctx, int param)
 {
   if (param >= 0)
     return g_strdup_printf ("nodes[%u] (\"%s\").params.%s", ctx->graph_index, ctx->inst->id,
@@ -274,7 +294,7 @@ wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
   va_start (args, format);
   g_autofree char *msg = g_strdup_vprintf (format, args);
   va_end (args);
-  g_autofree char *path = node_path (ctx, param);
+  g_autofree char *path = wg_ctx_where (ctx, param);
   g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
 }
 
@@ -283,7 +303,7 @@ wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
 {
   if (error == NULL || *error == NULL)
     return;
-  g_autofree char *path = node_path (ctx, param);
+  g_autofree char *path = wg_ctx_where (ctx, param);
   g_prefix_error (error, "%s: ", path);
 }
 
@@ -310,6 +330,8 @@ wg_plan_free (WgPlan *plan)
 {
   if (plan == NULL)
     return;
+  /* Queued writes use the sinks' buffers: finish them first. */
+  g_clear_pointer (&plan->writer, wg_writer_free);
   for (guint i = 0; i < plan->n_nodes; i++)
     node_context_free (plan->nodes[i]);
   g_free (plan->nodes);
@@ -333,6 +355,9 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
 
+  /* A sink's queued writes use the state prepare is about to replace. */
+  if ((type->flags & WG_NODE_SINK) && plan->writer)
+    wg_writer_flush (plan->writer, NULL);
   for (guint p = 0; p < type->n_inputs; p++)
     {
       const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
@@ -444,6 +469,12 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
   /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
   if (new_frame && !next_frame)
     wg_plan_reset (plan);
+  /* A write that failed in the background fails the evaluation after it. */
+  if (plan->writer && !wg_writer_check (plan->writer, error))
+    {
+      wg_prefix_error (error, plan->graph->source_name);
+      return FALSE;
+    }
   plan->frame = frame;
   plan->evaluated = TRUE;
   if (plan->threads > 0)
@@ -489,8 +520,8 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
       gint64 spent = g_get_monotonic_time () - t0;
       ctx->runs++;
       ctx->usec += spent;
-      if (type->flags & WG_NODE_SINK)
-        plan->sink_usec += spent;
+      if (!(type->flags & WG_NODE_SINK))
+        plan->node_usec += spent;
       if (!ok)
         {
           wg_prefix_error (error, plan->graph->source_name);

@@ -127,8 +127,10 @@ void wg_buffer_free (WgBuffer *buffer);
 
 /** wg_plan_get_files_written: files the plan's sinks wrote so far. */
 guint wg_plan_get_files_written (const WgPlan *plan);
-/** wg_plan_get_sink_seconds: time the plan's sinks spent writing files. */
-double wg_plan_get_sink_seconds (const WgPlan *plan);
+/** wg_plan_get_node_seconds: time spent in non-sink nodes' process hooks (s). */
+double wg_plan_get_node_seconds (const WgPlan *plan);
+/** wg_plan_get_write_seconds: time the background writer spent writing files (s). */
+double wg_plan_get_write_seconds (const WgPlan *plan);
 /** wg_plan_set_write_files: enables or disables sinks (off during preroll). */
 void wg_plan_set_write_files (WgPlan *plan, gboolean write_files);
 
