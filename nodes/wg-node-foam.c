@@ -11,6 +11,7 @@
 #include "wg-simd.h"
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 enum { OUT_FOAM, OUT_JACOBIAN };
@@ -42,6 +43,8 @@ static gboolean
 foam_prepare (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *d = wg_ctx_input (ctx, 0);
+  /* Per thread: one row of Jacobian when the output is not consumed. */
+  wg_ctx_set_state (ctx, g_new (float, (gsize) d->width * wg_ctx_threads (ctx)));
   wg_ctx_define_field (ctx, OUT_FOAM, d->width, d->height, 1, d->extent);
   wg_ctx_define_field (ctx, OUT_JACOBIAN, d->width, d->height, 1, d->extent);
   return TRUE;
@@ -80,6 +83,7 @@ foam_row (const FoamParams *fp, const float *restrict c, const float *restrict s
           const float *restrict n, guint w, float sx, float sy, float *restrict jac,
           float *restrict foam)
 {
+  /* jac may be a one-row scratch when nothing consumes the Jacobian. */
   const float threshold = fp->threshold, inv_falloff = fp->inv_falloff, decay = fp->decay;
   for (gsize i = 1; i + 1 < w; i++)
     {
@@ -107,7 +111,9 @@ foam_process_cpu (WgNodeContext *ctx, GError **error)
   if (d == NULL)
     return FALSE;
   float *foam = wg_buffer_data (wg_ctx_output (ctx, OUT_FOAM));
-  float *jac = wg_buffer_data (wg_ctx_output (ctx, OUT_JACOBIAN));
+  const gboolean keep_jacobian = wg_ctx_output_used (ctx, OUT_JACOBIAN);
+  float *jac = keep_jacobian ? wg_buffer_data (wg_ctx_output (ctx, OUT_JACOBIAN)) : NULL;
+  float *scratch = wg_ctx_get_state (ctx);
   const guint w = db->width, hh = db->height;
   const float idx = (float) (w / db->extent[0]), idy = (float) (hh / db->extent[1]);
   const FoamParams fp = { (float) wg_ctx_double (ctx, P_THRESHOLD),
@@ -124,7 +130,8 @@ foam_process_cpu (WgNodeContext *ctx, GError **error)
       float sy = (jn == j || js == j) && !wrap ? idy : 0.5f * idy;
       const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
                   *s = d + 3 * (gsize) js * w;
-      float *jr = jac + (gsize) j * w, *fr = foam + (gsize) j * w;
+      float *jr = keep_jacobian ? jac + (gsize) j * w : scratch + (gsize) w * omp_get_thread_num ();
+      float *fr = foam + (gsize) j * w;
       const float *last = c + 3 * (w - 1);
       foam_row (&fp, c, s, n, w, sx, sy, jr, fr);
       foam_at (&fp, wrap ? last : c, c + 3, s, n, sx1, sy, &jr[0], &fr[0]);
@@ -151,4 +158,5 @@ const WgNodeType wg_node_foam = {
   .prepare = foam_prepare,
   .process_cpu = foam_process_cpu,
   .reset = foam_reset,
+  .free_state = g_free,
 };

@@ -513,8 +513,8 @@ test_choppy_sharpens_crests (void)
   g_autoptr (WgGraph) g = full_chain (256, 200);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   const gsize n = 256 * 256;
-  const float *h = wg_test_eval (plan, 5, "fft:height");
   WgBuffer *jb = wg_plan_get_node_output (plan, "foam", "jacobian");
+  const float *h = wg_test_eval (plan, 5, "fft:height");
   WgBuffer *db = wg_plan_get_node_output (plan, "fft", "displacement");
   WgBuffer *sb = wg_plan_get_node_output (plan, "fft", "slope");
   const float *J = wg_buffer_read (jb, NULL), *D = wg_buffer_read (db, NULL),
@@ -601,6 +601,7 @@ test_foam (void)
   g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 2.5, &error));
   g_assert_true (wg_graph_set_param_double (g, "foam", "decay", 0.8, &error));
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  wg_plan_get_node_output (plan, "foam", "jacobian");
   const gsize n = 128 * 128;
   const float thr = 0.7f, inv_falloff = 1.0f / 0.5f, decay = 0.8f;
   g_autofree float *prev = g_new0 (float, n);
@@ -628,6 +629,7 @@ test_foam (void)
   /* Without choppiness nothing folds: J = 1 and no foam below threshold 1. */
   g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 0.0, &error));
   g_autoptr (WgPlan) flat = wg_test_plan (g, 0);
+  wg_plan_get_node_output (flat, "foam", "jacobian");
   const float *foam = wg_test_eval (flat, 0, "foam:foam");
   J = wg_buffer_read (wg_plan_get_node_output (flat, "foam", "jacobian"), NULL);
   for (gsize p = 0; p < n; p++)
