@@ -10,6 +10,7 @@
  * Positive λ moves points toward crests in both (see the fft node).
  */
 #include "wg-node-private.h"
+#include "wg-gpu-kernel.h"
 
 enum { IN_HEIGHT, IN_DISPLACEMENT };
 enum { P_METHOD, P_CHOPPINESS, P_WRAP, N_PARAMS };
@@ -110,6 +111,34 @@ choppy_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static gboolean
+choppy_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
+  GLuint program = wg_gpu_program (gpu, "choppy.comp", spectral ? "#define SPECTRAL 1\n" : NULL,
+                                   error);
+  if (program == 0)
+    return FALSE;
+  const float lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+  GLuint h = wg_buffer_gpu (hb, error);
+  GLuint d = spectral ? wg_buffer_gpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error) : 0;
+  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
+  if (h == 0 || (spectral && d == 0) || out == 0)
+    return FALSE;
+  wg_gpu_set_uvec2 (program, "u_size", hb->width, hb->height);
+  wg_gpu_set_float (program, "u_lambda", lambda);
+  wg_gpu_set_vec2 (program, "u_step", (float) (hb->extent[0] / hb->width) * lambda,
+                   (float) (hb->extent[1] / hb->height) * lambda);
+  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
+  wg_gpu_bind (0, h);
+  wg_gpu_bind (1, d);
+  wg_gpu_bind (2, out);
+  wg_gpu_dispatch_field (program, hb->width, hb->height);
+  return TRUE;
+}
+
 const WgNodeType wg_node_choppy_displacement = {
   .name = "choppy-displacement",
   .title = "Choppy Displacement",
@@ -126,4 +155,5 @@ const WgNodeType wg_node_choppy_displacement = {
   .n_params = N_PARAMS,
   .prepare = choppy_prepare,
   .process_cpu = choppy_process_cpu,
+  .process_gpu = choppy_process_gpu,
 };

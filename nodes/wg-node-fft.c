@@ -19,6 +19,8 @@
 #include "wg-node-private.h"
 #include "wg-fft-cpu.h"
 #include "wg-simd.h"
+#include "wg-gpu-fft.h"
+#include "wg-gpu-kernel.h"
 
 #include <math.h>
 #include <omp.h>
@@ -45,6 +47,8 @@ typedef struct {
   float *height_in; /* padded half spectrum, destroyed by the c2r transform */
   float *kx;        /* kx of each column (rad/m), FFT order */
   float *scratch;   /* per thread: 2 rows, the un-mirrored spectrum and an unused output */
+  WgGpuFft *gpu_fft; /* GPU path: batched transform of three arrays */
+  GLuint gpu_batch;
 } FftState;
 
 static void
@@ -58,7 +62,29 @@ fft_state_free (gpointer data)
   wg_fft2d_free_array (st->height_in);
   g_free (st->kx);
   g_free (st->scratch);
+  wg_gpu_fft_free (st->gpu_fft);
+  if (st->gpu_batch)
+    glDeleteBuffers (1, &st->gpu_batch);
   g_free (st);
+}
+
+static gboolean
+fft_prepare_gpu (WgNodeContext *ctx, FftState *st, guint nx, guint ny, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  st->gpu_fft = wg_gpu_fft_new (wg_ctx_gpu (ctx), nx, ny, &local);
+  if (st->gpu_fft == NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, -1, "GPU FFT of the %u×%u grid: %s", nx,
+                    ny, local->message);
+      return FALSE;
+    }
+  glGenBuffers (1, &st->gpu_batch);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_batch);
+  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (3 * (gsize) nx * ny * 2 * sizeof (float)),
+                NULL, GL_DYNAMIC_COPY);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  return wg_gpu_check ("preparing the GPU FFT", error);
 }
 
 static gboolean
@@ -67,6 +93,12 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   WgBuffer *in = wg_ctx_input (ctx, IN_SPECTRUM);
   const guint nx = in->grid[0], ny = in->grid[1];
   FftState *st = g_new0 (FftState, 1);
+  wg_ctx_set_state (ctx, st);
+  wg_ctx_define_field (ctx, OUT_HEIGHT, nx, ny, 1, in->extent);
+  wg_ctx_define_field (ctx, OUT_DISPLACEMENT, nx, ny, 2, in->extent);
+  wg_ctx_define_field (ctx, OUT_SLOPE, nx, ny, 2, in->extent);
+  if (wg_ctx_gpu (ctx))
+    return fft_prepare_gpu (ctx, st, nx, ny, error);
 
   if (wg_ctx_output_used (ctx, OUT_HEIGHT))
     {
@@ -79,11 +111,6 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   for (guint i = 0; i < nx; i++)
     st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
   st->scratch = g_new0 (float, (gsize) 4 * nx * wg_ctx_threads (ctx));
-  wg_ctx_set_state (ctx, st);
-
-  wg_ctx_define_field (ctx, OUT_HEIGHT, nx, ny, 1, in->extent);
-  wg_ctx_define_field (ctx, OUT_DISPLACEMENT, nx, ny, 2, in->extent);
-  wg_ctx_define_field (ctx, OUT_SLOPE, nx, ny, 2, in->extent);
   return TRUE;
 }
 
@@ -194,6 +221,63 @@ fft_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static void
+copy_buffer (GLuint from, gsize offset, GLuint to, gsize bytes)
+{
+  glBindBuffer (GL_COPY_READ_BUFFER, from);
+  glBindBuffer (GL_COPY_WRITE_BUFFER, to);
+  glCopyBufferSubData (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr) offset, 0,
+                       (GLsizeiptr) bytes);
+  glBindBuffer (GL_COPY_READ_BUFFER, 0);
+  glBindBuffer (GL_COPY_WRITE_BUFFER, 0);
+}
+
+static gboolean
+fft_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  FftState *st = wg_ctx_get_state (ctx);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *in = wg_ctx_input (ctx, IN_SPECTRUM);
+  const guint nx = in->grid[0], ny = in->grid[1];
+  const gsize array_bytes = (gsize) nx * ny * 2 * sizeof (float);
+
+  GLuint fill = wg_gpu_program (gpu, "fft-fill.comp", NULL, error);
+  GLuint spectrum = wg_buffer_gpu (in, error);
+  if (fill == 0 || spectrum == 0)
+    return FALSE;
+  wg_gpu_set_uvec2 (fill, "u_size", nx, ny);
+  wg_gpu_set_vec2 (fill, "u_dk", (float) (2.0 * G_PI / in->extent[0]),
+                   (float) (2.0 * G_PI / in->extent[1]));
+  wg_gpu_set_int (fill, "u_half", in->half);
+  wg_gpu_bind (0, spectrum);
+  wg_gpu_bind (1, st->gpu_batch);
+  wg_gpu_dispatch_field (fill, nx, ny);
+  if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_batch, 0, 3, error))
+    return FALSE;
+
+  if (wg_ctx_output_used (ctx, OUT_HEIGHT))
+    {
+      GLuint extract = wg_gpu_program (gpu, "fft-fill.comp", "#define EXTRACT 1\n", error);
+      GLuint height = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_HEIGHT), error);
+      if (extract == 0 || height == 0)
+        return FALSE;
+      wg_gpu_set_uvec2 (extract, "u_size", nx, ny);
+      wg_gpu_bind (0, st->gpu_batch);
+      wg_gpu_bind (1, height);
+      wg_gpu_dispatch_field (extract, nx, ny);
+    }
+  /* Displacement and slopes are the transformed arrays themselves. */
+  for (guint o = OUT_DISPLACEMENT; o <= OUT_SLOPE; o++)
+    if (wg_ctx_output_used (ctx, o))
+      {
+        GLuint dst = wg_buffer_gpu_write (wg_ctx_output (ctx, o), error);
+        if (dst == 0)
+          return FALSE;
+        copy_buffer (st->gpu_batch, o * array_bytes, dst, array_bytes);
+      }
+  return TRUE;
+}
+
 const WgNodeType wg_node_fft = {
   .name = "fft",
   .title = "FFT",
@@ -207,5 +291,6 @@ const WgNodeType wg_node_fft = {
   .n_outputs = G_N_ELEMENTS (outputs),
   .prepare = fft_prepare,
   .process_cpu = fft_process_cpu,
+  .process_gpu = fft_process_gpu,
   .free_state = fft_state_free,
 };

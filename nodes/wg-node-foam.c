@@ -9,6 +9,7 @@
  */
 #include "wg-node-private.h"
 #include "wg-simd.h"
+#include "wg-gpu-kernel.h"
 
 #include <math.h>
 #include <omp.h>
@@ -53,8 +54,7 @@ foam_prepare (WgNodeContext *ctx, GError **error)
 static void
 foam_reset (WgNodeContext *ctx)
 {
-  WgBuffer *foam = wg_ctx_output (ctx, OUT_FOAM);
-  memset (wg_buffer_data (foam), 0, foam->n_floats * sizeof (float));
+  wg_buffer_zero (wg_ctx_output (ctx, OUT_FOAM));
 }
 
 typedef struct {
@@ -141,6 +141,35 @@ foam_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static gboolean
+foam_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *db = wg_ctx_input (ctx, 0);
+  gboolean keep_jacobian = wg_ctx_output_used (ctx, OUT_JACOBIAN);
+  GLuint program = wg_gpu_program (gpu, "foam.comp",
+                                   keep_jacobian ? "#define KEEP_JACOBIAN 1\n" : NULL, error);
+  if (program == 0)
+    return FALSE;
+  GLuint d = wg_buffer_gpu (db, error);
+  GLuint foam = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_FOAM), error);
+  GLuint jac = keep_jacobian ? wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_JACOBIAN), error) : 0;
+  if (d == 0 || foam == 0 || (keep_jacobian && jac == 0))
+    return FALSE;
+  wg_gpu_set_uvec2 (program, "u_size", db->width, db->height);
+  wg_gpu_set_vec2 (program, "u_inv_spacing", (float) (db->width / db->extent[0]),
+                   (float) (db->height / db->extent[1]));
+  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
+  wg_gpu_set_float (program, "u_threshold", (float) wg_ctx_double (ctx, P_THRESHOLD));
+  wg_gpu_set_float (program, "u_inv_falloff", (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF)));
+  wg_gpu_set_float (program, "u_decay", (float) wg_ctx_double (ctx, P_DECAY));
+  wg_gpu_bind (0, d);
+  wg_gpu_bind (1, foam);
+  wg_gpu_bind (2, jac);
+  wg_gpu_dispatch_field (program, db->width, db->height);
+  return TRUE;
+}
+
 const WgNodeType wg_node_foam = {
   .name = "foam",
   .title = "Foam",
@@ -157,6 +186,7 @@ const WgNodeType wg_node_foam = {
   .flags = WG_NODE_STATEFUL,
   .prepare = foam_prepare,
   .process_cpu = foam_process_cpu,
+  .process_gpu = foam_process_gpu,
   .reset = foam_reset,
   .free_state = g_free,
 };

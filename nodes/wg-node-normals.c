@@ -12,6 +12,7 @@
  */
 #include "wg-node-private.h"
 #include "wg-simd.h"
+#include "wg-gpu-kernel.h"
 
 #include <math.h>
 
@@ -168,6 +169,32 @@ normals_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static gboolean
+normals_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *db = wg_ctx_input (ctx, IN_DISPLACEMENT);
+  gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
+  GLuint program = wg_gpu_program (gpu, "normals.comp", spectral ? "#define SPECTRAL 1\n" : NULL,
+                                   error);
+  if (program == 0)
+    return FALSE;
+  GLuint d = wg_buffer_gpu (db, error);
+  GLuint s = spectral ? wg_buffer_gpu (wg_ctx_input (ctx, IN_SLOPE), error) : 0;
+  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
+  if (d == 0 || (spectral && s == 0) || out == 0)
+    return FALSE;
+  wg_gpu_set_uvec2 (program, "u_size", db->width, db->height);
+  wg_gpu_set_vec2 (program, "u_spacing", (float) (db->extent[0] / db->width),
+                   (float) (db->extent[1] / db->height));
+  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
+  wg_gpu_bind (0, d);
+  wg_gpu_bind (1, s);
+  wg_gpu_bind (2, out);
+  wg_gpu_dispatch_field (program, db->width, db->height);
+  return TRUE;
+}
+
 const WgNodeType wg_node_normals = {
   .name = "normals",
   .title = "Normals",
@@ -183,4 +210,5 @@ const WgNodeType wg_node_normals = {
   .n_params = N_PARAMS,
   .prepare = normals_prepare,
   .process_cpu = normals_process_cpu,
+  .process_gpu = normals_process_gpu,
 };

@@ -13,6 +13,7 @@
 #include "wg-node-private.h"
 #include "wg-ocean.h"
 #include "wg-simd.h"
+#include "wg-gpu-kernel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ typedef struct {
   guint32 *mirror; /* index of −k in the full input grid, per half-spectrum cell */
   float *packed;   /* (a+b)re, (a+b)im, (a−b)im, (a−b)re per cell */
   gsize n_cells;
+  GLuint gpu_packed; /* GPU path: the same, and f = ω/2π as two floats */
+  GLuint gpu_freq;
 } EvolveState;
 
 static void
@@ -58,6 +61,10 @@ evolve_state_free (gpointer data)
   g_free (st->omega);
   g_free (st->mirror);
   free (st->packed);
+  if (st->gpu_packed)
+    glDeleteBuffers (1, &st->gpu_packed);
+  if (st->gpu_freq)
+    glDeleteBuffers (1, &st->gpu_freq);
   g_free (st);
 }
 
@@ -101,10 +108,32 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
           st->mirror[(gsize) j * hw + i] = (guint32) (jm * nx + im);
         }
     }
+  if (wg_ctx_gpu (ctx))
+    {
+      /* Frequencies split into hi + lo floats so the kernel keeps double
+       * precision in ω t; the packed amplitudes are made on the GPU. */
+      g_autofree float *freq = g_new (float, 2 * st->n_cells);
+      for (gsize c = 0; c < st->n_cells; c++)
+        {
+          double f = st->omega[c] / (2.0 * G_PI);
+          freq[2 * c] = (float) f;
+          freq[2 * c + 1] = (float) (f - (double) freq[2 * c]);
+        }
+      glGenBuffers (1, &st->gpu_freq);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_freq);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_cells * sizeof (float)), freq,
+                    GL_STATIC_DRAW);
+      glGenBuffers (1, &st->gpu_packed);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_packed);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (4 * st->n_cells * sizeof (float)), NULL,
+                    GL_DYNAMIC_COPY);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+    }
   wg_ctx_set_state (ctx, st);
   wg_ctx_define_spectrum (ctx, 0, nx, ny, TRUE, in->extent, in->depth, in->gravity);
-  return TRUE;
+  return wg_gpu_check ("preparing spectrum-evolve", error);
 }
+
 
 /* Evolution time for graph time t (s). */
 static double
@@ -192,6 +221,40 @@ evolve_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static gboolean
+evolve_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  EvolveState *st = wg_ctx_get_state (ctx);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *in = wg_ctx_input (ctx, 0);
+  const guint groups = (guint) ((st->n_cells + 255) / 256);
+
+  if (wg_ctx_input_changed (ctx, 0))
+    {
+      GLuint pack = wg_gpu_program (gpu, "evolve.comp", "#define PACK 1\n", error);
+      GLuint h0 = wg_buffer_gpu (in, error);
+      if (pack == 0 || h0 == 0)
+        return FALSE;
+      wg_gpu_set_uvec2 (pack, "u_grid", in->grid[0], in->grid[1]);
+      wg_gpu_bind (0, h0);
+      wg_gpu_bind (1, st->gpu_packed);
+      wg_gpu_dispatch (pack, groups, 1, 1);
+    }
+  GLuint program = wg_gpu_program (gpu, "evolve.comp", NULL, error);
+  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
+  if (program == 0 || out == 0)
+    return FALSE;
+  const double t = evolve_time (ctx);
+  const float t_hi = (float) t;
+  wg_gpu_set_uint (program, "u_cells", (guint) st->n_cells);
+  wg_gpu_set_vec2 (program, "u_time", t_hi, (float) (t - (double) t_hi));
+  wg_gpu_bind (0, st->gpu_packed);
+  wg_gpu_bind (1, st->gpu_freq);
+  wg_gpu_bind (2, out);
+  wg_gpu_dispatch (program, groups, 1, 1);
+  return TRUE;
+}
+
 const WgNodeType wg_node_spectrum_evolve = {
   .name = "spectrum-evolve",
   .title = "Spectrum Evolve",
@@ -208,5 +271,6 @@ const WgNodeType wg_node_spectrum_evolve = {
   .flags = WG_NODE_TIME_DEPENDENT,
   .prepare = evolve_prepare,
   .process_cpu = evolve_process_cpu,
+  .process_gpu = evolve_process_gpu,
   .free_state = evolve_state_free,
 };

@@ -419,6 +419,10 @@ typedef struct {
   int threads;           /* CPU threads; 0: OpenMP's default */
   gboolean write_files;  /* run sink nodes (field-out) */
   const char *out_dir;   /* where sinks write; NULL: current directory */
+  /* GPU/AUTO: use the OpenGL context current on the calling thread (an
+   * editor's GtkGLArea, a game's) instead of creating a headless one. The
+   * plan must then be created, evaluated and freed with that context current. */
+  gboolean adopt_gl_context;
 } WgPlanOptions;
 
 /**
@@ -426,7 +430,11 @@ typedef struct {
  * Validates @graph, orders its nodes topologically, runs every node's
  * prepare hook (reading data files, declaring outputs) and allocates every
  * buffer up front. The plan keeps its own copy of the graph.
- * Errors: WG_GRAPH_ERROR, WG_NODE_ERROR (located).
+ * With backend GPU every node that has a GPU path runs as compute shaders in
+ * a headless OpenGL 4.3+ context (or the adopted one); others run on the CPU
+ * and their inputs are read back. AUTO picks a hardware GPU when there is one.
+ * Errors: WG_GRAPH_ERROR, WG_NODE_ERROR (located); WG_NODE_ERROR_BACKEND
+ * when GPU was asked for and no usable context exists, saying what was tried.
  */
 WgPlan *wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error);
 void wg_plan_free (WgPlan *plan);
@@ -479,6 +487,13 @@ WgBuffer *wg_plan_get_node_output (WgPlan *plan, const char *node, const char *p
  */
 gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds);
 
+/**
+ * wg_plan_get_backend_description:
+ * What the plan runs on, for people: "gpu (NVIDIA H200/PCIe/SSE2, OpenGL 4.6…)",
+ * "cpu", or for AUTO "cpu (…reason the GPU was not used…)".
+ */
+const char *wg_plan_get_backend_description (const WgPlan *plan);
+
 /** wg_plan_get_backend: the backend the plan runs on (never AUTO). */
 WgBackend wg_plan_get_backend (const WgPlan *plan);
 /** wg_plan_get_graph: the plan's own copy of the graph. */
@@ -508,6 +523,7 @@ typedef struct {
   double write_seconds;        /* time the background writer spent writing */
   guint files_written;
   char *contact_sheet;         /* path, or NULL; free with g_free */
+  char *backend;               /* wg_plan_get_backend_description(); free with g_free */
 } WgBakeStats;
 
 /**

@@ -63,12 +63,14 @@ sheet_init (ContactSheet *cs, WgPlan *plan, gint64 first, gint64 last)
 
 /* Box-filters the current frame into the next thumbnail when it is one of
  * the kept frames. */
-static void
-sheet_collect (ContactSheet *cs, gint64 frame)
+static gboolean
+sheet_collect (ContactSheet *cs, gint64 frame, GError **error)
 {
   if (cs->source == NULL || cs->n >= cs->capacity || cs->frames[cs->n] != frame)
-    return;
-  const float *src = cs->source->data;
+    return TRUE;
+  const float *src = wg_buffer_read (cs->source, error);
+  if (src == NULL)
+    return FALSE;
   guint w = cs->source->width, h = cs->source->height;
   guint sx = w / cs->tw, sy = h / cs->th;
   float *dst = cs->pixels + (gsize) cs->n * cs->tw * cs->th;
@@ -82,6 +84,7 @@ sheet_collect (ContactSheet *cs, gint64 frame)
         dst[(gsize) ty * cs->tw + tx] = (float) (sum / (sx * sy));
       }
   cs->n++;
+  return TRUE;
 }
 
 static char *
@@ -154,7 +157,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
          GError **error)
 {
   const char *out_dir = options->out_dir ? options->out_dir : ".";
-  WgPlanOptions po = { options->backend, options->threads, TRUE, out_dir };
+  WgPlanOptions po = { options->backend, options->threads, TRUE, out_dir, FALSE };
   g_autoptr (WgPlan) plan = NULL;
   ContactSheet cs;
   gint64 total = options->last - options->first + 1;
@@ -171,6 +174,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   plan = wg_plan_new (graph, &po, error);
   if (plan == NULL)
     return FALSE;
+  stats->backend = g_strdup (wg_plan_get_backend_description (plan));
   if (!check_out_dir (out_dir, error))
     return FALSE;
 
@@ -185,7 +189,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   sheet_init (&cs, plan, options->first, options->last);
   for (gint64 f = options->first; f <= options->last; f++)
     {
-      if (!wg_plan_evaluate (plan, f, error))
+      if (!wg_plan_evaluate (plan, f, error) || !sheet_collect (&cs, f, error))
         {
           sheet_clear (&cs);
           /* Let the frames already queued finish: they are whole files. */
@@ -193,7 +197,6 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
           stats->files_written = wg_plan_get_files_written (plan);
           return FALSE;
         }
-      sheet_collect (&cs, f);
       stats->frames++;
       if (options->progress)
         options->progress (f, stats->frames, total, options->progress_data);

@@ -1,5 +1,7 @@
-/* wg-buffer.c — data flowing on links: fields and spectra (CPU storage). */
+/* wg-buffer.c — data flowing on links: fields and spectra, on the CPU, the
+ * GPU or both, copied lazily between them (see struct _WgBuffer). */
 #include "wg-node-private.h"
+#include "wg-gpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +9,7 @@
 
 static WgBuffer *
 buffer_alloc (WgPortType kind, guint width, guint height, guint channels,
-              const double extent[2])
+              const double extent[2], WgGpuContext *gpu)
 {
   WgBuffer *b = g_new0 (WgBuffer, 1);
   b->kind = kind;
@@ -17,30 +19,27 @@ buffer_alloc (WgPortType kind, guint width, guint height, guint channels,
   b->extent[0] = extent[0];
   b->extent[1] = extent[1];
   b->n_floats = (gsize) width * height * channels;
-  /* 64-byte alignment: AVX-512 loads and FFTW's SIMD codelets. */
-  void *mem = NULL;
-  if (posix_memalign (&mem, 64, MAX (b->n_floats, 1) * sizeof (float)) != 0)
-    g_error ("out of memory allocating a %u×%u×%u buffer", width, height, channels);
-  memset (mem, 0, b->n_floats * sizeof (float));
-  b->data = mem;
-  b->cpu_valid = TRUE;
   b->depth = INFINITY;
   b->gravity = 9.81;
   b->grid[0] = width;
   b->grid[1] = height;
+  b->gpu = gpu;
+  /* Neither copy exists yet: the first side used gets zeroed storage. */
   return b;
 }
 
 WgBuffer *
-wg_buffer_new_field (guint width, guint height, guint channels, const double extent[2])
+wg_buffer_new_field (guint width, guint height, guint channels, const double extent[2],
+                     WgGpuContext *gpu)
 {
-  return buffer_alloc (WG_PORT_FIELD, width, height, channels, extent);
+  return buffer_alloc (WG_PORT_FIELD, width, height, channels, extent, gpu);
 }
 
 WgBuffer *
-wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2])
+wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2],
+                        WgGpuContext *gpu)
 {
-  WgBuffer *b = buffer_alloc (WG_PORT_SPECTRUM, half ? nx / 2 + 1 : nx, ny, 2, extent);
+  WgBuffer *b = buffer_alloc (WG_PORT_SPECTRUM, half ? nx / 2 + 1 : nx, ny, 2, extent, gpu);
   b->grid[0] = nx;
   b->grid[1] = ny;
   b->half = half;
@@ -53,7 +52,101 @@ wg_buffer_free (WgBuffer *buffer)
   if (buffer == NULL)
     return;
   free (buffer->data);
+  if (buffer->ssbo)
+    glDeleteBuffers (1, &buffer->ssbo);
   g_free (buffer);
+}
+
+static gsize
+buffer_bytes (const WgBuffer *b)
+{
+  return MAX (b->n_floats, 1) * sizeof (float);
+}
+
+static void
+ensure_cpu_storage (WgBuffer *b)
+{
+  if (b->data)
+    return;
+  void *mem = NULL;
+  /* 64-byte alignment: AVX-512 loads and FFTW's SIMD codelets. */
+  if (posix_memalign (&mem, 64, buffer_bytes (b)) != 0)
+    g_error ("out of memory allocating a %u×%u×%u buffer", b->width, b->height, b->channels);
+  memset (mem, 0, buffer_bytes (b));
+  b->data = mem;
+}
+
+static void
+ensure_gpu_storage (WgBuffer *b)
+{
+  if (b->ssbo)
+    return;
+  glGenBuffers (1, &b->ssbo);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
+  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
+  glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+/* The current contents on the CPU side. */
+static gboolean
+sync_to_cpu (WgBuffer *b, GError **error)
+{
+  ensure_cpu_storage (b);
+  if (b->cpu_valid)
+    return TRUE;
+  if (b->gpu_valid)
+    {
+      /* Kernels that wrote the buffer must finish before the copy. */
+      glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
+      glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), b->data);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      if (!wg_gpu_check ("reading a buffer back from the GPU", error))
+        return FALSE;
+    }
+  b->cpu_valid = TRUE;
+  return TRUE;
+}
+
+static gboolean
+sync_to_gpu (WgBuffer *b, GError **error)
+{
+  if (b->gpu == NULL)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "a GPU kernel ran in a plan without a GPU context");
+      return FALSE;
+    }
+  ensure_gpu_storage (b);
+  if (b->gpu_valid)
+    return TRUE;
+  if (b->cpu_valid)
+    {
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
+      glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), b->data);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      if (!wg_gpu_check ("uploading a buffer to the GPU", error))
+        return FALSE;
+    }
+  b->gpu_valid = TRUE;
+  return TRUE;
+}
+
+void
+wg_buffer_zero (WgBuffer *b)
+{
+  if (b->ssbo)
+    {
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
+      glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+    }
+  if (b->data)
+    memset (b->data, 0, buffer_bytes (b));
+  /* Whatever storage exists now holds the (zero) contents. */
+  b->cpu_valid = b->data != NULL;
+  b->gpu_valid = b->ssbo != 0;
 }
 
 WgPortType
@@ -96,12 +189,30 @@ wg_buffer_read (WgBuffer *buffer, GError **error)
 float *
 wg_buffer_data (WgBuffer *buffer)
 {
-  buffer->cpu_valid = TRUE;
+  /* Read-modify-write access (foam keeps last frame's values): sync first.
+   * A read-back failure leaves zeros; the GPU error shows on the next check. */
+  sync_to_cpu (buffer, NULL);
+  buffer->gpu_valid = FALSE;
   return buffer->data;
 }
 
 const float *
 wg_buffer_cpu (WgBuffer *buffer, GError **error)
 {
-  return buffer->data;
+  return sync_to_cpu (buffer, error) ? buffer->data : NULL;
+}
+
+guint
+wg_buffer_gpu (WgBuffer *buffer, GError **error)
+{
+  return sync_to_gpu (buffer, error) ? buffer->ssbo : 0;
+}
+
+guint
+wg_buffer_gpu_write (WgBuffer *buffer, GError **error)
+{
+  if (!sync_to_gpu (buffer, error))
+    return 0;
+  buffer->cpu_valid = FALSE;
+  return buffer->ssbo;
 }

@@ -189,8 +189,11 @@ cmd_run (int argc, char **argv)
     {
       if (progress.tty && progress.last_width)
         fputc ('\n', stderr);
+      g_free (stats.backend);
       return fail (error);
     }
+  if (opts.backend != WG_BACKEND_CPU)
+    wg_eprintf ("wavegraph: backend %s\n", stats.backend);
   wg_eprintf ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
               ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating, %.1f ms writing in the "
               "background), %u files in %s%s%s\n",
@@ -201,6 +204,7 @@ cmd_run (int argc, char **argv)
               opts.out_dir, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
   g_free (stats.contact_sheet);
+  g_free (stats.backend);
   return 0;
 }
 

@@ -91,9 +91,25 @@ struct _WgWriter *wg_ctx_writer (WgNodeContext *ctx);
 /** wg_field_out_path: the file a field-out node writes for @frame (free it). */
 char *wg_field_out_path (WgNodeContext *ctx, gint64 frame);
 
-/** wg_buffer_data: writable CPU storage of an output (marks the CPU copy current). */
+/**
+ * wg_buffer_data:
+ * CPU storage of an output for writing (read-modify-write allowed: it holds
+ * the current contents); the GPU copy becomes stale.
+ */
 float *wg_buffer_data (WgBuffer *buffer);
-/** wg_buffer_cpu: readable CPU storage of an input, synchronised from the GPU if needed. */
+/** wg_buffer_cpu: CPU storage of an input for reading, read back from the GPU if needed. */
 const float *wg_buffer_cpu (WgBuffer *buffer, GError **error);
+/**
+ * wg_buffer_gpu / _gpu_write:
+ * The buffer's shader storage buffer object (same layout as the CPU data:
+ * floats, channels interleaved, row-major), uploaded first when only the CPU
+ * copy is current. _gpu_write marks the CPU copy stale (kernels write it).
+ * Errors: WG_NODE_ERROR_BACKEND outside GPU plans, WG_GPU_ERROR on GL errors.
+ */
+guint wg_buffer_gpu (WgBuffer *buffer, GError **error);
+guint wg_buffer_gpu_write (WgBuffer *buffer, GError **error);
+
+/** wg_ctx_gpu: the plan's GPU context, or NULL when this node runs on the CPU. */
+struct _WgGpuContext *wg_ctx_gpu (WgNodeContext *ctx);
 
 G_END_DECLS

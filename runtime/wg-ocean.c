@@ -155,12 +155,17 @@ wg_spreading_swell_s (double omega, double omega_peak, double swell)
 }
 
 double
+wg_spreading_aligned_norm (double a, double opposing)
+{
+  /* ∫_{−π/2}^{π/2} cos^a θ dθ = √π Γ((a+1)/2) / Γ(a/2 + 1) */
+  double half = sqrt (G_PI) * exp (lgamma (0.5 * (a + 1.0)) - lgamma (0.5 * a + 1.0));
+  return (1.0 + opposing) * half;
+}
+
+double
 wg_spreading_aligned (double theta, double a, double opposing)
 {
   double c = cos (theta);
-  /* ∫_{−π/2}^{π/2} cos^a θ dθ = √π Γ((a+1)/2) / Γ(a/2 + 1) */
-  double half = sqrt (G_PI) * exp (lgamma (0.5 * (a + 1.0)) - lgamma (0.5 * a + 1.0));
-  double norm = (1.0 + opposing) * half;
   double w = c >= 0.0 ? 1.0 : opposing;
-  return w * pow (fabs (c), a) / norm;
+  return w * pow (fabs (c), a) / wg_spreading_aligned_norm (a, opposing);
 }

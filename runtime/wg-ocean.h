@@ -107,4 +107,7 @@ double wg_spreading_swell_s (double omega, double omega_peak, double swell);
  */
 double wg_spreading_aligned (double theta, double a, double opposing);
 
+/** wg_spreading_aligned_norm: the normalisation (1 + opposing) ∫_{−π/2}^{π/2} cos^a θ dθ. */
+double wg_spreading_aligned_norm (double a, double opposing);
+
 G_END_DECLS

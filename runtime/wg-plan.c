@@ -3,6 +3,7 @@
  * does not depend on time (h̃0) is done once. */
 #include "wg-node-private.h"
 #include "wg-writer.h"
+#include "wg-gpu.h"
 
 #include <math.h>
 #include <omp.h>
@@ -20,6 +21,7 @@ struct _WgNodeContext {
   gboolean dirty;         /* parameters changed or never computed */
   gboolean reprepare;     /* an output was requested that prepare did not plan for */
   gboolean *input_changed; /* per input: upstream ran in this evaluation */
+  gboolean on_gpu;        /* runs process_gpu */
   guint runs;             /* process calls, for tests and profiling */
   gint64 usec;            /* time spent in process calls */
   gboolean changed;       /* outputs changed during the current evaluation */
@@ -28,6 +30,9 @@ struct _WgNodeContext {
 struct _WgPlan {
   WgGraph *graph;
   WgBackend backend;
+  WgGpuContext *gpu;      /* GPU plans: own headless context or the caller's */
+  char *backend_description;
+  gboolean gpu_sync_timing;
   int threads;
   gboolean write_files;
   char *out_dir;
@@ -187,7 +192,7 @@ wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
   g_assert (port < ctx->inst->type->n_outputs);
   g_assert (ctx->inst->type->outputs[port].type == WG_PORT_FIELD);
   g_assert (channels >= 1 && channels <= 4);
-  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent));
+  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent, ctx->plan->gpu));
 }
 
 void
@@ -196,7 +201,7 @@ wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboo
 {
   g_assert (port < ctx->inst->type->n_outputs);
   g_assert (ctx->inst->type->outputs[port].type == WG_PORT_SPECTRUM);
-  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent);
+  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent, ctx->plan->gpu);
   b->depth = depth;
   b->gravity = gravity;
   set_output (ctx, port, b);
@@ -265,6 +270,12 @@ wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
   plan->write_files = write_files;
 }
 
+WgGpuContext *
+wg_ctx_gpu (WgNodeContext *ctx)
+{
+  return ctx->on_gpu ? ctx->plan->gpu : NULL;
+}
+
 gboolean
 wg_ctx_writes_files (WgNodeContext *ctx)
 {
@@ -314,6 +325,9 @@ wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
 static void
 node_context_free (WgNodeContext *ctx)
 {
+  /* A plan that failed while being built has contexts not made yet. */
+  if (ctx == NULL)
+    return;
   if (ctx->state && ctx->inst->type->free_state)
     ctx->inst->type->free_state (ctx->state);
   for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
@@ -332,11 +346,16 @@ wg_plan_free (WgPlan *plan)
     return;
   /* Queued writes use the sinks' buffers: finish them first. */
   g_clear_pointer (&plan->writer, wg_writer_free);
+  /* GL objects of node states and buffers go with the context current. */
+  if (plan->gpu)
+    wg_gpu_context_make_current (plan->gpu, NULL);
   for (guint i = 0; i < plan->n_nodes; i++)
     node_context_free (plan->nodes[i]);
   g_free (plan->nodes);
+  g_clear_pointer (&plan->gpu, wg_gpu_context_free);
   wg_graph_free (plan->graph);
   g_free (plan->out_dir);
+  g_free (plan->backend_description);
   g_free (plan);
 }
 
@@ -382,10 +401,57 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+/* Picks the backend: GPU makes (or adopts) an OpenGL 4.3+ context or fails
+ * saying why; AUTO takes a hardware GPU when there is one and the CPU
+ * otherwise (a software rasteriser such as llvmpipe is slower than the CPU
+ * path). */
+static gboolean
+resolve_backend (WgPlan *plan, WgBackend wanted, gboolean adopt, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  if (wanted == WG_BACKEND_CPU)
+    {
+      plan->backend = WG_BACKEND_CPU;
+      plan->backend_description = g_strdup ("cpu");
+      return TRUE;
+    }
+  WgGpuContext *gpu = adopt ? wg_gpu_context_new_adopt (&local)
+                            : wg_gpu_context_new_headless (&local);
+  if (gpu && !wg_gpu_context_make_current (gpu, &local))
+    g_clear_pointer (&gpu, wg_gpu_context_free);
+  if (gpu == NULL)
+    {
+      if (wanted == WG_BACKEND_GPU)
+        {
+          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                       "the GPU backend needs an OpenGL 4.3 context: %s", local->message);
+          return FALSE;
+        }
+      plan->backend = WG_BACKEND_CPU;
+      plan->backend_description = g_strdup_printf ("cpu (no usable GPU: %s)", local->message);
+      return TRUE;
+    }
+  if (wanted == WG_BACKEND_AUTO && wg_gpu_context_is_software (gpu))
+    {
+      plan->backend = WG_BACKEND_CPU;
+      plan->backend_description =
+        g_strdup_printf ("cpu (the only OpenGL renderer, %s, is a software rasteriser)",
+                         wg_gpu_context_get_renderer (gpu));
+      wg_gpu_context_free (gpu);
+      return TRUE;
+    }
+  plan->gpu = gpu;
+  plan->backend = WG_BACKEND_GPU;
+  plan->backend_description = g_strdup_printf ("gpu (%s, OpenGL %s)",
+                                               wg_gpu_context_get_renderer (gpu),
+                                               wg_gpu_context_get_version (gpu));
+  return TRUE;
+}
+
 WgPlan *
 wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
 {
-  static const WgPlanOptions defaults = { WG_BACKEND_CPU, 0, FALSE, NULL };
+  static const WgPlanOptions defaults = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
   const WgPlanOptions *o = options ? options : &defaults;
 
   if (!wg_graph_validate (graph, error))
@@ -399,19 +465,13 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
 
   g_autoptr (WgPlan) plan = g_new0 (WgPlan, 1);
   plan->graph = wg_graph_copy (graph);
-  plan->backend = o->backend == WG_BACKEND_AUTO ? WG_BACKEND_CPU : o->backend;
   plan->threads = o->threads;
   plan->write_files = o->write_files;
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
-
-  if (plan->backend == WG_BACKEND_GPU)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
-                   "the GPU backend is not available in this build; use --backend cpu");
-      return NULL;
-    }
+  if (!resolve_backend (plan, o->backend, o->adopt_gl_context, error))
+    return NULL;
 
   for (guint i = 0; i < order->len; i++)
     {
@@ -424,6 +484,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
       ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
       ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
+      ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
       plan->nodes[i] = ctx;
     }
   /* An output is used when linked or exposed as a graph output. */
@@ -469,6 +530,8 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
   /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
   if (new_frame && !next_frame)
     wg_plan_reset (plan);
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return FALSE;
   /* A write that failed in the background fails the evaluation after it. */
   if (plan->writer && !wg_writer_check (plan->writer, error))
     {
@@ -514,9 +577,10 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
       if (!run)
         continue;
       gint64 t0 = g_get_monotonic_time ();
-      gboolean ok = plan->backend == WG_BACKEND_GPU && type->process_gpu
-                      ? type->process_gpu (ctx, error)
-                      : type->process_cpu (ctx, error);
+      gboolean ok = ctx->on_gpu ? type->process_gpu (ctx, error) && wg_gpu_check (type->name, error)
+                                : type->process_cpu (ctx, error);
+      if (ok && ctx->on_gpu && plan->gpu_sync_timing)
+        glFinish ();
       gint64 spent = g_get_monotonic_time () - t0;
       ctx->runs++;
       ctx->usec += spent;
@@ -627,6 +691,25 @@ wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *sec
   if (seconds)
     *seconds = (double) ctx->usec / 1e6;
   return TRUE;
+}
+
+const char *
+wg_plan_get_backend_description (const WgPlan *plan)
+{
+  return plan->backend_description;
+}
+
+void
+wg_plan_set_gpu_sync_timing (WgPlan *plan, gboolean sync)
+{
+  plan->gpu_sync_timing = sync;
+}
+
+void
+wg_plan_finish (WgPlan *plan)
+{
+  if (plan->gpu)
+    glFinish ();
 }
 
 WgBackend

@@ -100,13 +100,20 @@ gboolean wg_write_file_atomic (const char *path, const void *data, gsize len, GE
  * Buffers
  * ------------------------------------------------------------------------- */
 
+/* A buffer lives on the CPU, the GPU or both. Storage on each side is
+ * created on first use (zeroed); cpu_valid / gpu_valid say which copy holds
+ * the current contents, and the accessors in wg-node-private.h copy lazily
+ * — a chain of GPU nodes never reads back in between. */
 struct _WgBuffer {
   WgPortType kind;
   guint width, height, channels; /* stored shape */
   double extent[2];
-  float *data;                   /* 64-byte aligned CPU storage */
+  float *data;                   /* 64-byte aligned CPU storage, or NULL */
   gsize n_floats;
   gboolean cpu_valid;
+  guint ssbo;                    /* GPU shader storage buffer, or 0 */
+  gboolean gpu_valid;
+  struct _WgGpuContext *gpu;     /* NULL in CPU plans */
   /* Spectrum metadata. A Hermitian spectrum may be stored as the half grid
    * (width = grid[0]/2 + 1), the layout FFTW's c2r transforms take. */
   guint grid[2];
@@ -116,14 +123,19 @@ struct _WgBuffer {
 };
 
 /**
- * wg_buffer_alloc_field / _spectrum:
- * Allocate (zeroed) storage for a field of @channels floats per cell, or a
- * complex spectrum of logical size grid[0] × grid[1] (half: Hermitian half).
+ * wg_buffer_new_field / _spectrum:
+ * A zeroed field of @channels floats per cell, or a complex spectrum of
+ * logical size grid[0] × grid[1] (half: Hermitian half). With @gpu the
+ * buffer may also live on that context's GPU.
  */
 WgBuffer *wg_buffer_new_field (guint width, guint height, guint channels,
-                               const double extent[2]);
-WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2]);
+                               const double extent[2], struct _WgGpuContext *gpu);
+WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2],
+                                  struct _WgGpuContext *gpu);
+/** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
+/** wg_buffer_zero: clears the contents on whichever side is current. */
+void wg_buffer_zero (WgBuffer *buffer);
 
 /** wg_plan_get_files_written: files the plan's sinks wrote so far. */
 guint wg_plan_get_files_written (const WgPlan *plan);
@@ -131,6 +143,10 @@ guint wg_plan_get_files_written (const WgPlan *plan);
 double wg_plan_get_node_seconds (const WgPlan *plan);
 /** wg_plan_get_write_seconds: time the background writer spent writing files (s). */
 double wg_plan_get_write_seconds (const WgPlan *plan);
+/** wg_plan_set_gpu_sync_timing: finish GPU work after each node so its time is real (profiling). */
+void wg_plan_set_gpu_sync_timing (WgPlan *plan, gboolean sync);
+/** wg_plan_finish: waits for the GPU to finish the plan's queued work. */
+void wg_plan_finish (WgPlan *plan);
 /** wg_plan_set_write_files: enables or disables sinks (off during preroll). */
 void wg_plan_set_write_files (WgPlan *plan, gboolean write_files);
 

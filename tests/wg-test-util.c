@@ -1,5 +1,6 @@
 /* wg-test-util.c — helpers shared by the test suites. */
 #include "wg-test-util.h"
+#include "wg-gpu.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -49,10 +50,39 @@ wg_test_link (WgGraph *graph, const char *from, const char *to)
     g_error ("link %s -> %s: %s", from, to, error->message);
 }
 
+WgBackend wg_test_backend = WG_BACKEND_CPU;
+
+gboolean
+wg_test_gpu_available (void)
+{
+  static int available = -1;
+  static char *reason;
+  if (available < 0)
+    {
+      g_autoptr (GError) error = NULL;
+      WgGpuContext *gpu = wg_gpu_context_new_headless (&error);
+      available = gpu != NULL;
+      if (gpu)
+        wg_gpu_context_free (gpu);
+      else
+        reason = g_strdup (error->message);
+    }
+  if (available)
+    return TRUE;
+  if (g_strcmp0 (g_getenv ("WAVEGRAPH_REQUIRE_GPU"), "1") == 0)
+    {
+      g_test_message ("WAVEGRAPH_REQUIRE_GPU=1 but no OpenGL 4.3 context: %s", reason);
+      g_test_fail ();
+    }
+  else
+    g_test_skip_printf ("no OpenGL 4.3 context: %s", reason);
+  return FALSE;
+}
+
 WgPlan *
 wg_test_plan (const WgGraph *graph, int threads)
 {
-  WgPlanOptions o = { WG_BACKEND_CPU, threads, FALSE, NULL };
+  WgPlanOptions o = { wg_test_backend, threads, FALSE, NULL, FALSE };
   g_autoptr (GError) error = NULL;
   WgPlan *plan = wg_plan_new (graph, &o, &error);
   g_assert_no_error (error);

@@ -12,8 +12,15 @@ void wg_test_add (WgGraph *graph, const char *type, const char *id, ...) G_GNUC_
 /* Links "node:port" to "node:port". */
 void wg_test_link (WgGraph *graph, const char *from, const char *to);
 
-/* Plan on the CPU with @threads, asserting success. */
+/* Backend wg_test_plan() uses (CPU unless a test selects the GPU). */
+extern WgBackend wg_test_backend;
+
+/* Plan on wg_test_backend with @threads, asserting success. */
 WgPlan *wg_test_plan (const WgGraph *graph, int threads);
+
+/* Whether GPU tests can run. Without an OpenGL 4.3 context the test is
+ * skipped with the reason — or fails when WAVEGRAPH_REQUIRE_GPU=1 (CI). */
+gboolean wg_test_gpu_available (void);
 
 /* Evaluates @frame and returns the CPU data of node:port (asserting success). */
 const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);

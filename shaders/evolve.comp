@@ -1,0 +1,67 @@
+/* evolve.comp — GPU path of spectrum-evolve (nodes/wg-node-spectrum-evolve.c).
+ *
+ * PACK: from h̃0 (full grid) the sums and differences of a = h̃0(k) and
+ * b = h̃0(−k) per half-spectrum cell. Otherwise, per cell,
+ *   h̃(k, t) = a e^{−iωt} + conj(b) e^{iωt}
+ *          = ((a+b)re cos + (a+b)im sin, (a−b)im cos − (a−b)re sin).
+ * The phase is ω t = 2π f t with f = ω/2π and t each split into two floats
+ * (computed in double on the CPU); f·t is formed with an exact product
+ * (fma) and reduced to a fraction of a turn, so it stays accurate to ~1e-7
+ * rad whatever t is — plain float ω·t would lose 1e-3 rad by t = 1000 s. */
+
+layout (local_size_x = 256) in;
+
+#ifdef PACK
+layout (std430, binding = 0) restrict readonly buffer Spectrum0 { vec2 h0[]; };
+layout (std430, binding = 1) restrict writeonly buffer Packed { vec4 amp[]; };
+uniform uvec2 u_grid; /* nx, ny of the full h̃0 grid */
+
+void
+main ()
+{
+  uint hw = u_grid.x / 2u + 1u;
+  uint c = gl_GlobalInvocationID.x;
+  if (c >= hw * u_grid.y)
+    return;
+  uint i = c % hw, j = c / hw;
+  vec2 a = h0[j * u_grid.x + i];
+  vec2 b = h0[((u_grid.y - j) % u_grid.y) * u_grid.x + (u_grid.x - i) % u_grid.x];
+  amp[c] = vec4 (a.x + b.x, a.y + b.y, a.y - b.y, a.x - b.x);
+}
+
+#else
+layout (std430, binding = 0) restrict readonly buffer Packed { vec4 amp[]; };
+layout (std430, binding = 1) restrict readonly buffer Frequency { vec2 freq[]; }; /* f = hi + lo (Hz) */
+layout (std430, binding = 2) restrict writeonly buffer Spectrum { vec2 h[]; };
+uniform uint u_cells;
+uniform vec2 u_time; /* t = hi + lo (s) */
+
+const float TWO_PI = 6.28318530717958647692;
+
+void
+main ()
+{
+  uint c = gl_GlobalInvocationID.x;
+  if (c >= u_cells)
+    return;
+  vec2 f = freq[c];
+  precise float p = f.x * u_time.x;
+  precise float err = fma (f.x, u_time.x, -p);
+  precise float turns = (p - floor (p)) + (err + f.x * u_time.y + f.y * u_time.x);
+  turns -= floor (turns);
+  /* Nearest quarter turn split off; the rest |r| ≤ π/4 through the same
+   * Taylor polynomials as the CPU (error < 4e-8). */
+  float q = floor (turns * 4.0 + 0.5);
+  float r = TWO_PI * (turns - 0.25 * q);
+  int quadrant = int (q) & 3;
+  float r2 = r * r;
+  float s = r * (1.0 + r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 * (1.0 / 362880.0)))));
+  float co = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 + r2 * (1.0 / 40320.0))));
+  float sn = (quadrant & 1) != 0 ? co : s;
+  float cs = (quadrant & 1) != 0 ? s : co;
+  sn = (quadrant & 2) != 0 ? -sn : sn;
+  cs = ((quadrant + 1) & 2) != 0 ? -cs : cs;
+  vec4 pk = amp[c];
+  h[c] = vec2 (pk.x * cs + pk.y * sn, pk.z * cs - pk.w * sn);
+}
+#endif

@@ -1,0 +1,194 @@
+/* test-backends.c — the GPU backend computes what the CPU backend computes,
+ * for every example graph, and says clearly when it cannot run. */
+#include "wg-test-util.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  const char *output;
+  gboolean unit;    /* normals: compare absolutely, not relative to Hs */
+  gboolean coverage; /* foam: compare by the fraction of differing pixels */
+} Compared;
+
+static const Compared compared[] = {
+  { "height", FALSE, FALSE },
+  { "displacement", FALSE, FALSE },
+  { "normal", TRUE, FALSE },
+  { "foam", FALSE, TRUE },
+};
+
+static WgPlan *
+plan_for (const WgGraph *graph, WgBackend backend)
+{
+  WgPlanOptions o = { backend, 0, FALSE, NULL, FALSE };
+  g_autoptr (GError) error = NULL;
+  WgPlan *plan = wg_plan_new (graph, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_plan_get_backend (plan), ==, backend);
+  return plan;
+}
+
+/* max |gpu − cpu| ≤ 1e-4·Hs for heights and displacements, ≤ 1e-4 for unit
+ * normals; foam may differ (by more than 1e-3) on at most 0.1% of pixels —
+ * a Jacobian right at the threshold can fall either way in float. */
+static void
+check_graph (gconstpointer data)
+{
+  const char *name = data;
+  if (!wg_test_gpu_available ())
+    return;
+  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WgPlan) cpu = plan_for (graph, WG_BACKEND_CPU);
+  g_autoptr (WgPlan) gpu = plan_for (graph, WG_BACKEND_GPU);
+
+  guint checked = 0;
+  for (gint64 frame = 0; frame < 4; frame++)
+    {
+      g_assert_true (wg_plan_evaluate (cpu, frame, &error));
+      g_assert_true (wg_plan_evaluate (gpu, frame, &error));
+      g_assert_no_error (error);
+      WgBuffer *hb = wg_plan_get_output (cpu, "height");
+      g_assert_nonnull (hb);
+      double mean, var;
+      wg_test_moments (wg_buffer_read (hb, NULL),
+                       (gsize) wg_buffer_get_width (hb) * wg_buffer_get_height (hb), 1, 0, &mean,
+                       &var);
+      const double hs = 4.0 * sqrt (var);
+      g_assert_cmpfloat (hs, >, 0);
+
+      for (guint c = 0; c < G_N_ELEMENTS (compared); c++)
+        {
+          WgBuffer *a = wg_plan_get_output (cpu, compared[c].output);
+          WgBuffer *b = wg_plan_get_output (gpu, compared[c].output);
+          if (a == NULL)
+            continue;
+          const float *x = wg_buffer_read (a, &error), *y = wg_buffer_read (b, &error);
+          g_assert_no_error (error);
+          gsize n = (gsize) wg_buffer_get_width (a) * wg_buffer_get_height (a) *
+                    wg_buffer_get_channels (a);
+          double worst = 0;
+          gsize differing = 0;
+          for (gsize i = 0; i < n; i++)
+            {
+              double d = fabs ((double) x[i] - y[i]);
+              worst = fmax (worst, d);
+              differing += d > 1e-3;
+            }
+          if (frame == 3)
+            g_test_message ("%s frame %" G_GINT64_FORMAT " %s: max |gpu − cpu| %.3g (Hs %.3f m), "
+                            "%" G_GSIZE_FORMAT " values differ by > 1e-3",
+                            name, frame, compared[c].output, worst, hs, differing);
+          if (compared[c].coverage)
+            g_assert_cmpfloat ((double) differing / (double) n, <=, 1e-3);
+          else
+            g_assert_cmpfloat (worst, <=, compared[c].unit ? 1e-4 : 1e-4 * hs);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >=, 4);
+}
+
+typedef struct {
+  int status;
+  char *err;
+} Run;
+
+/* The CLI with an environment variable added. */
+static Run
+run_cli_env (const char *const *args, const char *var, const char *value)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) g_getenv ("WAVEGRAPH_BIN"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), var, value, TRUE);
+  Run r = { 0, NULL };
+  int wait_status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                               NULL, NULL, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+/* With no usable OpenGL (glvnd finds no EGL vendor), --backend gpu fails
+ * with exit 1 saying what was tried, and --backend auto bakes on the CPU and
+ * says so. */
+static void
+test_no_gpu (void)
+{
+  g_autofree char *graph = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wg-backends-XXXXXX", NULL);
+  const char *gpu_args[] = { "run", graph, "--backend", "gpu", "--frames", "0-0", "--out", dir,
+                             "--no-contact-sheet", NULL };
+  Run r = run_cli_env (gpu_args, "__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/vendor.json");
+  g_test_message ("gpu without a context: exit %d: %s", r.status, r.err);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "the GPU backend needs an OpenGL 4.3 context: "));
+  g_assert_nonnull (strstr (r.err, "EGL"));
+  g_free (r.err);
+
+  const char *auto_args[] = { "run", graph, "--backend", "auto", "--frames", "0-0", "--out", dir,
+                              "--no-contact-sheet", NULL };
+  r = run_cli_env (auto_args, "__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/vendor.json");
+  g_test_message ("auto without a context: exit %d: %s", r.status, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "backend cpu (no usable GPU: "));
+  g_free (r.err);
+
+  /* With llvmpipe only, auto prefers the CPU too: software GL is slower. */
+  if (wg_test_gpu_available ())
+    {
+      r = run_cli_env (auto_args, "WAVEGRAPH_TEST", "1");
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_true (strstr (r.err, "backend gpu (") != NULL ||
+                     strstr (r.err, "is a software rasteriser") != NULL);
+      g_free (r.err);
+    }
+  g_autofree char *frame = g_build_filename (dir, "calm", "height.0000.exr", NULL);
+  g_assert_true (g_file_test (frame, G_FILE_TEST_EXISTS));
+}
+
+/* A plan asked to adopt the caller's context fails cleanly when there is none. */
+static void
+test_adopt_without_context (void)
+{
+  g_autoptr (WgGraph) graph = wg_test_graph (64, 64, 30, 1);
+  wg_test_add (graph, "ocean-spectrum", "spec", NULL);
+  WgPlanOptions o = { WG_BACKEND_GPU, 0, FALSE, NULL, TRUE };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgPlan) plan = wg_plan_new (graph, &o, &error);
+  g_assert_null (plan);
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, "the GPU backend needs an OpenGL 4.3 context"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/backends/parity/%s",
+                                               (char *) g_ptr_array_index (names, i));
+      g_test_add_data_func (path, g_ptr_array_index (names, i), check_graph);
+    }
+  g_test_add_func ("/backends/no-gpu", test_no_gpu);
+  g_test_add_func ("/backends/adopt-without-context", test_adopt_without_context);
+  return g_test_run ();
+}
