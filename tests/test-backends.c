@@ -1,6 +1,7 @@
 /* test-backends.c — the GPU backend computes what the CPU backend computes,
  * for every example graph, and says clearly when it cannot run. */
 #include "wg-test-util.h"
+#include "wg-gpu.h"
 
 #include <math.h>
 #include <string.h>
@@ -170,6 +171,42 @@ test_adopt_without_context (void)
   g_assert_nonnull (strstr (error->message, "the GPU backend needs an OpenGL 4.3 context"));
 }
 
+/* A plan adopting the caller's current context (an editor's GtkGLArea, a
+ * game's) computes the same as one with its own context, and leaves the
+ * caller's context alive and current. */
+static void
+test_adopt_current_context (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGpuContext) host = wg_gpu_context_new_headless (&error);
+  g_assert_no_error (error);
+  g_assert_true (wg_gpu_context_make_current (host, &error));
+
+  g_autofree char *path = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  WgPlanOptions adopt = { WG_BACKEND_GPU, 0, FALSE, NULL, TRUE };
+  WgPlan *plan = wg_plan_new (graph, &adopt, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_evaluate (plan, 2, &error));
+  const float *a = wg_buffer_read (wg_plan_get_output (plan, "height"), &error);
+  g_assert_no_error (error);
+  g_autofree float *adopted = g_memdup2 (a, 256 * 256 * sizeof (float));
+  wg_plan_free (plan);
+
+  g_autoptr (WgPlan) own = plan_for (graph, WG_BACKEND_GPU);
+  g_assert_true (wg_plan_evaluate (own, 2, &error));
+  const float *b = wg_buffer_read (wg_plan_get_output (own, "height"), &error);
+  g_assert_cmpmem (adopted, 256 * 256 * sizeof (float), b, 256 * 256 * sizeof (float));
+
+  /* The host context still works after the adopting plan is gone. */
+  g_assert_true (wg_gpu_context_make_current (host, &error));
+  g_assert_nonnull (glGetString (GL_VERSION));
+  g_assert_cmpint (glGetError (), ==, GL_NO_ERROR);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,5 +227,6 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/backends/no-gpu", test_no_gpu);
   g_test_add_func ("/backends/adopt-without-context", test_adopt_without_context);
+  g_test_add_func ("/backends/adopt-current-context", test_adopt_current_context);
   return g_test_run ();
 }
