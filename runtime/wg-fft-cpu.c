@@ -2,6 +2,8 @@
 #include "wg-fft-cpu.h"
 
 #include <fftw3.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +29,6 @@ struct _WgFft2d {
 };
 
 static GMutex planner_lock;
-static gboolean wisdom_loaded;
 
 static char *
 wisdom_path (void)
@@ -38,15 +39,35 @@ wisdom_path (void)
   return g_build_filename (g_get_user_cache_dir (), "wavegraph", "fftw3f.wisdom", NULL);
 }
 
-static void
-wisdom_load_locked (void)
+/* Processes share their measurements through the wisdom file, under an
+ * exclusive lock: a size one process measured, every later process plans
+ * the same way, so bakes and tests on one machine give bit-identical FFTs
+ * (FFTW_MEASURE alone may pick different plans in each process). Returns
+ * the lock's descriptor, or -1 when there is nowhere to keep wisdom. */
+static int
+wisdom_lock_and_load (void)
 {
-  if (wisdom_loaded)
-    return;
-  wisdom_loaded = TRUE;
   g_autofree char *path = wisdom_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *lock_path = g_strdup_printf ("%s.lock", path);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    return -1;
+  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0 && flock (fd, LOCK_EX) != 0)
+    {
+      close (fd);
+      fd = -1;
+    }
   /* Missing or stale wisdom only costs planning time. */
   fftwf_import_wisdom_from_filename (path);
+  return fd;
+}
+
+static void
+wisdom_unlock (int fd)
+{
+  if (fd >= 0)
+    close (fd);
 }
 
 static void
@@ -95,7 +116,7 @@ wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
   int stride = (int) fft->stride;
 
   g_mutex_lock (&planner_lock);
-  wisdom_load_locked ();
+  int lock = wisdom_lock_and_load ();
   /* Plan on scratch arrays: FFTW_MEASURE overwrites what it plans on. */
   fftwf_complex *scratch = fftwf_alloc_complex ((size_t) fft->stride * ny);
   float *scratch_out = fftwf_alloc_real ((size_t) nx * ny);
@@ -116,6 +137,7 @@ wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
   fftwf_free (scratch_out);
   if (flags == FFTW_MEASURE)
     wisdom_save_locked ();
+  wisdom_unlock (lock);
   g_mutex_unlock (&planner_lock);
 
   if (fft->cols == NULL || fft->rows == NULL || (kind == WG_FFT_C2R && fft->col1 == NULL))

@@ -14,7 +14,10 @@
  * fixed blocks of columns/rows, distributed with OpenMP. Because the blocks
  * and plans do not depend on the thread count, results are bit-identical for
  * any number of threads, and there is one thread pool (OpenMP's) instead of
- * FFTW's and OpenMP's fighting over the cores.
+ * FFTW's and OpenMP's fighting over the cores. Processes on one machine share
+ * FFTW's measurements through a locked wisdom file and so also agree bit for
+ * bit; machines with different CPUs may plan differently and agree to float
+ * rounding.
  */
 #pragma once
 
