@@ -372,6 +372,19 @@ guint wg_graph_get_n_outputs (const WgGraph *graph);
 void wg_graph_get_output (const WgGraph *graph, guint index, const char **name,
                           const char **node, const char **port);
 
+/*
+ * Graph inputs ("inputs": { "boat_x": "boat.x" }): node parameters exposed
+ * under a name so a game, an editor or a pipeline can set them every frame
+ * (wg_plan_set_input_double()) — a mouse poke, a boat's position.
+ */
+/** wg_graph_set_input: exposes @node's @param as input @name (replacing an input of that name). */
+gboolean wg_graph_set_input (WgGraph *graph, const char *name, const char *node, const char *param,
+                             GError **error);
+gboolean wg_graph_remove_input (WgGraph *graph, const char *name);
+guint wg_graph_get_n_inputs (const WgGraph *graph);
+void wg_graph_get_input (const WgGraph *graph, guint index, const char **name, const char **node,
+                         const char **param);
+
 /* Editor data kept verbatim under "ui" (node positions and anything else). */
 JsonObject *wg_graph_get_node_ui (const WgGraph *graph, const char *node);
 void wg_graph_set_node_ui (WgGraph *graph, const char *node, JsonObject *ui);
@@ -470,6 +483,35 @@ void wg_plan_reset (WgPlan *plan);
  */
 gboolean wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error);
 
+/**
+ * wg_plan_set_input_double / _from_text:
+ * Sets graph input @name (a node parameter, see wg_graph_set_input()) for
+ * the next evaluation: a mouse poke, a boat's position. The value is checked
+ * against the parameter's range like any edit; the node recomputes without
+ * being prepared again (stateful nodes use it from their next step).
+ * Errors: WG_GRAPH_ERROR_UNKNOWN_PARAM for an unknown input, _PARAM_RANGE,
+ * _PARAM_TYPE.
+ */
+gboolean wg_plan_set_input_double (WgPlan *plan, const char *name, double value, GError **error);
+gboolean wg_plan_set_input_from_text (WgPlan *plan, const char *name, const char *text,
+                                      GError **error);
+
+/**
+ * wg_plan_save_state:
+ * The state of every stateful node (foam, simulations) after the last
+ * evaluated frame, with that frame number and a checksum of the graph.
+ * Restoring it into a plan of the same graph (wg_plan_restore_state()) and
+ * evaluating frame + 1, + 2, … gives exactly the frames the saving plan
+ * would have produced.
+ */
+GBytes *wg_plan_save_state (WgPlan *plan, GError **error);
+gboolean wg_plan_restore_state (WgPlan *plan, GBytes *state, GError **error);
+/** wg_plan_save_state_file / _restore_state_file: the same through a file (written atomically). */
+gboolean wg_plan_save_state_file (WgPlan *plan, const char *path, GError **error);
+gboolean wg_plan_restore_state_file (WgPlan *plan, const char *path, GError **error);
+/** wg_plan_get_frame: the last evaluated (or restored) frame, G_MININT64 before any. */
+gint64 wg_plan_get_frame (const WgPlan *plan);
+
 /** wg_plan_get_output: buffer of graph output @name, or NULL. */
 WgBuffer *wg_plan_get_output (WgPlan *plan, const char *name);
 /**
@@ -514,6 +556,8 @@ typedef struct {
   gboolean contact_sheet;      /* write contact-sheet.png at the end */
   WgBakeProgressFunc progress;
   gpointer progress_data;
+  const char *resume_state;    /* continue from this state file (its frame must be first − 1) */
+  const char *save_state;      /* write the state after the last frame here */
 } WgBakeOptions;
 
 typedef struct {

@@ -175,16 +175,33 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   if (plan == NULL)
     return FALSE;
   stats->backend = g_strdup (wg_plan_get_backend_description (plan));
+  gint64 t0 = g_get_monotonic_time ();
+  if (options->resume_state)
+    {
+      /* A resumed bake continues the saved one exactly: no preroll. */
+      if (!wg_plan_restore_state_file (plan, options->resume_state, error))
+        return FALSE;
+      if (wg_plan_get_frame (plan) != options->first - 1)
+        {
+          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                       "%s holds frame %" G_GINT64_FORMAT "; resume it from frame %" G_GINT64_FORMAT
+                       " (--frames %" G_GINT64_FORMAT "-…)",
+                       options->resume_state, wg_plan_get_frame (plan),
+                       wg_plan_get_frame (plan) + 1, wg_plan_get_frame (plan) + 1);
+          return FALSE;
+        }
+    }
   if (!check_out_dir (out_dir, error))
     return FALSE;
-
-  gint64 t0 = g_get_monotonic_time ();
-  guint preroll = graph->settings.preroll;
-  wg_plan_set_write_files (plan, FALSE);
-  for (gint64 f = options->first - preroll; f < options->first; f++)
-    if (!wg_plan_evaluate (plan, f, error))
-      return FALSE;
-  wg_plan_set_write_files (plan, TRUE);
+  if (!options->resume_state)
+    {
+      guint preroll = graph->settings.preroll;
+      wg_plan_set_write_files (plan, FALSE);
+      for (gint64 f = options->first - preroll; f < options->first; f++)
+        if (!wg_plan_evaluate (plan, f, error))
+          return FALSE;
+      wg_plan_set_write_files (plan, TRUE);
+    }
 
   sheet_init (&cs, plan, options->first, options->last);
   for (gint64 f = options->first; f <= options->last; f++)
@@ -212,6 +229,11 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
       return FALSE;
     }
 
+  if (options->save_state && !wg_plan_save_state_file (plan, options->save_state, error))
+    {
+      sheet_clear (&cs);
+      return FALSE;
+    }
   g_autoptr (GError) local = NULL;
   if (options->contact_sheet)
     {

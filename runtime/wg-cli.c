@@ -140,6 +140,7 @@ static int
 cmd_run (int argc, char **argv)
 {
   g_autofree char *frames = NULL, *out = NULL, *backend_name = NULL;
+  g_autofree char *save_state = NULL, *resume = NULL;
   g_auto (GStrv) sets = NULL;
   int threads = 0;
   gboolean no_sheet = FALSE;
@@ -150,6 +151,8 @@ cmd_run (int argc, char **argv)
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, "cpu, gpu or auto (default: the graph's)", "NAME" },
     { "no-contact-sheet", 0, 0, G_OPTION_ARG_NONE, &no_sheet, "Do not write contact-sheet.png", NULL },
+    { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame, save the simulation state", "FILE" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — bake a graph to files");
@@ -184,6 +187,8 @@ cmd_run (int argc, char **argv)
 
   Progress progress = { isatty (STDERR_FILENO), g_get_monotonic_time (), 0 };
   opts.progress_data = &progress;
+  opts.save_state = save_state;
+  opts.resume_state = resume;
   WgBakeStats stats;
   if (!wg_bake (graph, &opts, &stats, &error))
     {
@@ -595,7 +600,8 @@ static const char main_help[] =
   "\n"
   "Commands:\n"
   "  run GRAPH [--frames A-B] [--out DIR] [--set NODE.PARAM=VALUE ...] [--threads N]\n"
-  "            [--backend cpu|gpu|auto]   bake frames to files and a contact sheet\n"
+  "            [--backend cpu|gpu|auto] [--save-state FILE] [--resume FILE]\n"
+  "                                       bake frames to files and a contact sheet\n"
   "  validate GRAPH                       check a graph (and the files it reads)\n"
   "  info GRAPH                           describe a graph\n"
   "  nodes [--json|--markdown]            list node types, ports and parameters\n"

@@ -406,7 +406,7 @@ static gboolean
 read_graph (WgGraph *graph, JsonNode *root, GError **error)
 {
   static const char *const keys[] = { "format", "version", "settings", "nodes", "links",
-                                      "outputs", "ui", NULL };
+                                      "inputs", "outputs", "ui", NULL };
   JsonNode *n;
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
@@ -467,6 +467,37 @@ read_graph (WgGraph *graph, JsonNode *root, GError **error)
       for (guint i = 0; i < json_array_get_length (links); i++)
         if (!read_link (graph, json_array_get_element (links, i), i, error))
           return FALSE;
+    }
+
+  if ((n = member (obj, "inputs")))
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        {
+          ERR (SCHEMA, "inputs: expected an object, got %s", json_kind (n));
+          return FALSE;
+        }
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+      json_object_iter_init_ordered (&iter, json_node_get_object (n));
+      while (json_object_iter_next_ordered (&iter, &name, &value))
+        {
+          g_autofree char *path = g_strdup_printf ("inputs.%s", name);
+          const char *dot = is_string (value) ? strchr (json_node_get_string (value), '.') : NULL;
+          if (dot == NULL)
+            {
+              ERR (SCHEMA, "%s: expected \"node.param\"", path);
+              return FALSE;
+            }
+          g_autofree char *node = g_strndup (json_node_get_string (value),
+                                             (gsize) (dot - json_node_get_string (value)));
+          g_autoptr (GError) local = NULL;
+          if (!wg_graph_set_input (graph, name, node, dot + 1, &local))
+            {
+              g_set_error (error, WG_GRAPH_ERROR, local->code, "%s: %s", path, local->message);
+              return FALSE;
+            }
+        }
     }
 
   if ((n = member (obj, "outputs")))
@@ -866,6 +897,18 @@ graph_to_tree (const WgGraph *graph)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "inputs");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < graph->inputs->len; i++)
+    {
+      const char *name, *node, *param;
+      wg_graph_get_input (graph, i, &name, &node, &param);
+      g_autofree char *ref = g_strdup_printf ("%s.%s", node, param);
+      json_builder_set_member_name (b, name);
+      json_builder_add_string_value (b, ref);
+    }
+  json_builder_end_object (b);
 
   json_builder_set_member_name (b, "outputs");
   json_builder_begin_object (b);

@@ -212,6 +212,13 @@ output_free (WgOutput *output)
 }
 
 static void
+input_free (WgInput *input)
+{
+  g_free (input->name);
+  g_free (input);
+}
+
+static void
 settings_init_default (WgSettings *s)
 {
   s->grid[0] = s->grid[1] = 512;
@@ -232,6 +239,7 @@ wg_graph_new (void)
   graph->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_inst_free);
   graph->links = g_array_new (FALSE, FALSE, sizeof (WgLink));
   graph->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) output_free);
+  graph->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) input_free);
   graph->base_dir = g_strdup (".");
   return graph;
 }
@@ -244,6 +252,7 @@ wg_graph_free (WgGraph *graph)
   g_ptr_array_unref (graph->nodes);
   g_array_unref (graph->links);
   g_ptr_array_unref (graph->outputs);
+  g_ptr_array_unref (graph->inputs);
   g_clear_pointer (&graph->ui, json_object_unref);
   g_free (graph->base_dir);
   g_free (graph->source_name);
@@ -296,6 +305,15 @@ wg_graph_copy (const WgGraph *graph)
       dst->node = g_ptr_array_index (copy->nodes, wg_graph_node_index (graph, src->node));
       dst->port = src->port;
       g_ptr_array_add (copy->outputs, dst);
+    }
+  for (guint i = 0; i < graph->inputs->len; i++)
+    {
+      const WgInput *src = g_ptr_array_index (graph->inputs, i);
+      WgInput *dst = g_new0 (WgInput, 1);
+      dst->name = g_strdup (src->name);
+      dst->node = g_ptr_array_index (copy->nodes, wg_graph_node_index (graph, src->node));
+      dst->param = src->param;
+      g_ptr_array_add (copy->inputs, dst);
     }
   return copy;
 }
@@ -525,6 +543,9 @@ wg_graph_remove_node (WgGraph *graph, const char *id, GError **error)
   for (guint i = graph->outputs->len; i-- > 0;)
     if (((WgOutput *) g_ptr_array_index (graph->outputs, i))->node == node)
       g_ptr_array_remove_index (graph->outputs, i);
+  for (guint i = graph->inputs->len; i-- > 0;)
+    if (((WgInput *) g_ptr_array_index (graph->inputs, i))->node == node)
+      g_ptr_array_remove_index (graph->inputs, i);
   g_ptr_array_remove (graph->nodes, node);
   return TRUE;
 }
@@ -990,6 +1011,70 @@ wg_graph_get_output (const WgGraph *graph, guint index, const char **name, const
     *node = o->node->id;
   if (port)
     *port = o->node->type->outputs[o->port].name;
+}
+
+gboolean
+wg_graph_set_input (WgGraph *graph, const char *name, const char *node_id, const char *param,
+                    GError **error)
+{
+  int p;
+  if (!id_is_valid (name))
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
+                   "invalid input name \"%s\": use letters, digits, '_' and '-'", name);
+      return FALSE;
+    }
+  WgNodeInst *node = lookup_param (graph, node_id, param, &p, error);
+  if (node == NULL)
+    return FALSE;
+  for (guint i = 0; i < graph->inputs->len; i++)
+    {
+      WgInput *in = g_ptr_array_index (graph->inputs, i);
+      if (g_strcmp0 (in->name, name) == 0)
+        {
+          in->node = node;
+          in->param = (guint) p;
+          return TRUE;
+        }
+    }
+  WgInput *in = g_new0 (WgInput, 1);
+  in->name = g_strdup (name);
+  in->node = node;
+  in->param = (guint) p;
+  g_ptr_array_add (graph->inputs, in);
+  return TRUE;
+}
+
+gboolean
+wg_graph_remove_input (WgGraph *graph, const char *name)
+{
+  for (guint i = 0; i < graph->inputs->len; i++)
+    if (g_strcmp0 (((WgInput *) g_ptr_array_index (graph->inputs, i))->name, name) == 0)
+      {
+        g_ptr_array_remove_index (graph->inputs, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+guint
+wg_graph_get_n_inputs (const WgGraph *graph)
+{
+  return graph->inputs->len;
+}
+
+void
+wg_graph_get_input (const WgGraph *graph, guint index, const char **name, const char **node,
+                    const char **param)
+{
+  g_return_if_fail (index < graph->inputs->len);
+  const WgInput *in = g_ptr_array_index (graph->inputs, index);
+  if (name)
+    *name = in->name;
+  if (node)
+    *node = in->node->id;
+  if (param)
+    *param = in->node->type->params[in->param].name;
 }
 
 JsonObject *

@@ -41,6 +41,7 @@ struct _WgPlan {
   gboolean evaluated;
   gint64 frame;           /* last evaluated frame */
   WgWriter *writer;       /* sinks' background writes, created on first use */
+  char *checksum;         /* SHA-256 of the canonical graph the plan was built from */
   gint64 node_usec;       /* time in non-sink nodes */
 };
 
@@ -356,6 +357,7 @@ wg_plan_free (WgPlan *plan)
   wg_graph_free (plan->graph);
   g_free (plan->out_dir);
   g_free (plan->backend_description);
+  g_free (plan->checksum);
   g_free (plan);
 }
 
@@ -470,6 +472,11 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
+  {
+    gsize len;
+    g_autofree char *canonical = wg_graph_save_to_data (graph, &len);
+    plan->checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
+  }
   if (!resolve_backend (plan, o->backend, o->adopt_gl_context, error))
     return NULL;
 
@@ -555,13 +562,16 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
           ctx->input_changed[p] = (l && context_for (plan, l->from)->changed) || ctx->dirty;
           inputs_changed |= ctx->input_changed[p];
         }
+      /* Stateful nodes step once per new frame (re-running one would step
+       * twice); sinks write every new frame, changed or not; the rest run
+       * when something they read changed. */
       gboolean run;
       if (type->flags & WG_NODE_STATEFUL)
-        run = new_frame || ctx->dirty;
+        run = new_frame;
+      else if (type->flags & WG_NODE_SINK)
+        run = plan->write_files && (new_frame || ctx->dirty || inputs_changed);
       else
         run = ctx->dirty || inputs_changed || (new_frame && (type->flags & WG_NODE_TIME_DEPENDENT));
-      if ((type->flags & WG_NODE_SINK) && !plan->write_files)
-        run = FALSE;
 
       if (ctx->reprepare)
         {
@@ -571,7 +581,8 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
               wg_prefix_error (error, plan->graph->source_name);
               return FALSE;
             }
-          run = !((type->flags & WG_NODE_SINK) && !plan->write_files);
+          run = (type->flags & WG_NODE_STATEFUL) ? new_frame
+                : !((type->flags & WG_NODE_SINK) && !plan->write_files);
         }
       ctx->changed = FALSE;
       if (!run)
@@ -647,6 +658,212 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+/* ---------------------------------------------------------------------------
+ * State: stateful nodes' outputs, saved and restored bit for bit
+ * ------------------------------------------------------------------------- */
+
+#define STATE_MAGIC "wavegraph-state-1"
+#define STATE_TYPE "(ssxa(sa(uuuay)))"
+
+GBytes *
+wg_plan_save_state (WgPlan *plan, GError **error)
+{
+  if (!plan->evaluated)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
+                   "nothing to save: the plan has not evaluated a frame yet");
+      return NULL;
+    }
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return NULL;
+  GVariantBuilder nodes;
+  g_variant_builder_init (&nodes, G_VARIANT_TYPE ("a(sa(uuuay))"));
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
+        continue;
+      GVariantBuilder buffers;
+      g_variant_builder_init (&buffers, G_VARIANT_TYPE ("a(uuuay)"));
+      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
+        {
+          WgBuffer *b = ctx->outputs[o];
+          const float *data = wg_buffer_cpu (b, error);
+          if (data == NULL)
+            {
+              g_variant_builder_clear (&buffers);
+              g_variant_builder_clear (&nodes);
+              return NULL;
+            }
+          GVariant *bytes = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data,
+                                                       b->n_floats * sizeof (float), 1);
+          g_variant_builder_add (&buffers, "(uuu@ay)", b->width, b->height, b->channels, bytes);
+        }
+      g_variant_builder_add (&nodes, "(sa(uuuay))", ctx->inst->id, &buffers);
+    }
+  g_autoptr (GVariant) v = g_variant_ref_sink (
+    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, plan->checksum, plan->frame, &nodes));
+  return g_variant_get_data_as_bytes (v);
+}
+
+gboolean
+wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
+{
+  g_autoptr (GVariant) v = g_variant_ref_sink (
+    g_variant_new_from_bytes (G_VARIANT_TYPE (STATE_TYPE), bytes, FALSE));
+  const char *magic, *checksum;
+  gint64 frame;
+  g_autoptr (GVariantIter) nodes = NULL;
+  if (!g_variant_is_normal_form (v))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state (malformed)");
+      return FALSE;
+    }
+  g_variant_get (v, "(&s&sxa(sa(uuuay)))", &magic, &checksum, &frame, &nodes);
+  if (g_strcmp0 (magic, STATE_MAGIC) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
+      return FALSE;
+    }
+  if (g_strcmp0 (checksum, plan->checksum) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state was saved from a different graph (or other --set values): its "
+                   "frames would not continue this graph's");
+      return FALSE;
+    }
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return FALSE;
+
+  const char *id;
+  GVariantIter *buffers;
+  while (g_variant_iter_next (nodes, "(&sa(uuuay))", &id, &buffers))
+    {
+      g_autoptr (GVariantIter) owned = buffers;
+      WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
+      WgNodeContext *ctx = inst ? context_for (plan, inst) : NULL;
+      if (ctx == NULL || !(inst->type->flags & WG_NODE_STATEFUL) ||
+          g_variant_iter_n_children (buffers) != inst->type->n_outputs)
+        {
+          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                       "the state's node \"%s\" does not match the graph", id);
+          return FALSE;
+        }
+      guint32 w, h, c;
+      GVariant *data;
+      for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &data); o++)
+        {
+          g_autoptr (GVariant) owned_data = data;
+          WgBuffer *b = ctx->outputs[o];
+          gsize n;
+          const void *src = g_variant_get_fixed_array (data, &n, 1);
+          if (w != b->width || h != b->height || c != b->channels ||
+              n != b->n_floats * sizeof (float))
+            {
+              g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                           "the state's %s.%s is %u×%u×%u, the graph's %u×%u×%u", id,
+                           inst->type->outputs[o].name, w, h, c, b->width, b->height,
+                           b->channels);
+              return FALSE;
+            }
+          memcpy (wg_buffer_data (b), src, n);
+        }
+    }
+  /* The next frame continues from here: stateful nodes step, the others
+   * recompute. */
+  plan->frame = frame;
+  plan->evaluated = TRUE;
+  for (guint i = 0; i < plan->n_nodes; i++)
+    plan->nodes[i]->dirty = TRUE;
+  return TRUE;
+}
+
+gboolean
+wg_plan_save_state_file (WgPlan *plan, const char *path, GError **error)
+{
+  g_autoptr (GBytes) bytes = wg_plan_save_state (plan, error);
+  if (bytes == NULL)
+    return FALSE;
+  g_autoptr (GError) local = NULL;
+  if (!wg_write_file_atomic (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                             &local))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s", local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_plan_restore_state_file (WgPlan *plan, const char *path, GError **error)
+{
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    {
+      g_prefix_error (error, "state file: ");
+      return FALSE;
+    }
+  g_autoptr (GBytes) bytes = g_mapped_file_get_bytes (file);
+  if (!wg_plan_restore_state (plan, bytes, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gint64
+wg_plan_get_frame (const WgPlan *plan)
+{
+  return plan->evaluated ? plan->frame : G_MININT64;
+}
+
+static WgInput *
+find_input (WgPlan *plan, const char *name, GError **error)
+{
+  for (guint i = 0; i < plan->graph->inputs->len; i++)
+    {
+      WgInput *in = g_ptr_array_index (plan->graph->inputs, i);
+      if (g_strcmp0 (in->name, name) == 0)
+        return in;
+    }
+  g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM, "the graph has no input \"%s\"",
+               name);
+  return NULL;
+}
+
+/* Sets the parameter behind @name through the graph API (same checks and
+ * messages), then has its node recompute on the next evaluation. */
+static gboolean
+set_input (WgPlan *plan, const char *name, const char *text, double value, GError **error)
+{
+  WgInput *in = find_input (plan, name, error);
+  if (in == NULL)
+    return FALSE;
+  const char *param = in->node->type->params[in->param].name;
+  gboolean ok = text ? wg_graph_set_param_from_text (plan->graph, in->node->id, param, text, error)
+                     : wg_graph_set_param_double (plan->graph, in->node->id, param, value, error);
+  if (!ok)
+    {
+      g_prefix_error (error, "input %s: ", name);
+      return FALSE;
+    }
+  context_for (plan, in->node)->dirty = TRUE;
+  return TRUE;
+}
+
+gboolean
+wg_plan_set_input_double (WgPlan *plan, const char *name, double value, GError **error)
+{
+  return set_input (plan, name, NULL, value, error);
+}
+
+gboolean
+wg_plan_set_input_from_text (WgPlan *plan, const char *name, const char *text, GError **error)
+{
+  return set_input (plan, name, text, 0, error);
 }
 
 WgBuffer *

@@ -34,11 +34,19 @@ typedef struct {
   guint port;
 } WgOutput;
 
+/* A graph input: a node parameter exposed under a name, set per frame. */
+typedef struct {
+  char *name;
+  WgNodeInst *node;
+  guint param;
+} WgInput;
+
 struct _WgGraph {
   WgSettings settings;
   GPtrArray *nodes;   /* WgNodeInst*, file order */
   GArray *links;      /* WgLink */
   GPtrArray *outputs; /* WgOutput* */
+  GPtrArray *inputs;  /* WgInput* */
   JsonObject *ui;     /* verbatim root "ui" object (editor state), or NULL */
   char *base_dir;
   char *source_name;

@@ -288,6 +288,120 @@ test_topological_order (void)
   g_assert_cmpfloat (var, >, 0);
 }
 
+/* Graph inputs: saved in the file, set per frame through the plan, checked
+ * like any parameter. */
+static void
+test_inputs (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_input (g, "wind", "spec", "wind_speed", &error));
+  g_assert_true (wg_graph_set_input (g, "chop", "chop", "choppiness", &error));
+  g_assert_false (wg_graph_set_input (g, "bad", "spec", "no_such_param", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM);
+  g_clear_error (&error);
+  g_assert_cmpuint (wg_graph_get_n_inputs (g), ==, 2);
+
+  g_autofree char *text = wg_graph_save_to_data (g, NULL);
+  g_assert_nonnull (strstr (text, "\"inputs\": { \"wind\": \"spec.wind_speed\", \"chop\": \"chop.choppiness\" }"));
+  g_autoptr (WgGraph) back = wg_graph_load_data (text, -1, ".", NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *again = wg_graph_save_to_data (back, NULL);
+  g_assert_cmpstr (text, ==, again);
+
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *before = wg_test_eval_copy (plan, 3, "chop:displacement", NULL);
+  g_assert_true (wg_plan_set_input_double (plan, "chop", 3.0, &error));
+  const float *after = wg_test_eval (plan, 3, "chop:displacement");
+  g_assert_cmpfloat (after[0], ==, 3.0f * before[0]);
+  g_assert_cmpuint (runs (plan, "spec"), ==, 1);
+  g_assert_true (wg_plan_set_input_from_text (plan, "wind", "15", &error));
+  wg_test_eval (plan, 3, "chop:displacement");
+  g_assert_cmpuint (runs (plan, "spec"), ==, 2);
+
+  g_assert_false (wg_plan_set_input_double (plan, "wind", 99, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_assert_nonnull (strstr (error->message, "input wind: spec.wind_speed: expected a number in [0, 60]"));
+  g_clear_error (&error);
+  g_assert_false (wg_plan_set_input_double (plan, "nope", 1, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM);
+  g_clear_error (&error);
+
+  /* Removing the node removes its inputs. */
+  g_assert_true (wg_graph_remove_node (g, "spec", &error));
+  g_assert_cmpuint (wg_graph_get_n_inputs (g), ==, 1);
+}
+
+static WgGraph *
+foam_chain (void)
+{
+  WgGraph *g = small_chain ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 2.5, &error));
+  wg_test_add (g, "foam", "foam", "decay=0.95", "threshold=0.8", NULL);
+  wg_test_link (g, "chop:displacement", "foam:displacement");
+  return g;
+}
+
+/* A stateful node saved after frame 9 and restored in another plan continues
+ * exactly as an uninterrupted run (on whichever backend the test uses). */
+static void
+check_state_resume (void)
+{
+  g_autoptr (WgGraph) g = foam_chain ();
+  g_autoptr (WgPlan) straight = wg_test_plan (g, 0);
+  g_autoptr (WgPlan) first = wg_test_plan (g, 0);
+  g_autoptr (WgPlan) second = wg_test_plan (g, 0);
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = 0; f < 10; f++)
+    wg_test_eval (first, f, "foam:foam");
+  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_restore_state (second, state, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_plan_get_frame (second), ==, 9);
+  double covered = 0;
+  for (gint64 f = 0; f < 15; f++)
+    {
+      g_autofree float *a = wg_test_eval_copy (straight, f, "foam:foam", NULL);
+      if (f < 10)
+        continue;
+      const float *b = wg_test_eval (second, f, "foam:foam");
+      g_assert_cmpmem (a, 64 * 64 * sizeof (float), b, 64 * 64 * sizeof (float));
+      for (int i = 0; i < 64 * 64; i++)
+        covered += a[i];
+    }
+  g_assert_cmpfloat (covered, >, 0);
+
+  /* A state of another graph is refused, as is garbage. */
+  g_autoptr (WgGraph) other = foam_chain ();
+  g_assert_true (wg_graph_set_param_double (other, "foam", "decay", 0.5, &error));
+  g_autoptr (WgPlan) wrong = wg_test_plan (other, 0);
+  g_assert_false (wg_plan_restore_state (wrong, state, &error));
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+  g_assert_nonnull (strstr (error->message, "different graph"));
+  g_clear_error (&error);
+  g_autoptr (GBytes) junk = g_bytes_new_static ("not a state", 11);
+  g_assert_false (wg_plan_restore_state (wrong, junk, &error));
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+}
+
+static void
+test_state_resume_cpu (void)
+{
+  check_state_resume ();
+}
+
+static void
+test_state_resume_gpu (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  wg_test_backend = WG_BACKEND_GPU;
+  check_state_resume ();
+  wg_test_backend = WG_BACKEND_CPU;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,5 +413,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/plan-caching", test_plan_caching);
   g_test_add_func ("/graph/plan-owns-copy", test_plan_owns_copy);
   g_test_add_func ("/graph/topological-order", test_topological_order);
+  g_test_add_func ("/graph/inputs", test_inputs);
+  g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
+  g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   return g_test_run ();
 }
