@@ -421,6 +421,17 @@ void wg_buffer_get_extent (const WgBuffer *buffer, double extent[2]);
  */
 const float *wg_buffer_read (WgBuffer *buffer, GError **error);
 
+/**
+ * wg_buffer_get_gl_buffer:
+ * For plans on the GPU backend: the OpenGL shader storage buffer object
+ * holding the buffer's data (the layout of wg_buffer_read()), uploaded first
+ * when only the CPU copy is current. It belongs to the plan's context (the
+ * caller's own with WgPlanOptions.adopt_gl_context, so a renderer can draw
+ * from it without a read-back) and is valid until the next evaluation.
+ * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans.
+ */
+guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
+
 /* ---------------------------------------------------------------------------
  * Plans: a graph compiled for evaluation
  * ------------------------------------------------------------------------- */
@@ -436,6 +447,10 @@ typedef struct {
    * editor's GtkGLArea, a game's) instead of creating a headless one. The
    * plan must then be created, evaluated and freed with that context current. */
   gboolean adopt_gl_context;
+  /* Interactive use: a node that fails records its error
+   * (wg_plan_get_node_error()) and only what depends on it is skipped; the
+   * rest of the graph still evaluates. */
+  gboolean keep_going;
 } WgPlanOptions;
 
 /**
@@ -470,6 +485,32 @@ gboolean wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error);
  * are not written. wg_plan_evaluate() also reports such a failure.
  */
 gboolean wg_plan_flush (WgPlan *plan, GError **error);
+
+/**
+ * WgPlanProgressFunc:
+ * Called between nodes during an evaluation: @done of @total nodes ran,
+ * @node is the one about to run (NULL at the end).
+ */
+typedef void (*WgPlanProgressFunc) (guint done, guint total, const char *node,
+                                    gpointer user_data);
+
+/**
+ * wg_plan_evaluate_cancellable:
+ * wg_plan_evaluate() that reports progress and stops between nodes once
+ * @cancellable is cancelled (an editor cancels a slow recompute when the
+ * next change arrives). Errors: G_IO_ERROR_CANCELLED; nodes not run stay
+ * marked for the next evaluation.
+ */
+gboolean wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
+                                       WgPlanProgressFunc progress, gpointer progress_data,
+                                       GError **error);
+
+/**
+ * wg_plan_get_node_error:
+ * With WgPlanOptions.keep_going: the error of @node in the last evaluation,
+ * or NULL. Nodes downstream of a failed one report "input not available".
+ */
+const GError *wg_plan_get_node_error (WgPlan *plan, const char *node);
 
 /** wg_plan_reset: returns stateful nodes to their initial state. */
 void wg_plan_reset (WgPlan *plan);

@@ -203,6 +203,18 @@ wg_buffer_cpu (WgBuffer *buffer, GError **error)
 }
 
 guint
+wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error)
+{
+  if (buffer->gpu == NULL)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
+      return 0;
+    }
+  return wg_buffer_gpu (buffer, error);
+}
+
+guint
 wg_buffer_gpu (WgBuffer *buffer, GError **error)
 {
   return sync_to_gpu (buffer, error) ? buffer->ssbo : 0;

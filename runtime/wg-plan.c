@@ -22,6 +22,7 @@ struct _WgNodeContext {
   gboolean reprepare;     /* an output was requested that prepare did not plan for */
   gboolean *input_changed; /* per input: upstream ran in this evaluation */
   gboolean on_gpu;        /* runs process_gpu */
+  GError *error;          /* keep_going: this node's error in the last evaluation */
   guint runs;             /* process calls, for tests and profiling */
   gint64 usec;            /* time spent in process calls */
   gboolean changed;       /* outputs changed during the current evaluation */
@@ -35,6 +36,7 @@ struct _WgPlan {
   gboolean gpu_sync_timing;
   int threads;
   gboolean write_files;
+  gboolean keep_going;
   char *out_dir;
   WgNodeContext **nodes;  /* schedule order */
   guint n_nodes;
@@ -337,6 +339,7 @@ node_context_free (WgNodeContext *ctx)
   g_free (ctx->inputs);
   g_free (ctx->output_used);
   g_free (ctx->input_changed);
+  g_clear_error (&ctx->error);
   g_free (ctx);
 }
 
@@ -469,6 +472,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->graph = wg_graph_copy (graph);
   plan->threads = o->threads;
   plan->write_files = o->write_files;
+  plan->keep_going = o->keep_going;
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
@@ -529,8 +533,10 @@ wg_plan_reset (WgPlan *plan)
 }
 
 gboolean
-wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
+wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
+                              WgPlanProgressFunc progress, gpointer progress_data, GError **error)
 {
+  GError *first_error = NULL;
   gboolean new_frame = !plan->evaluated || frame != plan->frame;
   gboolean next_frame = plan->evaluated && frame == plan->frame + 1;
 
@@ -554,13 +560,27 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
     {
       WgNodeContext *ctx = plan->nodes[i];
       const WgNodeType *type = ctx->inst->type;
-      gboolean inputs_changed = FALSE;
+      gboolean inputs_changed = FALSE, inputs_failed = FALSE;
+
+      if (progress)
+        progress (i, plan->n_nodes, ctx->inst->id, progress_data);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          /* What did not run recomputes next time. */
+          for (guint k = i; k < plan->n_nodes; k++)
+            plan->nodes[k]->dirty = TRUE;
+          g_clear_error (&first_error);
+          return FALSE;
+        }
+      g_clear_error (&ctx->error);
 
       for (guint p = 0; p < type->n_inputs; p++)
         {
           const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
           ctx->input_changed[p] = (l && context_for (plan, l->from)->changed) || ctx->dirty;
           inputs_changed |= ctx->input_changed[p];
+          if (l && context_for (plan, l->from)->error)
+            inputs_failed = TRUE;
         }
       /* Stateful nodes step once per new frame (re-running one would step
        * twice); sinks write every new frame, changed or not; the rest run
@@ -585,11 +605,20 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
                 : !((type->flags & WG_NODE_SINK) && !plan->write_files);
         }
       ctx->changed = FALSE;
+      if (inputs_failed)
+        {
+          /* keep_going: what depends on a failed node waits for it. */
+          g_set_error (&ctx->error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
+                       "input not available: an upstream node failed");
+          ctx->dirty = TRUE;
+          continue;
+        }
       if (!run)
         continue;
       gint64 t0 = g_get_monotonic_time ();
-      gboolean ok = ctx->on_gpu ? type->process_gpu (ctx, error) && wg_gpu_check (type->name, error)
-                                : type->process_cpu (ctx, error);
+      GError *local = NULL;
+      gboolean ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
+                                : type->process_cpu (ctx, &local);
       if (ok && ctx->on_gpu && plan->gpu_sync_timing)
         glFinish ();
       gint64 spent = g_get_monotonic_time () - t0;
@@ -599,13 +628,48 @@ wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
         plan->node_usec += spent;
       if (!ok)
         {
-          wg_prefix_error (error, plan->graph->source_name);
-          return FALSE;
+          if (local == NULL)
+            local = g_error_new (WG_NODE_ERROR, WG_NODE_ERROR_FAILED, "node %s failed",
+                                 ctx->inst->id);
+          if (!plan->keep_going)
+            {
+              g_propagate_error (error, local);
+              wg_prefix_error (error, plan->graph->source_name);
+              return FALSE;
+            }
+          ctx->error = g_error_copy (local);
+          if (first_error == NULL)
+            first_error = local;
+          else
+            g_error_free (local);
+          ctx->dirty = TRUE;
+          continue;
         }
       ctx->dirty = FALSE;
       ctx->changed = TRUE;
     }
+  if (progress)
+    progress (plan->n_nodes, plan->n_nodes, NULL, progress_data);
+  if (first_error)
+    {
+      g_propagate_error (error, first_error);
+      wg_prefix_error (error, plan->graph->source_name);
+      return FALSE;
+    }
   return TRUE;
+}
+
+gboolean
+wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
+{
+  return wg_plan_evaluate_cancellable (plan, frame, NULL, NULL, NULL, error);
+}
+
+const GError *
+wg_plan_get_node_error (WgPlan *plan, const char *node)
+{
+  WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
+  return inst ? context_for (plan, inst)->error : NULL;
 }
 
 gboolean

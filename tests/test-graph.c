@@ -1,5 +1,8 @@
 /* test-graph.c — graph model, JSON round trips, plans and caching. */
 #include "wg-test-util.h"
+#include "wg-gpu.h"
+
+#include <gio/gio.h>
 
 #include <math.h>
 #include <string.h>
@@ -402,6 +405,72 @@ test_state_resume_gpu (void)
   wg_test_backend = WG_BACKEND_CPU;
 }
 
+static void
+count_progress (guint done, guint total, const char *node, gpointer data)
+{
+  guint *calls = data;
+  g_assert_cmpuint (done, <=, total);
+  g_assert_true ((node == NULL) == (done == total));
+  (*calls)++;
+}
+
+/* Progress between nodes; a cancelled evaluation stops and what did not run
+ * is recomputed by the next one. */
+static void
+test_cancel_and_progress (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autoptr (GError) error = NULL;
+  guint calls = 0;
+  wg_plan_get_node_output (plan, "chop", "displacement");
+  g_assert_true (wg_plan_evaluate_cancellable (plan, 1, NULL, count_progress, &calls, &error));
+  g_assert_cmpuint (calls, ==, 5);
+
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_assert_false (wg_plan_evaluate_cancellable (plan, 2, cancel, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_cmpuint (runs (plan, "fft"), ==, 1);
+  /* Frame 2 again, not cancelled: everything after the cancel point runs. */
+  g_autofree float *a = wg_test_eval_copy (plan, 2, "chop:displacement", NULL);
+  g_autoptr (WgPlan) fresh = wg_test_plan (g, 0);
+  const float *b = wg_test_eval (fresh, 2, "chop:displacement");
+  g_assert_cmpmem (a, 64 * 64 * 3 * sizeof (float), b, 64 * 64 * 3 * sizeof (float));
+}
+
+/* A GPU plan's buffers can be drawn from directly; a CPU plan's cannot. */
+static void
+test_gl_buffer (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  g_autoptr (WgPlan) cpu = wg_test_plan (g, 0);
+  g_autoptr (GError) error = NULL;
+  wg_test_eval (cpu, 0, "fft:height");
+  g_assert_cmpuint (wg_buffer_get_gl_buffer (wg_plan_get_node_output (cpu, "fft", "height"), &error),
+                    ==, 0);
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND);
+  g_clear_error (&error);
+  if (!wg_test_gpu_available ())
+    return;
+  wg_test_backend = WG_BACKEND_GPU;
+  g_autoptr (WgPlan) gpu = wg_test_plan (g, 0);
+  wg_test_backend = WG_BACKEND_CPU;
+  WgBuffer *h = wg_plan_get_node_output (gpu, "fft", "height");
+  g_assert_true (wg_plan_evaluate (gpu, 0, &error));
+  guint ssbo = wg_buffer_get_gl_buffer (h, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ssbo, !=, 0);
+  g_autofree float *direct = g_new (float, 64 * 64);
+  glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, ssbo);
+  glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 64 * 64 * sizeof (float), direct);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  const float *read = wg_buffer_read (h, &error);
+  g_assert_cmpmem (direct, 64 * 64 * sizeof (float), read, 64 * 64 * sizeof (float));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -416,5 +485,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
+  g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
+  g_test_add_func ("/graph/gl-buffer", test_gl_buffer);
   return g_test_run ();
 }
