@@ -333,6 +333,27 @@ gboolean wg_graph_set_param_string (WgGraph *graph, const char *node, const char
  */
 gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const char *param,
                                        const char *text, GError **error);
+/**
+ * wg_graph_set_param_keyframes:
+ * Animates a float parameter: @n_keys keys (@times in seconds, strictly
+ * increasing; @values in the parameter's range, degrees for angles),
+ * interpolated linearly in time and held constant before the first and
+ * after the last. In JSON: "x": { "keys": [[0, 10], [4.5, 120]] }. Setting a
+ * plain value removes the animation. Errors: WG_GRAPH_ERROR_PARAM_RANGE
+ * naming the key (keyframes out of order, value out of range), _PARAM_TYPE
+ * for non-float parameters.
+ */
+gboolean wg_graph_set_param_keyframes (WgGraph *graph, const char *node, const char *param,
+                                       const double *times, const double *values, guint n_keys,
+                                       GError **error);
+/**
+ * wg_graph_get_param_keyframes:
+ * Returns: the number of keys of an animated parameter (0 when constant);
+ * @times and @values (optional) receive newly allocated arrays (g_free).
+ */
+guint wg_graph_get_param_keyframes (const WgGraph *graph, const char *node, const char *param,
+                                    double **times, double **values);
+
 /** wg_graph_reset_param: back to the default; the parameter is no longer saved. */
 gboolean wg_graph_reset_param (WgGraph *graph, const char *node, const char *param,
                                GError **error);

@@ -197,6 +197,50 @@ read_settings (JsonObject *obj, WgSettings *s, GError **error)
   return wg_settings_check (s, "settings", error);
 }
 
+/* "param": { "keys": [[t, v], …] } */
+static gboolean
+read_keyframes (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **error)
+{
+  static const char *const keys[] = { "keys", NULL };
+  const WgParamSpec *spec = &node->type->params[p];
+  JsonObject *obj = json_node_get_object (n);
+  if (!check_keys (obj, path, keys, error))
+    return FALSE;
+  JsonNode *k = member (obj, "keys");
+  g_autofree char *kpath = g_strdup_printf ("%s.keys", path);
+  if (k == NULL || !JSON_NODE_HOLDS_ARRAY (k) || json_array_get_length (json_node_get_array (k)) == 0)
+    {
+      ERR (PARAM_TYPE, "%s: expected an array of [time, value] pairs", kpath);
+      return FALSE;
+    }
+  JsonArray *a = json_node_get_array (k);
+  guint count = json_array_get_length (a);
+  g_autofree double *times = g_new (double, count), *values = g_new (double, count);
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *at = g_strdup_printf ("%s[%u]", kpath, i);
+      double pair[2];
+      if (!read_pair (json_array_get_element (a, i), at, FALSE, pair, error))
+        return FALSE;
+      times[i] = pair[0];
+      values[i] = pair[1];
+    }
+  if (!wg_keyframes_check (spec, times, values, count, path, error))
+    return FALSE;
+  WgValue *v = &node->values[p];
+  g_free (v->keys);
+  v->keys = g_new (double, 2 * count);
+  for (guint i = 0; i < count; i++)
+    {
+      v->keys[2 * i] = times[i];
+      v->keys[2 * i + 1] = values[i];
+    }
+  v->n_keys = count;
+  v->f = values[0];
+  v->set = TRUE;
+  return TRUE;
+}
+
 static gboolean
 read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **error)
 {
@@ -209,6 +253,8 @@ read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **e
     case WG_PARAM_INT:
       {
         double v;
+        if (spec->type == WG_PARAM_FLOAT && JSON_NODE_HOLDS_OBJECT (n))
+          return read_keyframes (node, p, n, path, error);
         if (is_string (n) && (spec->flags & WG_PARAM_FLAG_ALLOW_INF) &&
             g_strcmp0 (json_node_get_string (n), "inf") == 0)
           v = INFINITY;
@@ -805,7 +851,22 @@ add_param (JsonBuilder *b, const WgParamSpec *spec, const WgValue *v)
   switch (spec->type)
     {
     case WG_PARAM_FLOAT:
-      if (isinf (v->f))
+      if (v->keys)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "keys");
+          json_builder_begin_array (b);
+          for (guint k = 0; k < v->n_keys; k++)
+            {
+              json_builder_begin_array (b);
+              json_builder_add_double_value (b, v->keys[2 * k]);
+              json_builder_add_double_value (b, v->keys[2 * k + 1]);
+              json_builder_end_array (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+        }
+      else if (isinf (v->f))
         json_builder_add_string_value (b, "inf");
       else
         json_builder_add_double_value (b, v->f);

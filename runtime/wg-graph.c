@@ -117,6 +117,8 @@ void
 wg_value_clear (WgValue *value)
 {
   g_clear_pointer (&value->s, g_free);
+  g_clear_pointer (&value->keys, g_free);
+  value->n_keys = 0;
 }
 
 void
@@ -125,6 +127,26 @@ wg_value_copy (WgValue *dst, const WgValue *src)
   wg_value_clear (dst);
   *dst = *src;
   dst->s = g_strdup (src->s);
+  dst->keys = src->keys ? g_memdup2 (src->keys, 2 * src->n_keys * sizeof (double)) : NULL;
+}
+
+double
+wg_value_at (const WgValue *value, double t)
+{
+  if (value->keys == NULL)
+    return value->f;
+  const double *k = value->keys;
+  guint n = value->n_keys;
+  if (t <= k[0])
+    return k[1];
+  if (t >= k[2 * (n - 1)])
+    return k[2 * (n - 1) + 1];
+  guint i = 1;
+  while (k[2 * i] < t)
+    i++;
+  double t0 = k[2 * (i - 1)], t1 = k[2 * i];
+  double w = (t - t0) / (t1 - t0);
+  return k[2 * (i - 1) + 1] + w * (k[2 * i + 1] - k[2 * (i - 1) + 1]);
 }
 
 gboolean
@@ -133,6 +155,9 @@ wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec)
   switch (spec->type)
     {
     case WG_PARAM_FLOAT:
+      if (a->n_keys != b->n_keys ||
+          (a->n_keys && memcmp (a->keys, b->keys, 2 * a->n_keys * sizeof (double)) != 0))
+        return FALSE;
       return a->f == b->f || (isnan (a->f) && isnan (b->f));
     case WG_PARAM_INT:
     case WG_PARAM_BOOL:
@@ -600,11 +625,103 @@ wg_graph_set_param_double (WgGraph *graph, const char *node_id, const char *para
   if (!wg_param_check_number (spec, value, where, error))
     return FALSE;
   if (spec->type == WG_PARAM_FLOAT)
-    node->values[p].f = value;
+    {
+      node->values[p].f = value;
+      g_clear_pointer (&node->values[p].keys, g_free);
+      node->values[p].n_keys = 0;
+    }
   else
     node->values[p].i = (gint64) value;
   node->values[p].set = TRUE;
   return TRUE;
+}
+
+gboolean
+wg_keyframes_check (const WgParamSpec *spec, const double *times, const double *values, guint n,
+                    const char *where, GError **error)
+{
+  if (n == 0)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                   "%s: keyframes need at least one key", where);
+      return FALSE;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *at = g_strdup_printf ("%s.keys[%u]", where, k);
+      if (!isfinite (times[k]))
+        {
+          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE,
+                       "%s: the time must be a finite number of seconds", at);
+          return FALSE;
+        }
+      if (k > 0 && times[k] <= times[k - 1])
+        {
+          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE,
+                       "%s: keyframes out of order: time %g s does not follow %g s", at,
+                       times[k], times[k - 1]);
+          return FALSE;
+        }
+      if (!wg_param_check_number (spec, values[k], at, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_graph_set_param_keyframes (WgGraph *graph, const char *node_id, const char *param,
+                              const double *times, const double *values, guint n_keys,
+                              GError **error)
+{
+  int p;
+  WgNodeInst *node = lookup_param (graph, node_id, param, &p, error);
+  if (node == NULL)
+    return FALSE;
+  const WgParamSpec *spec = &node->type->params[p];
+  g_autofree char *where = g_strdup_printf ("%s.%s", node_id, param);
+  if (spec->type != WG_PARAM_FLOAT)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                   "%s: only float parameters can be animated", where);
+      return FALSE;
+    }
+  if (!wg_keyframes_check (spec, times, values, n_keys, where, error))
+    return FALSE;
+  WgValue *v = &node->values[p];
+  g_free (v->keys);
+  v->keys = g_new (double, 2 * n_keys);
+  for (guint k = 0; k < n_keys; k++)
+    {
+      v->keys[2 * k] = times[k];
+      v->keys[2 * k + 1] = values[k];
+    }
+  v->n_keys = n_keys;
+  v->f = values[0];
+  v->set = TRUE;
+  return TRUE;
+}
+
+guint
+wg_graph_get_param_keyframes (const WgGraph *graph, const char *node_id, const char *param,
+                              double **times, double **values)
+{
+  int p;
+  WgNodeInst *node = lookup_param (graph, node_id, param, &p, NULL);
+  if (node == NULL || node->values[p].keys == NULL)
+    return 0;
+  const WgValue *v = &node->values[p];
+  if (times)
+    *times = g_new (double, v->n_keys);
+  if (values)
+    *values = g_new (double, v->n_keys);
+  for (guint k = 0; k < v->n_keys; k++)
+    {
+      if (times)
+        (*times)[k] = v->keys[2 * k];
+      if (values)
+        (*values)[k] = v->keys[2 * k + 1];
+    }
+  return v->n_keys;
 }
 
 gboolean

@@ -22,6 +22,7 @@ struct _WgNodeContext {
   gboolean reprepare;     /* an output was requested that prepare did not plan for */
   gboolean *input_changed; /* per input: upstream ran in this evaluation */
   gboolean on_gpu;        /* runs process_gpu */
+  gboolean animated;      /* a parameter has keyframes: recompute every frame */
   GError *error;          /* keep_going: this node's error in the last evaluation */
   guint runs;             /* process calls, for tests and profiling */
   gint64 usec;            /* time spent in process calls */
@@ -93,7 +94,7 @@ value_of (WgNodeContext *ctx, guint param, WgParamType type)
 double
 wg_ctx_double (WgNodeContext *ctx, guint param)
 {
-  return value_of (ctx, param, WG_PARAM_FLOAT)->f;
+  return wg_value_at (value_of (ctx, param, WG_PARAM_FLOAT), wg_ctx_time (ctx));
 }
 
 double
@@ -396,6 +397,9 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
           return FALSE;
         }
     }
+  ctx->animated = FALSE;
+  for (guint p = 0; p < type->n_params; p++)
+    ctx->animated |= ctx->inst->values[p].keys != NULL;
   if (type->prepare && !type->prepare (ctx, error))
     return FALSE;
   for (guint p = 0; p < type->n_outputs; p++)
@@ -591,7 +595,8 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
       else if (type->flags & WG_NODE_SINK)
         run = plan->write_files && (new_frame || ctx->dirty || inputs_changed);
       else
-        run = ctx->dirty || inputs_changed || (new_frame && (type->flags & WG_NODE_TIME_DEPENDENT));
+        run = ctx->dirty || inputs_changed ||
+              (new_frame && ((type->flags & WG_NODE_TIME_DEPENDENT) || ctx->animated));
 
       if (ctx->reprepare)
         {

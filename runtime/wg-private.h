@@ -12,6 +12,11 @@ typedef struct {
   double f;
   gint64 i;
   char *s;
+  /* Float parameters may be animated: n_keys (time, value) pairs, times in
+   * seconds strictly increasing, interpolated linearly and held constant
+   * outside. NULL: the constant f. */
+  double *keys;
+  guint n_keys;
 } WgValue;
 
 typedef struct {
@@ -56,6 +61,8 @@ void wg_value_init_default (WgValue *value, const WgParamSpec *spec);
 void wg_value_clear (WgValue *value);
 void wg_value_copy (WgValue *dst, const WgValue *src);
 gboolean wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec);
+/** wg_value_at: a float parameter's value at time @t (s), keyframes included. */
+double wg_value_at (const WgValue *value, double t);
 
 /**
  * wg_param_check_number:
@@ -64,6 +71,9 @@ gboolean wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *
  */
 gboolean wg_param_check_number (const WgParamSpec *spec, double value, const char *where,
                                 GError **error);
+/** wg_keyframes_check: times finite and strictly increasing, values in range; errors at @where.keys[k]. */
+gboolean wg_keyframes_check (const WgParamSpec *spec, const double *times, const double *values,
+                             guint n, const char *where, GError **error);
 /** wg_param_find_choice: index of @name in spec->choices, or -1. */
 int wg_param_find_choice (const WgParamSpec *spec, const char *name);
 /** wg_param_format_choices: "a, b, c" for error messages. */

@@ -405,6 +405,70 @@ test_state_resume_gpu (void)
   wg_test_backend = WG_BACKEND_CPU;
 }
 
+/* Animated float parameters: keys in the file, linear in time, validated. */
+static void
+test_keyframes (void)
+{
+  const char *text =
+    "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[64,64],\"extent\":[64,64],\"fps\":10},"
+    "\"nodes\":[{\"id\":\"spec\",\"type\":\"ocean-spectrum\"},{\"id\":\"evolve\",\"type\":\"spectrum-evolve\","
+    "\"params\":{\"time_scale\":0}},{\"id\":\"fft\",\"type\":\"fft\"},"
+    "{\"id\":\"chop\",\"type\":\"choppy-displacement\",\"params\":{\"choppiness\":{\"keys\":[[0,0],[1,2],[3,2.5]]}}}],"
+    "\"links\":[{\"from\":\"spec:spectrum\",\"to\":\"evolve:spectrum\"},{\"from\":\"evolve:spectrum\",\"to\":\"fft:spectrum\"},"
+    "{\"from\":\"fft:height\",\"to\":\"chop:height\"},{\"from\":\"fft:displacement\",\"to\":\"chop:displacement\"}]}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data (text, -1, ".", "anim.json", &error);
+  g_assert_no_error (error);
+  g_autofree char *saved = wg_graph_save_to_data (g, NULL);
+  g_assert_nonnull (strstr (saved, "\"choppiness\": {\n          \"keys\": [\n            [0, 0],\n            [1, 2],\n            [3, 2.5]\n"));
+  g_autoptr (WgGraph) again = wg_graph_load_data (saved, -1, ".", NULL, &error);
+  g_autofree char *saved2 = wg_graph_save_to_data (again, NULL);
+  g_assert_cmpstr (saved, ==, saved2);
+
+  g_autofree double *t = NULL, *v = NULL;
+  g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", &t, &v), ==, 3);
+  g_assert_cmpfloat (t[2], ==, 3);
+  g_assert_cmpfloat (v[1], ==, 2);
+
+  /* The sea is frozen (time_scale 0); only λ(t) changes, linearly. */
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *at1 = wg_test_eval_copy (plan, 10, "chop:displacement", NULL);
+  const float *at2 = wg_test_eval (plan, 20, "chop:displacement");
+  g_autoptr (WgPlan) plan2 = wg_test_plan (g, 0);
+  const float *at05 = wg_test_eval (plan2, 5, "chop:displacement");
+  for (int i = 0; i < 64 * 64; i++)
+    {
+      g_assert_cmpfloat (fabsf (at2[3 * i] - 2.25f / 2.0f * at1[3 * i]), <=, 1e-6f * (1 + fabsf (at1[3 * i])));
+      g_assert_cmpfloat (fabsf (at05[3 * i] - 0.5f * at1[3 * i]), <=, 1e-6f * (1 + fabsf (at1[3 * i])));
+    }
+  g_assert_cmpuint (runs (plan, "spec"), ==, 1);
+  g_assert_cmpuint (runs (plan, "chop"), ==, 2);
+  /* An animated parameter makes an otherwise time-independent node recompute. */
+  const double wt[] = { 0, 3 }, wv[] = { 5, 15 };
+  g_assert_true (wg_graph_set_param_keyframes (g, "spec", "wind_speed", wt, wv, 2, &error));
+  g_autoptr (WgPlan) windy = wg_test_plan (g, 0);
+  wg_test_eval (windy, 0, "chop:displacement");
+  wg_test_eval (windy, 1, "chop:displacement");
+  wg_test_eval (windy, 2, "chop:displacement");
+  g_assert_cmpuint (runs (windy, "spec"), ==, 3);
+
+  /* Keys out of order are refused, naming the key. */
+  g_autoptr (GString) bad = g_string_new (text);
+  g_string_replace (bad, "[[0,0],[1,2],[3,2.5]]", "[[0,0],[2,2],[1,2.5]]", 1);
+  g_assert_null (wg_graph_load_data (bad->str, -1, ".", "anim.json", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_assert_nonnull (strstr (error->message,
+                            "anim.json: nodes[3].params.choppiness.keys[2]: keyframes out of order: time 1 s does not follow 2 s"));
+  g_clear_error (&error);
+  const double times[] = { 0, 1 }, values[] = { 0, 99 };
+  g_assert_false (wg_graph_set_param_keyframes (g, "chop", "choppiness", times, values, 2, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_clear_error (&error);
+  /* A plain value replaces the animation. */
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 1.0, &error));
+  g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 0);
+}
+
 static void
 count_progress (guint done, guint total, const char *node, gpointer data)
 {
@@ -483,6 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/plan-owns-copy", test_plan_owns_copy);
   g_test_add_func ("/graph/topological-order", test_topological_order);
   g_test_add_func ("/graph/inputs", test_inputs);
+  g_test_add_func ("/graph/keyframes", test_keyframes);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
