@@ -45,6 +45,8 @@ enum {
   P_GRAVITY,
   P_BUOY_FILE,
   P_BUOY_TIME,
+  P_RESOLUTION,
+  P_PATCH_SIZE,
   N_PARAMS
 };
 
@@ -143,6 +145,13 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_BUOY_TIME] = { "buoy_time", "Buoy record", WG_PARAM_STRING, "",
                     "Record to use, \"YYYY-MM-DD hh:mm\" (empty: the first)",
                     .visible_when = "model=measured" },
+  [P_RESOLUTION] = { "resolution", "Resolution", WG_PARAM_INT, "cells",
+                     "Cells per side of this ocean's own grid, a power of two (0: the graph's "
+                     "grid) — e.g. a coarse swell tile under a fine harbour simulation",
+                     0, 0, WG_MAX_GRID, 0, 2048 },
+  [P_PATCH_SIZE] = { "patch_size", "Patch size", WG_PARAM_FLOAT, "m",
+                     "Side of this ocean's own periodic patch (0: the graph's extent)", 0, 0, 1e6,
+                     0, 4096 },
 };
 
 static const WgPortSpec outputs[] = {
@@ -281,8 +290,24 @@ ocean_spectrum_prepare (WgNodeContext *ctx, GError **error)
                     "the TMA spectrum needs a finite water depth (use jonswap for deep water)");
       return FALSE;
     }
-  wg_ctx_define_spectrum (ctx, 0, s->grid[0], s->grid[1], FALSE, s->extent,
-                          wg_ctx_double (ctx, P_DEPTH), wg_ctx_double (ctx, P_GRAVITY));
+  guint grid[2] = { s->grid[0], s->grid[1] };
+  double extent[2] = { s->extent[0], s->extent[1] };
+  gint64 resolution = wg_ctx_int (ctx, P_RESOLUTION);
+  if (resolution != 0)
+    {
+      if (resolution < 16 || (resolution & (resolution - 1)) != 0)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_RESOLUTION,
+                        "expected 0 or a power of two in [16, %d], got %" G_GINT64_FORMAT,
+                        WG_MAX_GRID, resolution);
+          return FALSE;
+        }
+      grid[0] = grid[1] = (guint) resolution;
+    }
+  if (wg_ctx_double (ctx, P_PATCH_SIZE) > 0)
+    extent[0] = extent[1] = wg_ctx_double (ctx, P_PATCH_SIZE);
+  wg_ctx_define_spectrum (ctx, 0, grid[0], grid[1], FALSE, extent, wg_ctx_double (ctx, P_DEPTH),
+                          wg_ctx_double (ctx, P_GRAVITY));
   return TRUE;
 }
 

@@ -8,6 +8,10 @@ extern const WgNodeType wg_node_choppy_displacement;
 extern const WgNodeType wg_node_normals;
 extern const WgNodeType wg_node_foam;
 extern const WgNodeType wg_node_field_out;
+extern const WgNodeType wg_node_obstacle_mask;
+extern const WgNodeType wg_node_source;
+extern const WgNodeType wg_node_iwave;
+extern const WgNodeType wg_node_ambient_blend;
 
 const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ocean_spectrum,
@@ -16,6 +20,10 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_choppy_displacement,
   &wg_node_normals,
   &wg_node_foam,
+  &wg_node_iwave,
+  &wg_node_obstacle_mask,
+  &wg_node_source,
+  &wg_node_ambient_blend,
   &wg_node_field_out,
 };
 

@@ -217,10 +217,12 @@ cmd_run (int argc, char **argv)
  * validate, info
  * ------------------------------------------------------------------------- */
 
+/* Parses the options of @ctx and the one graph file argument, and loads it;
+ * returns the exit status (0: *graph_out holds the graph, *path_out its file). */
 static int
-load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan **plan_out)
+parse_graph_command (GOptionContext *ctx, int argc, char **argv, WgGraph **graph_out,
+                     const char **path_out)
 {
-  g_autoptr (GOptionContext) ctx = g_option_context_new (what);
   GError *error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
@@ -230,9 +232,21 @@ load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan 
     }
   if (argc != 2)
     return usage_error (ctx, "expected one graph file");
-  g_autoptr (WgGraph) graph = wg_graph_load_file (argv[1], &error);
-  if (graph == NULL)
-    return fail (error);
+  if (path_out)
+    *path_out = argv[1];
+  *graph_out = wg_graph_load_file (argv[1], &error);
+  return *graph_out ? 0 : fail (error);
+}
+
+static int
+load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan **plan_out)
+{
+  g_autoptr (GOptionContext) ctx = g_option_context_new (what);
+  g_autoptr (WgGraph) graph = NULL;
+  int r = parse_graph_command (ctx, argc, argv, &graph, NULL);
+  if (r != 0)
+    return r;
+  GError *error = NULL;
   /* Building the plan runs every node's prepare: data files are read and
    * parameter combinations checked, exactly as a bake would. */
   WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL };
@@ -254,6 +268,33 @@ cmd_validate (int argc, char **argv)
     return r;
   printf ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
            wg_graph_get_n_links (graph));
+  return 0;
+}
+
+/* format: the canonical form the library saves (the example graphs are
+ * kept in it, so diffs show only real edits). */
+static int
+cmd_format (int argc, char **argv)
+{
+  gboolean in_place = FALSE;
+  GOptionEntry entries[] = {
+    { "in-place", 'i', 0, G_OPTION_ARG_NONE, &in_place, "Rewrite the file (atomically)", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx =
+    g_option_context_new ("GRAPH — print a graph in canonical form");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_autoptr (WgGraph) graph = NULL;
+  const char *path;
+  int r = parse_graph_command (ctx, argc, argv, &graph, &path);
+  if (r != 0)
+    return r;
+  GError *error = NULL;
+  if (in_place)
+    return wg_graph_save_file (graph, path, &error) ? 0 : fail (error);
+  gsize length;
+  g_autofree char *text = wg_graph_save_to_data (graph, &length);
+  fwrite (text, 1, length, stdout);
   return 0;
 }
 
@@ -604,6 +645,7 @@ static const char main_help[] =
   "                                       bake frames to files and a contact sheet\n"
   "  validate GRAPH                       check a graph (and the files it reads)\n"
   "  info GRAPH                           describe a graph\n"
+  "  format GRAPH [--in-place]            print (or rewrite) a graph in canonical form\n"
   "  nodes [--json|--markdown]            list node types, ports and parameters\n"
   "\n"
   "Run `wavegraph COMMAND --help` for a command's options.\n"
@@ -647,6 +689,8 @@ main (int argc, char **argv)
     return cmd_validate (argc - 1, argv + 1);
   if (g_strcmp0 (cmd, "info") == 0)
     return cmd_info (argc - 1, argv + 1);
+  if (g_strcmp0 (cmd, "format") == 0)
+    return cmd_format (argc - 1, argv + 1);
   if (g_strcmp0 (cmd, "nodes") == 0)
     return cmd_nodes (argc - 1, argv + 1);
   wg_eprintf ("wavegraph: unknown command \"%s\"\n\n%s", cmd, main_help);

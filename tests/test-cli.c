@@ -417,21 +417,28 @@ static void
 test_validate_info_nodes (void)
 {
   g_autofree char *dir = wg_test_source_path ("graphs", NULL);
-  const char *graphs[] = { "ocean.json", "ocean-calm.json", "buoy.json" };
-  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+  g_autoptr (GPtrArray) graphs = g_ptr_array_new_with_free_func (g_free);
+  list_files (dir, NULL, graphs);
+  guint checked = 0;
+  for (guint i = 0; i < graphs->len; i++)
     {
-      const char *v[] = { "validate", graphs[i], NULL };
+      const char *name = graphs->pdata[i];
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      checked++;
+      const char *v[] = { "validate", name, NULL };
       Run r = run_cli (dir, v);
       g_assert_cmpint (r.status, ==, 0);
       g_assert_nonnull (strstr (r.out, ": ok ("));
       run_clear (&r);
-      const char *inf[] = { "info", graphs[i], NULL };
+      const char *inf[] = { "info", name, NULL };
       r = run_cli (dir, inf);
       g_assert_cmpint (r.status, ==, 0);
       g_assert_nonnull (strstr (r.out, "grid      "));
       g_assert_nonnull (strstr (r.out, "MiB allocated"));
       run_clear (&r);
     }
+  g_assert_cmpuint (checked, >=, 4);
 
   const char *json[] = { "nodes", "--json", NULL };
   Run r = run_cli (dir, json);
@@ -466,6 +473,45 @@ test_validate_info_nodes (void)
   if (g_strcmp0 (doc, r.out) != 0)
     g_error ("docs/nodes.md is stale: run `build/runtime/wavegraph nodes --markdown > docs/nodes.md`");
   run_clear (&r);
+}
+
+/* format prints the canonical form, rewrites in place to the same bytes, is
+ * idempotent, and leaves a file it cannot read as it was. */
+static void
+test_format (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  g_autofree char *graph = write_file (dir, "graph.json", base_graph);
+  const char *print[] = { "format", "graph.json", NULL };
+  Run r = run_cli (dir, print);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, !=, base_graph);
+  g_assert_nonnull (strstr (r.out, "\"grid\": [32, 32]"));
+  g_autofree char *canonical = g_strdup (r.out);
+  run_clear (&r);
+
+  const char *rewrite[] = { "format", "--in-place", "graph.json", NULL };
+  r = run_cli (dir, rewrite);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (graph, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, canonical);
+  r = run_cli (dir, print);
+  g_assert_cmpstr (r.out, ==, canonical);
+  run_clear (&r);
+
+  g_autofree char *bad = write_file (dir, "bad.json", "{ \"format\": \"wavegraph\", \"version\": 7 }");
+  const char *broken[] = { "format", "bad.json", "-i", NULL };
+  r = run_cli (dir, broken);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "bad.json"));
+  run_clear (&r);
+  g_autofree char *after = NULL;
+  g_assert_true (g_file_get_contents (bad, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, "{ \"format\": \"wavegraph\", \"version\": 7 }");
+  remove_tree (dir);
 }
 
 /* A bake split in two processes through --save-state / --resume writes the
@@ -525,5 +571,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
   g_test_add_func ("/cli/resume", test_resume);
+  g_test_add_func ("/cli/format", test_format);
   return g_test_run ();
 }

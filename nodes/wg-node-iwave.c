@@ -1,0 +1,707 @@
+/* iwave — interactive water: Tessendorf's iWave ("Interactive Water
+ * Surfaces", papers/000). Linear waves ∂²h/∂t² + α ∂h/∂t = −g √(−∇²) h
+ * (eq. 1) with the vertical derivative √(−∇²) as a convolution (eq. 2; the
+ * operator and its corrections are in runtime/wg-iwave.h), stepped
+ * explicitly (eq. 3, with the signs of the paper's pseudo-code):
+ *   h⁺ = h (2 − αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) − g Δt² V h/(1 + αΔt).
+ * Before each step, as in the paper: h += source, h *= obstruction,
+ * h −= ambient (1 − obstruction). The source is height per frame: a frame
+ * split into n sub-steps adds source/n at each, so the waves a poke makes do
+ * not depend on the sub-stepping (adding it once would kick the water n
+ * times harder, h⁻ being left as it was). After stepping h is
+ * masked again so heights inside solids are exactly 0 (in the anti-aliased
+ * border this damps as obstruction² where the paper has obstruction).
+ *
+ * Physical units: V is scaled to 1/m, so waves the kernel resolves follow
+ * ω² = g k e^{−(kΔ)²} — gravity waves with the kernel's grid-scale cut-off.
+ * A kernel of radius P resolves wavelengths up to about P cells (longer
+ * waves see the truncation); P = 6 is the paper's speed-oriented default.
+ * The explicit step is stable when g Δt² λmax ≤ 4 (λmax the operator's
+ * largest eigenvalue); frames are split into that many sub-steps.
+ *
+ * The convolution runs directly in the symmetric form (taps grouped by the
+ * kernel's 8-fold symmetry: (P+1)(P+2)/2 multiplies instead of (2P+1)²) or as
+ * an FFT product over a grid padded by P (the cost does not grow with P),
+ * whichever the cost model says is cheaper. Boundaries: periodic, reflecting
+ * or zero outside. Reflecting mirrors about the grid's edge (cell −1 is cell
+ * 0): the paper's "2N − i − k" with its 1-based indices, read as a wall at
+ * the edge; a reflecting grid then evolves exactly as half of a periodic
+ * grid twice as wide holding the mirrored field.
+ */
+#include "wg-node-private.h"
+#include "wg-fft-cpu.h"
+#include "wg-gpu-fft.h"
+#include "wg-gpu-kernel.h"
+#include "wg-iwave.h"
+#include "wg-resample.h"
+#include "wg-simd.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { IN_SOURCE, IN_OBSTRUCTION, IN_AMBIENT };
+enum { OUT_HEIGHT, OUT_VERTICAL_DERIVATIVE, OUT_PREVIOUS };
+enum { P_KERNEL_RADIUS, P_DAMPING, P_GRAVITY, P_SURFACE_TENSION, P_BOUNDARY, P_METHOD,
+       P_AMBIENT_WRAP, N_PARAMS };
+enum { BOUNDARY_PERIODIC, BOUNDARY_REFLECTING, BOUNDARY_ZERO };
+enum { METHOD_AUTO, METHOD_DIRECT, METHOD_FFT };
+
+static const char *const boundaries[] = { "periodic", "reflecting", "zero", NULL };
+static const char *const methods[] = { "auto", "direct", "fft", NULL };
+
+static const WgParamSpec params[N_PARAMS] = {
+  [P_KERNEL_RADIUS] = { "kernel_radius", "Kernel radius P", WG_PARAM_INT, "cells",
+                        "Half-width of the vertical-derivative kernel: waves up to about P cells "
+                        "long propagate like gravity waves (6: the paper's fast choice)",
+                        6, 1, WG_IWAVE_MAX_RADIUS, 2, 32 },
+  [P_DAMPING] = { "damping", "Damping α", WG_PARAM_FLOAT, "1/s",
+                  "Velocity damping: wave amplitudes decay as e^(−αt/2)", 0.05, 0, 100, 0, 2 },
+  [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
+                  9.81, 0.1, 100, 1, 30 },
+  [P_SURFACE_TENSION] = { "surface_tension", "Surface tension length", WG_PARAM_FLOAT, "m",
+                          "L_T: below this length waves run faster, as capillary waves (0: "
+                          "none)",
+                          0, 0, 100, 0, 1 },
+  [P_BOUNDARY] = { "boundary", "Grid edges", WG_PARAM_ENUM, "",
+                   "periodic: waves leaving one side come back on the other; reflecting: "
+                   "walls; zero: open water held flat outside",
+                   BOUNDARY_REFLECTING, .choices = boundaries },
+  [P_METHOD] = { "method", "Convolution", WG_PARAM_ENUM, "",
+                 "direct: the paper's symmetric sum; fft: an FFT product, cheaper for large "
+                 "kernels; auto: the cheaper (same results to float rounding)",
+                 METHOD_AUTO, .choices = methods },
+  [P_AMBIENT_WRAP] = { "ambient_wrap", "Tile ambient", WG_PARAM_BOOL, "",
+                       "The ambient field repeats (a periodic ocean tile); off: clamp at its "
+                       "edges",
+                       1 },
+};
+
+static const WgPortSpec inputs[] = {
+  { "source", WG_PORT_FIELD, 1, TRUE, "Height added once per frame (m): pokes, wakes" },
+  { "obstruction", WG_PORT_FIELD, 1, TRUE, "Mask: 1 water, 0 solid (walls, boats)" },
+  { "ambient", WG_PORT_FIELD, 1, TRUE,
+    "Waves from elsewhere (e.g. an FFT ocean, any grid, resampled) that obstacles interact "
+    "with" },
+};
+static const WgPortSpec outputs[] = {
+  { "height", WG_PORT_FIELD, 1, FALSE, "Surface height h (m)" },
+  { "vertical_derivative", WG_PORT_FIELD, 1, FALSE, "√(−∇²) h of the last step" },
+  { "previous", WG_PORT_FIELD, 1, FALSE, "Height one step earlier (m): part of the state" },
+};
+
+/* Taps that share a weight by the kernel's symmetry: 1, 4 or 8 offsets. */
+typedef struct {
+  float weight;
+  guint n;
+  int dx[8], dy[8];
+} Group;
+
+typedef struct {
+  int radius;
+  double *op;          /* (2P+1)² operator taps (1/m) */
+  Group *groups;
+  guint n_groups;
+  double lambda_max;   /* largest eigenvalue of the operator (1/m) */
+  guint substeps;
+  gboolean use_fft;
+  float *ambient;      /* the ambient input resampled onto the grid */
+  /* direct: the height with a P-cell margin holding the boundary */
+  float *padded;
+  guint pw, ph;
+  float *rows;         /* per thread: one row of accumulators */
+  /* FFT: an mx × my complex work array, the grid at (off, off) */
+  guint mx, my, off;
+  WgFft2d *fft;
+  float *work;
+  float *spectrum;     /* the operator's (real) spectrum, mx × my */
+  /* GPU */
+  GLuint gpu_op, gpu_spectrum, gpu_work;
+  WgGpuFft *gpu_fft;
+} IwaveState;
+
+static void
+iwave_state_free (gpointer data)
+{
+  IwaveState *st = data;
+  if (st == NULL)
+    return;
+  g_free (st->op);
+  g_free (st->groups);
+  g_free (st->ambient);
+  free (st->padded);
+  g_free (st->rows);
+  wg_fft2d_free (st->fft);
+  wg_fft2d_free_array (st->work);
+  g_free (st->spectrum);
+  GLuint buffers[] = { st->gpu_op, st->gpu_spectrum, st->gpu_work };
+  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
+    if (buffers[i])
+      glDeleteBuffers (1, &buffers[i]);
+  wg_gpu_fft_free (st->gpu_fft);
+  g_free (st);
+}
+
+/* Index of cell @i (may lie outside [0, n)) under @boundary; −1: zero. */
+static inline int
+boundary_index (int i, int n, int boundary)
+{
+  if (i >= 0 && i < n)
+    return i;
+  switch (boundary)
+    {
+    case BOUNDARY_PERIODIC:
+      return ((i % n) + n) % n;
+    case BOUNDARY_REFLECTING:
+      {
+        /* Mirror about the grid's edge: cell −1 is cell 0, cell n is n − 1. */
+        int period = 2 * n;
+        int m = ((i % period) + period) % period;
+        return m < n ? m : period - 1 - m;
+      }
+    default:
+      return -1;
+    }
+}
+
+static void
+build_groups (IwaveState *st)
+{
+  const int P = st->radius, side = 2 * P + 1;
+  st->groups = g_new0 (Group, (P + 1) * (P + 2) / 2);
+  st->n_groups = 0;
+  for (int k = 0; k <= P; k++)
+    for (int l = 0; l <= k; l++)
+      {
+        Group *g = &st->groups[st->n_groups++];
+        g->weight = (float) st->op[(l + P) * side + k + P];
+        const int xs[] = { k, -k, k, -k, l, -l, l, -l };
+        const int ys[] = { l, l, -l, -l, k, k, -k, -k };
+        /* Distinct offsets only: 1 for (0,0), 4 on the axes and diagonals, 8 otherwise. */
+        for (int s = 0; s < 8; s++)
+          {
+            gboolean seen = FALSE;
+            for (guint e = 0; e < g->n; e++)
+              seen |= g->dx[e] == xs[s] && g->dy[e] == ys[s];
+            if (!seen)
+              {
+                g->dx[g->n] = xs[s];
+                g->dy[g->n] = ys[s];
+                g->n++;
+              }
+          }
+      }
+}
+
+/* At least the GPU FFT's smallest size, so both backends pad alike. */
+static guint
+next_pow2 (guint n)
+{
+  guint p = WG_GPU_FFT_MIN_SIZE;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+/* The FFT path's grid: the field itself when periodic, else padded by P
+ * so the circular product never wraps the field onto itself. */
+static void
+fft_layout (IwaveState *st, guint w, guint h, int boundary)
+{
+  if (boundary == BOUNDARY_PERIODIC)
+    {
+      st->mx = w;
+      st->my = h;
+      st->off = 0;
+    }
+  else
+    {
+      st->mx = next_pow2 (w + 2 * (guint) st->radius);
+      st->my = next_pow2 (h + 2 * (guint) st->radius);
+      st->off = (guint) st->radius;
+    }
+}
+
+/* Deterministic cost model (never timing, so runs are reproducible): the
+ * direct form costs ≈ (2P+1)² + 2·groups operations per cell; the FFT path
+ * two complex transforms, ≈ 10 M log2 M operations each per M cells, at an
+ * efficiency measured against the direct loops (bench/wg-bench-interactive). */
+static gboolean
+prefer_fft (const IwaveState *st, guint w, guint h)
+{
+  const double fft_ops_per_flop = 0.25;
+  double direct = (double) w * h * ((2.0 * st->radius + 1) * (2.0 * st->radius + 1) + 2.0 * st->n_groups);
+  double m = (double) st->mx * st->my;
+  double fft = 2.0 * 10.0 * m * log2 (m) * fft_ops_per_flop + 4.0 * m;
+  return fft < direct;
+}
+
+/* The operator's spectrum on the FFT grid: transform of the taps placed
+ * around the origin (real, the taps being symmetric). */
+static void
+operator_spectrum (const IwaveState *st, float *work, WgFft2d *fft, float *spectrum)
+{
+  const int P = st->radius, side = 2 * P + 1;
+  const guint mx = st->mx, my = st->my, stride = wg_fft2d_row_stride (fft);
+  memset (work, 0, (gsize) 2 * stride * my * sizeof (float));
+  for (int l = -P; l <= P; l++)
+    for (int k = -P; k <= P; k++)
+      {
+        guint i = (guint) (((k % (int) mx) + (int) mx) % (int) mx);
+        guint j = (guint) (((l % (int) my) + (int) my) % (int) my);
+        work[2 * ((gsize) j * stride + i)] += (float) st->op[(l + P) * side + k + P];
+      }
+  wg_fft2d_execute_c2c (fft, work);
+  for (guint j = 0; j < my; j++)
+    for (guint i = 0; i < mx; i++)
+      spectrum[(gsize) j * mx + i] = work[2 * ((gsize) j * stride + i)];
+}
+
+static gboolean
+iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
+{
+  const int side = 2 * st->radius + 1;
+  g_autofree float *op = g_new (float, side * side);
+  for (int i = 0; i < side * side; i++)
+    op[i] = (float) st->op[i];
+  glGenBuffers (1, &st->gpu_op);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_op);
+  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (side * side * sizeof (float)), op,
+                GL_STATIC_DRAW);
+  if (st->use_fft)
+    {
+      g_autoptr (GError) local = NULL;
+      st->gpu_fft = wg_gpu_fft_new (wg_ctx_gpu (ctx), st->mx, st->my, &local);
+      if (st->gpu_fft == NULL)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, P_METHOD, "GPU FFT of %u×%u: %s",
+                        st->mx, st->my, local->message);
+          return FALSE;
+        }
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      glGenBuffers (1, &st->gpu_spectrum);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_spectrum);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) ((gsize) st->mx * st->my * sizeof (float)),
+                    st->spectrum, GL_STATIC_DRAW);
+      glGenBuffers (1, &st->gpu_work);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_work);
+      glBufferData (GL_SHADER_STORAGE_BUFFER,
+                    (GLsizeiptr) ((gsize) st->mx * st->my * 2 * sizeof (float)), NULL,
+                    GL_DYNAMIC_COPY);
+    }
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  return wg_gpu_check ("preparing iwave", error);
+}
+
+static gboolean
+iwave_prepare (WgNodeContext *ctx, GError **error)
+{
+  const WgSettings *s = wg_ctx_settings (ctx);
+  const guint w = s->grid[0], h = s->grid[1];
+  const double cell = s->extent[0] / w;
+  const int P = (int) wg_ctx_int (ctx, P_KERNEL_RADIUS);
+  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
+
+  if (fabs (s->extent[1] / h - cell) > 1e-9 * cell)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                    "iWave needs square cells; settings give %g × %g m", cell, s->extent[1] / h);
+      return FALSE;
+    }
+  if ((guint) P >= MIN (w, h) / 2)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_KERNEL_RADIUS,
+                    "expected a radius below half the grid (%u cells), got %d", MIN (w, h) / 2, P);
+      return FALSE;
+    }
+  for (guint p = 0; p < 2; p++)
+    {
+      WgBuffer *b = wg_ctx_input (ctx, p);
+      if (b && (b->width != w || b->height != h))
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                        "input \"%s\" is %u×%u, the graph's grid %u×%u", inputs[p].name,
+                        b->width, b->height, w, h);
+          return FALSE;
+        }
+    }
+
+  IwaveState *st = g_new0 (IwaveState, 1);
+  wg_ctx_set_state (ctx, st);
+  st->radius = P;
+  const int side = 2 * P + 1;
+  g_autofree double *kernel = g_new (double, side * side);
+  wg_iwave_kernel ((guint) P, wg_ctx_double (ctx, P_SURFACE_TENSION) / cell, kernel);
+  st->op = g_new (double, side * side);
+  wg_iwave_operator ((guint) P, kernel, cell, st->op, NULL);
+  double lambda_min;
+  wg_iwave_response_extremes ((guint) P, st->op, &lambda_min, &st->lambda_max);
+  build_groups (st);
+
+  /* g Δt² λmax ≤ 4, with a 10% margin. */
+  const double g = wg_ctx_double (ctx, P_GRAVITY), dt = wg_ctx_dt (ctx);
+  const double dt_max = 0.9 * 2.0 / sqrt (g * st->lambda_max);
+  st->substeps = (guint) MAX (1.0, ceil (dt / dt_max));
+
+  fft_layout (st, w, h, boundary);
+  int method = wg_ctx_enum (ctx, P_METHOD);
+  /* auto keeps to sizes the GPU FFT handles (a periodic 32² grid, a
+   * reflecting 4096² one padded to 8192²); fft asks for it and gets the
+   * GPU FFT's error where it cannot. */
+  gboolean gpu_fft_ok = wg_ctx_gpu (ctx) == NULL ||
+                        (st->mx >= WG_GPU_FFT_MIN_SIZE && st->mx <= WG_GPU_FFT_MAX_SIZE &&
+                         st->my >= WG_GPU_FFT_MIN_SIZE && st->my <= WG_GPU_FFT_MAX_SIZE);
+  st->use_fft = method == METHOD_FFT ||
+                (method == METHOD_AUTO && gpu_fft_ok && prefer_fft (st, w, h));
+
+  if (wg_ctx_input (ctx, IN_AMBIENT))
+    st->ambient = g_new0 (float, (gsize) w * h);
+  wg_ctx_define_field (ctx, OUT_HEIGHT, w, h, 1, s->extent);
+  wg_ctx_define_field (ctx, OUT_VERTICAL_DERIVATIVE, w, h, 1, s->extent);
+  wg_ctx_define_field (ctx, OUT_PREVIOUS, w, h, 1, s->extent);
+
+  if (st->use_fft)
+    {
+      /* The spectrum is made on the CPU for both backends. */
+      st->fft = wg_fft2d_new (st->mx, st->my, WG_FFT_C2C);
+      st->work = wg_fft2d_alloc_input (st->fft);
+      st->spectrum = g_new (float, (gsize) st->mx * st->my);
+      operator_spectrum (st, st->work, st->fft, st->spectrum);
+    }
+  else if (wg_ctx_gpu (ctx) == NULL)
+    {
+      st->pw = w + 2 * (guint) P;
+      st->ph = h + 2 * (guint) P;
+      void *mem = NULL;
+      if (posix_memalign (&mem, 64, (gsize) st->pw * st->ph * sizeof (float)) != 0)
+        g_error ("out of memory for a %u×%u iWave grid", w, h);
+      st->padded = mem;
+      st->rows = g_new (float, (gsize) w * wg_ctx_threads (ctx));
+    }
+  if (wg_ctx_gpu (ctx))
+    return iwave_prepare_gpu (ctx, st, error);
+  return TRUE;
+}
+
+/* Step coefficients for one sub-step of @h seconds. */
+typedef struct {
+  float a, b, c;
+} StepCoefficients;
+
+static StepCoefficients
+step_coefficients (WgNodeContext *ctx, const IwaveState *st)
+{
+  double h = wg_ctx_dt (ctx) / st->substeps, alpha = wg_ctx_double (ctx, P_DAMPING);
+  double g = wg_ctx_double (ctx, P_GRAVITY), d = 1.0 + alpha * h;
+  return (StepCoefficients) { (float) ((2.0 - alpha * h) / d), (float) (1.0 / d),
+                              (float) (g * h * h / d) };
+}
+
+static void
+resample_ambient (WgNodeContext *ctx, IwaveState *st, const float *ambient, const WgBuffer *ab,
+                  const WgBuffer *grid)
+{
+  WgResampler r = { ambient, ab->width, ab->height, (float) (ab->width / ab->extent[0]),
+                    (float) (ab->height / ab->extent[1]), wg_ctx_bool (ctx, P_AMBIENT_WRAP) };
+  const float dx = (float) (grid->extent[0] / grid->width), dy = (float) (grid->extent[1] / grid->height);
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < grid->height; j++)
+    for (guint i = 0; i < grid->width; i++)
+      st->ambient[(gsize) j * grid->width + i] = wg_resample (&r, i * dx, j * dy);
+}
+
+/* One row of the direct convolution in the symmetric form: per group, the
+ * sum of its 1, 4 or 8 taps' heights, times the group's weight. @centre is
+ * the padded row of the output row, at the output's first column. */
+WG_HOT_KERNEL static void
+convolve_row (const float *centre, gssize stride, const Group *groups, guint n_groups, gsize w,
+              float *restrict acc)
+{
+  for (gsize i = 0; i < w; i++)
+    acc[i] = 0.0f;
+  for (guint g = 0; g < n_groups; g++)
+    {
+      const Group *gr = &groups[g];
+      const float *p[8];
+      for (guint e = 0; e < gr->n; e++)
+        p[e] = centre + gr->dy[e] * stride + gr->dx[e];
+      const float wt = gr->weight;
+      if (gr->n == 1)
+        for (gsize i = 0; i < w; i++)
+          acc[i] += wt * p[0][i];
+      else if (gr->n == 4)
+        for (gsize i = 0; i < w; i++)
+          acc[i] += wt * ((p[0][i] + p[1][i]) + (p[2][i] + p[3][i]));
+      else
+        for (gsize i = 0; i < w; i++)
+          acc[i] += wt * (((p[0][i] + p[1][i]) + (p[2][i] + p[3][i])) +
+                          ((p[4][i] + p[5][i]) + (p[6][i] + p[7][i])));
+    }
+}
+
+static void
+convolve_direct (IwaveState *st, const float *height, float *vd, guint w, guint h, int boundary)
+{
+  const int P = st->radius;
+  /* Fill the padded copy: the field, and the boundary in the margin. */
+#pragma omp parallel for schedule(static)
+  for (guint pj = 0; pj < st->ph; pj++)
+    {
+      float *row = st->padded + (gsize) pj * st->pw;
+      int j = boundary_index ((int) pj - P, (int) h, boundary);
+      if (j < 0)
+        {
+          memset (row, 0, st->pw * sizeof (float));
+          continue;
+        }
+      const float *src = height + (gsize) j * w;
+      memcpy (row + P, src, w * sizeof (float));
+      for (int m = 0; m < P; m++)
+        {
+          int il = boundary_index (m - P, (int) w, boundary);
+          int ir = boundary_index ((int) w + m, (int) w, boundary);
+          row[m] = il < 0 ? 0.0f : src[il];
+          row[P + w + (guint) m] = ir < 0 ? 0.0f : src[ir];
+        }
+    }
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < h; j++)
+    {
+      float *acc = st->rows + (gsize) w * (guint) omp_get_thread_num ();
+      convolve_row (st->padded + (gsize) (j + P) * st->pw + P, (gssize) st->pw, st->groups,
+                    st->n_groups, w, acc);
+      memcpy (vd + (gsize) j * w, acc, w * sizeof (float));
+    }
+}
+
+static void
+convolve_fft (IwaveState *st, const float *height, float *vd, guint w, guint h, int boundary)
+{
+  const guint mx = st->mx, my = st->my, off = st->off, stride = wg_fft2d_row_stride (st->fft);
+  float *work = st->work;
+#pragma omp parallel for schedule(static)
+  for (guint pj = 0; pj < my; pj++)
+    {
+      float *row = work + 2 * (gsize) pj * stride;
+      int j = boundary_index ((int) pj - (int) off, (int) h, boundary);
+      for (guint pi = 0; pi < mx; pi++)
+        {
+          /* Beyond the P-cell margin nothing reaches the field: zeros. */
+          int di = (int) pi - (int) off, dj = (int) pj - (int) off;
+          gboolean near = di >= -st->radius && di < (int) w + st->radius &&
+                          dj >= -st->radius && dj < (int) h + st->radius;
+          int i = boundary_index (di, (int) w, boundary);
+          row[2 * pi] = (near && i >= 0 && j >= 0) ? height[(gsize) j * w + i] : 0.0f;
+          row[2 * pi + 1] = 0.0f;
+        }
+    }
+  /* For real x, IFFT(x) = conj(FFT(x)); conj · spectrum is the product's
+   * spectrum, and the second inverse transform the convolution (× mx my). */
+  wg_fft2d_execute_c2c (st->fft, work);
+#pragma omp parallel for schedule(static)
+  for (guint pj = 0; pj < my; pj++)
+    for (guint pi = 0; pi < mx; pi++)
+      {
+        float *c = work + 2 * ((gsize) pj * stride + pi);
+        float k = st->spectrum[(gsize) pj * mx + pi];
+        c[0] *= k;
+        c[1] *= -k;
+      }
+  wg_fft2d_execute_c2c (st->fft, work);
+  const float norm = 1.0f / ((float) mx * (float) my);
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < h; j++)
+    for (guint i = 0; i < w; i++)
+      vd[(gsize) j * w + i] = work[2 * ((gsize) (j + off) * stride + i + off)] * norm;
+}
+
+static gboolean
+iwave_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  IwaveState *st = wg_ctx_get_state (ctx);
+  WgBuffer *hb = wg_ctx_output (ctx, OUT_HEIGHT);
+  const guint w = hb->width, h = hb->height;
+  const gsize n = (gsize) w * h;
+  WgBuffer *sb = wg_ctx_input (ctx, IN_SOURCE), *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
+  WgBuffer *ab = wg_ctx_input (ctx, IN_AMBIENT);
+  const float *src = sb ? wg_buffer_cpu (sb, error) : NULL;
+  const float *obs = ob ? wg_buffer_cpu (ob, error) : NULL;
+  const float *amb_in = ab ? wg_buffer_cpu (ab, error) : NULL;
+  if ((sb && !src) || (ob && !obs) || (ab && !amb_in))
+    return FALSE;
+  if (ab)
+    resample_ambient (ctx, st, amb_in, ab, hb);
+  const float *amb = ab ? st->ambient : NULL;
+
+  float *height = wg_buffer_data (hb);
+  float *prev = wg_buffer_data (wg_ctx_output (ctx, OUT_PREVIOUS));
+  float *vd = wg_buffer_data (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE));
+  const StepCoefficients k = step_coefficients (ctx, st);
+  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
+
+  const float share = 1.0f / (float) st->substeps;
+  for (guint s = 0; s < st->substeps; s++)
+    {
+#pragma omp parallel for schedule(static)
+      for (gsize p = 0; p < n; p++)
+        {
+          float v = height[p] + (src ? src[p] * share : 0.0f);
+          if (obs)
+            v = v * obs[p] - (amb ? amb[p] * (1.0f - obs[p]) : 0.0f);
+          height[p] = v;
+        }
+      if (st->use_fft)
+        convolve_fft (st, height, vd, w, h, boundary);
+      else
+        convolve_direct (st, height, vd, w, h, boundary);
+#pragma omp parallel for schedule(static)
+      for (gsize p = 0; p < n; p++)
+        {
+          float next = height[p] * k.a - prev[p] * k.b - vd[p] * k.c;
+          prev[p] = height[p];
+          height[p] = obs ? next * obs[p] : next;
+        }
+    }
+  return TRUE;
+}
+
+static void
+iwave_reset (WgNodeContext *ctx)
+{
+  for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
+    wg_buffer_zero (wg_ctx_output (ctx, o));
+}
+
+static gboolean
+iwave_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  IwaveState *st = wg_ctx_get_state (ctx);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  WgBuffer *hb = wg_ctx_output (ctx, OUT_HEIGHT);
+  const guint w = hb->width, h = hb->height;
+  WgBuffer *sb = wg_ctx_input (ctx, IN_SOURCE), *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
+  WgBuffer *ab = wg_ctx_input (ctx, IN_AMBIENT);
+  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
+  GLuint height = wg_buffer_gpu_write (hb, error);
+  GLuint prev = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_PREVIOUS), error);
+  GLuint vd = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE), error);
+  GLuint src = sb ? wg_buffer_gpu (sb, error) : height;
+  GLuint obs = ob ? wg_buffer_gpu (ob, error) : height;
+  GLuint amb = ab ? wg_buffer_gpu (ab, error) : height;
+  if (!height || !prev || !vd || !src || !obs || !amb)
+    return FALSE;
+
+  g_autoptr (GString) defines = g_string_new (NULL);
+  if (ob)
+    g_string_append (defines, "#define OBSTRUCTION 1\n");
+  if (ab && ob)
+    g_string_append (defines, "#define AMBIENT 1\n");
+  g_autofree char *pre_defines = g_strconcat (defines->str, sb ? "#define SOURCE 1\n" : "", NULL);
+  GLuint pre = wg_gpu_program (gpu, "iwave.comp", pre_defines, error);
+  g_autofree char *step_defines = g_strconcat (defines->str, "#define STEP 1\n", NULL);
+  GLuint step = wg_gpu_program (gpu, "iwave.comp", step_defines, error);
+  if (!pre || !step)
+    return FALSE;
+  const StepCoefficients k = step_coefficients (ctx, st);
+  GLuint programs[] = { pre, step };
+  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+    {
+      wg_gpu_set_uvec2 (programs[i], "u_size", w, h);
+      wg_gpu_set_vec2 (programs[i], "u_spacing", (float) (hb->extent[0] / w),
+                       (float) (hb->extent[1] / h));
+      if (ab && ob)
+        {
+          wg_gpu_set_uvec2 (programs[i], "u_ambient_size", ab->width, ab->height);
+          wg_gpu_set_vec2 (programs[i], "u_ambient_inv_spacing", (float) (ab->width / ab->extent[0]),
+                           (float) (ab->height / ab->extent[1]));
+          wg_gpu_set_int (programs[i], "u_ambient_wrap", wg_ctx_bool (ctx, P_AMBIENT_WRAP));
+        }
+    }
+  if (sb)
+    wg_gpu_set_float (pre, "u_source_share", 1.0f / (float) st->substeps);
+  wg_gpu_set_vec2 (step, "u_ab", k.a, k.b);
+  wg_gpu_set_float (step, "u_c", k.c);
+
+  for (guint s = 0; s < st->substeps; s++)
+    {
+      wg_gpu_bind (0, height);
+      wg_gpu_bind (1, src);
+      wg_gpu_bind (2, obs);
+      wg_gpu_bind (3, amb);
+      wg_gpu_dispatch_field (pre, w, h);
+
+      if (st->use_fft)
+        {
+          GLuint fill = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_FILL 1\n", error);
+          GLuint mul = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_MULTIPLY 1\n", error);
+          GLuint take = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_EXTRACT 1\n", error);
+          if (!fill || !mul || !take)
+            return FALSE;
+          GLuint fft_programs[] = { fill, mul, take };
+          for (guint i = 0; i < 3; i++)
+            {
+              wg_gpu_set_uvec2 (fft_programs[i], "u_size", w, h);
+              wg_gpu_set_uvec2 (fft_programs[i], "u_fft_size", st->mx, st->my);
+              wg_gpu_set_int (fft_programs[i], "u_offset", (int) st->off);
+              wg_gpu_set_int (fft_programs[i], "u_radius", st->radius);
+              wg_gpu_set_int (fft_programs[i], "u_boundary", boundary);
+            }
+          wg_gpu_bind (0, height);
+          wg_gpu_bind (1, st->gpu_work);
+          wg_gpu_dispatch (fill, (st->mx + 15) / 16, (st->my + 15) / 16, 1);
+          if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_work, 0, 1, error))
+            return FALSE;
+          wg_gpu_bind (1, st->gpu_work);
+          wg_gpu_bind (2, st->gpu_spectrum);
+          wg_gpu_dispatch (mul, (st->mx + 15) / 16, (st->my + 15) / 16, 1);
+          if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_work, 0, 1, error))
+            return FALSE;
+          wg_gpu_bind (0, vd);
+          wg_gpu_bind (1, st->gpu_work);
+          wg_gpu_dispatch_field (take, w, h);
+        }
+      else
+        {
+          g_autofree char *direct = g_strdup_printf ("#define DIRECT 1\n#define RADIUS %d\n",
+                                                     st->radius);
+          GLuint conv = wg_gpu_program (gpu, "iwave-convolve.comp", direct, error);
+          if (!conv)
+            return FALSE;
+          wg_gpu_set_uvec2 (conv, "u_size", w, h);
+          wg_gpu_set_int (conv, "u_boundary", boundary);
+          wg_gpu_bind (0, height);
+          wg_gpu_bind (1, vd);
+          wg_gpu_bind (2, st->gpu_op);
+          wg_gpu_dispatch_field (conv, w, h);
+        }
+
+      wg_gpu_bind (0, height);
+      wg_gpu_bind (1, prev);
+      wg_gpu_bind (2, obs);
+      wg_gpu_bind (3, vd);
+      wg_gpu_dispatch_field (step, w, h);
+    }
+  return TRUE;
+}
+
+const WgNodeType wg_node_iwave = {
+  .name = "iwave",
+  .title = "iWave",
+  .category = "Interaction",
+  .description = "Interactive water: waves from pokes, wakes and ambient swell propagate, "
+                 "reflect off obstacles and walls, and fade with damping (Tessendorf's iWave).",
+  .reference = "Tessendorf, Interactive Water Surfaces (papers/000), eq. 1–3",
+  .inputs = inputs,
+  .n_inputs = G_N_ELEMENTS (inputs),
+  .outputs = outputs,
+  .n_outputs = G_N_ELEMENTS (outputs),
+  .params = params,
+  .n_params = N_PARAMS,
+  .flags = WG_NODE_STATEFUL,
+  .prepare = iwave_prepare,
+  .process_cpu = iwave_process_cpu,
+  .process_gpu = iwave_process_gpu,
+  .reset = iwave_reset,
+  .free_state = iwave_state_free,
+};

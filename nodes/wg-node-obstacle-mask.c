@@ -1,0 +1,493 @@
+/* obstacle-mask — where the water is: 1 = water, 0 = solid, with an
+ * anti-aliased border (Tessendorf, "Interactive Water Surfaces", papers/000,
+ * "Obstructions": the intermediate border values anti-alias the edge).
+ *
+ * The mask comes from a signed distance d (m, positive in water) to the
+ * obstacle's outline, ramped linearly over the border width w:
+ *   mask = clamp(½ + d/w, 0, 1)   (w = 0: a hard edge, d > 0).
+ * Shapes (circle, box, capsule, polygon) have analytic distances in their
+ * own frame, placed by a transform (x, y, rotation, scale) whose parameters
+ * can be keyframed or set per frame as graph inputs (a boat moving across a
+ * harbour). Images (PNG or EXR, dark = solid, light = water, resampled to the
+ * grid) get the same ramp from an exact Euclidean distance transform of the
+ * thresholded image. An optional input mask is multiplied in, so obstacles
+ * combine by chaining.
+ */
+#include "wg-node-private.h"
+#include "wg-gpu-kernel.h"
+#include "wg-image-io.h"
+#include "wg-simd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_SHAPE, P_IMAGE, P_INVERT, P_X, P_Y, P_ROTATION, P_SCALE, P_RADIUS, P_WIDTH, P_HEIGHT,
+       P_LENGTH, P_POINTS, P_BORDER, N_PARAMS };
+enum { SHAPE_IMAGE, SHAPE_CIRCLE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_POLYGON };
+
+static const char *const shapes[] = { "image", "circle", "box", "capsule", "polygon", NULL };
+
+#define SHAPES "shape=circle|box|capsule|polygon"
+
+static const WgParamSpec params[N_PARAMS] = {
+  [P_SHAPE] = { "shape", "Shape", WG_PARAM_ENUM, "",
+                "An image covering the grid, or a shape placed by the transform", SHAPE_CIRCLE,
+                .choices = shapes },
+  [P_IMAGE] = { "image", "Image", WG_PARAM_PATH, "",
+                "PNG or EXR, dark = solid, light = water, resampled to the grid; relative to "
+                "the graph file",
+                .visible_when = "shape=image" },
+  [P_INVERT] = { "invert", "Invert image", WG_PARAM_BOOL, "", "Light = solid, dark = water", 0,
+                 .visible_when = "shape=image" },
+  [P_X] = { "x", "Position x", WG_PARAM_FLOAT, "m", "Shape centre, x", 0, -1e6, 1e6, 0, 512,
+            .visible_when = SHAPES },
+  [P_Y] = { "y", "Position y", WG_PARAM_FLOAT, "m", "Shape centre, y", 0, -1e6, 1e6, 0, 512,
+            .visible_when = SHAPES },
+  [P_ROTATION] = { "rotation", "Rotation", WG_PARAM_FLOAT, "°",
+                   "Counter-clockwise rotation of the shape", 0, -36000, 36000, -180, 180,
+                   .flags = WG_PARAM_FLAG_DEGREES, .visible_when = SHAPES },
+  [P_SCALE] = { "scale", "Scale", WG_PARAM_FLOAT, "", "Uniform scale of the shape", 1, 0.001,
+                1000, 0.1, 4, .visible_when = SHAPES },
+  [P_RADIUS] = { "radius", "Radius", WG_PARAM_FLOAT, "m",
+                 "Radius of the circle, or of the capsule's rounded ends", 5, 0, 1e5, 0, 50,
+                 .visible_when = "shape=circle|capsule" },
+  [P_WIDTH] = { "width", "Width", WG_PARAM_FLOAT, "m", "Box size along its local x", 10, 0, 1e6,
+                0, 100, .visible_when = "shape=box" },
+  [P_HEIGHT] = { "height", "Height", WG_PARAM_FLOAT, "m", "Box size along its local y", 5, 0,
+                 1e6, 0, 100, .visible_when = "shape=box" },
+  [P_LENGTH] = { "length", "Length", WG_PARAM_FLOAT, "m",
+                 "Capsule length between the centres of its rounded ends", 10, 0, 1e6, 0, 100,
+                 .visible_when = "shape=capsule" },
+  [P_POINTS] = { "points", "Polygon points", WG_PARAM_STRING, "m",
+                 "Vertices in the shape's frame, \"x,y x,y x,y …\" (at least 3)",
+                 .default_string = "-5,-5 5,-5 0,5", .visible_when = "shape=polygon" },
+  [P_BORDER] = { "border", "Border width", WG_PARAM_FLOAT, "m",
+                 "Width of the anti-aliased edge where the mask ramps from 0 to 1 (0: hard)", 1,
+                 0, 1e4, 0, 10 },
+};
+
+static const WgPortSpec inputs[] = {
+  { "mask", WG_PORT_FIELD, 1, TRUE, "Another mask to combine with (multiplied)" },
+};
+static const WgPortSpec outputs[] = {
+  { "mask", WG_PORT_FIELD, 1, FALSE, "Obstruction mask: 1 water, 0 solid, ramped in between" },
+};
+
+typedef struct {
+  char *image_path;      /* loaded image, to notice a path changed as a graph input */
+  float *image_distance; /* image: signed distance (m) per grid cell */
+  float *points;         /* polygon vertices (x, y) in the shape's frame */
+  guint n_points;
+  GLuint gpu_image;      /* GPU: image_distance uploaded */
+  GLuint gpu_points;
+} ObstacleState;
+
+static void
+obstacle_state_free (gpointer data)
+{
+  ObstacleState *st = data;
+  if (st == NULL)
+    return;
+  g_free (st->image_path);
+  g_free (st->image_distance);
+  g_free (st->points);
+  if (st->gpu_image)
+    glDeleteBuffers (1, &st->gpu_image);
+  if (st->gpu_points)
+    glDeleteBuffers (1, &st->gpu_points);
+  g_free (st);
+}
+
+/* No site on a line: a large finite "infinity" keeps the envelope
+ * arithmetic finite. */
+#define EDT_FAR 1e20
+
+/* Squared distance transform of one line by the lower envelope of parabolas
+ * (Felzenszwalb & Huttenlocher, "Distance Transforms of Sampled Functions",
+ * 2012): d[q] = min_p (q − p)² + f[p]. */
+static void
+edt_1d (const double *f, double *d, int n, int *v, double *z)
+{
+  int k = 0;
+  v[0] = 0;
+  z[0] = -INFINITY;
+  z[1] = INFINITY;
+  for (int q = 1; q < n; q++)
+    {
+      double s;
+      for (;;)
+        {
+          int p = v[k];
+          s = ((f[q] + (double) q * q) - (f[p] + (double) p * p)) / (2.0 * (q - p));
+          if (s > z[k])
+            break;
+          k--;
+        }
+      k++;
+      v[k] = q;
+      z[k] = s;
+      z[k + 1] = INFINITY;
+    }
+  k = 0;
+  for (int q = 0; q < n; q++)
+    {
+      while (z[k + 1] < q)
+        k++;
+      d[q] = (double) (q - v[k]) * (q - v[k]) + f[v[k]];
+    }
+}
+
+/* Exact Euclidean distance (in cells) from every cell to the nearest cell
+ * where @site is TRUE; INFINITY when there is none. */
+static void
+edt_2d (const gboolean *site, guint w, guint h, float *out)
+{
+  guint n = MAX (w, h);
+  g_autofree double *f = g_new (double, n), *d = g_new (double, n), *z = g_new (double, n + 1);
+  g_autofree double *grid = g_new (double, (gsize) w * h);
+  g_autofree int *v = g_new (int, n);
+  for (guint i = 0; i < w; i++)
+    {
+      for (guint j = 0; j < h; j++)
+        f[j] = site[(gsize) j * w + i] ? 0.0 : EDT_FAR;
+      edt_1d (f, d, (int) h, v, z);
+      for (guint j = 0; j < h; j++)
+        grid[(gsize) j * w + i] = d[j];
+    }
+  for (guint j = 0; j < h; j++)
+    {
+      edt_1d (grid + (gsize) j * w, d, (int) w, v, z);
+      for (guint i = 0; i < w; i++)
+        out[(gsize) j * w + i] = d[i] >= EDT_FAR * 0.5 ? INFINITY : (float) sqrt (d[i]);
+    }
+}
+
+/* Loads @path, resamples it to the grid (bilinear, the image covering the
+ * whole extent, row 0 at y = 0) and turns it into a signed distance. */
+static gboolean
+load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error)
+{
+  g_autofree char *path = wg_ctx_path (ctx, P_IMAGE);
+  g_autoptr (GError) local = NULL;
+  guint iw, ih, ch;
+  g_autofree float *pixels = NULL;
+
+  if (*path == '\0')
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_IMAGE, "the image shape needs an image file");
+      return FALSE;
+    }
+  if (g_str_has_suffix (path, ".exr") || g_str_has_suffix (path, ".EXR"))
+    pixels = wg_exr_read (path, &iw, &ih, &ch, NULL, &local);
+  else
+    pixels = wg_png_read (path, &iw, &ih, &ch, &local);
+  if (pixels == NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_DATA, P_IMAGE, "%s", local->message);
+      return FALSE;
+    }
+
+  const guint w = out->width, h = out->height;
+  const gboolean invert = wg_ctx_bool (ctx, P_INVERT);
+  g_autofree gboolean *solid = g_new (gboolean, (gsize) w * h);
+  g_autofree gboolean *water = g_new (gboolean, (gsize) w * h);
+  for (guint j = 0; j < h; j++)
+    for (guint i = 0; i < w; i++)
+      {
+        /* Cell centre in image pixels, then bilinear between pixel centres. */
+        double u = ((i + 0.5) * iw / w) - 0.5, v = ((j + 0.5) * ih / h) - 0.5;
+        int u0 = (int) floor (u), v0 = (int) floor (v);
+        double fu = u - u0, fv = v - v0, value = 0;
+        for (int dv = 0; dv < 2; dv++)
+          for (int du = 0; du < 2; du++)
+            {
+              int x = CLAMP (u0 + du, 0, (int) iw - 1), y = CLAMP (v0 + dv, 0, (int) ih - 1);
+              const float *px = pixels + ch * ((gsize) y * iw + x);
+              /* Luminance of colour images; the grey level otherwise. */
+              double lum = ch >= 3 ? 0.2126 * px[0] + 0.7152 * px[1] + 0.0722 * px[2] : px[0];
+              value += (du ? fu : 1 - fu) * (dv ? fv : 1 - fv) * lum;
+            }
+        gboolean is_water = (value >= 0.5) != invert;
+        water[(gsize) j * w + i] = is_water;
+        solid[(gsize) j * w + i] = !is_water;
+      }
+
+  /* Signed distance between cell centres: to the nearest solid cell for
+   * water, minus to the nearest water cell for solid; the outline lies half
+   * a cell from both. */
+  g_autofree float *to_solid = g_new (float, (gsize) w * h);
+  g_autofree float *to_water = g_new (float, (gsize) w * h);
+  edt_2d (solid, w, h, to_solid);
+  edt_2d (water, w, h, to_water);
+  const float cell = (float) (out->extent[0] / w);
+  g_free (st->image_distance);
+  st->image_distance = g_new (float, (gsize) w * h);
+  for (gsize p = 0; p < (gsize) w * h; p++)
+    {
+      float d = water[p] ? (isinf (to_solid[p]) ? 1e30f : to_solid[p] - 0.5f)
+                         : -(isinf (to_water[p]) ? 1e30f : to_water[p] - 0.5f);
+      st->image_distance[p] = d * cell;
+    }
+  g_free (st->image_path);
+  st->image_path = g_strdup (wg_ctx_string (ctx, P_IMAGE));
+
+  if (wg_ctx_gpu (ctx))
+    {
+      if (st->gpu_image == 0)
+        glGenBuffers (1, &st->gpu_image);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_image);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) ((gsize) w * h * sizeof (float)),
+                    st->image_distance, GL_STATIC_DRAW);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      return wg_gpu_check ("uploading an obstacle image", error);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
+{
+  g_auto (GStrv) pairs = g_strsplit_set (wg_ctx_string (ctx, P_POINTS), " \t\n;", -1);
+  g_autoptr (GArray) pts = g_array_new (FALSE, FALSE, sizeof (float));
+  guint index = 0;
+  for (char **p = pairs; *p; p++)
+    {
+      if (**p == '\0')
+        continue;
+      char *end;
+      double x = g_ascii_strtod (*p, &end);
+      if (end == *p || *end != ',')
+        goto bad;
+      char *ys = end + 1;
+      double y = g_ascii_strtod (ys, &end);
+      if (end == ys || *end != '\0' || !isfinite (x) || !isfinite (y))
+        goto bad;
+      float xy[2] = { (float) x, (float) y };
+      g_array_append_vals (pts, xy, 2);
+      index++;
+      continue;
+    bad:
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_POINTS,
+                    "point %u: expected \"x,y\" in metres, got \"%s\"", index, *p);
+      return FALSE;
+    }
+  if (pts->len < 6)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_POINTS,
+                    "a polygon needs at least 3 points, got %u", pts->len / 2);
+      return FALSE;
+    }
+  st->n_points = pts->len / 2;
+  st->points = (float *) g_array_free (g_steal_pointer (&pts), FALSE);
+  return TRUE;
+}
+
+static gboolean
+obstacle_prepare (WgNodeContext *ctx, GError **error)
+{
+  const WgSettings *s = wg_ctx_settings (ctx);
+  wg_ctx_define_field (ctx, 0, s->grid[0], s->grid[1], 1, s->extent);
+  ObstacleState *st = g_new0 (ObstacleState, 1);
+  wg_ctx_set_state (ctx, st);
+  int shape = wg_ctx_enum (ctx, P_SHAPE);
+  if (shape == SHAPE_IMAGE)
+    return load_image (ctx, st, wg_ctx_output (ctx, 0), error);
+  if (shape == SHAPE_POLYGON)
+    {
+      if (!parse_points (ctx, st, error))
+        return FALSE;
+      if (wg_ctx_gpu (ctx))
+        {
+          glGenBuffers (1, &st->gpu_points);
+          glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_points);
+          glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_points * sizeof (float)),
+                        st->points, GL_STATIC_DRAW);
+          glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+        }
+    }
+  return TRUE;
+}
+
+/* A shape placed by the transform, as the kernels see it. */
+typedef struct {
+  int shape;
+  float cx, cy, cos_r, sin_r, scale;
+  float radius, half_w, half_h, half_len;
+  float inv_border;
+  const float *points;
+  guint n_points;
+} Shape;
+
+static void
+shape_from_params (WgNodeContext *ctx, const ObstacleState *st, Shape *sh)
+{
+  double rot = wg_ctx_radians (ctx, P_ROTATION);
+  double border = wg_ctx_double (ctx, P_BORDER);
+  sh->shape = wg_ctx_enum (ctx, P_SHAPE);
+  sh->cx = (float) wg_ctx_double (ctx, P_X);
+  sh->cy = (float) wg_ctx_double (ctx, P_Y);
+  sh->cos_r = (float) cos (rot);
+  sh->sin_r = (float) sin (rot);
+  sh->scale = (float) wg_ctx_double (ctx, P_SCALE);
+  sh->radius = (float) wg_ctx_double (ctx, P_RADIUS);
+  sh->half_w = (float) (0.5 * wg_ctx_double (ctx, P_WIDTH));
+  sh->half_h = (float) (0.5 * wg_ctx_double (ctx, P_HEIGHT));
+  sh->half_len = (float) (0.5 * wg_ctx_double (ctx, P_LENGTH));
+  /* 0: a hard edge, as an infinitely steep ramp. */
+  sh->inv_border = border > 0 ? (float) (1.0 / border) : 1e30f;
+  sh->points = st->points;
+  sh->n_points = st->n_points;
+}
+
+/* Signed distance (m, positive outside the obstacle, in water) of world
+ * point (x, y). Mirrored in shaders/obstacle-mask.comp. */
+static inline float
+shape_distance (const Shape *sh, float x, float y)
+{
+  /* Into the shape's frame: translate, rotate back, unscale. */
+  float dx = x - sh->cx, dy = y - sh->cy;
+  float px = (sh->cos_r * dx + sh->sin_r * dy) / sh->scale;
+  float py = (-sh->sin_r * dx + sh->cos_r * dy) / sh->scale;
+  float d;
+  switch (sh->shape)
+    {
+    case SHAPE_CIRCLE:
+      d = sqrtf (px * px + py * py) - sh->radius;
+      break;
+    case SHAPE_BOX:
+      {
+        float qx = fabsf (px) - sh->half_w, qy = fabsf (py) - sh->half_h;
+        float ox = fmaxf (qx, 0.0f), oy = fmaxf (qy, 0.0f);
+        d = sqrtf (ox * ox + oy * oy) + fminf (fmaxf (qx, qy), 0.0f);
+        break;
+      }
+    case SHAPE_CAPSULE:
+      {
+        float cx = fminf (fmaxf (px, -sh->half_len), sh->half_len);
+        d = sqrtf ((px - cx) * (px - cx) + py * py) - sh->radius;
+        break;
+      }
+    default:
+      {
+        /* Distance to the nearest edge, negative inside (even-odd rule). */
+        float best = INFINITY;
+        gboolean inside = FALSE;
+        for (guint a = 0, b = sh->n_points - 1; a < sh->n_points; b = a++)
+          {
+            float ax = sh->points[2 * a], ay = sh->points[2 * a + 1];
+            float bx = sh->points[2 * b], by = sh->points[2 * b + 1];
+            float ex = bx - ax, ey = by - ay, wx = px - ax, wy = py - ay;
+            float t = fminf (fmaxf ((wx * ex + wy * ey) / (ex * ex + ey * ey), 0.0f), 1.0f);
+            float qx = wx - ex * t, qy = wy - ey * t;
+            best = fminf (best, qx * qx + qy * qy);
+            if ((ay > py) != (by > py) && px < ax + (py - ay) * ex / ey)
+              inside = !inside;
+          }
+        d = inside ? -sqrtf (best) : sqrtf (best);
+        break;
+      }
+    }
+  return d * sh->scale;
+}
+
+static inline float
+ramp (float distance, float inv_border)
+{
+  return fminf (fmaxf (0.5f + distance * inv_border, 0.0f), 1.0f);
+}
+
+static gboolean
+obstacle_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  ObstacleState *st = wg_ctx_get_state (ctx);
+  WgBuffer *ob = wg_ctx_output (ctx, 0);
+  WgBuffer *ib = wg_ctx_input (ctx, 0);
+  const float *in = ib ? wg_buffer_cpu (ib, error) : NULL;
+  if (ib && in == NULL)
+    return FALSE;
+  if (wg_ctx_enum (ctx, P_SHAPE) == SHAPE_IMAGE &&
+      g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 &&
+      !load_image (ctx, st, ob, error))
+    return FALSE;
+
+  float *out = wg_buffer_data (ob);
+  const guint w = ob->width, h = ob->height;
+  const float dx = (float) (ob->extent[0] / w), dy = (float) (ob->extent[1] / h);
+  Shape sh;
+  shape_from_params (ctx, st, &sh);
+  const gboolean image = sh.shape == SHAPE_IMAGE;
+
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < h; j++)
+    for (guint i = 0; i < w; i++)
+      {
+        gsize p = (gsize) j * w + i;
+        float d = image ? st->image_distance[p] : shape_distance (&sh, i * dx, j * dy);
+        float m = ramp (d, sh.inv_border);
+        out[p] = in ? m * in[p] : m;
+      }
+  return TRUE;
+}
+
+static gboolean
+obstacle_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  ObstacleState *st = wg_ctx_get_state (ctx);
+  WgBuffer *ob = wg_ctx_output (ctx, 0);
+  WgBuffer *ib = wg_ctx_input (ctx, 0);
+  if (wg_ctx_enum (ctx, P_SHAPE) == SHAPE_IMAGE &&
+      g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 &&
+      !load_image (ctx, st, ob, error))
+    return FALSE;
+  Shape sh;
+  shape_from_params (ctx, st, &sh);
+  GString *defines = g_string_new (NULL);
+  if (ib)
+    g_string_append (defines, "#define INPUT_MASK 1\n");
+  if (sh.shape == SHAPE_IMAGE)
+    g_string_append (defines, "#define IMAGE 1\n");
+  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "obstacle-mask.comp", defines->str, error);
+  g_string_free (defines, TRUE);
+  GLuint out = wg_buffer_gpu_write (ob, error);
+  GLuint in = ib ? wg_buffer_gpu (ib, error) : out;
+  if (program == 0 || out == 0 || in == 0)
+    return FALSE;
+  wg_gpu_set_uvec2 (program, "u_size", ob->width, ob->height);
+  wg_gpu_set_vec2 (program, "u_spacing", (float) (ob->extent[0] / ob->width),
+                   (float) (ob->extent[1] / ob->height));
+  wg_gpu_set_int (program, "u_shape", sh.shape);
+  wg_gpu_set_vec2 (program, "u_center", sh.cx, sh.cy);
+  wg_gpu_set_vec2 (program, "u_rotation", sh.cos_r, sh.sin_r);
+  wg_gpu_set_float (program, "u_scale", sh.scale);
+  wg_gpu_set_float (program, "u_radius", sh.radius);
+  wg_gpu_set_vec2 (program, "u_half_size", sh.half_w, sh.half_h);
+  wg_gpu_set_float (program, "u_half_length", sh.half_len);
+  wg_gpu_set_float (program, "u_inv_border", sh.inv_border);
+  wg_gpu_set_int (program, "u_n_points", (int) sh.n_points);
+  wg_gpu_bind (0, out);
+  wg_gpu_bind (1, in);
+  wg_gpu_bind (2, sh.shape == SHAPE_IMAGE ? st->gpu_image : st->gpu_points ? st->gpu_points : out);
+  wg_gpu_dispatch_field (program, ob->width, ob->height);
+  return TRUE;
+}
+
+const WgNodeType wg_node_obstacle_mask = {
+  .name = "obstacle-mask",
+  .title = "Obstacle Mask",
+  .category = "Interaction",
+  .description = "Where the water is (1) and where obstacles are (0), with an anti-aliased "
+                 "border: from an image or from circles, boxes, capsules and polygons placed by "
+                 "an animatable transform.",
+  .reference = "Tessendorf, Interactive Water Surfaces (papers/000), Obstructions",
+  .inputs = inputs,
+  .n_inputs = G_N_ELEMENTS (inputs),
+  .outputs = outputs,
+  .n_outputs = G_N_ELEMENTS (outputs),
+  .params = params,
+  .n_params = N_PARAMS,
+  .prepare = obstacle_prepare,
+  .process_cpu = obstacle_process_cpu,
+  .process_gpu = obstacle_process_gpu,
+  .free_state = obstacle_state_free,
+};

@@ -1,0 +1,34 @@
+/* wg-resample.glsl — the GLSL twin of nodes/wg-resample.h: bilinear samples
+ * of the buffer `ambient` (declared by the including shader) by world
+ * position, wrapping or clamping outside. */
+
+uniform uvec2 u_ambient_size;
+uniform vec2 u_ambient_inv_spacing;
+uniform bool u_ambient_wrap;
+
+float
+wg_resample_ambient (vec2 world)
+{
+  vec2 uv = world * u_ambient_inv_spacing;
+  vec2 f = floor (uv), ab = uv - f;
+  int w = int (u_ambient_size.x), h = int (u_ambient_size.y);
+  int i0 = int (f.x), j0 = int (f.y), i1, j1;
+  if (u_ambient_wrap)
+    {
+      i0 = ((i0 % w) + w) % w;
+      j0 = ((j0 % h) + h) % h;
+      i1 = (i0 + 1) % w;
+      j1 = (j0 + 1) % h;
+    }
+  else
+    {
+      i1 = clamp (i0 + 1, 0, w - 1);
+      j1 = clamp (j0 + 1, 0, h - 1);
+      i0 = clamp (i0, 0, w - 1);
+      j0 = clamp (j0, 0, h - 1);
+    }
+  float a00 = ambient[j0 * w + i0], a10 = ambient[j0 * w + i1];
+  float a01 = ambient[j1 * w + i0], a11 = ambient[j1 * w + i1];
+  float top = a00 + ab.x * (a10 - a00), bottom = a01 + ab.x * (a11 - a01);
+  return top + ab.y * (bottom - top);
+}
