@@ -42,7 +42,8 @@
  * reads only its own cell there), so buffers alternate roles; after an odd
  * number of steps one swap pass puts the newest height back in `height`.
  * Heights below 1e-30 m become 0: decaying water would otherwise fill with
- * subnormal floats, which x86 computes about 100 times slower.
+ * subnormal floats, which many CPUs handle through slow microcode assists
+ * and GPUs may flush to zero on their own; flushed alike, the backends agree.
  */
 #include "wg-node-private.h"
 #include "wg-simd.h"

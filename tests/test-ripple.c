@@ -161,6 +161,41 @@ test_step_formula (void)
     }
 }
 
+/* Heights that fall below 1e-30 m become exactly 0 (no subnormal floats);
+ * larger ones follow the formula. A state of ±1e-29 m straddles the line. */
+static void
+test_flush_tiny (void)
+{
+  const guint n = 32, count = n * n;
+  const double F = 1, d = 0.99;
+  g_autoptr (WgGraph) g = ripple_graph (n, TRUE, F, d, 1);
+  g_autofree float *c = random_field (count, 12), *p = g_new0 (float, count);
+  for (gsize i = 0; i < count; i++)
+    c[i] *= 1e-29f;
+  g_autoptr (WgPlan) plan = plan_from_state (g, c, p, count);
+  const float *h = wg_test_eval (plan, 1, "r:height");
+  guint flushed = 0, kept = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        const gsize x = (gsize) j * n + i;
+        double flow = neighbour_sum (c, n, (int) i, (int) j, TRUE, NULL) / 4;
+        double expect = (2 * (flow * F + c[x]) / (F + 1) - p[x]) * d;
+        if (fabs (expect) < 0.99e-30)
+          {
+            g_assert_cmpfloat (h[x], ==, 0.0f);
+            flushed++;
+          }
+        else if (fabs (expect) > 1.01e-30)
+          {
+            g_assert_cmpfloat_with_epsilon (h[x], expect, 1e-5 * fabs (expect));
+            kept++;
+          }
+      }
+  g_assert_cmpuint (flushed, >, 10);
+  g_assert_cmpuint (kept, >, count / 2);
+}
+
 /* A frame of k sub-steps is k frames of one step, bit for bit, for even k
  * (buffers alternate) and odd k (a final swap). */
 static void
@@ -600,6 +635,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   wg_test_add_both ("ripple", "step-formula", test_step_formula);
+  wg_test_add_both ("ripple", "flush-tiny", test_flush_tiny);
   wg_test_add_both ("ripple", "substeps", test_substeps);
   wg_test_add_both ("ripple", "energy-decay", test_energy_decay);
   wg_test_add_both ("ripple", "drop-symmetry", test_drop_symmetry);
