@@ -7,6 +7,7 @@ extern const WgNodeType wg_node_fft;
 extern const WgNodeType wg_node_choppy_displacement;
 extern const WgNodeType wg_node_normals;
 extern const WgNodeType wg_node_foam;
+extern const WgNodeType wg_node_ripple;
 extern const WgNodeType wg_node_field_out;
 extern const WgNodeType wg_node_obstacle_mask;
 extern const WgNodeType wg_node_source;
@@ -20,6 +21,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_choppy_displacement,
   &wg_node_normals,
   &wg_node_foam,
+  &wg_node_ripple,
   &wg_node_iwave,
   &wg_node_obstacle_mask,
   &wg_node_source,

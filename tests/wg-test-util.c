@@ -79,6 +79,35 @@ wg_test_gpu_available (void)
   return FALSE;
 }
 
+typedef struct {
+  GTestFunc func;
+  WgBackend backend;
+} BothCase;
+
+static void
+run_both_case (gconstpointer data)
+{
+  const BothCase *c = data;
+  if (c->backend == WG_BACKEND_GPU && !wg_test_gpu_available ())
+    return;
+  wg_test_backend = c->backend;
+  c->func ();
+  wg_test_backend = WG_BACKEND_CPU;
+}
+
+void
+wg_test_add_both (const char *suite, const char *name, GTestFunc func)
+{
+  for (int b = 0; b < 2; b++)
+    {
+      BothCase *c = g_new (BothCase, 1);
+      c->func = func;
+      c->backend = b == 0 ? WG_BACKEND_CPU : WG_BACKEND_GPU;
+      g_autofree char *path = g_strdup_printf ("/%s/%s/%s", suite, b == 0 ? "cpu" : "gpu", name);
+      g_test_add_data_func_full (path, c, run_both_case, g_free);
+    }
+}
+
 WgPlan *
 wg_test_plan (const WgGraph *graph, int threads)
 {

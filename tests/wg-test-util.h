@@ -22,6 +22,11 @@ WgPlan *wg_test_plan (const WgGraph *graph, int threads);
  * skipped with the reason — or fails when WAVEGRAPH_REQUIRE_GPU=1 (CI). */
 gboolean wg_test_gpu_available (void);
 
+/* Adds @func twice, as "/@suite/cpu/@name" and "/@suite/gpu/@name", run with
+ * wg_test_backend set to that backend (the GPU case checks
+ * wg_test_gpu_available() first). */
+void wg_test_add_both (const char *suite, const char *name, GTestFunc func);
+
 /* Evaluates @frame and returns the CPU data of node:port (asserting success). */
 const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);
 
