@@ -8,7 +8,10 @@
  *  - spectral: ∂h/∂x, ∂h/∂y from the exact FFT slopes, the displacement
  *    derivatives by central differences;
  *  - finite-difference: Belyaev's forward differences of all of P.
- * Without displacement both reduce to normalize(−∂h/∂x, −∂h/∂y, 1). +z is up.
+ * Without displacement both reduce to normalize(−∂h/∂x, −∂h/∂y, 1), which is
+ * what a plain height field (input "height", e.g. from iwave or ripple)
+ * gets: slopes from the slope input (spectral) or central differences of h
+ * (finite-difference; one-sided at clamped edges). +z is up.
  */
 #include "wg-node-private.h"
 #include "wg-simd.h"
@@ -16,7 +19,7 @@
 
 #include <math.h>
 
-enum { IN_DISPLACEMENT, IN_SLOPE };
+enum { IN_DISPLACEMENT, IN_SLOPE, IN_HEIGHT };
 enum { P_METHOD, P_WRAP, N_PARAMS };
 enum { METHOD_SPECTRAL, METHOD_FINITE_DIFFERENCE };
 
@@ -32,8 +35,10 @@ static const WgParamSpec params[N_PARAMS] = {
 };
 
 static const WgPortSpec inputs[] = {
-  { "displacement", WG_PORT_FIELD, 3, FALSE, "Vector displacement (λDx, λDy, h) (m)" },
+  { "displacement", WG_PORT_FIELD, 3, TRUE,
+    "Vector displacement (λDx, λDy, h) (m); or link \"height\"" },
   { "slope", WG_PORT_FIELD, 2, TRUE, "Slope (∂h/∂x, ∂h/∂y) from fft, for the spectral method" },
+  { "height", WG_PORT_FIELD, 1, TRUE, "A height field without displacement (m): iwave, ripple" },
 };
 static const WgPortSpec outputs[] = {
   { "normal", WG_PORT_FIELD, 3, FALSE, "Unit normal (nx, ny, nz) of the displaced surface" },
@@ -42,20 +47,32 @@ static const WgPortSpec outputs[] = {
 static gboolean
 normals_prepare (WgNodeContext *ctx, GError **error)
 {
-  WgBuffer *d = wg_ctx_input (ctx, IN_DISPLACEMENT), *s = wg_ctx_input (ctx, IN_SLOPE);
+  WgBuffer *s = wg_ctx_input (ctx, IN_SLOPE), *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  WgBuffer *d = wg_ctx_input (ctx, IN_DISPLACEMENT);
+  if ((d == NULL) == (hb == NULL))
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                    d ? "link \"displacement\" or \"height\", not both"
+                      : "link input \"displacement\" (choppy surfaces) or \"height\" (height "
+                        "fields)");
+      return FALSE;
+    }
+  const char *surface = d ? "displacement" : "height";
+  if (d == NULL)
+    d = hb;
   if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
     {
       if (s == NULL)
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_METHOD,
                         "the spectral method needs input \"slope\" linked (from fft:slope); use "
-                        "\"finite-difference\" for the displacement alone");
+                        "\"finite-difference\" for the %s alone", surface);
           return FALSE;
         }
       if (s->width != d->width || s->height != d->height)
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
-                        "inputs \"displacement\" (%u×%u) and \"slope\" (%u×%u) differ in size",
+                        "inputs \"%s\" (%u×%u) and \"slope\" (%u×%u) differ in size", surface,
                         d->width, d->height, s->width, s->height);
           return FALSE;
         }
@@ -118,9 +135,60 @@ finite_difference_at (float *restrict out, const float *c, const float *e, const
                 fy * (n[0] - c[0]), dy + fy * (n[1] - c[1]), fy * (n[2] - c[2]));
 }
 
+/* Normals of a height field h: normalize(−∂h/∂x, −∂h/∂y, 1) from the slope
+ * input or from central differences. */
+static gboolean
+height_normals_cpu (WgNodeContext *ctx, WgBuffer *hb, const float *slope, GError **error)
+{
+  const float *h = wg_buffer_cpu (hb, error);
+  if (h == NULL)
+    return FALSE;
+  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
+  const guint w = hb->width, hh = hb->height;
+  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
+  const float dx = (float) (hb->extent[0] / w), dy = (float) (hb->extent[1] / hh);
+
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < hh; j++)
+    {
+      guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
+      guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
+      const float sy = 1.0f / ((float) (jn == js + 2 || wrap ? 2 : 1) * dy);
+      for (guint i = 0; i < w; i++)
+        {
+          gsize c = (gsize) j * w + i;
+          float gx, gy;
+          if (slope)
+            {
+              gx = slope[2 * c];
+              gy = slope[2 * c + 1];
+            }
+          else
+            {
+              guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i);
+              guint iw = i > 0 ? i - 1 : (wrap ? w - 1 : i);
+              const float sx = 1.0f / ((float) (ie == iw + 2 || wrap ? 2 : 1) * dx);
+              gx = (h[(gsize) j * w + ie] - h[(gsize) j * w + iw]) * sx;
+              gy = (h[(gsize) jn * w + i] - h[(gsize) js * w + i]) * sy;
+            }
+          store_normal (out + 3 * c, 1.0f, 0.0f, gx, 0.0f, 1.0f, gy);
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 normals_process_cpu (WgNodeContext *ctx, GError **error)
 {
+  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  if (hb)
+    {
+      const float *slope = NULL;
+      if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
+          (slope = wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error)) == NULL)
+        return FALSE;
+      return height_normals_cpu (ctx, hb, slope, error);
+    }
   WgBuffer *db = wg_ctx_input (ctx, IN_DISPLACEMENT);
   const float *d = wg_buffer_cpu (db, error);
   if (d == NULL)
@@ -173,10 +241,12 @@ static gboolean
 normals_process_gpu (WgNodeContext *ctx, GError **error)
 {
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
-  WgBuffer *db = wg_ctx_input (ctx, IN_DISPLACEMENT);
+  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  WgBuffer *db = hb ? hb : wg_ctx_input (ctx, IN_DISPLACEMENT);
   gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
-  GLuint program = wg_gpu_program (gpu, "normals.comp", spectral ? "#define SPECTRAL 1\n" : NULL,
-                                   error);
+  g_autofree char *defines = g_strconcat (spectral ? "#define SPECTRAL 1\n" : "",
+                                          hb ? "#define HEIGHT 1\n" : "", NULL);
+  GLuint program = wg_gpu_program (gpu, "normals.comp", defines, error);
   if (program == 0)
     return FALSE;
   GLuint d = wg_buffer_gpu (db, error);
@@ -200,7 +270,7 @@ const WgNodeType wg_node_normals = {
   .title = "Normals",
   .category = "Ocean",
   .description = "Unit normals of the choppy (displaced) surface, from exact spectral slopes "
-                 "or from Belyaev's finite differences.",
+                 "or from Belyaev's finite differences; or of a plain height field.",
   .reference = "Belyaev 2003 eq. 12–13 (papers/003)",
   .inputs = inputs,
   .n_inputs = G_N_ELEMENTS (inputs),

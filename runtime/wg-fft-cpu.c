@@ -100,7 +100,7 @@ planner_flags (void)
 WgFft2d *
 wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
 {
-  g_return_val_if_fail (nx >= 16 && ny >= 16, NULL);
+  g_return_val_if_fail (nx >= 16 && ny >= 16 && nx % 16 == 0 && ny % 16 == 0, NULL);
   WgFft2d *fft = g_new0 (WgFft2d, 1);
   fft->kind = kind;
   fft->nx = nx;

@@ -34,7 +34,8 @@ typedef struct _WgFft2d WgFft2d;
 
 /**
  * wg_fft2d_new:
- * Plans the inverse transform of size @nx × @ny (powers of two, ≥ 16) with
+ * Plans the inverse transform of size @nx × @ny (multiples of 16; sizes
+ * whose other factors are 2, 3, 5 or 7 run as fast as powers of two) with
  * FFTW_MEASURE, reusing and extending the on-disk wisdom
  * ($WAVEGRAPH_FFTW_WISDOM, else $XDG_CACHE_HOME/wavegraph/fftw3f.wisdom).
  * Thread-safe (planning is serialised).

@@ -6,27 +6,11 @@
  * out, normalised (FFT_EXTRACT). */
 #include "wg-field.glsl"
 
+#include "iwave-boundary.glsl"
+
 uniform int u_radius;
-uniform int u_boundary;    /* 0 periodic, 1 reflecting, 2 zero */
 uniform uvec2 u_fft_size;  /* FFT grid (padded) */
 uniform int u_offset;      /* where the field sits in it */
-
-/* Cell index under the boundary rule; −1: zero. */
-int
-boundary_index (int i, int n)
-{
-  if (i >= 0 && i < n)
-    return i;
-  if (u_boundary == 0)
-    return ((i % n) + n) % n;
-  if (u_boundary == 1)
-    {
-      int period = 2 * n;
-      int m = ((i % period) + period) % period;
-      return m < n ? m : period - 1 - m;
-    }
-  return -1;
-}
 
 #ifdef DIRECT
 /* RADIUS is compiled in. Up to TILED_MAX_RADIUS each workgroup first loads

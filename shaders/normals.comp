@@ -1,10 +1,16 @@
 /* normals.comp — GPU path of normals (nodes/wg-node-normals.c): unit normals
  * ∂P/∂x0 × ∂P/∂y0 of the displaced surface P = (x0 + Dx, y0 + Dy, h),
  * papers/003 eq. 12–13; spectral slopes with central differences of D
- * (SPECTRAL) or Belyaev's forward differences of all of P. */
+ * (SPECTRAL) or Belyaev's forward differences of all of P. HEIGHT: binding
+ * 0 holds a plain height field; its normal is normalize(−∂h/∂x, −∂h/∂y, 1)
+ * from the slopes (SPECTRAL) or central differences. */
 #include "wg-field.glsl"
 
+#ifdef HEIGHT
+layout (std430, binding = 0) restrict readonly buffer Height { float d[]; };
+#else
 layout (std430, binding = 0) restrict readonly buffer Displacement { float d[]; };
+#endif
 #ifdef SPECTRAL
 layout (std430, binding = 1) restrict readonly buffer Slope { float s[]; };
 #endif
@@ -29,7 +35,20 @@ main ()
   uint xe = wg_next (p.x, u_size.x, u_wrap), xw = wg_prev (p.x, u_size.x, u_wrap);
   uint yn = wg_next (p.y, u_size.y, u_wrap), ys = wg_prev (p.y, u_size.y, u_wrap);
   vec3 a, b;
+#ifdef HEIGHT
+  uint c = p.y * u_size.x + p.x;
 #ifdef SPECTRAL
+  vec2 g = vec2 (s[2u * c], s[2u * c + 1u]);
+#else
+  /* Central differences; one-sided (twice the weight) at clamped borders. */
+  float sx = 1.0 / (float (xe == xw + 2u || u_wrap ? 2 : 1) * u_spacing.x);
+  float sy = 1.0 / (float (yn == ys + 2u || u_wrap ? 2 : 1) * u_spacing.y);
+  vec2 g = vec2 ((d[p.y * u_size.x + xe] - d[p.y * u_size.x + xw]) * sx,
+                 (d[yn * u_size.x + p.x] - d[ys * u_size.x + p.x]) * sy);
+#endif
+  a = vec3 (1.0, 0.0, g.x);
+  b = vec3 (0.0, 1.0, g.y);
+#elif defined(SPECTRAL)
   /* Central differences; one-sided (twice the weight) at clamped borders. */
   float sx = (!u_wrap && (xe == p.x || xw == p.x)) ? 1.0 / u_spacing.x : 0.5 / u_spacing.x;
   float sy = (!u_wrap && (yn == p.y || ys == p.y)) ? 1.0 / u_spacing.y : 0.5 / u_spacing.y;

@@ -593,6 +593,68 @@ test_normals (void)
   g_assert_cmpfloat (mean_dot, >, 0.998);
 }
 
+/* A plain height field (input "height"): with the fft's slopes the normals
+ * are the λ = 0 normals of the displaced surface; by central differences
+ * they are the differences' normals exactly, and close to the spectral ones
+ * on a well-resolved sea. Clamped edges use one-sided differences. */
+static void
+test_height_normals (void)
+{
+  g_autoptr (WgGraph) g = full_chain (128, 128);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 0.0, &error));
+  g_assert_true (wg_graph_set_param_double (g, "spec", "small_wave_cutoff", 1.5, &error));
+  wg_test_add (g, "normals", "hs", NULL);
+  wg_test_link (g, "fft:height", "hs:height");
+  wg_test_link (g, "fft:slope", "hs:slope");
+  wg_test_add (g, "normals", "hd", "method=finite-difference", NULL);
+  wg_test_link (g, "fft:height", "hd:height");
+  wg_test_add (g, "normals", "he", "method=finite-difference", "wrap=false", NULL);
+  wg_test_link (g, "fft:height", "he:height");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const guint w = 128;
+  const gsize n = (gsize) w * w;
+  g_autofree float *ref = wg_test_eval_copy (plan, 0, "normals:normal", NULL);
+  g_autofree float *hs = wg_test_eval_copy (plan, 0, "hs:normal", NULL);
+  g_autofree float *hd = wg_test_eval_copy (plan, 0, "hd:normal", NULL);
+  g_autofree float *he = wg_test_eval_copy (plan, 0, "he:normal", NULL);
+  const float *h = wg_test_eval (plan, 0, "fft:height");
+  double mean_dot = 0;
+  for (gsize p = 0; p < 3 * n; p++)
+    g_assert_cmpfloat (fabs (hs[p] - ref[p]), <, 1e-6);
+  for (guint j = 0; j < w; j++)
+    for (guint i = 0; i < w; i++)
+      {
+        gsize p = (gsize) j * w + i;
+        /* Δ = 1 m: central differences, wrapped; one-sided at clamped edges. */
+        double gx = (h[j * w + (i + 1) % w] - h[j * w + (i + w - 1) % w]) / 2;
+        double gy = (h[((j + 1) % w) * w + i] - h[((j + w - 1) % w) * w + i]) / 2;
+        double inv = 1 / sqrt (1 + gx * gx + gy * gy);
+        g_assert_cmpfloat (fabs (hd[3 * p] + gx * inv), <, 1e-5);
+        g_assert_cmpfloat (fabs (hd[3 * p + 1] + gy * inv), <, 1e-5);
+        g_assert_cmpfloat (fabs (hd[3 * p + 2] - inv), <, 1e-5);
+        mean_dot += hd[3 * p] * ref[3 * p] + hd[3 * p + 1] * ref[3 * p + 1] +
+                    hd[3 * p + 2] * ref[3 * p + 2];
+        if (i == 0 && j > 0 && j + 1 < w)
+          {
+            double ex = h[j * w + 1] - h[j * w];
+            double ie = 1 / sqrt (1 + ex * ex + gy * gy);
+            g_assert_cmpfloat (fabs (he[3 * p] + ex * ie), <, 1e-5);
+          }
+        else if (i > 0 && i + 1 < w && j > 0 && j + 1 < w)
+          g_assert_cmpfloat (fabs (he[3 * p] - hd[3 * p]), <, 1e-7);
+      }
+  mean_dot /= (double) n;
+  g_assert_cmpfloat (mean_dot, >, 0.999);
+
+  /* Exactly one of displacement and height. */
+  wg_test_link (g, "chop:displacement", "hd:displacement");
+  WgPlanOptions o = { wg_test_backend, 0, FALSE, NULL, FALSE };
+  g_autoptr (WgPlan) both = wg_plan_new (g, &o, &error);
+  g_assert_null (both);
+  g_assert_nonnull (strstr (error->message, "not both"));
+}
+
 static void
 test_foam (void)
 {
@@ -690,6 +752,7 @@ main (int argc, char **argv)
   add_both ("measured-hs", test_measured_hs);
   add_both ("choppy-sharpens-crests", test_choppy_sharpens_crests);
   add_both ("normals", test_normals);
+  add_both ("height-normals", test_height_normals);
   add_both ("foam", test_foam);
   return g_test_run ();
 }
