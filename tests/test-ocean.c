@@ -639,38 +639,6 @@ test_foam (void)
     }
 }
 
-/* The physics holds on both backends: each test runs on the CPU and on the
- * GPU (which CI runs on llvmpipe). */
-typedef struct {
-  GTestFunc func;
-  WgBackend backend;
-} BackendCase;
-
-static void
-run_on_backend (gconstpointer data)
-{
-  const BackendCase *c = data;
-  if (c->backend == WG_BACKEND_GPU && !wg_test_gpu_available ())
-    return;
-  wg_test_backend = c->backend;
-  c->func ();
-  wg_test_backend = WG_BACKEND_CPU;
-}
-
-static void
-add_both (const char *name, GTestFunc func)
-{
-  const char *names[] = { "cpu", "gpu" };
-  for (int b = 0; b < 2; b++)
-    {
-      BackendCase *c = g_new (BackendCase, 1);
-      c->func = func;
-      c->backend = b == 0 ? WG_BACKEND_CPU : WG_BACKEND_GPU;
-      g_autofree char *path = g_strdup_printf ("/ocean/%s/%s", names[b], name);
-      g_test_add_data_func_full (path, c, run_on_backend, g_free);
-    }
-}
-
 /* GPU runs are reproducible too: two plans give the same bits. */
 static void
 test_gpu_determinism (void)
@@ -700,20 +668,20 @@ main (int argc, char **argv)
   g_test_add_func ("/ocean/dispersion-relation", test_dispersion_relation);
   g_test_add_func ("/ocean/spreading-normalised", test_spreading_normalised);
   g_test_add_func ("/ocean/tma-depth-factor", test_tma_factor);
-  add_both ("pm-significant-wave-height", test_pm_significant_wave_height);
-  add_both ("pm-rayleigh-ensemble", test_pm_rayleigh_ensemble);
-  add_both ("jonswap-gamma1-is-pm", test_jonswap_gamma1_is_pm);
-  add_both ("belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
-  add_both ("parseval", test_parseval);
-  add_both ("dispersion-deep", test_dispersion_deep);
-  add_both ("dispersion-depth-5m", test_dispersion_finite_depth);
-  add_both ("loop", test_loop);
+  wg_test_add_both ("/ocean", "pm-significant-wave-height", test_pm_significant_wave_height);
+  wg_test_add_both ("/ocean", "pm-rayleigh-ensemble", test_pm_rayleigh_ensemble);
+  wg_test_add_both ("/ocean", "jonswap-gamma1-is-pm", test_jonswap_gamma1_is_pm);
+  wg_test_add_both ("/ocean", "belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
+  wg_test_add_both ("/ocean", "parseval", test_parseval);
+  wg_test_add_both ("/ocean", "dispersion-deep", test_dispersion_deep);
+  wg_test_add_both ("/ocean", "dispersion-depth-5m", test_dispersion_finite_depth);
+  wg_test_add_both ("/ocean", "loop", test_loop);
   g_test_add_func ("/ocean/cpu/thread-determinism", test_thread_determinism);
   g_test_add_func ("/ocean/gpu/determinism", test_gpu_determinism);
-  add_both ("resolution-independence", test_resolution_independence);
-  add_both ("measured-hs", test_measured_hs);
-  add_both ("choppy-sharpens-crests", test_choppy_sharpens_crests);
-  add_both ("normals", test_normals);
-  add_both ("foam", test_foam);
+  wg_test_add_both ("/ocean", "resolution-independence", test_resolution_independence);
+  wg_test_add_both ("/ocean", "measured-hs", test_measured_hs);
+  wg_test_add_both ("/ocean", "choppy-sharpens-crests", test_choppy_sharpens_crests);
+  wg_test_add_both ("/ocean", "normals", test_normals);
+  wg_test_add_both ("/ocean", "foam", test_foam);
   return g_test_run ();
 }

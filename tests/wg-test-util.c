@@ -79,6 +79,36 @@ wg_test_gpu_available (void)
   return FALSE;
 }
 
+typedef struct {
+  GTestFunc func;
+  WgBackend backend;
+} BackendCase;
+
+static void
+run_on_backend (gconstpointer data)
+{
+  const BackendCase *c = data;
+  if (c->backend == WG_BACKEND_GPU && !wg_test_gpu_available ())
+    return;
+  wg_test_backend = c->backend;
+  c->func ();
+  wg_test_backend = WG_BACKEND_CPU;
+}
+
+void
+wg_test_add_both (const char *prefix, const char *name, GTestFunc func)
+{
+  const char *names[] = { "cpu", "gpu" };
+  for (int b = 0; b < 2; b++)
+    {
+      BackendCase *c = g_new (BackendCase, 1);
+      c->func = func;
+      c->backend = b == 0 ? WG_BACKEND_CPU : WG_BACKEND_GPU;
+      g_autofree char *path = g_strdup_printf ("%s/%s/%s", prefix, names[b], name);
+      g_test_add_data_func_full (path, c, run_on_backend, g_free);
+    }
+}
+
 WgPlan *
 wg_test_plan (const WgGraph *graph, int threads)
 {

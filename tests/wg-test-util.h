@@ -22,6 +22,11 @@ WgPlan *wg_test_plan (const WgGraph *graph, int threads);
  * skipped with the reason — or fails when WAVEGRAPH_REQUIRE_GPU=1 (CI). */
 gboolean wg_test_gpu_available (void);
 
+/* Adds test @prefix/cpu/@name and @prefix/gpu/@name running @func with
+ * wg_test_backend set to each backend; the GPU one needs a context
+ * (wg_test_gpu_available()). */
+void wg_test_add_both (const char *prefix, const char *name, GTestFunc func);
+
 /* Evaluates @frame and returns the CPU data of node:port (asserting success). */
 const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);
 
