@@ -15,11 +15,12 @@ wg_sincos_quadrant (float r, int quadrant)
   return vec2 ((quadrant & 2) != 0 ? -sn : sn, ((quadrant + 1) & 2) != 0 ? -cs : cs);
 }
 
-/* (sin, cos) of 2π·turns; the nearest quarter turn is split off exactly. */
+/* (sin, cos) of 2π·turns; the nearest quarter turn (ties to even, as the
+ * CPU's rintf) is split off exactly. */
 vec2
 wg_sincos_turns (float turns)
 {
-  float q = floor (turns * 4.0 + 0.5);
+  float q = roundEven (turns * 4.0);
   return wg_sincos_quadrant (6.28318530717958647692 * (turns - 0.25 * q), int (q));
 }
 
