@@ -7,6 +7,7 @@ extern const WgNodeType wg_node_fft;
 extern const WgNodeType wg_node_choppy_displacement;
 extern const WgNodeType wg_node_normals;
 extern const WgNodeType wg_node_foam;
+extern const WgNodeType wg_node_bathymetry;
 extern const WgNodeType wg_node_field_out;
 
 const WgNodeType *const wg_builtin_node_types[] = {
@@ -16,6 +17,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_choppy_displacement,
   &wg_node_normals,
   &wg_node_foam,
+  &wg_node_bathymetry,
   &wg_node_field_out,
 };
 
