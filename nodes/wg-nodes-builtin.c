@@ -8,6 +8,7 @@ extern const WgNodeType wg_node_choppy_displacement;
 extern const WgNodeType wg_node_normals;
 extern const WgNodeType wg_node_foam;
 extern const WgNodeType wg_node_bathymetry;
+extern const WgNodeType wg_node_gerstner;
 extern const WgNodeType wg_node_field_out;
 
 const WgNodeType *const wg_builtin_node_types[] = {
@@ -18,6 +19,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_normals,
   &wg_node_foam,
   &wg_node_bathymetry,
+  &wg_node_gerstner,
   &wg_node_field_out,
 };
 
