@@ -13,6 +13,7 @@
 #include "wg-node-private.h"
 #include "wg-ocean.h"
 #include "wg-simd.h"
+#include "wg-trig.h"
 #include "wg-gpu-kernel.h"
 
 #include <math.h>
@@ -152,23 +153,12 @@ evolve_time (WgNodeContext *ctx)
 }
 
 /* sin and cos of x (any magnitude): the reduction to r ∈ [−π/4, π/4] is in
- * double (x = ωt reaches 1e4 rad), the polynomials in float, Taylor to r⁹ and
- * r⁸ (error < 4e-8, below float rounding). Branch-free so the loop below
- * vectorises: this is the hot loop of the evolve step, where libm's sincos
- * costs more than the FFTs. */
+ * double (x = ωt reaches 1e4 rad), the polynomials in float (wg-trig.h). */
 static inline void
 fast_sincos (double x, float *s_out, float *c_out)
 {
   double q = rint (x * (2.0 / G_PI));
-  float r = (float) (x - q * (G_PI / 2.0));
-  int quadrant = (int) q & 3;
-  float r2 = r * r;
-  float s = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
-  float c = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
-  float sn = (quadrant & 1) ? c : s;
-  float cs = (quadrant & 1) ? s : c;
-  *s_out = (quadrant & 2) ? -sn : sn;
-  *c_out = ((quadrant + 1) & 2) ? -cs : cs;
+  wg_sincos_quadrant ((float) (x - q * (G_PI / 2.0)), (int) q & 3, s_out, c_out);
 }
 
 static void

@@ -8,6 +8,8 @@ extern const WgNodeType wg_node_choppy_displacement;
 extern const WgNodeType wg_node_normals;
 extern const WgNodeType wg_node_foam;
 extern const WgNodeType wg_node_ripple;
+extern const WgNodeType wg_node_bathymetry;
+extern const WgNodeType wg_node_gerstner;
 extern const WgNodeType wg_node_field_out;
 extern const WgNodeType wg_node_obstacle_mask;
 extern const WgNodeType wg_node_source;
@@ -21,6 +23,8 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_choppy_displacement,
   &wg_node_normals,
   &wg_node_foam,
+  &wg_node_bathymetry,
+  &wg_node_gerstner,
   &wg_node_ripple,
   &wg_node_iwave,
   &wg_node_obstacle_mask,

@@ -998,6 +998,31 @@ wg_json_to_string (JsonNode *root)
   return g_string_free (out, FALSE);
 }
 
+const char *
+wg_json_kind (JsonNode *node)
+{
+  return json_kind (node);
+}
+
+gboolean
+wg_json_is_number (JsonNode *node)
+{
+  return is_number (node);
+}
+
+gboolean
+wg_json_check_keys (JsonObject *obj, const char *path, const char *const *allowed, GError **error)
+{
+  return check_keys (obj, path, allowed, error);
+}
+
+gboolean
+wg_json_read_pair (JsonNode *node, const char *path, gboolean integers, double out[2],
+                   GError **error)
+{
+  return read_pair (node, path, integers, out, error);
+}
+
 char *
 wg_graph_save_to_data (const WgGraph *graph, gsize *length)
 {

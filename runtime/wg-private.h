@@ -101,6 +101,18 @@ JsonObject *wg_json_object_copy (JsonObject *object);
  */
 char *wg_json_to_string (JsonNode *root);
 
+/* The checks graph files get, for nodes that read structured data from a
+ * string parameter. Errors: WG_GRAPH_ERROR_SCHEMA, located at @path. */
+/** wg_json_kind: "an object", "an array", "null", "a string", "a boolean" or "a number". */
+const char *wg_json_kind (JsonNode *node);
+gboolean wg_json_is_number (JsonNode *node);
+/** wg_json_check_keys: refuses members of @obj not in @allowed (NULL-terminated). */
+gboolean wg_json_check_keys (JsonObject *obj, const char *path, const char *const *allowed,
+                             GError **error);
+/** wg_json_read_pair: [a, b] of two numbers (@integers: two integers). */
+gboolean wg_json_read_pair (JsonNode *node, const char *path, gboolean integers, double out[2],
+                            GError **error);
+
 /** wg_prefix_error: prepends "@source: " when @source is not NULL. */
 void wg_prefix_error (GError **error, const char *source);
 

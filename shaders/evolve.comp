@@ -11,6 +11,8 @@
 
 layout (local_size_x = 256) in;
 
+#include "wg-trig.glsl"
+
 #ifdef PACK
 layout (std430, binding = 0) restrict readonly buffer Spectrum0 { vec2 h0[]; };
 layout (std430, binding = 1) restrict writeonly buffer Packed { vec4 amp[]; };
@@ -36,32 +38,14 @@ layout (std430, binding = 2) restrict writeonly buffer Spectrum { vec2 h[]; };
 uniform uint u_cells;
 uniform vec2 u_time; /* t = hi + lo (s) */
 
-const float TWO_PI = 6.28318530717958647692;
-
 void
 main ()
 {
   uint c = gl_GlobalInvocationID.x;
   if (c >= u_cells)
     return;
-  vec2 f = freq[c];
-  precise float p = f.x * u_time.x;
-  precise float err = fma (f.x, u_time.x, -p);
-  precise float turns = (p - floor (p)) + (err + f.x * u_time.y + f.y * u_time.x);
-  turns -= floor (turns);
-  /* Nearest quarter turn split off; the rest |r| ≤ π/4 through the same
-   * Taylor polynomials as the CPU (error < 4e-8). */
-  float q = floor (turns * 4.0 + 0.5);
-  float r = TWO_PI * (turns - 0.25 * q);
-  int quadrant = int (q) & 3;
-  float r2 = r * r;
-  float s = r * (1.0 + r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 * (1.0 / 362880.0)))));
-  float co = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 + r2 * (1.0 / 40320.0))));
-  float sn = (quadrant & 1) != 0 ? co : s;
-  float cs = (quadrant & 1) != 0 ? s : co;
-  sn = (quadrant & 2) != 0 ? -sn : sn;
-  cs = ((quadrant + 1) & 2) != 0 ? -cs : cs;
+  vec2 sc = wg_sincos_turns (wg_frac_product (freq[c], u_time));
   vec4 pk = amp[c];
-  h[c] = vec2 (pk.x * cs + pk.y * sn, pk.z * cs - pk.w * sn);
+  h[c] = vec2 (pk.x * sc.y + pk.y * sc.x, pk.z * sc.y - pk.w * sc.x);
 }
 #endif
