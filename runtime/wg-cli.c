@@ -328,8 +328,21 @@ cmd_info (int argc, char **argv)
       for (guint p = 0; p < type->n_params; p++)
         if (wg_graph_param_is_set (graph, id, type->params[p].name))
           {
+            g_autofree double *times = NULL, *values = NULL;
+            guint keys = wg_graph_get_param_keyframes (graph, id, type->params[p].name, &times,
+                                                       &values);
             g_autofree char *v = wg_graph_format_param (graph, id, type->params[p].name);
-            g_string_append_printf (set, "%s%s=%s", set->len ? " " : "", type->params[p].name, v);
+            g_string_append_printf (set, "%s%s=", set->len ? " " : "", type->params[p].name);
+            if (keys == 0)
+              g_string_append (set, v);
+            for (guint k = 0; k < keys; k++)
+              {
+                char t[32], x[32];
+                wg_format_double (times[k], t);
+                wg_format_double (values[k], x);
+                g_string_append_printf (set, "%s%s s: %s%s", k ? ", " : "keys[", t, x,
+                                        k + 1 == keys ? "]" : "");
+              }
           }
       printf ("  %-14s %-20s %s\n", id, type->name, set->str);
       for (guint o = 0; o < type->n_outputs; o++)

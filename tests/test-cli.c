@@ -436,9 +436,12 @@ test_validate_info_nodes (void)
       g_assert_cmpint (r.status, ==, 0);
       g_assert_nonnull (strstr (r.out, "grid      "));
       g_assert_nonnull (strstr (r.out, "MiB allocated"));
+      /* Animated parameters show their keys. */
+      if (g_str_equal (name, "harbor.json"))
+        g_assert_nonnull (strstr (r.out, "x=keys[0 s: 90, 10 s: 125]"));
       run_clear (&r);
     }
-  g_assert_cmpuint (checked, >=, 4);
+  g_assert_cmpuint (checked, >=, 7);
 
   const char *json[] = { "nodes", "--json", NULL };
   Run r = run_cli (dir, json);
