@@ -122,6 +122,10 @@ typedef struct {
 #define PATH "\"path\": \"h.%04d.exr\""
 #define LINK3 "{ \"from\": \"fft:height\", \"to\": \"out:field\" }"
 
+/* A node added after the last one. */
+#define END_NODES "\n  ],\n  \"links\""
+#define NODE(json) ",\n    " json END_NODES
+
 static const BadCase bad_cases[] = {
   { "syntax", "\"version\": 1,", "\"version\": 1,,", 2, "graph.json:2:" },
   { "root-not-object", NULL, "[1, 2]", 2, "graph.json: (root): expected an object" },
@@ -180,6 +184,24 @@ static const BadCase bad_cases[] = {
     "nodes[3] (\"out\").params.channels: 2 names for a 1-channel field" },
   { "dwa-unsupported", PATH, PATH ", \"compression\": \"dwaa\"", 2,
     "nodes[3] (\"out\").params.compression: dwaa compression needs OpenEXR 3.2" },
+  { "mask-negative-radius", END_NODES,
+    NODE ("{ \"id\": \"rock\", \"type\": \"obstacle-mask\", \"params\": { \"radius\": -1 } }"), 2,
+    "nodes[4].params.radius: expected a number in [0, 100000] m, got -1" },
+  { "mask-keyframes-out-of-order", END_NODES,
+    NODE ("{ \"id\": \"boat\", \"type\": \"obstacle-mask\", \"params\": { \"x\": "
+          "{ \"keys\": [[0, 5], [2, 9], [1, 7]] } } }"), 2,
+    "nodes[4].params.x.keys[2]: keyframes out of order" },
+  { "mask-file-missing", END_NODES,
+    NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
+          "{ \"shape\": \"image\", \"image\": \"harbour.png\" } }"), 2,
+    "nodes[4] (\"chart\").params.image: @/harbour.png: cannot open" },
+  { "mask-not-an-image", END_NODES,
+    NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
+          "{ \"shape\": \"image\", \"image\": \"garbled.txt\" } }"), 2,
+    "nodes[4] (\"chart\").params.image: @/garbled.txt: not a PNG file" },
+  { "iwave-kernel-too-wide", END_NODES,
+    NODE ("{ \"id\": \"water\", \"type\": \"iwave\", \"params\": { \"kernel_radius\": 20 } }"), 2,
+    "nodes[4] (\"water\").params.kernel_radius: expected a radius below half the grid (16 cells), got 20" },
   { "choppy-needs-displacement", LINK3,
     LINK3 ",\n    { \"from\": \"fft:height\", \"to\": \"chop:height\" }", 2,
     "(\"chop\").params.method: the spectral method needs input \"displacement\" linked" },
