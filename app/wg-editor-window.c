@@ -1,5 +1,6 @@
 /* wg-editor-window.c — the editor's main window and application (see header). */
 #include "wg-editor-window.h"
+#include "wg-editor-viewport.h"
 #include "wg-editor-resources.h"
 
 #include <string.h>
@@ -14,6 +15,7 @@ struct _WgEditorWindow {
   WgDocument *doc;
   guint listener;
   WgEvaluator *cpu;
+  WgEvaluator *eval;       /* the one in use: cpu, or the viewport's GPU evaluator */
   WgEvalResult *result;
   guint64 wanted_serial;   /* serial of the last graph handed to the evaluator */
   gint64 wanted_frame;
@@ -24,7 +26,10 @@ struct _WgEditorWindow {
   GtkWidget *title, *subtitle, *undo_button, *redo_button, *backend_button, *backend_label,
     *backend_detail;
   GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
-  GtkWidget *palette, *canvas, *inspector, *timeline;
+  GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs;
+  GtkStringList *output_names;
+  char *surface_output;
+  gboolean updating_outputs;
   GMenu *recent_menu;
   char *backend_text;
 };
@@ -114,8 +119,59 @@ update_timeline_range (WgEditorWindow *self)
 static void
 evaluate_graph (WgEditorWindow *self, gboolean structure)
 {
-  self->wanted_serial = wg_evaluator_set_graph (self->cpu, wg_document_get_graph (self->doc),
+  self->wanted_serial = wg_evaluator_set_graph (self->eval, wg_document_get_graph (self->doc),
                                                 structure);
+}
+
+/* The viewport's output menu: the graph's 1- and 3-channel field outputs
+ * (heights, displacements), displacement first. Also re-reads which inputs
+ * the viewport's clicks drive. */
+static void
+update_outputs (WgEditorWindow *self)
+{
+  WgGraph *graph = wg_document_get_graph (self->doc);
+  wg_viewport_set_interaction (WG_VIEWPORT (self->viewport), graph, self->eval);
+  gtk_widget_set_tooltip_text (self->viewport_hint, NULL);
+  gtk_label_set_text (GTK_LABEL (self->viewport_hint),
+                      wg_viewport_describe_controls (WG_VIEWPORT (self->viewport)));
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *name, *node, *port;
+      wg_graph_get_output (graph, i, &name, &node, &port);
+      const WgNodeType *type = wg_graph_get_node_type (graph, node);
+      const WgPortSpec *spec = &type->outputs[wg_node_type_find_output (type, port)];
+      if (spec->type == WG_PORT_FIELD && (spec->channels == 1 || spec->channels == 3) &&
+          strcmp (name, "normal") != 0 && strcmp (name, "foam") != 0)
+        g_ptr_array_insert (names, strcmp (name, "displacement") == 0 ? 0 : -1, (gpointer) name);
+    }
+  g_ptr_array_add (names, NULL);
+  /* Keep the chosen output while it exists. */
+  guint keep = 0;
+  for (guint i = 0; names->pdata[i]; i++)
+    if (g_strcmp0 (names->pdata[i], self->surface_output) == 0)
+      keep = i;
+  self->updating_outputs = TRUE;
+  gtk_string_list_splice (self->output_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->output_names)),
+                          (const char *const *) names->pdata);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->outputs), keep);
+  self->updating_outputs = FALSE;
+  gtk_widget_set_visible (self->outputs, names->len > 2);
+  g_free (self->surface_output);
+  self->surface_output = g_strdup (names->len > 1 ? names->pdata[keep] : NULL);
+  wg_evaluator_set_surface_output (self->eval, self->surface_output);
+}
+
+static void
+output_selected (GtkDropDown *dropdown, GParamSpec *pspec, WgEditorWindow *self)
+{
+  if (self->updating_outputs)
+    return;
+  guint i = gtk_drop_down_get_selected (dropdown);
+  g_free (self->surface_output);
+  self->surface_output = g_strdup (gtk_string_list_get_string (self->output_names, i));
+  wg_evaluator_set_surface_output (self->eval, self->surface_output);
 }
 
 static void
@@ -127,7 +183,10 @@ document_changed (WgDocument *doc, WgChangeFlags changes, gpointer data)
   if (changes & (WG_CHANGE_STRUCTURE | WG_CHANGE_PARAMS))
     evaluate_graph (self, (changes & WG_CHANGE_STRUCTURE) != 0);
   if (changes & WG_CHANGE_STRUCTURE)
-    update_timeline_range (self);
+    {
+      update_timeline_range (self);
+      update_outputs (self);
+    }
   wg_inspector_refresh (WG_INSPECTOR (self->inspector));
   update_title (self);
   update_history_actions (self);
@@ -150,8 +209,9 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_inspector_set_document (WG_INSPECTOR (self->inspector), doc);
   wg_timeline_set_playing (WG_TIMELINE (self->timeline), FALSE);
   update_timeline_range (self);
+  update_outputs (self);
   wg_timeline_set_frame (WG_TIMELINE (self->timeline), wg_graph_get_settings (wg_document_get_graph (doc))->frames[0]);
-  wg_evaluator_set_frame (self->cpu, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
+  wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   self->wanted_frame = wg_timeline_get_frame (WG_TIMELINE (self->timeline));
   evaluate_graph (self, TRUE);
   wg_editor_window_show_error (self, NULL);
@@ -214,8 +274,8 @@ set_backend_text (WgEditorWindow *self, const char *description)
   g_autofree char *label = NULL;
   if (g_str_has_prefix (description, "gpu ("))
     {
-      g_autofree char *inner = g_strndup (description + 5, strcspn (description + 5, ",)"));
-      label = g_strdup_printf ("GPU · %s", inner);
+      g_autofree char *inner = g_strndup (description + 5, strcspn (description + 5, ",()"));
+      label = g_strdup_printf ("GPU · %s", g_strstrip (inner));
     }
   else
     label = g_strdup ("CPU");
@@ -235,6 +295,7 @@ show_result (WgEditorWindow *self, WgEvalResult *result)
 {
   g_clear_pointer (&self->result, wg_eval_result_free);
   self->result = result;
+  wg_viewport_set_result (WG_VIEWPORT (self->viewport), result);
   wg_canvas_set_result (WG_CANVAS (self->canvas), result);
   wg_inspector_set_result (WG_INSPECTOR (self->inspector), result);
   set_backend_text (self, result->backend);
@@ -245,7 +306,18 @@ show_result (WgEditorWindow *self, WgEvalResult *result)
 static void
 cpu_result (WgEvalResult *result, gpointer data)
 {
-  show_result (WG_EDITOR_WINDOW (data), result);
+  WgEditorWindow *self = data;
+  /* A result still on its way from a backend just left. */
+  if (self->eval == self->cpu)
+    show_result (self, result);
+  else
+    wg_eval_result_free (result);
+}
+
+static void
+gpu_result (WgViewport *viewport, WgEvalResult *result, WgEditorWindow *self)
+{
+  show_result (self, result);
 }
 
 const WgEvalResult *
@@ -257,7 +329,7 @@ wg_editor_window_get_result (WgEditorWindow *self)
 gboolean
 wg_editor_window_is_settled (WgEditorWindow *self)
 {
-  return wg_evaluator_is_idle (self->cpu) && self->result &&
+  return wg_evaluator_is_idle (self->eval) && self->result &&
          self->result->serial == self->wanted_serial && self->result->frame == self->wanted_frame;
 }
 
@@ -267,7 +339,7 @@ progress_tick (gpointer data)
   WgEditorWindow *self = data;
   double fraction;
   gint64 since;
-  gboolean busy = wg_evaluator_is_busy (self->cpu, &fraction, &since);
+  gboolean busy = self->eval == self->cpu && wg_evaluator_is_busy (self->cpu, &fraction, &since);
   gboolean show = busy && g_get_monotonic_time () - since > PROGRESS_DELAY_US;
   if (show)
     gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), fraction);
@@ -279,7 +351,7 @@ static void
 frame_changed (WgTimeline *timeline, gint64 frame, WgEditorWindow *self)
 {
   self->wanted_frame = frame;
-  wg_evaluator_set_frame (self->cpu, frame);
+  wg_evaluator_set_frame (self->eval, frame);
 }
 
 void
@@ -603,17 +675,53 @@ action_add_node (GSimpleAction *a, GVariant *p, gpointer data)
   palette_activated (NULL, g_variant_get_string (p, NULL), data);
 }
 
+/* Moves evaluation to the GPU evaluator in the viewport's context, or back
+ * to the CPU worker. The new one starts from the document's graph. */
+static gboolean
+use_backend (WgEditorWindow *self, gboolean gpu)
+{
+  WgViewport *viewport = WG_VIEWPORT (self->viewport);
+  WgEvaluator *next = gpu ? wg_viewport_get_gpu_evaluator (viewport) : self->cpu;
+  if (next == NULL)
+    {
+      const char *why = wg_viewport_get_error (viewport);
+      g_autofree char *msg = g_strdup_printf ("The GPU backend runs in the 3D viewport's OpenGL "
+                                              "context: %s", why ? why : "it is not ready");
+      wg_editor_window_toast (self, msg);
+      return FALSE;
+    }
+  self->eval = next;
+  wg_viewport_set_gpu (viewport, gpu);
+  wg_evaluator_set_surface_output (self->eval, self->surface_output);
+  wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
+  wg_viewport_set_interaction (viewport, wg_document_get_graph (self->doc), self->eval);
+  evaluate_graph (self, TRUE);
+  return TRUE;
+}
+
 static void
 action_backend (GSimpleAction *a, GVariant *state, gpointer data)
 {
   WgEditorWindow *self = data;
-  const char *wanted = g_variant_get_string (state, NULL);
-  if (strcmp (wanted, "cpu") != 0)
-    {
-      wg_editor_window_toast (self, "The GPU backend needs the 3D viewport's OpenGL context");
-      return;
-    }
-  g_simple_action_set_state (a, state);
+  if (use_backend (self, strcmp (g_variant_get_string (state, NULL), "gpu") == 0))
+    g_simple_action_set_state (a, state);
+}
+
+/* Once the viewport has its context: the GPU when it is hardware, else the
+ * CPU (a software rasteriser is slower than the CPU paths, as the runtime's
+ * "auto" decides). WAVEGRAPH_EDITOR_BACKEND=cpu|gpu overrides. */
+static void
+viewport_realized (GtkWidget *viewport, WgEditorWindow *self)
+{
+  const char *env = g_getenv ("WAVEGRAPH_EDITOR_BACKEND");
+  gboolean gpu = env ? g_strcmp0 (env, "gpu") == 0
+                     : wg_viewport_is_ready (WG_VIEWPORT (viewport)) &&
+                         !wg_viewport_is_software (WG_VIEWPORT (viewport));
+  const char *error = wg_viewport_get_error (WG_VIEWPORT (viewport));
+  if (error)
+    wg_editor_window_show_error (self, error);
+  if (gpu)
+    wg_editor_window_set_gpu (self, TRUE);
 }
 
 static void bake_dialog (WgEditorWindow *self);
@@ -1106,6 +1214,41 @@ build_banner (WgEditorWindow *self)
 }
 
 static GtkWidget *
+build_viewport (WgEditorWindow *self)
+{
+  GtkWidget *overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), self->viewport);
+  self->viewport_hint = gtk_label_new ("");
+  gtk_widget_add_css_class (self->viewport_hint, "wg-viewport-hint");
+  gtk_widget_add_css_class (self->viewport_hint, "caption");
+  gtk_widget_set_halign (self->viewport_hint, GTK_ALIGN_START);
+  gtk_widget_set_valign (self->viewport_hint, GTK_ALIGN_END);
+  gtk_widget_set_margin_start (self->viewport_hint, 8);
+  gtk_widget_set_margin_bottom (self->viewport_hint, 8);
+  gtk_widget_set_can_target (self->viewport_hint, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->viewport_hint);
+  self->output_names = gtk_string_list_new (NULL);
+  self->outputs = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->output_names)), NULL);
+  gtk_widget_set_tooltip_text (self->outputs, "The graph output shown as the water surface");
+  gtk_widget_set_halign (self->outputs, GTK_ALIGN_START);
+  gtk_widget_set_valign (self->outputs, GTK_ALIGN_START);
+  gtk_widget_set_margin_start (self->outputs, 8);
+  gtk_widget_set_margin_top (self->outputs, 8);
+  g_signal_connect (self->outputs, "notify::selected", G_CALLBACK (output_selected), self);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->outputs);
+  self->progress = gtk_progress_bar_new ();
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Evaluating…");
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress), TRUE);
+  gtk_widget_set_halign (self->progress, GTK_ALIGN_END);
+  gtk_widget_set_valign (self->progress, GTK_ALIGN_START);
+  gtk_widget_set_margin_end (self->progress, 12);
+  gtk_widget_set_margin_top (self->progress, 12);
+  gtk_widget_set_visible (self->progress, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->progress);
+  return overlay;
+}
+
+static GtkWidget *
 build_center (WgEditorWindow *self)
 {
   GtkWidget *overlay = gtk_overlay_new ();
@@ -1120,16 +1263,12 @@ build_center (WgEditorWindow *self)
   gtk_widget_set_valign (self->toast, GTK_ALIGN_END);
   gtk_widget_set_margin_bottom (self->toast, 12);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->toast);
-  self->progress = gtk_progress_bar_new ();
-  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Evaluating…");
-  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress), TRUE);
-  gtk_widget_set_halign (self->progress, GTK_ALIGN_END);
-  gtk_widget_set_valign (self->progress, GTK_ALIGN_START);
-  gtk_widget_set_margin_end (self->progress, 12);
-  gtk_widget_set_margin_top (self->progress, 12);
-  gtk_widget_set_visible (self->progress, FALSE);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->progress);
-  return overlay;
+
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (paned), build_viewport (self));
+  gtk_paned_set_end_child (GTK_PANED (paned), overlay);
+  gtk_paned_set_position (GTK_PANED (paned), 430);
+  return paned;
 }
 
 static void
@@ -1140,6 +1279,7 @@ wg_editor_window_dispose (GObject *object)
   g_clear_handle_id (&self->progress_timer, g_source_remove);
   g_clear_handle_id (&self->toast_timer, g_source_remove);
   g_clear_pointer (&self->cpu, wg_evaluator_free);
+  g_clear_object (&self->output_names);
   g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
   G_OBJECT_CLASS (wg_editor_window_parent_class)->dispose (object);
 }
@@ -1157,6 +1297,7 @@ wg_editor_window_finalize (GObject *object)
   g_clear_object (&self->recent_menu);
   g_free (self->recovery_dir);
   g_free (self->backend_text);
+  g_free (self->surface_output);
   G_OBJECT_CLASS (wg_editor_window_parent_class)->finalize (object);
 }
 
@@ -1175,7 +1316,11 @@ wg_editor_window_init (WgEditorWindow *self)
                                    G_N_ELEMENTS (window_actions), self);
   self->recovery_dir = wg_recovery_default_dir ();
   self->cpu = wg_evaluator_new (FALSE, cpu_result, self);
+  self->eval = self->cpu;
   wg_evaluator_set_thumbnails (self->cpu, TRUE, 96);
+  self->viewport = wg_viewport_new ();
+  g_signal_connect (self->viewport, "gpu-result", G_CALLBACK (gpu_result), self);
+  g_signal_connect_after (self->viewport, "realize", G_CALLBACK (viewport_realized), self);
   gtk_window_set_default_size (GTK_WINDOW (self), 1440, 900);
   gtk_window_set_icon_name (GTK_WINDOW (self), "applications-graphics");
 
