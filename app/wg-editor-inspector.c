@@ -443,6 +443,9 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
                                                   spec->label, spec->name, spec->description, range);
   gtk_widget_set_tooltip_markup (row->label, tip);
   gtk_widget_set_tooltip_markup (editor, tip);
+  gtk_widget_set_tooltip_markup (row->editor, tip);
+  if (row->scale)
+    gtk_widget_set_tooltip_markup (row->scale, tip);
 
   gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), editor, 1, index, 1, 1);

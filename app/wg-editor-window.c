@@ -329,8 +329,14 @@ wg_editor_window_get_result (WgEditorWindow *self)
 gboolean
 wg_editor_window_is_settled (WgEditorWindow *self)
 {
-  return wg_evaluator_is_idle (self->eval) && self->result &&
-         self->result->serial == self->wanted_serial && self->result->frame == self->wanted_frame;
+  WgViewport *viewport = WG_VIEWPORT (self->viewport);
+  gboolean evaluated = wg_evaluator_is_idle (self->eval) && self->result &&
+                       self->result->serial == self->wanted_serial &&
+                       self->result->frame == self->wanted_frame;
+  /* And drawn, when there is a viewport to draw it. */
+  return evaluated && (!wg_viewport_is_ready (viewport) ||
+                       (wg_viewport_get_shown_serial (viewport) == self->result->serial &&
+                        wg_viewport_get_shown_frame (viewport) == self->result->frame));
 }
 
 static gboolean
@@ -1391,6 +1397,12 @@ WgTimeline *
 wg_editor_window_get_timeline (WgEditorWindow *self)
 {
   return WG_TIMELINE (self->timeline);
+}
+
+WgViewport *
+wg_editor_window_get_viewport (WgEditorWindow *self)
+{
+  return WG_VIEWPORT (self->viewport);
 }
 
 WgPalette *

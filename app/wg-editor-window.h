@@ -11,6 +11,7 @@
 #include "wg-editor-inspector.h"
 #include "wg-editor-palette.h"
 #include "wg-editor-timeline.h"
+#include "wg-editor-viewport.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,7 @@ WgCanvas *wg_editor_window_get_canvas (WgEditorWindow *window);
 WgInspector *wg_editor_window_get_inspector (WgEditorWindow *window);
 WgTimeline *wg_editor_window_get_timeline (WgEditorWindow *window);
 WgPalette *wg_editor_window_get_palette (WgEditorWindow *window);
+WgViewport *wg_editor_window_get_viewport (WgEditorWindow *window);
 
 /* Shows a message in the banner above the views (errors) or as a toast. */
 void wg_editor_window_show_error (WgEditorWindow *window, const char *message);
@@ -45,7 +47,8 @@ void wg_editor_window_set_gpu (WgEditorWindow *window, gboolean gpu);
 /* The header bar's backend text ("CPU", "GPU · llvmpipe …"). */
 const char *wg_editor_window_get_backend_label (WgEditorWindow *window);
 
-/* TRUE when every requested evaluation has been shown. */
+/* TRUE when the last requested evaluation is done and on screen (drawn by
+ * the viewport when it has a GL context). */
 gboolean wg_editor_window_is_settled (WgEditorWindow *window);
 /* The last evaluation result shown (owned by the window), or NULL. */
 const WgEvalResult *wg_editor_window_get_result (WgEditorWindow *window);
