@@ -15,6 +15,8 @@
 #define GRID 24.0
 #define MIN_SCALE 0.1
 #define MAX_SCALE 3.0
+#define TITLE_PT 9.5
+#define LABEL_PT 8.5
 
 typedef struct {
   char *id;
@@ -39,7 +41,9 @@ struct _WgCanvas {
   GHashTable *selected;  /* id set (keys owned) */
   GPtrArray *selection;  /* selected ids in graph order, NULL-terminated */
   double ox, oy, scale;
+  double text_scale;     /* the zoom the layouts' font sizes are set for */
   gboolean framed;
+  gboolean view_set;     /* the user panned or zoomed: stop framing on resize */
   double pointer_x, pointer_y;
   gboolean space_down, space_used;
 
@@ -136,6 +140,28 @@ make_layout (WgCanvas *self, const char *text, gboolean bold, double points)
   return layout;
 }
 
+/* Text is laid out at the zoomed size and drawn unscaled, so it stays crisp
+ * (a scaled layout blurs and its hinting breaks at small zooms). */
+static void
+set_font_size (PangoLayout *layout, double points)
+{
+  PangoFontDescription *font = pango_font_description_copy (pango_layout_get_font_description (layout));
+  pango_font_description_set_size (font, (int) MAX (points * PANGO_SCALE, 1));
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+}
+
+static void
+node_view_fit_text (NodeView *v, double scale)
+{
+  set_font_size (v->title, TITLE_PT * scale);
+  pango_layout_set_width (v->title, (int) ((NODE_W - 2 * PAD - 18) * scale * PANGO_SCALE));
+  for (guint i = 0; i < v->in_labels->len; i++)
+    set_font_size (g_ptr_array_index (v->in_labels, i), LABEL_PT * scale);
+  for (guint i = 0; i < v->out_labels->len; i++)
+    set_font_size (g_ptr_array_index (v->out_labels, i), LABEL_PT * scale);
+}
+
 static NodeView *
 node_view_new (WgCanvas *self, const char *id, const WgNodeType *type)
 {
@@ -143,18 +169,18 @@ node_view_new (WgCanvas *self, const char *id, const WgNodeType *type)
   v->id = g_strdup (id);
   v->type = type;
   /* The id names the node in this graph; its type follows, dimmed. */
-  v->title = make_layout (self, "", TRUE, 9.5);
+  v->title = make_layout (self, "", TRUE, TITLE_PT);
   g_autofree char *markup = g_markup_printf_escaped ("%s  <span weight=\"normal\" alpha=\"65%%\">%s</span>",
                                                      id, type->title);
   pango_layout_set_markup (v->title, markup, -1);
-  pango_layout_set_width (v->title, (int) ((NODE_W - 2 * PAD - 18) * PANGO_SCALE));
   pango_layout_set_ellipsize (v->title, PANGO_ELLIPSIZE_END);
   v->in_labels = g_ptr_array_new_with_free_func (g_object_unref);
   v->out_labels = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < type->n_inputs; i++)
-    g_ptr_array_add (v->in_labels, make_layout (self, type->inputs[i].name, FALSE, 8.5));
+    g_ptr_array_add (v->in_labels, make_layout (self, type->inputs[i].name, FALSE, LABEL_PT));
   for (guint i = 0; i < type->n_outputs; i++)
-    g_ptr_array_add (v->out_labels, make_layout (self, type->outputs[i].name, FALSE, 8.5));
+    g_ptr_array_add (v->out_labels, make_layout (self, type->outputs[i].name, FALSE, LABEL_PT));
+  node_view_fit_text (v, self->text_scale);
   guint rows = MAX (type->n_inputs, type->n_outputs);
   v->h = HEADER_H + rows * ROW_H + (has_thumbnail (type) ? THUMB_H + PAD : PAD);
   return v;
@@ -210,6 +236,7 @@ wg_canvas_to_graph (WgCanvas *self, double wx, double wy, double *gx, double *gy
 void
 wg_canvas_pan (WgCanvas *self, double dx, double dy)
 {
+  self->view_set = TRUE;
   self->ox += dx;
   self->oy += dy;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -219,6 +246,7 @@ static void
 zoom_at (WgCanvas *self, double wx, double wy, double new_scale)
 {
   new_scale = CLAMP (new_scale, MIN_SCALE, MAX_SCALE);
+  self->view_set = TRUE;
   self->ox = wx - (wx - self->ox) * new_scale / self->scale;
   self->oy = wy - (wy - self->oy) * new_scale / self->scale;
   self->scale = new_scale;
@@ -253,6 +281,7 @@ wg_canvas_frame_all (WgCanvas *self)
   self->ox = w / 2.0 - (x0 + x1) / 2 * self->scale;
   self->oy = h / 2.0 - (y0 + y1) / 2 * self->scale;
   self->framed = TRUE;
+  self->view_set = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -474,6 +503,7 @@ wg_canvas_set_document (WgCanvas *self, WgDocument *doc)
 {
   self->doc = doc;
   self->framed = FALSE;
+  self->view_set = FALSE;
   g_hash_table_remove_all (self->selected);
   wg_canvas_sync (self);
   selection_changed (self);
@@ -637,13 +667,6 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
   gtk_snapshot_append_border (s, &rr, (float[]) { bw, bw, bw, bw },
                               (GdkRGBA[]) { *bc, *bc, *bc, *bc });
 
-  if (text)
-    {
-      gtk_snapshot_save (s);
-      gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (PAD, 4));
-      gtk_snapshot_append_layout (s, v->title, &title_text);
-      gtk_snapshot_restore (s);
-    }
   for (guint i = 0; i < v->type->n_inputs; i++)
     {
       double py = HEADER_H + ROW_H * (i + 0.5);
@@ -651,29 +674,10 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
       append_circle (s, 0, py, PORT_R, port_colour (p->type));
       if (!p->optional)
         append_circle (s, 0, py, 2, &body);
-      if (labels)
-        {
-          gtk_snapshot_save (s);
-          gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (PORT_R + 5, py - 7));
-          gtk_snapshot_append_layout (s, g_ptr_array_index (v->in_labels, i), &label_text);
-          gtk_snapshot_restore (s);
-        }
     }
   for (guint i = 0; i < v->type->n_outputs; i++)
-    {
-      double py = HEADER_H + ROW_H * (i + 0.5);
-      append_circle (s, NODE_W, py, PORT_R, port_colour (v->type->outputs[i].type));
-      if (labels)
-        {
-          PangoLayout *l = g_ptr_array_index (v->out_labels, i);
-          int lw, lh;
-          pango_layout_get_pixel_size (l, &lw, &lh);
-          gtk_snapshot_save (s);
-          gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (NODE_W - PORT_R - 5 - lw, py - 7));
-          gtk_snapshot_append_layout (s, l, &label_text);
-          gtk_snapshot_restore (s);
-        }
-    }
+    append_circle (s, NODE_W, HEADER_H + ROW_H * (i + 0.5), PORT_R,
+                   port_colour (v->type->outputs[i].type));
   if (has_thumbnail (v->type))
     {
       double top = HEADER_H + MAX (v->type->n_inputs, v->type->n_outputs) * ROW_H;
@@ -696,6 +700,30 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
       gtk_snapshot_append_color (s, &title_text, &GRAPHENE_RECT_INIT (NODE_W - 14, 16, 2, 2));
     }
   gtk_snapshot_restore (s);
+
+  /* Text, unscaled, at positions scaled by hand. */
+  double k = self->scale, x0 = self->ox + x * k, y0 = self->oy + y * k;
+  if (text)
+    {
+      gtk_snapshot_save (s);
+      gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (round (x0 + PAD * k), round (y0 + 4 * k)));
+      gtk_snapshot_append_layout (s, v->title, &title_text);
+      gtk_snapshot_restore (s);
+    }
+  for (guint i = 0; labels && i < v->type->n_inputs + v->type->n_outputs; i++)
+    {
+      gboolean output = i >= v->type->n_inputs;
+      guint p = output ? i - v->type->n_inputs : i;
+      PangoLayout *l = g_ptr_array_index (output ? v->out_labels : v->in_labels, p);
+      int lw, lh;
+      pango_layout_get_pixel_size (l, &lw, &lh);
+      double py = y0 + (HEADER_H + ROW_H * (p + 0.5)) * k - lh / 2.0;
+      double px = output ? x0 + (NODE_W - PORT_R - 5) * k - lw : x0 + (PORT_R + 5) * k;
+      gtk_snapshot_save (s);
+      gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (round (px), round (py)));
+      gtk_snapshot_append_layout (s, l, &label_text);
+      gtk_snapshot_restore (s);
+    }
 }
 
 static void
@@ -706,6 +734,12 @@ wg_canvas_snapshot (GtkWidget *widget, GtkSnapshot *s)
   gtk_snapshot_append_color (s, &background, &GRAPHENE_RECT_INIT (0, 0, w, h));
   draw_grid (self, s, w, h);
   draw_links (self, s, w, h);
+  if (self->text_scale != self->scale)
+    {
+      self->text_scale = self->scale;
+      for (guint i = 0; i < self->nodes->len; i++)
+        node_view_fit_text (g_ptr_array_index (self->nodes, i), self->scale);
+    }
   /* Level of detail: text stops being readable below these scales. */
   gboolean text = self->scale >= 0.3, labels = self->scale >= 0.45;
   for (guint i = 0; i < self->nodes->len; i++)
@@ -885,6 +919,7 @@ primary_update (GtkGestureDrag *gesture, double dx, double dy, WgCanvas *self)
   switch (self->drag)
     {
     case DRAG_PAN:
+      self->view_set = TRUE;
       self->ox = self->pan_ox0 + dx;
       self->oy = self->pan_oy0 + dy;
       break;
@@ -1004,6 +1039,7 @@ middle_begin (GtkGestureDrag *gesture, double x, double y, WgCanvas *self)
 static void
 middle_update (GtkGestureDrag *gesture, double dx, double dy, WgCanvas *self)
 {
+  self->view_set = TRUE;
   self->ox = self->pan_ox0 + dx;
   self->oy = self->pan_oy0 + dy;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -1246,7 +1282,9 @@ static void
 wg_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
   WgCanvas *self = WG_CANVAS (widget);
-  if (!self->framed)
+  /* Until the user moves the view, a resized canvas (a pane dragged, the
+   * window maximised) keeps showing the whole graph. */
+  if (!self->framed || !self->view_set)
     wg_canvas_frame_all (self);
   if (self->popover)
     gtk_popover_present (GTK_POPOVER (self->popover));
@@ -1304,6 +1342,7 @@ wg_canvas_init (WgCanvas *self)
   self->selection = g_ptr_array_new ();
   g_ptr_array_add (self->selection, NULL);
   self->scale = 1;
+  self->text_scale = 1;
   self->refusal_layout = make_layout (self, "", FALSE, 9);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
