@@ -254,6 +254,19 @@ zoom_at (WgCanvas *self, double wx, double wy, double new_scale)
 }
 
 void
+wg_canvas_set_scale (WgCanvas *self, double scale)
+{
+  zoom_at (self, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+           gtk_widget_get_height (GTK_WIDGET (self)) / 2.0, scale);
+}
+
+double
+wg_canvas_get_scale (WgCanvas *self)
+{
+  return self->scale;
+}
+
+void
 wg_canvas_get_center (WgCanvas *self, double *x, double *y)
 {
   wg_canvas_to_graph (self, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
@@ -655,19 +668,24 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
                                                    self->oy + y * self->scale));
   gtk_snapshot_scale (s, (float) self->scale, (float) self->scale);
 
+  /* Far out (no text) nodes are plain boxes: rounded corners and ports
+   * would not show and cost the most to draw. */
+  gboolean detail = text;
   GskRoundedRect rr;
-  gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (0, 0, NODE_W, v->h), 7);
+  gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (0, 0, NODE_W, v->h), detail ? 7 : 0);
   GdkRGBA head = category_colour (v->type->category);
-  gtk_snapshot_push_rounded_clip (s, &rr);
+  if (detail)
+    gtk_snapshot_push_rounded_clip (s, &rr);
   gtk_snapshot_append_color (s, &body, &rr.bounds);
   gtk_snapshot_append_color (s, &head, &GRAPHENE_RECT_INIT (0, 0, NODE_W, HEADER_H));
-  gtk_snapshot_pop (s);
-  float bw = selected ? 2.0f : 1.0f;
+  if (detail)
+    gtk_snapshot_pop (s);
+  float bw = selected ? 2.0f / MIN (1.0f, (float) self->scale * 2) : 1.0f;
   const GdkRGBA *bc = selected ? &accent : v->error ? &error_red : &border;
   gtk_snapshot_append_border (s, &rr, (float[]) { bw, bw, bw, bw },
                               (GdkRGBA[]) { *bc, *bc, *bc, *bc });
 
-  for (guint i = 0; i < v->type->n_inputs; i++)
+  for (guint i = 0; detail && i < v->type->n_inputs; i++)
     {
       double py = HEADER_H + ROW_H * (i + 0.5);
       const WgPortSpec *p = &v->type->inputs[i];
@@ -675,7 +693,7 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
       if (!p->optional)
         append_circle (s, 0, py, 2, &body);
     }
-  for (guint i = 0; i < v->type->n_outputs; i++)
+  for (guint i = 0; detail && i < v->type->n_outputs; i++)
     append_circle (s, NODE_W, HEADER_H + ROW_H * (i + 0.5), PORT_R,
                    port_colour (v->type->outputs[i].type));
   if (has_thumbnail (v->type))
@@ -1185,6 +1203,14 @@ key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, Gdk
       return TRUE;
     case GDK_KEY_Tab:
       wg_canvas_open_search (self);
+      return TRUE;
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_minus:
+    case GDK_KEY_0:
+      if (!ctrl)
+        return FALSE;
+      wg_canvas_set_scale (self, keyval == GDK_KEY_0 ? 1.0 : self->scale * (keyval == GDK_KEY_minus ? 1 / 1.25 : 1.25));
       return TRUE;
     case GDK_KEY_space:
       if (!self->space_down)

@@ -31,6 +31,9 @@ void wg_canvas_select (WgCanvas *canvas, const char *const *ids);
 
 /* Fits every node in view (F). */
 void wg_canvas_frame_all (WgCanvas *canvas);
+/* Zoom about the centre of the view (1: one graph unit per pixel). */
+void wg_canvas_set_scale (WgCanvas *canvas, double scale);
+double wg_canvas_get_scale (WgCanvas *canvas);
 /* The graph position at the centre of the view. */
 void wg_canvas_get_center (WgCanvas *canvas, double *x, double *y);
 /* Scrolls the view by (@dx, @dy) widget pixels. */

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #define SHADER_PATH "/org/wavegraph/Editor/shaders/"
-/* Quads along a patch side: the tessellation of each of the 3 × 3 patches. */
+/* Quads along a patch side: the tessellation of each of the 3 × 3 patches;
+ * software GL (llvmpipe) gets fewer, its vertex stage is slow. */
 #define GRID_QUADS 128
+#define GRID_QUADS_SOFTWARE 48
 /* The flat ring reaches this far from the centre (m); fog hides its edge. */
 #define HORIZON 40000.0
 
@@ -24,7 +26,12 @@ struct _WgViewport {
   GLuint surface_program, sky_program;
   GLuint grid_vao, grid_ebo, ring_vao, ring_vbo, empty_vao;
   GLsizei grid_indices;
+  guint grid_quads;
   GLuint tex_surface, tex_normal, tex_foam;
+  /* Software GL draws a smaller picture and scales it up: fragments are its cost. */
+  double render_scale;
+  GLuint fbo, fbo_colour, fbo_depth;
+  int fbo_size[2];
   guint surface_size[2], normal_size[2], foam_size[2], surface_channels;
   gboolean has_surface, has_normal, has_foam;
   double extent[2], ring_extent[2];
@@ -152,10 +159,10 @@ link_program (const char *vert, const char *frag, GError **error)
 static void
 build_grid (WgViewport *self)
 {
-  guint n = GRID_QUADS + 1;
-  g_autoptr (GArray) idx = g_array_sized_new (FALSE, FALSE, sizeof (GLuint), GRID_QUADS * GRID_QUADS * 6);
-  for (guint j = 0; j < GRID_QUADS; j++)
-    for (guint i = 0; i < GRID_QUADS; i++)
+  guint q = self->grid_quads, n = q + 1;
+  g_autoptr (GArray) idx = g_array_sized_new (FALSE, FALSE, sizeof (GLuint), q * q * 6);
+  for (guint j = 0; j < q; j++)
+    for (guint i = 0; i < q; i++)
       {
         GLuint a = j * n + i, b = a + 1, c = a + n, d = c + 1;
         GLuint quad[] = { a, b, d, a, d, c };
@@ -296,11 +303,12 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
         self->wave_height = MAX (wave_height (s), 1e-3);
     }
   self->has_normal = r->normal != NULL;
+  /* Mipmaps keep the distant sea from sparkling; software GL skips them. */
   if (r->normal)
-    upload (&self->tex_normal, self->normal_size, r->normal, TRUE);
+    upload (&self->tex_normal, self->normal_size, r->normal, !self->software);
   self->has_foam = r->foam != NULL;
   if (r->foam)
-    upload (&self->tex_foam, self->foam_size, r->foam, TRUE);
+    upload (&self->tex_foam, self->foam_size, r->foam, !self->software);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -405,6 +413,64 @@ uniform_matrix (GLuint program, const char *name, const graphene_matrix_t *m)
   glUniformMatrix4fv (glGetUniformLocation (program, name), 1, GL_FALSE, v);
 }
 
+static void
+make_fbo (WgViewport *self, int w, int h)
+{
+  if (self->fbo == 0)
+    {
+      glGenFramebuffers (1, &self->fbo);
+      glGenTextures (1, &self->fbo_colour);
+      glGenRenderbuffers (1, &self->fbo_depth);
+    }
+  glBindTexture (GL_TEXTURE_2D, self->fbo_colour);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->fbo_depth);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+  glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+  glFramebufferTexture2D (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, self->fbo_colour, 0);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->fbo_depth);
+  self->fbo_size[0] = w;
+  self->fbo_size[1] = h;
+}
+
+static void
+draw_water (WgViewport *self, const float eye[3], const float sun[3])
+{
+  if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1])
+    build_ring (self);
+  GLuint p = self->surface_program;
+  glUseProgram (p);
+  uniform_matrix (p, "u_view_proj", &self->view_proj);
+  glUniform3fv (glGetUniformLocation (p, "u_eye"), 1, eye);
+  glUniform3fv (glGetUniformLocation (p, "u_sun"), 1, sun);
+  glUniform2f (glGetUniformLocation (p, "u_extent"), (float) self->extent[0], (float) self->extent[1]);
+  glUniform2f (glGetUniformLocation (p, "u_texel"), 1.0f / self->surface_size[0],
+               1.0f / self->surface_size[1]);
+  glUniform1i (glGetUniformLocation (p, "u_grid"), (int) self->grid_quads);
+  glUniform1i (glGetUniformLocation (p, "u_channels"), (int) self->surface_channels);
+  glUniform1i (glGetUniformLocation (p, "u_has_normal"), self->has_normal);
+  glUniform1i (glGetUniformLocation (p, "u_has_foam"), self->has_foam);
+  glUniform1f (glGetUniformLocation (p, "u_wave_height"), (float) self->wave_height);
+  glUniform1f (glGetUniformLocation (p, "u_fog"), (float) (12 * MAX (self->extent[0], self->distance)));
+  GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam };
+  const char *names[] = { "u_surface", "u_normal", "u_foam" };
+  for (int i = 0; i < 3; i++)
+    {
+      glActiveTexture (GL_TEXTURE0 + i);
+      glBindTexture (GL_TEXTURE_2D, textures[i]);
+      glUniform1i (glGetUniformLocation (p, names[i]), i);
+    }
+  glUniform1i (glGetUniformLocation (p, "u_mode"), 0);
+  glBindVertexArray (self->grid_vao);
+  glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL, 9);
+  glUniform1i (glGetUniformLocation (p, "u_mode"), 1);
+  glBindVertexArray (self->ring_vao);
+  glDrawArrays (GL_TRIANGLES, 0, 24);
+  glActiveTexture (GL_TEXTURE0);
+}
+
 static gboolean
 render (GtkGLArea *area, GdkGLContext *context)
 {
@@ -414,7 +480,16 @@ render (GtkGLArea *area, GdkGLContext *context)
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   int w = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
   int h = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
-  glViewport (0, 0, w, h);
+  GLint area_fbo = 0;
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &area_fbo);
+  int rw = MAX (1, (int) (w * self->render_scale)), rh = MAX (1, (int) (h * self->render_scale));
+  if (self->render_scale < 1)
+    {
+      if (self->fbo == 0 || self->fbo_size[0] != rw || self->fbo_size[1] != rh)
+        make_fbo (self, rw, rh);
+      glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+    }
+  glViewport (0, 0, rw, rh);
   glClearColor (0.1f, 0.12f, 0.15f, 1);
   glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (!self->camera_placed)
@@ -427,51 +502,31 @@ render (GtkGLArea *area, GdkGLContext *context)
   sun_direction (sun);
   graphene_vec3_to_float (&self->eye, eye);
 
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LESS);
+  if (self->has_surface)
+    draw_water (self, eye, sun);
+
+  /* The sky last, only where no water was drawn (depth still at the far
+   * plane): no fragment is shaded twice. */
   graphene_matrix_t inverse;
   graphene_matrix_inverse (&self->view_proj, &inverse);
-  glDisable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  glDepthMask (GL_FALSE);
   glUseProgram (self->sky_program);
   uniform_matrix (self->sky_program, "u_inverse_view_proj", &inverse);
   glUniform3fv (glGetUniformLocation (self->sky_program, "u_eye"), 1, eye);
   glUniform3fv (glGetUniformLocation (self->sky_program, "u_sun"), 1, sun);
   glBindVertexArray (self->empty_vao);
   glDrawArrays (GL_TRIANGLES, 0, 3);
-
-  if (self->has_surface)
+  glDepthMask (GL_TRUE);
+  glDisable (GL_DEPTH_TEST);
+  if (self->render_scale < 1)
     {
-      if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1])
-        build_ring (self);
-      GLuint p = self->surface_program;
-      glEnable (GL_DEPTH_TEST);
-      glDepthFunc (GL_LESS);
-      glUseProgram (p);
-      uniform_matrix (p, "u_view_proj", &self->view_proj);
-      glUniform3fv (glGetUniformLocation (p, "u_eye"), 1, eye);
-      glUniform3fv (glGetUniformLocation (p, "u_sun"), 1, sun);
-      glUniform2f (glGetUniformLocation (p, "u_extent"), (float) self->extent[0], (float) self->extent[1]);
-      glUniform2f (glGetUniformLocation (p, "u_texel"), 1.0f / self->surface_size[0],
-                   1.0f / self->surface_size[1]);
-      glUniform1i (glGetUniformLocation (p, "u_grid"), GRID_QUADS);
-      glUniform1i (glGetUniformLocation (p, "u_channels"), (int) self->surface_channels);
-      glUniform1i (glGetUniformLocation (p, "u_has_normal"), self->has_normal);
-      glUniform1i (glGetUniformLocation (p, "u_has_foam"), self->has_foam);
-      glUniform1f (glGetUniformLocation (p, "u_wave_height"), (float) self->wave_height);
-      glUniform1f (glGetUniformLocation (p, "u_fog"), (float) (12 * MAX (self->extent[0], self->distance)));
-      GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam };
-      const char *names[] = { "u_surface", "u_normal", "u_foam" };
-      for (int i = 0; i < 3; i++)
-        {
-          glActiveTexture (GL_TEXTURE0 + i);
-          glBindTexture (GL_TEXTURE_2D, textures[i]);
-          glUniform1i (glGetUniformLocation (p, names[i]), i);
-        }
-      glUniform1i (glGetUniformLocation (p, "u_mode"), 0);
-      glBindVertexArray (self->grid_vao);
-      glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL, 9);
-      glUniform1i (glGetUniformLocation (p, "u_mode"), 1);
-      glBindVertexArray (self->ring_vao);
-      glDrawArrays (GL_TRIANGLES, 0, 24);
-      glActiveTexture (GL_TEXTURE0);
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, self->fbo);
+      glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) area_fbo);
+      glBlitFramebuffer (0, 0, rw, rh, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+      glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) area_fbo);
     }
   glBindVertexArray (0);
   glUseProgram (0);
@@ -690,8 +745,8 @@ scroll (GtkEventControllerScroll *controller, double dx, double dy, WgViewport *
  * Realize
  * ------------------------------------------------------------------------- */
 
-static gboolean
-renderer_is_software (const char *renderer)
+gboolean
+wg_gl_renderer_is_software (const char *renderer)
 {
   static const char *const names[] = { "llvmpipe", "softpipe", "swrast", "SwiftShader",
                                        "Software", "Basic Render", NULL };
@@ -728,7 +783,9 @@ realize (GtkWidget *widget)
   glGetIntegerv (GL_MAJOR_VERSION, &major);
   glGetIntegerv (GL_MINOR_VERSION, &minor);
   self->renderer = g_strdup ((const char *) glGetString (GL_RENDERER));
-  self->software = renderer_is_software (self->renderer);
+  self->software = wg_gl_renderer_is_software (self->renderer);
+  self->render_scale = self->software ? 0.5 : 1.0;
+  self->grid_quads = self->software ? GRID_QUADS_SOFTWARE : GRID_QUADS;
   if (major * 10 + minor < 43)
     {
       g_autofree char *msg = g_strdup_printf ("The 3D viewport needs OpenGL 4.3; this context is %s",
@@ -769,6 +826,13 @@ unrealize (GtkWidget *widget)
       glDeleteVertexArrays (3, arrays);
       glDeleteProgram (self->surface_program);
       glDeleteProgram (self->sky_program);
+      if (self->fbo)
+        {
+          glDeleteFramebuffers (1, &self->fbo);
+          glDeleteTextures (1, &self->fbo_colour);
+          glDeleteRenderbuffers (1, &self->fbo_depth);
+          self->fbo = 0;
+        }
       self->tex_surface = self->tex_normal = self->tex_foam = 0;
       memset (self->surface_size, 0, sizeof self->surface_size);
       memset (self->normal_size, 0, sizeof self->normal_size);

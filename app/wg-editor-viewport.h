@@ -51,6 +51,9 @@ guint64 wg_viewport_get_frames_rendered (WgViewport *viewport);
 /* A sentence on what the mouse does here (depends on the graph's inputs). */
 const char *wg_viewport_describe_controls (WgViewport *viewport);
 
+/* Whether GL_RENDERER @renderer is a software rasteriser (llvmpipe …). */
+gboolean wg_gl_renderer_is_software (const char *renderer);
+
 /* The point of the water plane under widget point (@wx, @wy), in the
  * patch's coordinates (0 ≤ x < extent): FALSE when the ray misses it. */
 gboolean wg_viewport_pick (WgViewport *viewport, double wx, double wy, double *x, double *y);
