@@ -285,9 +285,18 @@ test_session (gconstpointer data)
   activate (win, "save", NULL);
   g_autofree char *saved = read_text (work);
   g_assert_cmpstr (saved, ==, original);
-  /* The CLI reads what the editor saves. */
-  g_autoptr (WgGraph) reloaded = wg_graph_load_file (work, &error);
+  /* The CLI bakes what the editor saved. */
+  g_autofree char *out = g_strdup_printf ("%s/bake-%.*s", artifacts (), (int) (strlen (name) - 5), name);
+  const char *argv[] = { g_getenv ("WAVEGRAPH_BIN"), "run", work, "--frames", "0-0", "--out", out,
+                         "--no-contact-sheet", NULL };
+  g_assert_nonnull (argv[0]);
+  int status;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
   g_assert_no_error (error);
+  g_test_message ("wavegraph run: %s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
   close_window (win);
 }
 
@@ -404,6 +413,125 @@ test_viewport_controls (void)
   close_window (win);
 }
 
+/* The first descendant of @widget of @type (a GtkButton) labelled @label. */
+static GtkWidget *
+find_widget (GtkWidget *widget, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, label);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A top-level window of @type other than @except, or NULL. */
+static GtkWindow *
+find_toplevel (GType type, GtkWindow *except)
+{
+  GListModel *list = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
+      if (w != except && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return w;
+    }
+  return NULL;
+}
+
+static void
+iterate (guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The main menu's keyboard shortcuts window and about dialog open. */
+static void
+test_menus (void)
+{
+  WgEditorWindow *win = open_window (NULL);
+  activate (win, "show-help-overlay", NULL);
+  iterate (20);
+  GtkWindow *shortcuts = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW, NULL);
+  g_assert_nonnull (shortcuts);
+  gtk_window_destroy (shortcuts);
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (app), "about"), NULL);
+  iterate (20);
+  GtkWindow *about = find_toplevel (GTK_TYPE_ABOUT_DIALOG, NULL);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (gtk_about_dialog_get_program_name (GTK_ABOUT_DIALOG (about)), ==, "Wavegraph Editor");
+  gtk_window_destroy (about);
+  close_window (win);
+}
+
+static gboolean bake_done;
+
+static void
+bake_status (GtkLabel *label, GParamSpec *pspec, gpointer data)
+{
+  bake_done = g_str_has_prefix (gtk_label_get_text (label), "Wrote");
+}
+
+static gboolean
+baked (WgEditorWindow *win)
+{
+  return bake_done;
+}
+
+/* Bake… writes the frames into the graph's out/ folder, as the CLI would. */
+static void
+test_bake_dialog (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  g_autofree char *text = read_text (src);
+  g_autofree char *dir = g_build_filename (artifacts (), "bake-dialog", NULL);
+  g_mkdir_with_parents (dir, 0755);
+  g_autofree char *work = g_build_filename (dir, "ocean-calm.json", NULL);
+  g_assert_true (g_file_set_contents (work, text, -1, NULL));
+  WgEditorWindow *win = open_window (work);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  WgSettings s = *wg_graph_get_settings (wg_document_get_graph (doc));
+  s.frames[0] = 0;
+  s.frames[1] = 2;
+  g_assert_true (wg_document_execute (doc, wg_command_set_settings (&s), NULL));
+  activate (win, "bake", NULL);
+  iterate (20);
+  GtkWindow *dialog = NULL;
+  GListModel *list = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
+      if (g_strcmp0 (gtk_window_get_title (w), "Bake") == 0)
+        dialog = w;
+    }
+  g_assert_nonnull (dialog);
+  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Bake");
+  g_assert_nonnull (run);
+  /* The status line is the dialog's only wrapping, selectable label. */
+  GtkWidget *status = NULL;
+  GtkWidget *grid = gtk_window_get_child (dialog);
+  for (GtkWidget *c = gtk_widget_get_first_child (grid); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LABEL (c) && gtk_label_get_selectable (GTK_LABEL (c)))
+      status = c;
+  g_assert_nonnull (status);
+  bake_done = FALSE;
+  g_signal_connect (status, "notify::label", G_CALLBACK (bake_status), NULL);
+  gtk_widget_activate (run);
+  wait_for (baked, win, "the bake finished");
+  g_autofree char *frame = g_build_filename (dir, "out", "calm", "height.0002.exr", NULL);
+  g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *sheet = g_build_filename (dir, "out", "contact-sheet.png", NULL);
+  g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (dialog);
+  wg_document_undo (doc);
+  close_window (win);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -427,6 +555,8 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/load-error", test_load_error);
   g_test_add_func ("/editor-ui/node-error", test_node_error);
   g_test_add_func ("/editor-ui/viewport-controls", test_viewport_controls);
+  g_test_add_func ("/editor-ui/menus", test_menus);
+  g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
