@@ -196,26 +196,29 @@ wg_command_set_settings (const WgSettings *settings)
   return cmd;
 }
 
+/* Graph inputs and outputs: @name bound to @node's @member, or unbound. */
+static WgCommand *
+binding_new (CommandKind kind, char *label, const char *name, const char *node, const char *member)
+{
+  WgCommand *cmd = command_new (kind, label);
+  cmd->a = g_strdup (name);
+  cmd->b = g_strdup (node);
+  cmd->c = g_strdup (member);
+  return cmd;
+}
+
 WgCommand *
 wg_command_set_input (const char *name, const char *node, const char *param)
 {
-  WgCommand *cmd = command_new (CMD_SET_INPUT, g_strdup_printf (node ? "Expose input %s"
-                                                                     : "Remove input %s", name));
-  cmd->a = g_strdup (name);
-  cmd->b = g_strdup (node);
-  cmd->c = g_strdup (param);
-  return cmd;
+  return binding_new (CMD_SET_INPUT, g_strdup_printf (node ? "Expose input %s" : "Remove input %s",
+                                                      name), name, node, param);
 }
 
 WgCommand *
 wg_command_set_output (const char *name, const char *node, const char *port)
 {
-  WgCommand *cmd = command_new (CMD_SET_OUTPUT, g_strdup_printf (node ? "Set output %s"
-                                                                      : "Remove output %s", name));
-  cmd->a = g_strdup (name);
-  cmd->b = g_strdup (node);
-  cmd->c = g_strdup (port);
-  return cmd;
+  return binding_new (CMD_SET_OUTPUT, g_strdup_printf (node ? "Set output %s" : "Remove output %s",
+                                                       name), name, node, port);
 }
 
 /* A copy of @ui (NULL: none) with integer "x" and "y", other members and

@@ -1,5 +1,6 @@
 /* wg-editor-viewport.c — the 3D water viewport (see header). */
 #include "wg-editor-viewport.h"
+#include "wg-editor-glsl.h"
 
 #include <epoxy/gl.h>
 
@@ -67,89 +68,12 @@ static guint signals[N_SIGNALS];
  * Shaders
  * ------------------------------------------------------------------------- */
 
-/* Resource shaders/@name with `#include "x"` lines replaced by shaders/x. */
-static char *
-shader_source (const char *name, GError **error)
+/* The viewport's shaders, from the editor's GResource. */
+static GBytes *
+read_resource (const char *name, gpointer data, GError **error)
 {
   g_autofree char *path = g_strconcat (SHADER_PATH, name, NULL);
-  g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, error);
-  if (bytes == NULL)
-    return NULL;
-  GString *out = g_string_new (NULL);
-  g_auto (GStrv) lines = g_strsplit (g_bytes_get_data (bytes, NULL), "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    {
-      const char *open = g_str_has_prefix (lines[i], "#include \"") ? lines[i] + 10 : NULL;
-      if (open == NULL)
-        {
-          g_string_append_printf (out, "%s\n", lines[i]);
-          continue;
-        }
-      g_autofree char *inc = g_strndup (open, strcspn (open, "\""));
-      g_autofree char *text = shader_source (inc, error);
-      if (text == NULL)
-        {
-          g_prefix_error (error, "%s:%u: ", name, i + 1);
-          g_string_free (out, TRUE);
-          return NULL;
-        }
-      g_string_append (out, text);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static GLuint
-compile (GLenum kind, const char *name, GError **error)
-{
-  g_autofree char *body = shader_source (name, error);
-  if (body == NULL)
-    return 0;
-  const char *sources[] = { "#version 430 core\n", body };
-  GLuint shader = glCreateShader (kind);
-  glShaderSource (shader, 2, sources, NULL);
-  glCompileShader (shader);
-  GLint ok;
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  if (!ok)
-    {
-      char log[4096];
-      glGetShaderInfoLog (shader, sizeof log, NULL, log);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", name, log);
-      glDeleteShader (shader);
-      return 0;
-    }
-  return shader;
-}
-
-static GLuint
-link_program (const char *vert, const char *frag, GError **error)
-{
-  GLuint vs = compile (GL_VERTEX_SHADER, vert, error);
-  if (vs == 0)
-    return 0;
-  GLuint fs = compile (GL_FRAGMENT_SHADER, frag, error);
-  if (fs == 0)
-    {
-      glDeleteShader (vs);
-      return 0;
-    }
-  GLuint program = glCreateProgram ();
-  glAttachShader (program, vs);
-  glAttachShader (program, fs);
-  glLinkProgram (program);
-  glDeleteShader (vs);
-  glDeleteShader (fs);
-  GLint ok;
-  glGetProgramiv (program, GL_LINK_STATUS, &ok);
-  if (!ok)
-    {
-      char log[4096];
-      glGetProgramInfoLog (program, sizeof log, NULL, log);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s + %s: %s", vert, frag, log);
-      glDeleteProgram (program);
-      return 0;
-    }
-  return program;
+  return g_resources_lookup_data (path, 0, error);
 }
 
 /* ---------------------------------------------------------------------------
@@ -794,9 +718,9 @@ realize (GtkWidget *widget)
       return;
     }
   g_autoptr (GError) error = NULL;
-  self->surface_program = link_program ("surface.vert", "surface.frag", &error);
+  self->surface_program = wg_glsl_program ("surface.vert", "surface.frag", read_resource, NULL, &error);
   if (self->surface_program)
-    self->sky_program = link_program ("sky.vert", "sky.frag", &error);
+    self->sky_program = wg_glsl_program ("sky.vert", "sky.frag", read_resource, NULL, &error);
   if (self->sky_program == 0)
     {
       fail (self, error->message);

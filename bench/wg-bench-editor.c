@@ -42,14 +42,21 @@ summarize (GArray *ms, double *median, double *p95, double *max)
   *max = g_array_index (ms, double, ms->len - 1);
 }
 
-static char *
-write_graph (const char *dir, const char *name, const char *text)
+/* A window on graph @text (written to @dir/@name), evaluated and drawn. */
+static WgEditorWindow *
+open_graph (const char *dir, const char *name, const char *text)
 {
-  char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) error = NULL;
   if (!g_file_set_contents (path, text, -1, &error))
     g_error ("%s", error->message);
-  return path;
+  WgEditorWindow *win = wg_editor_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (win), 1440, 900);
+  gtk_window_present (GTK_WINDOW (win));
+  if (!wg_editor_window_open (win, path, &error))
+    g_error ("%s", error->message);
+  wait_settled (win);
+  return win;
 }
 
 /* 40 ocean chains of 5 nodes (spectrum → evolve → fft → choppy → normals)
@@ -156,14 +163,7 @@ static void
 bench_canvas (const char *dir)
 {
   g_autofree char *text = two_hundred_nodes ();
-  g_autofree char *path = write_graph (dir, "200-nodes.json", text);
-  WgEditorWindow *win = wg_editor_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (win), 1440, 900);
-  gtk_window_present (GTK_WINDOW (win));
-  g_autoptr (GError) error = NULL;
-  if (!wg_editor_window_open (win, path, &error))
-    g_error ("%s", error->message);
-  wait_settled (win);
+  WgEditorWindow *win = open_graph (dir, "200-nodes.json", text);
   renderer = g_strdup (wg_viewport_get_renderer (wg_editor_window_get_viewport (win)));
   WgCanvas *canvas = wg_editor_window_get_canvas (win);
   pan_at (canvas, 0.8, "readable");
@@ -216,14 +216,8 @@ bench_latency (const char *dir, guint n, gboolean gpu, const char *label)
     "\"outputs\":{\"height\":\"fft:height\",\"displacement\":\"choppy:displacement\","
     "\"normal\":\"normals:normal\",\"foam\":\"foam:foam\"}}", n, n);
   g_autofree char *name = g_strdup_printf ("ocean-%u.json", n);
-  g_autofree char *path = write_graph (dir, name, text);
-  WgEditorWindow *win = wg_editor_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (win), 1440, 900);
-  gtk_window_present (GTK_WINDOW (win));
+  WgEditorWindow *win = open_graph (dir, name, text);
   g_autoptr (GError) error = NULL;
-  if (!wg_editor_window_open (win, path, &error))
-    g_error ("%s", error->message);
-  wait_settled (win);
   if (gpu)
     {
       wg_editor_window_set_gpu (win, TRUE);

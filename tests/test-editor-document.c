@@ -3,22 +3,13 @@
  * progress that the strict loader refuses, Save As into another folder, and
  * crash recovery. */
 #include "wg-editor-document.h"
+#include "wg-editor-test-util.h"
 
 #include <glib/gstdio.h>
 
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  g_assert_no_error (error);
-  return text;
-}
 
 /* A copy of graphs/@name in a fresh temporary folder. */
 static char *
@@ -28,7 +19,7 @@ temp_copy (const char *name, char **dir)
   *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
   g_assert_no_error (error);
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
-  g_autofree char *text = read_text (src);
+  g_autofree char *text = wg_editor_test_read (src);
   char *path = g_build_filename (*dir, name, NULL);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
   return path;
@@ -63,7 +54,7 @@ test_open_edit_save (void)
 {
   g_autofree char *dir = NULL;
   g_autofree char *path = temp_copy ("ocean.json", &dir);
-  g_autofree char *original = read_text (path);
+  g_autofree char *original = wg_editor_test_read (path);
   g_autoptr (GError) error = NULL, incomplete = NULL;
   g_autoptr (WgDocument) doc = wg_document_open (path, &incomplete, &error);
   g_assert_no_error (error);
@@ -104,7 +95,7 @@ test_open_edit_save (void)
   g_assert_true (wg_document_undo (doc));
   g_assert_true (wg_document_save (doc, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *saved = read_text (path);
+  g_autofree char *saved = wg_editor_test_read (path);
   g_assert_cmpstr (saved, ==, original);
 
   /* Saving marks the document clean at the edited state too. */
@@ -112,7 +103,7 @@ test_open_edit_save (void)
   g_assert_true (wg_document_is_modified (doc));
   g_assert_true (wg_document_save (doc, NULL, &error));
   g_assert_false (wg_document_is_modified (doc));
-  g_autofree char *edited = read_text (path);
+  g_autofree char *edited = wg_editor_test_read (path);
   g_assert_nonnull (strstr (edited, "\"wind_speed\": 18"));
   remove_tree (dir);
 }
@@ -159,7 +150,7 @@ test_work_in_progress (void)
   g_autoptr (WgDocument) doc = wg_document_open (path, NULL, &error);
   g_assert_true (wg_document_execute (doc, wg_command_unlink ("fft", "spectrum"), &error));
   g_assert_true (wg_document_save (doc, NULL, &error));
-  g_autofree char *saved = read_text (path);
+  g_autofree char *saved = wg_editor_test_read (path);
 
   g_assert_null (wg_graph_load_file (path, &error));
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);

@@ -4,67 +4,35 @@
  * the viewport's shader programs compiling and linking. */
 #include "wg-test-util.h"
 #include "wg-gpu.h"
+#include "wg-editor-glsl.h"
 
 #include <math.h>
 #include <string.h>
 
-/* shaders/@name with `#include "x"` lines replaced, as the viewport loads it. */
-static char *
-shader_text (const char *name)
+/* Shaders from the source tree, as the editor bundles them. */
+static GBytes *
+read_source (const char *name, gpointer data, GError **error)
 {
   g_autofree char *path = wg_test_source_path ("shaders", name, NULL);
-  g_autofree char *text = NULL;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  GString *out = g_string_new (NULL);
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (g_str_has_prefix (lines[i], "#include \""))
-      {
-        g_autofree char *inc = g_strndup (lines[i] + 10, strcspn (lines[i] + 10, "\""));
-        g_autofree char *body = shader_text (inc);
-        g_string_append (out, body);
-      }
-    else
-      g_string_append_printf (out, "%s\n", lines[i]);
-  return g_string_free (out, FALSE);
+  char *text;
+  gsize len;
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return g_bytes_new_take (text, len);
 }
 
-static GLuint
-compile (GLenum kind, const char *name, const char *body)
-{
-  const char *sources[] = { "#version 430 core\n", body };
-  GLuint shader = glCreateShader (kind);
-  glShaderSource (shader, 2, sources, NULL);
-  glCompileShader (shader);
-  GLint ok;
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  if (!ok)
-    {
-      char log[4096];
-      glGetShaderInfoLog (shader, sizeof log, NULL, log);
-      g_error ("%s: %s", name, log);
-    }
-  return shader;
-}
+/* One in-memory file, the rest from the source tree. */
+typedef struct {
+  const char *name, *text;
+} Inline;
 
-static GLuint
-link_program (GLuint a, GLuint b)
+static GBytes *
+read_inline (const char *name, gpointer data, GError **error)
 {
-  GLuint program = glCreateProgram ();
-  glAttachShader (program, a);
-  if (b)
-    glAttachShader (program, b);
-  glLinkProgram (program);
-  GLint ok;
-  glGetProgramiv (program, GL_LINK_STATUS, &ok);
-  if (!ok)
-    {
-      char log[4096];
-      glGetProgramInfoLog (program, sizeof log, NULL, log);
-      g_error ("link: %s", log);
-    }
-  return program;
+  const Inline *in = data;
+  if (strcmp (name, in->name) == 0)
+    return g_bytes_new_static (in->text, strlen (in->text));
+  return read_source (name, NULL, error);
 }
 
 /* Reflectance of unpolarised light from the Fresnel equations (Born & Wolf):
@@ -90,9 +58,8 @@ test_fresnel (void)
   g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
   g_assert_no_error (error);
 
-  g_autofree char *shading = shader_text ("surface-shading.glsl");
-  g_autofree char *source = g_strconcat (
-    shading,
+  Inline test = { "fresnel-test.comp",
+    "#include \"surface-shading.glsl\"\n"
     "layout (local_size_x = 1) in;\n"
     "layout (std430, binding = 0) buffer Out { float o[]; };\n"
     "void main () {\n"
@@ -101,8 +68,9 @@ test_fresnel (void)
     "  o[3u * i] = wg_fresnel_exact (k, WG_WATER_IOR);\n"
     "  o[3u * i + 1u] = wg_fresnel_approx (k, 7.0);\n"
     "  o[3u * i + 2u] = wg_fresnel_exact (k, 1.5);\n"
-    "}\n", NULL);
-  GLuint program = link_program (compile (GL_COMPUTE_SHADER, "fresnel test", source), 0);
+    "}\n" };
+  GLuint program = wg_glsl_program (test.name, NULL, read_inline, &test, &error);
+  g_assert_no_error (error);
   GLuint buffer;
   glGenBuffers (1, &buffer);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, buffer);
@@ -145,13 +113,15 @@ test_viewport_programs (void)
   const char *pairs[][2] = { { "surface.vert", "surface.frag" }, { "sky.vert", "sky.frag" } };
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     {
-      g_autofree char *vs = shader_text (pairs[i][0]);
-      g_autofree char *fs = shader_text (pairs[i][1]);
-      GLuint program = link_program (compile (GL_VERTEX_SHADER, pairs[i][0], vs),
-                                     compile (GL_FRAGMENT_SHADER, pairs[i][1], fs));
+      GLuint program = wg_glsl_program (pairs[i][0], pairs[i][1], read_source, NULL, &error);
+      g_assert_no_error (error);
       g_assert_cmpuint (program, !=, 0);
       glDeleteProgram (program);
     }
+  /* A missing include names the file and line that asked for it. */
+  Inline broken = { "broken.frag", "void main () {}\n#include \"no-such.glsl\"\n" };
+  g_assert_cmpuint (wg_glsl_program ("sky.vert", "broken.frag", read_inline, &broken, &error), ==, 0);
+  g_assert_nonnull (strstr (error->message, "broken.frag:2: "));
 }
 
 int

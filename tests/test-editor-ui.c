@@ -7,6 +7,7 @@
  * original bytes. Also: the GPU backend in the viewport's context, a graph
  * that fails to load, a node whose prepare fails while the rest runs. */
 #include "wg-editor-window.h"
+#include "wg-editor-test-util.h"
 
 #include <glib/gstdio.h>
 
@@ -24,16 +25,6 @@ artifacts (void)
   g_assert_nonnull (dir);
   g_mkdir_with_parents (dir, 0755);
   return dir;
-}
-
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  g_assert_no_error (error);
-  return text;
 }
 
 /* Runs the main loop until @done holds (or fails after a minute). */
@@ -191,7 +182,7 @@ test_session (gconstpointer data)
 {
   const char *name = data;
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
-  g_autofree char *original = read_text (src);
+  g_autofree char *original = wg_editor_test_read (src);
   g_autofree char *work = g_build_filename (artifacts (), name, NULL);
   g_autoptr (GError) error = NULL;
   g_assert_true (g_file_set_contents (work, original, -1, &error));
@@ -283,7 +274,7 @@ test_session (gconstpointer data)
   g_assert_false (wg_document_is_modified (doc));
   g_assert_false (g_action_get_enabled (g_action_map_lookup_action (G_ACTION_MAP (win), "undo")));
   activate (win, "save", NULL);
-  g_autofree char *saved = read_text (work);
+  g_autofree char *saved = wg_editor_test_read (work);
   g_assert_cmpstr (saved, ==, original);
   /* The CLI bakes what the editor saved. */
   g_autofree char *out = g_strdup_printf ("%s/bake-%.*s", artifacts (), (int) (strlen (name) - 5), name);
@@ -488,7 +479,7 @@ static void
 test_bake_dialog (void)
 {
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
-  g_autofree char *text = read_text (src);
+  g_autofree char *text = wg_editor_test_read (src);
   g_autofree char *dir = g_build_filename (artifacts (), "bake-dialog", NULL);
   g_mkdir_with_parents (dir, 0755);
   g_autofree char *work = g_build_filename (dir, "ocean-calm.json", NULL);
