@@ -28,6 +28,7 @@ struct _WgEditorWindow {
   GtkWidget *title, *subtitle, *undo_button, *redo_button, *backend_button, *backend_label,
     *backend_detail;
   GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
+  gboolean banner_from_eval;
   GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs;
   GtkStringList *output_names;
   char *surface_output;
@@ -48,6 +49,21 @@ wg_editor_window_show_error (WgEditorWindow *self, const char *message)
   if (message)
     gtk_label_set_text (GTK_LABEL (self->banner_label), message);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->banner), message != NULL);
+  self->banner_from_eval = FALSE;
+}
+
+/* An evaluation's own error; the next good one clears it, but never a
+ * message about something else (a file that failed to open). */
+static void
+show_eval_error (WgEditorWindow *self, const char *message)
+{
+  if (message)
+    {
+      wg_editor_window_show_error (self, message);
+      self->banner_from_eval = TRUE;
+    }
+  else if (self->banner_from_eval)
+    wg_editor_window_show_error (self, NULL);
 }
 
 const char *
@@ -302,7 +318,7 @@ show_result (WgEditorWindow *self, WgEvalResult *result)
   wg_canvas_set_result (WG_CANVAS (self->canvas), result);
   wg_inspector_set_result (WG_INSPECTOR (self->inspector), result);
   set_backend_text (self, result->backend);
-  wg_editor_window_show_error (self, result->error);
+  show_eval_error (self, result->error);
   wg_timeline_frame_shown (WG_TIMELINE (self->timeline), result->frame);
 }
 

@@ -341,6 +341,16 @@ test_load_error (void)
   g_assert_nonnull (strstr (banner, "broken.json"));
   g_assert_nonnull (strstr (banner, "nodes[0].params.wind_speed"));
   g_assert_null (wg_document_get_path (wg_editor_window_get_document (win)));
+  /* Evaluations of the graph still open do not hide the message. */
+  WgDocument *doc = wg_editor_window_get_document (win);
+  guint64 serial = wg_editor_window_get_result (win)->serial;
+  g_assert_true (wg_document_execute (doc, wg_command_add_node ("ocean-spectrum", NULL, 0, 0), NULL));
+  wait_for (wg_editor_window_is_settled, win, "the edited graph is evaluated");
+  g_assert_cmpuint (wg_editor_window_get_result (win)->serial, >, serial);
+  g_assert_null (wg_editor_window_get_result (win)->error);
+  g_assert_cmpstr (wg_editor_window_get_error (win), ==, banner);
+  wg_document_undo (doc);
+  wait_for (wg_editor_window_is_settled, win, "the undo is evaluated");
   /* An empty graph draws sky only: the water check must refuse that. */
   g_autoptr (GdkTexture) shot = screenshot (win, "empty.png");
   ViewStats st = viewport_stats (win, shot, "empty graph");
