@@ -2,7 +2,8 @@
 # Wavegraph quick start on Debian 12.
 #   ./quickstart.sh bake   install what is missing, build, bake graphs/ocean.json to out/
 #   ./quickstart.sh test   install what is missing, build, run the whole test suite
-# The test command ends with the line "N passed, N failed".
+# Both build the editor too (build/app/wavegraph-editor); its UI tests run on
+# a virtual X display (Xvfb). The test command ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -10,6 +11,7 @@ packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libjson-glib-dev libfftw3-dev libopenexr-dev libpng-dev
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+  libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )
 
 install_packages() {
@@ -28,7 +30,9 @@ install_packages() {
 
 build() {
   if [ ! -f build/build.ninja ]; then
-    meson setup build -Dwerror=true
+    meson setup build -Dwerror=true -Deditor=true
+  elif ! meson configure build | grep -E '^ *editor +true' >/dev/null; then
+    meson configure build -Deditor=true
   fi
   ninja -C build
 }

@@ -1,0 +1,678 @@
+/* wg-commands.c — editing commands on a WgGraph (see header). */
+#include "wg-commands.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef enum {
+  CMD_ADD_NODE,
+  CMD_REMOVE_NODES,
+  CMD_LINK,
+  CMD_UNLINK,
+  CMD_SET_PARAM,
+  CMD_MOVE_NODES,
+  CMD_PASTE,
+  CMD_SET_SETTINGS,
+  CMD_SET_INPUT,
+  CMD_SET_OUTPUT,
+} CommandKind;
+
+struct _WgCommand {
+  CommandKind kind;
+  char *label;
+  /* Meaning by kind: ADD (type, id); LINK (from node, port, to node, port);
+   * UNLINK (to node, port); SET_PARAM (node, param, text); SET_INPUT (name,
+   * node, param); SET_OUTPUT (name, node, port). */
+  char *a, *b, *c, *d;
+  char **ids;    /* REMOVE, MOVE */
+  double *xy;    /* MOVE: x, y per id */
+  double x, y;   /* ADD, PASTE */
+  char *text;    /* PASTE: clipboard */
+  WgSettings settings;
+  GPtrArray *created; /* ids of created nodes, NULL-terminated */
+};
+
+static WgCommand *
+command_new (CommandKind kind, char *label)
+{
+  WgCommand *cmd = g_new0 (WgCommand, 1);
+  cmd->kind = kind;
+  cmd->label = label;
+  return cmd;
+}
+
+void
+wg_command_free (WgCommand *cmd)
+{
+  if (cmd == NULL)
+    return;
+  g_free (cmd->label);
+  g_free (cmd->a);
+  g_free (cmd->b);
+  g_free (cmd->c);
+  g_free (cmd->d);
+  g_strfreev (cmd->ids);
+  g_free (cmd->xy);
+  g_free (cmd->text);
+  g_clear_pointer (&cmd->created, g_ptr_array_unref);
+  g_free (cmd);
+}
+
+const char *
+wg_command_get_label (const WgCommand *cmd)
+{
+  return cmd->label;
+}
+
+WgChangeFlags
+wg_command_get_changes (const WgCommand *cmd)
+{
+  switch (cmd->kind)
+    {
+    case CMD_MOVE_NODES:
+      return WG_CHANGE_LAYOUT;
+    case CMD_SET_PARAM:
+      return WG_CHANGE_PARAMS;
+    case CMD_ADD_NODE:
+    case CMD_PASTE:
+      return WG_CHANGE_STRUCTURE | WG_CHANGE_LAYOUT;
+    default:
+      return WG_CHANGE_STRUCTURE;
+    }
+}
+
+const char *const *
+wg_command_get_created (const WgCommand *cmd)
+{
+  return cmd->created ? (const char *const *) cmd->created->pdata : NULL;
+}
+
+static void
+set_created (WgCommand *cmd, GPtrArray *ids)
+{
+  g_clear_pointer (&cmd->created, g_ptr_array_unref);
+  g_ptr_array_add (ids, NULL);
+  cmd->created = ids;
+}
+
+static char *
+plural_nodes (const char *verb, guint n)
+{
+  return n == 1 ? g_strdup_printf ("%s node", verb) : g_strdup_printf ("%s %u nodes", verb, n);
+}
+
+WgCommand *
+wg_command_add_node (const char *type, const char *id, double x, double y)
+{
+  const WgNodeType *t = wg_node_type_find (type);
+  WgCommand *cmd = command_new (CMD_ADD_NODE, g_strdup_printf ("Add %s", t ? t->title : type));
+  cmd->a = g_strdup (type);
+  cmd->b = g_strdup (id);
+  cmd->x = x;
+  cmd->y = y;
+  return cmd;
+}
+
+WgCommand *
+wg_command_remove_nodes (const char *const *ids)
+{
+  guint n = g_strv_length ((char **) ids);
+  WgCommand *cmd = command_new (CMD_REMOVE_NODES, plural_nodes ("Delete", n));
+  cmd->ids = g_strdupv ((char **) ids);
+  return cmd;
+}
+
+WgCommand *
+wg_command_link (const char *from_node, const char *from_port, const char *to_node,
+                 const char *to_port)
+{
+  WgCommand *cmd = command_new (CMD_LINK, g_strdup_printf ("Connect %s:%s to %s:%s", from_node,
+                                                           from_port, to_node, to_port));
+  cmd->a = g_strdup (from_node);
+  cmd->b = g_strdup (from_port);
+  cmd->c = g_strdup (to_node);
+  cmd->d = g_strdup (to_port);
+  return cmd;
+}
+
+WgCommand *
+wg_command_unlink (const char *to_node, const char *to_port)
+{
+  WgCommand *cmd = command_new (CMD_UNLINK, g_strdup_printf ("Disconnect %s:%s", to_node, to_port));
+  cmd->c = g_strdup (to_node);
+  cmd->d = g_strdup (to_port);
+  return cmd;
+}
+
+WgCommand *
+wg_command_set_param (const char *node, const char *param, const char *text)
+{
+  WgCommand *cmd = command_new (CMD_SET_PARAM, NULL);
+  cmd->a = g_strdup (node);
+  cmd->b = g_strdup (param);
+  cmd->c = g_strdup (text);
+  cmd->label = g_strdup_printf (text ? "Set %s.%s" : "Reset %s.%s", node, param);
+  return cmd;
+}
+
+WgCommand *
+wg_command_move_nodes (const char *const *ids, const double *xy)
+{
+  guint n = g_strv_length ((char **) ids);
+  WgCommand *cmd = command_new (CMD_MOVE_NODES, plural_nodes ("Move", n));
+  cmd->ids = g_strdupv ((char **) ids);
+  cmd->xy = g_memdup2 (xy, 2 * n * sizeof (double));
+  return cmd;
+}
+
+static WgCommand *
+paste_new (const char *verb, const char *clipboard, double x, double y)
+{
+  WgCommand *cmd = command_new (CMD_PASTE, g_strdup (verb));
+  cmd->a = g_strdup (verb);
+  cmd->text = g_strdup (clipboard);
+  cmd->x = x;
+  cmd->y = y;
+  return cmd;
+}
+
+WgCommand *
+wg_command_paste (const char *clipboard, double x, double y)
+{
+  return paste_new ("Paste", clipboard, x, y);
+}
+
+WgCommand *
+wg_command_duplicate (const char *clipboard, double x, double y)
+{
+  return paste_new ("Duplicate", clipboard, x, y);
+}
+
+WgCommand *
+wg_command_set_settings (const WgSettings *settings)
+{
+  WgCommand *cmd = command_new (CMD_SET_SETTINGS, g_strdup ("Change graph settings"));
+  cmd->settings = *settings;
+  return cmd;
+}
+
+/* Graph inputs and outputs: @name bound to @node's @member, or unbound. */
+static WgCommand *
+binding_new (CommandKind kind, char *label, const char *name, const char *node, const char *member)
+{
+  WgCommand *cmd = command_new (kind, label);
+  cmd->a = g_strdup (name);
+  cmd->b = g_strdup (node);
+  cmd->c = g_strdup (member);
+  return cmd;
+}
+
+WgCommand *
+wg_command_set_input (const char *name, const char *node, const char *param)
+{
+  return binding_new (CMD_SET_INPUT, g_strdup_printf (node ? "Expose input %s" : "Remove input %s",
+                                                      name), name, node, param);
+}
+
+WgCommand *
+wg_command_set_output (const char *name, const char *node, const char *port)
+{
+  return binding_new (CMD_SET_OUTPUT, g_strdup_printf (node ? "Set output %s" : "Remove output %s",
+                                                       name), name, node, port);
+}
+
+/* A copy of @ui (NULL: none) with integer "x" and "y", other members and
+ * their order kept. A new object: snapshots may share the old one. */
+static JsonObject *
+ui_with_position (JsonObject *ui, double x, double y)
+{
+  JsonObject *out = json_object_new ();
+  gboolean have_x = FALSE, have_y = FALSE;
+  gint64 ix = (gint64) llround (x), iy = (gint64) llround (y);
+  if (ui)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+      json_object_iter_init_ordered (&iter, ui);
+      while (json_object_iter_next_ordered (&iter, &name, &value))
+        if (strcmp (name, "x") == 0)
+          {
+            json_object_set_int_member (out, "x", ix);
+            have_x = TRUE;
+          }
+        else if (strcmp (name, "y") == 0)
+          {
+            json_object_set_int_member (out, "y", iy);
+            have_y = TRUE;
+          }
+        else
+          json_object_set_member (out, name, json_node_copy (value));
+    }
+  if (!have_x)
+    json_object_set_int_member (out, "x", ix);
+  if (!have_y)
+    json_object_set_int_member (out, "y", iy);
+  return out;
+}
+
+gboolean
+wg_node_get_position (const WgGraph *graph, const char *id, double *x, double *y)
+{
+  JsonObject *ui = wg_graph_get_node_ui (graph, id);
+  gboolean has = ui && json_object_has_member (ui, "x") && json_object_has_member (ui, "y");
+  *x = has ? json_object_get_double_member (ui, "x") : 0;
+  *y = has ? json_object_get_double_member (ui, "y") : 0;
+  return has;
+}
+
+static void
+set_position (WgGraph *graph, const char *id, double x, double y)
+{
+  g_autoptr (JsonObject) ui = ui_with_position (wg_graph_get_node_ui (graph, id), x, y);
+  wg_graph_set_node_ui (graph, id, ui);
+}
+
+/* @want when free in @graph, else its stem with the first free number ("fft" → "fft2"). */
+static char *
+fresh_id (const WgGraph *graph, const char *want)
+{
+  if (wg_graph_find_node (graph, want) < 0)
+    return g_strdup (want);
+  gsize n = strlen (want);
+  while (n > 1 && g_ascii_isdigit (want[n - 1]))
+    n--;
+  g_autofree char *stem = g_strndup (want, n);
+  for (guint k = 2;; k++)
+    {
+      char *id = g_strdup_printf ("%s%u", stem, k);
+      if (wg_graph_find_node (graph, id) < 0)
+        return id;
+      g_free (id);
+    }
+}
+
+/* Copies the explicitly set parameters of @from's node @src to @to's node @dst. */
+static gboolean
+copy_params (const WgGraph *from, const char *src, WgGraph *to, const char *dst, GError **error)
+{
+  const WgNodeType *type = wg_graph_get_node_type (from, src);
+  for (guint p = 0; p < type->n_params; p++)
+    {
+      const char *name = type->params[p].name;
+      if (!wg_graph_param_is_set (from, src, name))
+        continue;
+      g_autofree char *text = wg_graph_format_param (from, src, name);
+      if (!wg_graph_set_param_from_text (to, dst, name, text, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+apply_paste (WgCommand *cmd, WgGraph *graph, GError **error)
+{
+  g_autoptr (GError) incomplete = NULL;
+  g_autoptr (WgGraph) clip = wg_graph_load_partial (cmd->text, -1, NULL, "clipboard",
+                                                    &incomplete, error);
+  if (clip == NULL)
+    return FALSE;
+  guint n = wg_graph_get_n_nodes (clip);
+  double min_x = INFINITY, min_y = INFINITY;
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+      wg_node_get_position (clip, wg_graph_get_node_id (clip, i), &x, &y);
+      min_x = MIN (min_x, x);
+      min_y = MIN (min_y, y);
+    }
+  g_autoptr (GHashTable) map = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *old = wg_graph_get_node_id (clip, i);
+      g_autofree char *want = fresh_id (graph, old);
+      const char *id = wg_graph_add_node (graph, wg_graph_get_node_type (clip, old)->name, want,
+                                          error);
+      if (id == NULL || !copy_params (clip, old, graph, id, error))
+        return FALSE;
+      double x, y;
+      wg_node_get_position (clip, old, &x, &y);
+      g_autoptr (JsonObject) ui = ui_with_position (wg_graph_get_node_ui (clip, old),
+                                                    cmd->x + x - min_x, cmd->y + y - min_y);
+      wg_graph_set_node_ui (graph, id, ui);
+      g_hash_table_insert (map, (gpointer) old, g_strdup (id));
+      g_ptr_array_add (created, g_strdup (id));
+    }
+  for (guint i = 0; i < wg_graph_get_n_links (clip); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (clip, i, &fn, &fp, &tn, &tp);
+      if (!wg_graph_link (graph, g_hash_table_lookup (map, fn), fp, g_hash_table_lookup (map, tn),
+                          tp, error))
+        return FALSE;
+    }
+  g_free (cmd->label);
+  cmd->label = n == 1 ? g_strdup_printf ("%s %s", cmd->a, wg_graph_get_node_type (clip,
+                                         wg_graph_get_node_id (clip, 0))->title)
+                      : plural_nodes (cmd->a, n);
+  set_created (cmd, g_steal_pointer (&created));
+  return TRUE;
+}
+
+static gboolean
+input_is_linked (const WgGraph *graph, const char *node, const char *port)
+{
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (graph, i, &fn, &fp, &tn, &tp);
+      if (strcmp (tn, node) == 0 && strcmp (tp, port) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
+{
+  switch (cmd->kind)
+    {
+    case CMD_ADD_NODE:
+      {
+        const char *id = wg_graph_add_node (graph, cmd->a, cmd->b, error);
+        if (id == NULL)
+          return FALSE;
+        set_position (graph, id, cmd->x, cmd->y);
+        GPtrArray *created = g_ptr_array_new_with_free_func (g_free);
+        g_ptr_array_add (created, g_strdup (id));
+        set_created (cmd, created);
+        return TRUE;
+      }
+    case CMD_REMOVE_NODES:
+      for (char **id = cmd->ids; *id; id++)
+        if (!wg_graph_remove_node (graph, *id, error))
+          return FALSE;
+      return TRUE;
+    case CMD_LINK:
+      if (input_is_linked (graph, cmd->c, cmd->d) && !wg_graph_unlink (graph, cmd->c, cmd->d, error))
+        return FALSE;
+      return wg_graph_link (graph, cmd->a, cmd->b, cmd->c, cmd->d, error);
+    case CMD_UNLINK:
+      return wg_graph_unlink (graph, cmd->c, cmd->d, error);
+    case CMD_SET_PARAM:
+      {
+        const WgNodeType *type = wg_graph_get_node_type (graph, cmd->a);
+        int p = type ? wg_node_type_find_param (type, cmd->b) : -1;
+        if (p >= 0)
+          {
+            g_free (cmd->label);
+            cmd->label = g_strdup_printf (cmd->c ? "Set %s of %s" : "Reset %s of %s",
+                                          type->params[p].label, cmd->a);
+          }
+        return cmd->c ? wg_graph_set_param_from_text (graph, cmd->a, cmd->b, cmd->c, error)
+                      : wg_graph_reset_param (graph, cmd->a, cmd->b, error);
+      }
+    case CMD_MOVE_NODES:
+      for (guint i = 0; cmd->ids[i]; i++)
+        {
+          if (wg_graph_find_node (graph, cmd->ids[i]) < 0)
+            {
+              g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_NODE,
+                           "no node \"%s\" to move", cmd->ids[i]);
+              return FALSE;
+            }
+          set_position (graph, cmd->ids[i], cmd->xy[2 * i], cmd->xy[2 * i + 1]);
+        }
+      return TRUE;
+    case CMD_PASTE:
+      return apply_paste (cmd, graph, error);
+    case CMD_SET_SETTINGS:
+      return wg_graph_set_settings (graph, &cmd->settings, error);
+    case CMD_SET_INPUT:
+      if (cmd->b)
+        return wg_graph_set_input (graph, cmd->a, cmd->b, cmd->c, error);
+      if (!wg_graph_remove_input (graph, cmd->a))
+        {
+          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM,
+                       "the graph has no input \"%s\"", cmd->a);
+          return FALSE;
+        }
+      return TRUE;
+    case CMD_SET_OUTPUT:
+      if (cmd->b)
+        return wg_graph_set_output (graph, cmd->a, cmd->b, cmd->c, error);
+      if (!wg_graph_remove_output (graph, cmd->a))
+        {
+          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT,
+                       "the graph has no output \"%s\"", cmd->a);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  g_return_val_if_reached (FALSE);
+}
+
+gboolean
+wg_command_merge (WgCommand *cmd, const WgCommand *next)
+{
+  if (cmd->kind != next->kind)
+    return FALSE;
+  if (cmd->kind == CMD_SET_PARAM && g_strcmp0 (cmd->a, next->a) == 0 &&
+      g_strcmp0 (cmd->b, next->b) == 0)
+    {
+      g_free (cmd->c);
+      cmd->c = g_strdup (next->c);
+      return TRUE;
+    }
+  if (cmd->kind == CMD_MOVE_NODES && g_strv_equal ((const char *const *) cmd->ids,
+                                                   (const char *const *) next->ids))
+    {
+      memcpy (cmd->xy, next->xy, 2 * g_strv_length (cmd->ids) * sizeof (double));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+char *
+wg_clipboard_from_nodes (const WgGraph *graph, const char *const *ids)
+{
+  g_autoptr (WgGraph) clip = wg_graph_copy (graph);
+  for (guint i = wg_graph_get_n_nodes (graph); i-- > 0;)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      if (!g_strv_contains (ids, id))
+        wg_graph_remove_node (clip, id, NULL);
+    }
+  while (wg_graph_get_n_outputs (clip) > 0)
+    {
+      const char *name, *node, *port;
+      wg_graph_get_output (clip, 0, &name, &node, &port);
+      wg_graph_remove_output (clip, name);
+    }
+  while (wg_graph_get_n_inputs (clip) > 0)
+    {
+      const char *name, *node, *param;
+      wg_graph_get_input (clip, 0, &name, &node, &param);
+      wg_graph_remove_input (clip, name);
+    }
+  wg_graph_set_ui (clip, NULL);
+  return wg_graph_save_to_data (clip, NULL);
+}
+
+/* ---------------------------------------------------------------------------
+ * Loading work in progress
+ * ------------------------------------------------------------------------- */
+
+/* Member @name of @o when it is an object (array), else NULL. */
+static JsonObject *
+object_member (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static JsonArray *
+array_member (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+/* A JSON parameter value as the text wg_graph_set_param_from_text() reads. */
+static char *
+value_text (JsonNode *value)
+{
+  switch (json_node_get_value_type (value))
+    {
+    case G_TYPE_INT64:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (value));
+    case G_TYPE_DOUBLE:
+      {
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        return g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (value)));
+      }
+    case G_TYPE_BOOLEAN:
+      return g_strdup (json_node_get_boolean (value) ? "true" : "false");
+    default:
+      return g_strdup (json_node_get_string (value));
+    }
+}
+
+static gboolean
+split_ref (const char *ref, char sep, char **node, const char **rest)
+{
+  const char *at = ref ? strchr (ref, sep) : NULL;
+  if (at == NULL)
+    return FALSE;
+  *node = g_strndup (ref, (gsize) (at - ref));
+  *rest = at + 1;
+  return TRUE;
+}
+
+/* Builds @graph's nodes, links, inputs and outputs from @root through the
+ * model API, which checks everything but required inputs. The strict loader
+ * has already accepted the same text up to that last check. */
+static gboolean
+build_members (WgGraph *graph, JsonObject *root, GError **error)
+{
+  JsonArray *nodes = json_object_get_array_member (root, "nodes");
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *n = json_array_get_object_element (nodes, i);
+      const char *id = json_object_get_string_member (n, "id");
+      if (!wg_graph_add_node (graph, json_object_get_string_member (n, "type"), id, error))
+        {
+          g_prefix_error (error, "nodes[%u]: ", i);
+          return FALSE;
+        }
+      JsonObject *params = object_member (n, "params");
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+      if (params)
+        {
+          json_object_iter_init_ordered (&iter, params);
+          while (json_object_iter_next_ordered (&iter, &name, &value))
+            {
+              g_autofree char *text = value_text (value);
+              if (!wg_graph_set_param_from_text (graph, id, name, text, error))
+                {
+                  g_prefix_error (error, "nodes[%u].params.%s: ", i, name);
+                  return FALSE;
+                }
+            }
+        }
+      JsonObject *ui = object_member (n, "ui");
+      if (ui)
+        {
+          g_autoptr (JsonNode) copy = json_node_copy (json_object_get_member (n, "ui"));
+          wg_graph_set_node_ui (graph, id, json_node_get_object (copy));
+        }
+    }
+  JsonArray *links = array_member (root, "links");
+  for (guint i = 0; links && i < json_array_get_length (links); i++)
+    {
+      JsonObject *l = json_array_get_object_element (links, i);
+      g_autofree char *fn = NULL, *tn = NULL;
+      const char *fp, *tp;
+      if (!split_ref (json_object_get_string_member (l, "from"), ':', &fn, &fp) ||
+          !split_ref (json_object_get_string_member (l, "to"), ':', &tn, &tp) ||
+          !wg_graph_link (graph, fn, fp, tn, tp, error))
+        {
+          g_prefix_error (error, "links[%u]: ", i);
+          return FALSE;
+        }
+    }
+  const char *const members[] = { "inputs", "outputs" };
+  for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+    {
+      JsonObject *o = object_member (root, members[m]);
+      if (o == NULL)
+        continue;
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+      json_object_iter_init_ordered (&iter, o);
+      while (json_object_iter_next_ordered (&iter, &name, &value))
+        {
+          g_autofree char *node = NULL;
+          const char *rest;
+          gboolean ok = split_ref (json_node_get_string (value), m == 0 ? '.' : ':', &node, &rest);
+          ok = ok && (m == 0 ? wg_graph_set_input (graph, name, node, rest, error)
+                             : wg_graph_set_output (graph, name, node, rest, error));
+          if (!ok)
+            {
+              g_prefix_error (error, "%s.%s: ", members[m], name);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+WgGraph *
+wg_graph_load_partial (const char *data, gssize length, const char *base_dir,
+                       const char *source_name, GError **incomplete, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  WgGraph *graph = wg_graph_load_data (data, length, base_dir, source_name, &local);
+  if (graph || !g_error_matches (local, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT))
+    {
+      if (local)
+        g_propagate_error (error, g_steal_pointer (&local));
+      return graph;
+    }
+
+  /* Settings and graph "ui" through the strict loader (a skeleton without
+   * nodes validates), the rest through the model API. */
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, length, error))
+    return NULL;
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  g_autoptr (JsonObject) skeleton = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  json_object_iter_init_ordered (&iter, root);
+  while (json_object_iter_next_ordered (&iter, &name, &value))
+    if (strcmp (name, "nodes") == 0)
+      json_object_set_array_member (skeleton, name, json_array_new ());
+    else if (strcmp (name, "links") != 0 && strcmp (name, "inputs") != 0 &&
+             strcmp (name, "outputs") != 0)
+      json_object_set_member (skeleton, name, json_node_copy (value));
+  g_autoptr (JsonNode) skeleton_node = json_node_init_object (json_node_alloc (), skeleton);
+  g_autofree char *skeleton_text = json_to_string (skeleton_node, FALSE);
+  g_autoptr (WgGraph) partial = wg_graph_load_data (skeleton_text, -1, base_dir, source_name,
+                                                    error);
+  if (partial == NULL)
+    return NULL;
+  if (!build_members (partial, root, error))
+    {
+      if (source_name)
+        g_prefix_error (error, "%s: ", source_name);
+      return NULL;
+    }
+  g_propagate_error (incomplete, g_steal_pointer (&local));
+  return g_steal_pointer (&partial);
+}

@@ -1,0 +1,95 @@
+/* wg-commands.h — editing commands on a WgGraph: what the editor's history
+ * records. A command is plain data (which node, which value); applying it
+ * edits a graph through the runtime's public API. No GTK here: the history
+ * tests link this file alone. */
+#pragma once
+
+#include <wavegraph.h>
+
+G_BEGIN_DECLS
+
+/* What an edit touched, so views refresh no more than they must. */
+typedef enum {
+  WG_CHANGE_LAYOUT = 1 << 0,    /* node positions (their "ui" objects) */
+  WG_CHANGE_PARAMS = 1 << 1,    /* parameter values: a plan can update in place */
+  WG_CHANGE_STRUCTURE = 1 << 2, /* nodes, links, graph inputs/outputs, settings: a new plan */
+  WG_CHANGE_DOCUMENT = 1 << 3,  /* another document, or its file name or saved state */
+} WgChangeFlags;
+
+#define WG_CHANGE_ALL (WG_CHANGE_LAYOUT | WG_CHANGE_PARAMS | WG_CHANGE_STRUCTURE | WG_CHANGE_DOCUMENT)
+
+typedef struct _WgCommand WgCommand;
+
+/* Adds a node of @type at graph position (@x, @y); @id NULL picks a free one. */
+WgCommand *wg_command_add_node (const char *type, const char *id, double x, double y);
+/* Removes the nodes named in the NULL-terminated @ids, with their links. */
+WgCommand *wg_command_remove_nodes (const char *const *ids);
+/* Links @from_node:@from_port to @to_node:@to_port, replacing a link the input already has. */
+WgCommand *wg_command_link (const char *from_node, const char *from_port, const char *to_node,
+                            const char *to_port);
+/* Removes the link into @to_node:@to_port. */
+WgCommand *wg_command_unlink (const char *to_node, const char *to_port);
+/* Sets @node.@param from @text (wg_graph_set_param_from_text); @text NULL resets it to the
+ * default. Consecutive commands on the same parameter merge into one undo step. */
+WgCommand *wg_command_set_param (const char *node, const char *param, const char *text);
+/* Moves the NULL-terminated @ids to the graph positions @xy (x, y per node): their "ui"
+ * objects get integer "x" and "y", other members kept. */
+WgCommand *wg_command_move_nodes (const char *const *ids, const double *xy);
+/* Pastes the nodes of @clipboard (wg_clipboard_from_nodes()) with fresh ids, their
+ * top-left node at (@x, @y), and the links among them. */
+WgCommand *wg_command_paste (const char *clipboard, double x, double y);
+/* A paste named "Duplicate …" in the history. */
+WgCommand *wg_command_duplicate (const char *clipboard, double x, double y);
+WgCommand *wg_command_set_settings (const WgSettings *settings);
+/* Exposes @node.@param as graph input @name; @node NULL removes the input. */
+WgCommand *wg_command_set_input (const char *name, const char *node, const char *param);
+/* Names @node:@port graph output @name; @node NULL removes the output. */
+WgCommand *wg_command_set_output (const char *name, const char *node, const char *port);
+
+void wg_command_free (WgCommand *command);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgCommand, wg_command_free)
+
+/* For people: "Add Ocean Spectrum", "Set Wind Speed" … */
+const char *wg_command_get_label (const WgCommand *command);
+WgChangeFlags wg_command_get_changes (const WgCommand *command);
+
+/**
+ * wg_command_apply:
+ * Applies @command to @graph. On error @graph may be partly edited: the
+ * history applies commands to a copy it can drop.
+ */
+gboolean wg_command_apply (WgCommand *command, WgGraph *graph, GError **error);
+
+/**
+ * wg_command_merge:
+ * Folds @next into @command when both edit the same thing (one parameter,
+ * the same set of moved nodes), so a slider drag is a single undo step.
+ * Returns: TRUE when merged (@next is then no longer needed).
+ */
+gboolean wg_command_merge (WgCommand *command, const WgCommand *next);
+
+/* Ids of the nodes the last apply created (add, paste), NULL-terminated; NULL for others. */
+const char *const *wg_command_get_created (const WgCommand *command);
+
+/* A node's position from its "ui" object; FALSE (and 0, 0) when it has none. */
+gboolean wg_node_get_position (const WgGraph *graph, const char *id, double *x, double *y);
+
+/**
+ * wg_clipboard_from_nodes:
+ * The nodes @ids of @graph, their explicitly set parameters, positions and
+ * the links among them, as graph JSON (the file format; it may not validate
+ * on its own since inputs from outside the selection are left out).
+ */
+char *wg_clipboard_from_nodes (const WgGraph *graph, const char *const *ids);
+
+/**
+ * wg_graph_load_partial:
+ * Loads graph JSON like wg_graph_load_data(), and also a graph whose only
+ * fault is an unlinked required input — work in progress an editor must be
+ * able to reopen (the CLI still refuses it). @incomplete receives that
+ * validation error (NULL when the graph is complete).
+ */
+WgGraph *wg_graph_load_partial (const char *data, gssize length, const char *base_dir,
+                                const char *source_name, GError **incomplete, GError **error);
+
+G_END_DECLS

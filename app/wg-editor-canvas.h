@@ -1,0 +1,51 @@
+/* wg-editor-canvas.h — the node-graph canvas: nodes as boxes with ports and
+ * a thumbnail of their main output, links as curves, pan and zoom about the
+ * cursor, selection, moving, linking. The canvas never edits the graph: it
+ * emits WgRequests ("request" signal) that the window turns into commands on
+ * the document, and redraws when told the graph changed. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "wg-editor-document.h"
+#include "wg-editor-eval.h"
+#include "wg-editor-requests.h"
+
+G_BEGIN_DECLS
+
+#define WG_TYPE_CANVAS (wg_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (WgCanvas, wg_canvas, WG, CANVAS, GtkWidget)
+
+GtkWidget *wg_canvas_new (void);
+
+/* The document whose graph is drawn (not owned). Call wg_canvas_sync() after every change. */
+void wg_canvas_set_document (WgCanvas *canvas, WgDocument *document);
+void wg_canvas_sync (WgCanvas *canvas);
+
+/* Thumbnails, error badges and timings from an evaluation. */
+void wg_canvas_set_result (WgCanvas *canvas, const WgEvalResult *result);
+
+/* Selected node ids in graph order (NULL-terminated, owned by the canvas). */
+const char *const *wg_canvas_get_selection (WgCanvas *canvas);
+void wg_canvas_select (WgCanvas *canvas, const char *const *ids);
+
+/* Fits every node in view (F). */
+void wg_canvas_frame_all (WgCanvas *canvas);
+/* Zoom about the centre of the view (1: one graph unit per pixel). */
+void wg_canvas_set_scale (WgCanvas *canvas, double scale);
+double wg_canvas_get_scale (WgCanvas *canvas);
+/* The graph position at the centre of the view. */
+void wg_canvas_get_center (WgCanvas *canvas, double *x, double *y);
+/* Scrolls the view by (@dx, @dy) widget pixels. */
+void wg_canvas_pan (WgCanvas *canvas, double dx, double dy);
+/* Graph ↔ widget coordinates. */
+void wg_canvas_to_widget (WgCanvas *canvas, double gx, double gy, double *wx, double *wy);
+void wg_canvas_to_graph (WgCanvas *canvas, double wx, double wy, double *gx, double *gy);
+
+/* Emits @request as if a gesture had made it (menus, tests). */
+void wg_canvas_request (WgCanvas *canvas, const WgRequest *request);
+
+/* Opens the add-node search at the pointer (Tab, Space). */
+void wg_canvas_open_search (WgCanvas *canvas);
+
+G_END_DECLS

@@ -1,0 +1,158 @@
+/* wg-editor-eval.h — evaluating the document's graph for the editor's
+ * views, never blocking the UI.
+ *
+ * CPU: a worker thread owns the plan. Requests (a new graph, a frame, graph
+ * input values) only replace the "wanted" state; the worker evaluates the
+ * latest one and hands the result to the main context. A parameter change
+ * updates the plan in place (only what depends on it recomputes) and cancels
+ * an evaluation still running for the old values; a frame change never
+ * cancels, so playback always completes frames.
+ *
+ * GPU: the plan lives in the viewport's OpenGL context (adopted), so it is
+ * evaluated on the main thread by wg_evaluator_run_gpu() with that context
+ * current, and the results name GL buffers instead of holding copies.
+ *
+ * Graphs with unlinked required inputs still run: those nodes and what
+ * depends on them are left out and get an error each (their badges); a node
+ * whose prepare fails is left out the same way. */
+#pragma once
+
+#include <wavegraph.h>
+
+G_BEGIN_DECLS
+
+/* A displayable field: a copy on the CPU, or (GPU plans) a GL buffer of the
+ * viewport's context holding the same layout. */
+typedef struct {
+  guint width, height, channels;
+  double extent[2];
+  float *data;        /* width × height × channels, or NULL */
+  guint gl_buffer;    /* GPU plans: the SSBO, valid until the next evaluation */
+} WgField;
+
+/* A node preview, RGBA 8-bit straight alpha, rows top to bottom (+y up). */
+typedef struct {
+  guint width, height;
+  guint8 *rgba;
+} WgThumbnail;
+
+/* How often a node's process ran in the current plan, and for how long in all. */
+typedef struct {
+  guint runs;
+  double seconds;
+} WgNodeStats;
+
+typedef struct {
+  guint64 serial;         /* of the graph it evaluated (wg_evaluator_set_graph()) */
+  gint64 frame;
+  gboolean gpu;
+  char *backend;          /* wg_plan_get_backend_description() */
+  char *error;            /* the graph could not run at all (settings …), located */
+  GHashTable *node_errors;/* node id → message: failed, left out, upstream missing */
+  GHashTable *thumbnails; /* node id → WgThumbnail* */
+  GHashTable *stats;      /* node id → WgNodeStats* */
+  WgField *surface;       /* the chosen output (height or displacement) */
+  WgField *normal;        /* graph output "normal", if any */
+  WgField *foam;          /* graph output "foam", if any */
+  double seconds;         /* evaluation time */
+} WgEvalResult;
+
+void wg_eval_result_free (WgEvalResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgEvalResult, wg_eval_result_free)
+
+/* Called in the main context with each result (transfer full). */
+typedef void (*WgEvalResultFunc) (WgEvalResult *result, gpointer user_data);
+
+typedef struct _WgEvaluator WgEvaluator;
+
+/**
+ * wg_evaluator_new:
+ * @gpu: FALSE: a worker thread evaluates on the CPU and @func receives
+ * results in the calling thread's main context. TRUE: nothing runs until
+ * wg_evaluator_run_gpu() (@func is not used).
+ */
+WgEvaluator *wg_evaluator_new (gboolean gpu, WgEvalResultFunc func, gpointer user_data);
+/* Stops the worker. A GPU evaluator must be freed with its context current. */
+void wg_evaluator_free (WgEvaluator *evaluator);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgEvaluator, wg_evaluator_free)
+
+/**
+ * wg_evaluator_set_graph:
+ * Evaluate a copy of @graph from now on. @structure: nodes, links, inputs,
+ * outputs or settings changed (a new plan) — else only parameters did (the
+ * plan updates in place). Cancels an evaluation of an older graph.
+ * Returns: the serial results of this graph will carry.
+ */
+guint64 wg_evaluator_set_graph (WgEvaluator *evaluator, const WgGraph *graph, gboolean structure);
+void wg_evaluator_set_frame (WgEvaluator *evaluator, gint64 frame);
+/* Graph input @name takes @value from the next evaluation on (a mouse poke). */
+void wg_evaluator_set_input (WgEvaluator *evaluator, const char *name, double value);
+/* Which graph output drives the surface; NULL: displacement, else height, else the first
+ * 1- or 3-channel field output. */
+void wg_evaluator_set_surface_output (WgEvaluator *evaluator, const char *name);
+/* Thumbnails of every node's first output (requesting them makes the plan compute them). */
+void wg_evaluator_set_thumbnails (WgEvaluator *evaluator, gboolean enabled, guint size);
+
+/* Whether an evaluation is running or wanted, and how far the running one is (0..1). */
+gboolean wg_evaluator_is_busy (WgEvaluator *evaluator, double *fraction, gint64 *since_us);
+/* Whether the last request was answered (the worker is idle and up to date). */
+gboolean wg_evaluator_is_idle (WgEvaluator *evaluator);
+
+/**
+ * wg_evaluator_run_gpu:
+ * GPU evaluators: evaluates what is wanted, if anything changed, with the
+ * viewport's context current. Returns: the result, or NULL when nothing was
+ * wanted.
+ */
+WgEvalResult *wg_evaluator_run_gpu (WgEvaluator *evaluator);
+
+/**
+ * wg_thumbnail_new:
+ * A preview of @buffer at most @size pixels wide or high: height and masks
+ * in grey-blue, a vector displacement by its height, unit normals as a
+ * normal map, spectra as log magnitude with the zero frequency centred.
+ * Returns NULL for kinds it cannot show (particles).
+ */
+WgThumbnail *wg_thumbnail_new (WgBuffer *buffer, guint size, GError **error);
+void wg_thumbnail_free (WgThumbnail *thumbnail);
+
+/* ---------------------------------------------------------------------------
+ * Interaction: what clicking and dragging in the viewport drives. A role is
+ * a node type and which of its parameters hold a position (m) and a
+ * strength; the graph exposes them as graph inputs.
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  const char *type;
+  const char *x, *y;     /* parameters holding the position (m) */
+  const char *strength;  /* parameter set while the button is down, 0 on release; or NULL */
+} WgInteractionRole;
+
+/* Clicking pokes an iWave "source" node: x, y and amplitude. */
+extern const WgInteractionRole wg_poke_role;
+/* Dragging moves an "obstacle-mask" node: x and y. */
+extern const WgInteractionRole wg_obstacle_role;
+
+typedef struct {
+  char *node;
+  char *x_input, *y_input, *strength_input; /* graph input names; strength may be NULL */
+  double strength;  /* value while pressed: the node's own if positive, else a sensible one */
+  double x, y;      /* the node's position in @graph */
+} WgInteraction;
+
+/**
+ * wg_interaction_find:
+ * The first node of @role's type whose position parameters are both exposed
+ * as graph inputs. Returns NULL when the graph has none (clicking then does
+ * nothing special).
+ */
+WgInteraction *wg_interaction_find (const WgGraph *graph, const WgInteractionRole *role);
+void wg_interaction_free (WgInteraction *interaction);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgInteraction, wg_interaction_free)
+
+/* Sets the evaluator's inputs for @interaction at (@x, @y) (m, on the patch),
+ * pressed or released. */
+void wg_interaction_apply (const WgInteraction *interaction, WgEvaluator *evaluator, double x,
+                           double y, gboolean pressed);
+
+G_END_DECLS

@@ -1,0 +1,830 @@
+/* wg-editor-inspector.c — parameters of the selected node (see header). */
+#include "wg-editor-inspector.h"
+
+#include <math.h>
+#include <string.h>
+
+
+/* One parameter row: its editors and how to read them back. */
+typedef struct {
+  WgInspector *inspector;
+  const WgParamSpec *spec;     /* NULL for a settings row */
+  char *name;
+  GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[3];
+  gboolean log_scale;          /* the slider moves in log10 of the value */
+  GPtrArray *connected;        /* objects whose handlers take this row */
+} Row;
+
+struct _WgInspector {
+  GtkBox parent;
+  WgDocument *doc;
+  char *node;                  /* shown node, or NULL for settings */
+  const WgNodeType *type;
+  GtkWidget *title, *subtitle, *description, *reference, *error, *grid;
+  GPtrArray *rows;             /* Row* */
+  gboolean updating;           /* writing values into widgets: not an edit */
+  gboolean pointer_down;       /* a drag in progress: its edits merge into one step */
+};
+
+G_DEFINE_FINAL_TYPE (WgInspector, wg_inspector, GTK_TYPE_BOX)
+
+static void
+row_free (gpointer data)
+{
+  Row *row = data;
+  /* Widgets can outlive their rows (a dropdown's popover holds it): cut them off. */
+  for (guint i = 0; i < row->connected->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (row->connected, i), row);
+  g_ptr_array_unref (row->connected);
+  g_free (row->name);
+  g_free (row);
+}
+
+static Row *
+row_new (WgInspector *self, const char *name)
+{
+  Row *row = g_new0 (Row, 1);
+  row->inspector = self;
+  row->name = g_strdup (name);
+  row->connected = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->rows, row);
+  return row;
+}
+
+/* g_signal_connect() whose handler is disconnected with the row. */
+static void
+row_connect (Row *row, gpointer instance, const char *signal, GCallback callback)
+{
+  g_signal_connect (instance, signal, callback, row);
+  g_ptr_array_add (row->connected, g_object_ref (instance));
+}
+
+static WgGraph *
+graph (WgInspector *self)
+{
+  return wg_document_get_graph (self->doc);
+}
+
+/* ---------------------------------------------------------------------------
+ * Committing edits
+ * ------------------------------------------------------------------------- */
+
+static void
+report (WgInspector *self, const GError *error)
+{
+  gtk_label_set_text (GTK_LABEL (self->error), error->message);
+  gtk_widget_set_visible (self->error, TRUE);
+}
+
+static void
+execute (WgInspector *self, WgCommand *command)
+{
+  g_autoptr (GError) error = NULL;
+  if (!wg_document_execute (self->doc, command, &error))
+    {
+      report (self, error);
+      /* Show the value the graph kept. */
+      wg_inspector_refresh (self);
+    }
+  /* A press-drag-release is one step; a typed value or a key press is one each. */
+  if (!self->pointer_down)
+    wg_document_seal (self->doc);
+}
+
+static void
+commit_param (Row *row, const char *text)
+{
+  WgInspector *self = row->inspector;
+  if (self->updating || self->node == NULL)
+    return;
+  g_autofree char *current = wg_graph_format_param (graph (self), self->node, row->name);
+  if (g_strcmp0 (current, text) == 0 && wg_graph_param_is_set (graph (self), self->node, row->name))
+    return;
+  execute (self, wg_command_set_param (self->node, row->name, text));
+}
+
+static char *
+number_text (const WgParamSpec *spec, double value)
+{
+  if (spec->type == WG_PARAM_INT)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) llround (value));
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  /* Spin buttons round to their digits: commit that value, not float noise. */
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", value));
+}
+
+static void
+spin_changed (GtkSpinButton *spin, Row *row)
+{
+  g_autofree char *text = number_text (row->spec, gtk_spin_button_get_value (spin));
+  commit_param (row, text);
+}
+
+static void
+scale_changed (GtkRange *range, Row *row)
+{
+  double v = gtk_range_get_value (range);
+  if (row->log_scale)
+    v = pow (10, v);
+  g_autofree char *text = number_text (row->spec, v);
+  commit_param (row, text);
+}
+
+static void
+infinite_toggled (GtkToggleButton *button, Row *row)
+{
+  if (gtk_toggle_button_get_active (button))
+    commit_param (row, "inf");
+  else
+    {
+      g_autofree char *text = number_text (row->spec, row->spec->ui_max);
+      commit_param (row, text);
+    }
+}
+
+static void
+dropdown_changed (GtkDropDown *dropdown, GParamSpec *pspec, Row *row)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+  if (i != GTK_INVALID_LIST_POSITION)
+    commit_param (row, row->spec->choices[i]);
+}
+
+static void
+switch_changed (GtkSwitch *sw, GParamSpec *pspec, Row *row)
+{
+  commit_param (row, gtk_switch_get_active (sw) ? "true" : "false");
+}
+
+static void
+entry_commit (GtkEntry *entry, Row *row)
+{
+  commit_param (row, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+entry_focus_leave (GtkEventControllerFocus *focus, Row *row)
+{
+  entry_commit (GTK_ENTRY (row->editor), row);
+}
+
+static void
+reset_clicked (GtkButton *button, Row *row)
+{
+  WgInspector *self = row->inspector;
+  execute (self, wg_command_set_param (self->node, row->name, NULL));
+}
+
+/* A path chosen in a dialog, relative to the graph's folder when inside it. */
+static void
+file_chosen (GtkNativeDialog *dialog, int response, Row *row)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      const char *dir = wg_graph_get_base_dir (graph (row->inspector));
+      g_autoptr (GFile) base = g_file_new_for_path (dir ? dir : ".");
+      g_autofree char *rel = g_file_get_relative_path (base, file);
+      g_autofree char *text = rel ? g_steal_pointer (&rel) : g_file_get_path (file);
+      commit_param (row, text);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+choose_file (GtkButton *button, Row *row)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (row->spec->label, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_OPEN, "_Choose", "_Cancel");
+  row_connect (row, dialog, "response", G_CALLBACK (file_chosen));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---------------------------------------------------------------------------
+ * Graph inputs: a parameter exposed for the viewport (pokes) or a game
+ * ------------------------------------------------------------------------- */
+
+static const char *
+bound_input (WgInspector *self, const char *param)
+{
+  WgGraph *g = graph (self);
+  for (guint i = 0; i < wg_graph_get_n_inputs (g); i++)
+    {
+      const char *name, *node, *p;
+      wg_graph_get_input (g, i, &name, &node, &p);
+      if (strcmp (node, self->node) == 0 && strcmp (p, param) == 0)
+        return name;
+    }
+  return NULL;
+}
+
+static void
+toggle_input (GtkButton *button, Row *row)
+{
+  WgInspector *self = row->inspector;
+  gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_POPOVER)));
+  const char *name = bound_input (self, row->name);
+  if (name)
+    {
+      g_autofree char *keep = g_strdup (name);
+      execute (self, wg_command_set_input (keep, NULL, NULL));
+    }
+  else
+    {
+      g_autofree char *fresh = g_strdup_printf ("%s_%s", self->node, row->name);
+      execute (self, wg_command_set_input (fresh, self->node, row->name));
+    }
+}
+
+static void
+label_menu (GtkGestureClick *gesture, int n, double x, double y, Row *row)
+{
+  WgInspector *self = row->inspector;
+  const char *name = bound_input (self, row->name);
+  g_autofree char *text = name ? g_strdup_printf ("Remove graph input “%s”", name)
+                               : g_strdup_printf ("Expose as graph input “%s_%s”", self->node,
+                                                  row->name);
+  GtkWidget *button = gtk_button_new_with_label (text);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, "Graph inputs are set every frame by the viewport "
+                                       "(clicks poke a source's x, y and amplitude) or by a game");
+  row_connect (row, button, "clicked", G_CALLBACK (toggle_input));
+  GtkWidget *popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), button);
+  gtk_widget_set_parent (popover, row->label);
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  g_signal_connect (popover, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+}
+
+/* ---------------------------------------------------------------------------
+ * Building rows
+ * ------------------------------------------------------------------------- */
+
+/* "param=a|b;other=c": relevant when any clause holds. */
+static gboolean
+relevant (WgInspector *self, const char *visible_when)
+{
+  if (visible_when == NULL)
+    return TRUE;
+  g_auto (GStrv) clauses = g_strsplit (visible_when, ";", -1);
+  for (guint i = 0; clauses[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (clauses[i], "=", 2);
+      if (kv[1] == NULL)
+        continue;
+      g_autofree char *value = wg_graph_format_param (graph (self), self->node, kv[0]);
+      g_auto (GStrv) choices = g_strsplit (kv[1], "|", -1);
+      if (value && g_strv_contains ((const char *const *) choices, value))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+range_text (const WgParamSpec *spec)
+{
+  const char *unit = spec->unit && spec->unit[0] ? spec->unit : "";
+  const char *sep = unit[0] && strcmp (unit, "°") != 0 ? " " : "";
+  switch (spec->type)
+    {
+    case WG_PARAM_FLOAT:
+    case WG_PARAM_INT:
+      {
+        g_autofree char *def = isinf (spec->default_value) ? g_strdup ("∞")
+                                                           : g_strdup_printf ("%g", spec->default_value);
+        return g_strdup_printf ("Range %g to %g%s%s%s, default %s%s%s", spec->min, spec->max, sep,
+                                unit, (spec->flags & WG_PARAM_FLAG_ALLOW_INF) ? " or ∞" : "", def,
+                                sep, unit);
+      }
+    case WG_PARAM_ENUM:
+      return g_strdup_printf ("Default %s", spec->choices[(int) spec->default_value]);
+    case WG_PARAM_BOOL:
+      return g_strdup_printf ("Default %s", spec->default_value != 0 ? "on" : "off");
+    default:
+      return spec->default_string && spec->default_string[0]
+               ? g_strdup_printf ("Default “%s”", spec->default_string) : g_strdup ("");
+    }
+}
+
+/* Decimal places for a slider over [lo, hi]. */
+static guint
+digits_for (double lo, double hi)
+{
+  double span = hi - lo;
+  return span >= 1000 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
+}
+
+static GtkWidget *
+number_editor (Row *row)
+{
+  const WgParamSpec *spec = row->spec;
+  gboolean is_int = spec->type == WG_PARAM_INT;
+  double lo = spec->ui_min, hi = spec->ui_max;
+  if (!(hi > lo))
+    lo = spec->min, hi = spec->max;
+  /* Ranges over decades (a fetch of 1 km to 1000 km) slide in log10. */
+  row->log_scale = !is_int && lo > 0 && hi / lo >= 1000;
+  guint digits = is_int ? 0 : digits_for (lo, hi);
+  double step = is_int ? 1 : pow (10, -(double) digits);
+
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  row->scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL,
+                                         row->log_scale ? log10 (lo) : lo,
+                                         row->log_scale ? log10 (hi) : hi,
+                                         row->log_scale ? 0.01 : step);
+  gtk_scale_set_draw_value (GTK_SCALE (row->scale), FALSE);
+  gtk_widget_set_hexpand (row->scale, TRUE);
+  gtk_widget_set_size_request (row->scale, 90, -1);
+  row_connect (row, row->scale, "value-changed", G_CALLBACK (scale_changed));
+  gtk_box_append (GTK_BOX (box), row->scale);
+
+  /* The spin button takes the whole hard range: typing beyond the slider works. */
+  row->editor = gtk_spin_button_new_with_range (spec->min, spec->max, step);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), row->log_scale ? 0 : digits);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (row->editor), TRUE);
+  gtk_editable_set_width_chars (GTK_EDITABLE (row->editor), 7);
+  row_connect (row, row->editor, "value-changed", G_CALLBACK (spin_changed));
+  gtk_box_append (GTK_BOX (box), row->editor);
+
+  if (spec->flags & WG_PARAM_FLAG_ALLOW_INF)
+    {
+      row->infinite = gtk_toggle_button_new_with_label ("∞");
+      gtk_widget_set_tooltip_text (row->infinite, "Infinite");
+      row_connect (row, row->infinite, "toggled", G_CALLBACK (infinite_toggled));
+      gtk_box_append (GTK_BOX (box), row->infinite);
+    }
+  if (spec->unit && spec->unit[0])
+    {
+      GtkWidget *unit = gtk_label_new (spec->unit);
+      gtk_widget_add_css_class (unit, "dim-label");
+      gtk_widget_set_size_request (unit, 34, -1);
+      gtk_label_set_xalign (GTK_LABEL (unit), 0);
+      gtk_box_append (GTK_BOX (box), unit);
+    }
+  return box;
+}
+
+static GtkWidget *
+param_editor (Row *row)
+{
+  const WgParamSpec *spec = row->spec;
+  switch (spec->type)
+    {
+    case WG_PARAM_FLOAT:
+    case WG_PARAM_INT:
+      return number_editor (row);
+    case WG_PARAM_ENUM:
+      row->editor = gtk_drop_down_new_from_strings (spec->choices);
+      row_connect (row, row->editor, "notify::selected", G_CALLBACK (dropdown_changed));
+      return row->editor;
+    case WG_PARAM_BOOL:
+      row->editor = gtk_switch_new ();
+      gtk_widget_set_halign (row->editor, GTK_ALIGN_START);
+      gtk_widget_set_valign (row->editor, GTK_ALIGN_CENTER);
+      row_connect (row, row->editor, "notify::active", G_CALLBACK (switch_changed));
+      return row->editor;
+    case WG_PARAM_STRING:
+    case WG_PARAM_PATH:
+      {
+        row->editor = gtk_entry_new ();
+        gtk_widget_set_hexpand (row->editor, TRUE);
+        row_connect (row, row->editor, "activate", G_CALLBACK (entry_commit));
+        GtkEventController *focus = gtk_event_controller_focus_new ();
+        row_connect (row, focus, "leave", G_CALLBACK (entry_focus_leave));
+        gtk_widget_add_controller (row->editor, focus);
+        if (spec->type != WG_PARAM_PATH || (spec->flags & WG_PARAM_FLAG_OUTPUT_PATH))
+          return row->editor;
+        GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+        gtk_box_append (GTK_BOX (box), row->editor);
+        GtkWidget *choose = gtk_button_new_from_icon_name ("document-open-symbolic");
+        gtk_widget_set_tooltip_text (choose, "Choose a file");
+        row_connect (row, choose, "clicked", G_CALLBACK (choose_file));
+        gtk_box_append (GTK_BOX (box), choose);
+        return box;
+      }
+    }
+  g_return_val_if_reached (NULL);
+}
+
+static void
+add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
+{
+  Row *row = row_new (self, spec->name);
+  row->spec = spec;
+
+  row->label = gtk_label_new (spec->label);
+  gtk_label_set_xalign (GTK_LABEL (row->label), 1);
+  gtk_label_set_ellipsize (GTK_LABEL (row->label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (row->label), 12);
+  gtk_label_set_max_width_chars (GTK_LABEL (row->label), 16);
+  GtkGesture *menu = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (menu), GDK_BUTTON_SECONDARY);
+  row_connect (row, menu, "pressed", G_CALLBACK (label_menu));
+  gtk_widget_add_controller (row->label, GTK_EVENT_CONTROLLER (menu));
+
+  GtkWidget *editor = param_editor (row);
+  gtk_widget_set_hexpand (editor, TRUE);
+
+  row->reset = gtk_button_new_from_icon_name ("edit-undo-symbolic");
+  gtk_widget_add_css_class (row->reset, "flat");
+  g_autofree char *reset_tip = NULL;
+  {
+    g_autofree char *range = range_text (spec);
+    reset_tip = g_strdup_printf ("Reset to the default (%s)", range);
+  }
+  gtk_widget_set_tooltip_text (row->reset, reset_tip);
+  row_connect (row, row->reset, "clicked", G_CALLBACK (reset_clicked));
+
+  g_autofree char *range = range_text (spec);
+  g_autofree char *tip = g_markup_printf_escaped ("<b>%s</b> (%s)\n%s\n<small>%s</small>",
+                                                  spec->label, spec->name, spec->description, range);
+  gtk_widget_set_tooltip_markup (row->label, tip);
+  gtk_widget_set_tooltip_markup (editor, tip);
+  gtk_widget_set_tooltip_markup (row->editor, tip);
+  if (row->scale)
+    gtk_widget_set_tooltip_markup (row->scale, tip);
+
+  gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), editor, 1, index, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), row->reset, 2, index, 1, 1);
+  row->row_widgets[0] = row->label;
+  row->row_widgets[1] = editor;
+  row->row_widgets[2] = row->reset;
+}
+
+/* Graph settings, edited as one WgSettings. */
+enum { SET_GRID, SET_EXTENT_X, SET_EXTENT_Y, SET_FPS, SET_SEED, SET_FIRST, SET_LAST, SET_PREROLL };
+
+static void
+settings_changed (GtkWidget *widget, Row *row)
+{
+  WgInspector *self = row->inspector;
+  if (self->updating)
+    return;
+  WgSettings s = *wg_graph_get_settings (graph (self));
+  int which = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row->editor), "wg-setting"));
+  double v = GTK_IS_SPIN_BUTTON (row->editor) ? gtk_spin_button_get_value (GTK_SPIN_BUTTON (row->editor)) : 0;
+  switch (which)
+    {
+    case SET_GRID:
+      s.grid[0] = s.grid[1] = 16u << gtk_drop_down_get_selected (GTK_DROP_DOWN (row->editor));
+      break;
+    case SET_EXTENT_X: s.extent[0] = v; break;
+    case SET_EXTENT_Y: s.extent[1] = v; break;
+    case SET_FPS: s.fps = v; break;
+    case SET_SEED: s.seed = (guint64) v; break;
+    case SET_FIRST: s.frames[0] = (gint64) v; break;
+    case SET_LAST: s.frames[1] = (gint64) v; break;
+    case SET_PREROLL: s.preroll = (guint) v; break;
+    }
+  if (memcmp (&s, wg_graph_get_settings (graph (self)), sizeof s) != 0)
+    execute (self, wg_command_set_settings (&s));
+}
+
+static void
+settings_selected (GtkDropDown *dropdown, GParamSpec *pspec, Row *row)
+{
+  settings_changed (GTK_WIDGET (dropdown), row);
+}
+
+static void
+add_setting_row (WgInspector *self, int which, const char *label, const char *tip, double lo,
+                 double hi, guint digits, int index)
+{
+  Row *row = row_new (self, label);
+  row->label = gtk_label_new (label);
+  gtk_label_set_xalign (GTK_LABEL (row->label), 1);
+  if (which == SET_GRID)
+    {
+      static const char *const sizes[] = { "16²", "32²", "64²", "128²", "256²", "512²", "1024²",
+                                           "2048²", "4096²", "8192²", NULL };
+      row->editor = gtk_drop_down_new_from_strings (sizes);
+      row_connect (row, row->editor, "notify::selected", G_CALLBACK (settings_selected));
+    }
+  else
+    {
+      row->editor = gtk_spin_button_new_with_range (lo, hi, digits ? 0.5 : 1);
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), digits);
+      row_connect (row, row->editor, "value-changed", G_CALLBACK (settings_changed));
+    }
+  g_object_set_data (G_OBJECT (row->editor), "wg-setting", GINT_TO_POINTER (which));
+  gtk_widget_set_hexpand (row->editor, TRUE);
+  gtk_widget_set_tooltip_text (row->label, tip);
+  gtk_widget_set_tooltip_text (row->editor, tip);
+  gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), row->editor, 1, index, 2, 1);
+}
+
+static void
+clear_grid (WgInspector *self)
+{
+  g_ptr_array_set_size (self->rows, 0);
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (self->grid)))
+    gtk_grid_remove (GTK_GRID (self->grid), child);
+}
+
+static void
+rebuild (WgInspector *self)
+{
+  clear_grid (self);
+  gtk_widget_set_visible (self->error, FALSE);
+  if (self->doc == NULL)
+    return;
+  if (self->node)
+    {
+      const WgNodeType *t = self->type;
+      gtk_label_set_text (GTK_LABEL (self->title), t->title);
+      g_autofree char *sub = g_strdup_printf ("%s · %s", self->node, t->name);
+      gtk_label_set_text (GTK_LABEL (self->subtitle), sub);
+      gtk_label_set_text (GTK_LABEL (self->description), t->description);
+      gtk_label_set_text (GTK_LABEL (self->reference), t->reference ? t->reference : "");
+      gtk_widget_set_visible (self->reference, t->reference != NULL);
+      for (guint p = 0; p < t->n_params; p++)
+        add_param_row (self, &t->params[p], (int) p);
+      if (t->n_params == 0)
+        gtk_grid_attach (GTK_GRID (self->grid), gtk_label_new ("No parameters"), 0, 0, 3, 1);
+    }
+  else
+    {
+      gtk_label_set_text (GTK_LABEL (self->title), "Graph settings");
+      gtk_label_set_text (GTK_LABEL (self->subtitle), "Select a node to edit its parameters");
+      gtk_label_set_text (GTK_LABEL (self->description),
+                          "Grid and patch size apply to every node; frames are what a bake writes.");
+      gtk_widget_set_visible (self->reference, FALSE);
+      int i = 0;
+      add_setting_row (self, SET_GRID, "Grid", "Cells along x and y (GPU FFTs: 64² to 4096²)", 0, 0, 0, i++);
+      add_setting_row (self, SET_EXTENT_X, "Extent x", "Patch size along x (m)", 0.01, 1e6, 2, i++);
+      add_setting_row (self, SET_EXTENT_Y, "Extent y", "Patch size along y (m)", 0.01, 1e6, 2, i++);
+      add_setting_row (self, SET_FPS, "Frame rate", "Frames per second", 1, 240, 2, i++);
+      add_setting_row (self, SET_SEED, "Seed", "Random seed of the whole graph", 0, 2147483647, 0, i++);
+      add_setting_row (self, SET_FIRST, "First frame", "First frame a bake writes", -1e6, 1e6, 0, i++);
+      add_setting_row (self, SET_LAST, "Last frame", "Last frame a bake writes", -1e6, 1e6, 0, i++);
+      add_setting_row (self, SET_PREROLL, "Preroll", "Frames simulations run before the first "
+                       "baked frame", 0, 100000, 0, i++);
+    }
+  wg_inspector_refresh (self);
+}
+
+/* ---------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------- */
+
+static void
+refresh_param (WgInspector *self, Row *row)
+{
+  WgGraph *g = graph (self);
+  const WgParamSpec *spec = row->spec;
+  gboolean set = wg_graph_param_is_set (g, self->node, spec->name);
+  gtk_widget_set_sensitive (row->reset, set);
+  /* Explicitly set values are what the file saves: mark them. */
+  const char *input = bound_input (self, spec->name);
+  g_autofree char *markup = g_markup_printf_escaped (set ? "<b>%s</b>%s" : "%s%s", spec->label,
+                                                     input ? " ⇢" : "");
+  gtk_label_set_markup (GTK_LABEL (row->label), markup);
+  gboolean visible = relevant (self, spec->visible_when);
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_set_visible (row->row_widgets[i], visible);
+
+  switch (spec->type)
+    {
+    case WG_PARAM_FLOAT:
+    case WG_PARAM_INT:
+      {
+        double v = spec->type == WG_PARAM_INT ? (double) wg_graph_get_param_int (g, self->node, spec->name)
+                                              : wg_graph_get_param_double (g, self->node, spec->name);
+        gboolean inf = isinf (v);
+        if (row->infinite)
+          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (row->infinite), inf);
+        gtk_widget_set_sensitive (row->editor, !inf);
+        gtk_widget_set_sensitive (row->scale, !inf);
+        if (!inf)
+          {
+            gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->editor), v);
+            gtk_range_set_value (GTK_RANGE (row->scale),
+                                 row->log_scale ? log10 (MAX (v, 1e-300)) : v);
+          }
+        break;
+      }
+    case WG_PARAM_ENUM:
+      {
+        const char *choice = wg_graph_get_param_string (g, self->node, spec->name);
+        for (guint i = 0; spec->choices[i]; i++)
+          if (g_strcmp0 (spec->choices[i], choice) == 0)
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), i);
+        break;
+      }
+    case WG_PARAM_BOOL:
+      gtk_switch_set_active (GTK_SWITCH (row->editor),
+                             wg_graph_get_param_bool (g, self->node, spec->name));
+      break;
+    default:
+      {
+        const char *text = wg_graph_get_param_string (g, self->node, spec->name);
+        if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (row->editor)), text ? text : "") != 0)
+          gtk_editable_set_text (GTK_EDITABLE (row->editor), text ? text : "");
+        break;
+      }
+    }
+}
+
+static void
+refresh_setting (WgInspector *self, Row *row)
+{
+  const WgSettings *s = wg_graph_get_settings (graph (self));
+  int which = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row->editor), "wg-setting"));
+  double v = 0;
+  switch (which)
+    {
+    case SET_GRID:
+      {
+        guint k = 0;
+        while ((16u << k) < s->grid[0] && k < 9)
+          k++;
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), k);
+        return;
+      }
+    case SET_EXTENT_X: v = s->extent[0]; break;
+    case SET_EXTENT_Y: v = s->extent[1]; break;
+    case SET_FPS: v = s->fps; break;
+    case SET_SEED: v = (double) s->seed; break;
+    case SET_FIRST: v = (double) s->frames[0]; break;
+    case SET_LAST: v = (double) s->frames[1]; break;
+    case SET_PREROLL: v = s->preroll; break;
+    }
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->editor), v);
+}
+
+void
+wg_inspector_refresh (WgInspector *self)
+{
+  if (self->doc == NULL)
+    return;
+  WgGraph *g = graph (self);
+  /* The node may be gone (deleted, undone) or be another type under the same id. */
+  if (self->node && wg_graph_get_node_type (g, self->node) != self->type)
+    {
+      const WgNodeType *type = wg_graph_get_node_type (g, self->node);
+      if (type == NULL)
+        g_clear_pointer (&self->node, g_free);
+      self->type = type;
+      rebuild (self);
+      return;
+    }
+  self->updating = TRUE;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+      if (row->spec)
+        refresh_param (self, row);
+      else
+        refresh_setting (self, row);
+    }
+  self->updating = FALSE;
+}
+
+void
+wg_inspector_show_node (WgInspector *self, const char *id)
+{
+  const WgNodeType *type = id && self->doc ? wg_graph_get_node_type (graph (self), id) : NULL;
+  if (type == NULL)
+    id = NULL;
+  if (g_strcmp0 (id, self->node) == 0 && type == self->type && self->rows->len)
+    return;
+  g_free (self->node);
+  self->node = g_strdup (id);
+  self->type = type;
+  rebuild (self);
+}
+
+void
+wg_inspector_set_document (WgInspector *self, WgDocument *doc)
+{
+  self->doc = doc;
+  g_clear_pointer (&self->node, g_free);
+  self->type = NULL;
+  rebuild (self);
+}
+
+void
+wg_inspector_set_result (WgInspector *self, const WgEvalResult *result)
+{
+  const char *message = self->node ? g_hash_table_lookup (result->node_errors, self->node) : NULL;
+  if (message == NULL && self->node == NULL)
+    message = result->error;
+  gtk_label_set_text (GTK_LABEL (self->error), message ? message : "");
+  gtk_widget_set_visible (self->error, message != NULL);
+}
+
+GtkWidget *
+wg_inspector_get_editor (WgInspector *self, const char *param)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+      if (g_strcmp0 (row->name, param) == 0)
+        return row->editor;
+    }
+  return NULL;
+}
+
+void
+wg_inspector_commit_text (WgInspector *self, const char *param, const char *text)
+{
+  GtkWidget *editor = wg_inspector_get_editor (self, param);
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (editor));
+  gtk_editable_set_text (GTK_EDITABLE (editor), text);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (editor));
+}
+
+/* ---------------------------------------------------------------------------
+ * GObject
+ * ------------------------------------------------------------------------- */
+
+/* Pointer presses anywhere in the inspector: edits until release merge. */
+static gboolean
+legacy_event (GtkEventControllerLegacy *controller, GdkEvent *event, WgInspector *self)
+{
+  GdkEventType type = gdk_event_get_event_type (event);
+  if (type == GDK_BUTTON_PRESS)
+    self->pointer_down = TRUE;
+  else if (type == GDK_BUTTON_RELEASE && self->pointer_down)
+    {
+      self->pointer_down = FALSE;
+      if (self->doc)
+        wg_document_seal (self->doc);
+    }
+  return FALSE;
+}
+
+static void
+wg_inspector_finalize (GObject *object)
+{
+  WgInspector *self = WG_INSPECTOR (object);
+  g_ptr_array_unref (self->rows);
+  g_free (self->node);
+  G_OBJECT_CLASS (wg_inspector_parent_class)->finalize (object);
+}
+
+static void
+wg_inspector_class_init (WgInspectorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = wg_inspector_finalize;
+}
+
+static GtkWidget *
+wrapped_label (const char *css)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (css)
+    gtk_widget_add_css_class (label, css);
+  return label;
+}
+
+static void
+wg_inspector_init (WgInspector *self)
+{
+  self->rows = g_ptr_array_new_with_free_func (row_free);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing (GTK_BOX (self), 4);
+  gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self), 12);
+
+  self->title = wrapped_label ("title-3");
+  self->subtitle = wrapped_label ("dim-label");
+  self->description = wrapped_label (NULL);
+  self->reference = wrapped_label ("dim-label");
+  gtk_widget_add_css_class (self->reference, "caption");
+  self->error = wrapped_label ("error");
+  gtk_label_set_selectable (GTK_LABEL (self->error), TRUE);
+  gtk_widget_set_visible (self->error, FALSE);
+  gtk_box_append (GTK_BOX (self), self->title);
+  gtk_box_append (GTK_BOX (self), self->subtitle);
+  gtk_box_append (GTK_BOX (self), self->description);
+  gtk_box_append (GTK_BOX (self), self->reference);
+  gtk_box_append (GTK_BOX (self), self->error);
+
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 8);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
+  gtk_widget_set_margin_top (self->grid, 10);
+  gtk_box_append (GTK_BOX (self), self->grid);
+
+  GtkEventController *legacy = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (legacy, GTK_PHASE_CAPTURE);
+  g_signal_connect (legacy, "event", G_CALLBACK (legacy_event), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), legacy);
+}
+
+GtkWidget *
+wg_inspector_new (void)
+{
+  return g_object_new (WG_TYPE_INSPECTOR, NULL);
+}

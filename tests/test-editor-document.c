@@ -1,0 +1,303 @@
+/* test-editor-document.c — the editor's document without a display: files
+ * round-trip byte for byte, the modified state, located load errors, work in
+ * progress that the strict loader refuses, Save As into another folder, and
+ * crash recovery. */
+#include "wg-editor-document.h"
+#include "wg-editor-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A copy of graphs/@name in a fresh temporary folder. */
+static char *
+temp_copy (const char *name, char **dir)
+{
+  g_autoptr (GError) error = NULL;
+  *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
+  g_autofree char *text = wg_editor_test_read (src);
+  char *path = g_build_filename (*dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  return path;
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_tree (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+record_changes (WgDocument *doc, WgChangeFlags changes, gpointer data)
+{
+  g_array_append_val ((GArray *) data, changes);
+}
+
+/* Open, edit, undo, save: the file keeps its bytes; listeners hear every
+ * change with what it touched, and the modified state follows undo. */
+static void
+test_open_edit_save (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = temp_copy ("ocean.json", &dir);
+  g_autofree char *original = wg_editor_test_read (path);
+  g_autoptr (GError) error = NULL, incomplete = NULL;
+  g_autoptr (WgDocument) doc = wg_document_open (path, &incomplete, &error);
+  g_assert_no_error (error);
+  g_assert_no_error (incomplete);
+  g_autofree char *title = wg_document_get_title (doc);
+  g_assert_cmpstr (title, ==, "ocean.json");
+  g_assert_false (wg_document_is_modified (doc));
+
+  g_autoptr (GArray) heard = g_array_new (FALSE, FALSE, sizeof (WgChangeFlags));
+  guint id = wg_document_add_listener (doc, record_changes, heard);
+  guint64 serial = wg_document_get_serial (doc);
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("spectrum", "wind_speed", "18"),
+                                      &error));
+  g_assert_true (wg_document_is_modified (doc));
+  g_assert_cmpuint (wg_document_get_serial (doc), >, serial);
+  g_assert_cmpuint (heard->len, ==, 1);
+  g_assert_cmpuint (g_array_index (heard, WgChangeFlags, 0), ==,
+                    WG_CHANGE_PARAMS | WG_CHANGE_DOCUMENT);
+  double xy[] = { 900, 500 };
+  const char *ids[] = { "foam", NULL };
+  g_assert_true (wg_document_execute (doc, wg_command_move_nodes (ids, xy), &error));
+  g_assert_cmpuint (g_array_index (heard, WgChangeFlags, 1), ==, WG_CHANGE_LAYOUT);
+  g_assert_true (wg_document_execute (doc, wg_command_add_node ("fft", NULL, 0, 0), &error));
+  g_assert_cmpuint (g_array_index (heard, WgChangeFlags, 2), ==,
+                    WG_CHANGE_STRUCTURE | WG_CHANGE_LAYOUT);
+
+  g_assert_true (wg_document_undo (doc));
+  g_assert_true (wg_document_undo (doc));
+  g_assert_true (wg_document_undo (doc));
+  g_assert_false (wg_document_undo (doc));
+  g_assert_false (wg_document_is_modified (doc));
+  g_assert_cmpuint (heard->len, ==, 6);
+  g_assert_true (g_array_index (heard, WgChangeFlags, 5) & WG_CHANGE_DOCUMENT);
+
+  wg_document_remove_listener (doc, id);
+  g_assert_true (wg_document_redo (doc));
+  g_assert_cmpuint (heard->len, ==, 6);
+  g_assert_true (wg_document_undo (doc));
+  g_assert_true (wg_document_save (doc, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *saved = wg_editor_test_read (path);
+  g_assert_cmpstr (saved, ==, original);
+
+  /* Saving marks the document clean at the edited state too. */
+  g_assert_true (wg_document_redo (doc));
+  g_assert_true (wg_document_is_modified (doc));
+  g_assert_true (wg_document_save (doc, NULL, &error));
+  g_assert_false (wg_document_is_modified (doc));
+  g_autofree char *edited = wg_editor_test_read (path);
+  g_assert_nonnull (strstr (edited, "\"wind_speed\": 18"));
+  remove_tree (dir);
+}
+
+/* A broken file names itself and the place. */
+static void
+test_open_errors (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "bad.json", NULL);
+  g_assert_true (g_file_set_contents (path,
+    "{\"format\":\"wavegraph\",\"version\":1,\"nodes\":[{\"id\":\"s\",\"type\":\"ocean-spectrum\","
+    "\"params\":{\"wind_speed\":99}}]}", -1, &error));
+  g_assert_null (wg_document_open (path, NULL, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_assert_nonnull (strstr (error->message, "bad.json"));
+  g_assert_nonnull (strstr (error->message, "nodes[0].params.wind_speed"));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (path, "{\"format\":\"wavegraph\",\n  \"version\": 1,,}", -1,
+                                      &error));
+  g_assert_null (wg_document_open (path, NULL, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "bad.json:2:"));
+  g_clear_error (&error);
+
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_assert_null (wg_document_open (missing, NULL, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "missing.json"));
+  remove_tree (dir);
+}
+
+/* An unlinked required input is work in progress: it saves, the strict
+ * loader (and so the CLI) refuses it with the place, and the editor reopens
+ * it with the same bytes. */
+static void
+test_work_in_progress (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = temp_copy ("ocean.json", &dir);
+  g_autoptr (GError) error = NULL, incomplete = NULL;
+  g_autoptr (WgDocument) doc = wg_document_open (path, NULL, &error);
+  g_assert_true (wg_document_execute (doc, wg_command_unlink ("fft", "spectrum"), &error));
+  g_assert_true (wg_document_save (doc, NULL, &error));
+  g_autofree char *saved = wg_editor_test_read (path);
+
+  g_assert_null (wg_graph_load_file (path, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+  g_clear_error (&error);
+
+  g_autoptr (WgDocument) again = wg_document_open (path, &incomplete, &error);
+  g_assert_no_error (error);
+  g_assert_error (incomplete, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+  g_assert_nonnull (strstr (incomplete->message, "nodes[2] (\"fft\")"));
+  g_autofree char *resaved = wg_graph_save_to_data (wg_document_get_graph (again), NULL);
+  g_assert_cmpstr (resaved, ==, saved);
+  g_assert_cmpstr (wg_graph_get_base_dir (wg_document_get_graph (again)), ==, dir);
+  remove_tree (dir);
+}
+
+/* Save As into another folder keeps data files reachable. */
+static void
+test_save_as_rebases_paths (void)
+{
+  g_autofree char *buoy = g_build_filename (WG_SOURCE_DIR, "graphs", "buoy.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgDocument) doc = wg_document_open (buoy, NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *target = g_build_filename (dir, "sub", NULL);
+  g_assert_cmpint (g_mkdir (target, 0700), ==, 0);
+  g_autofree char *copy = g_build_filename (target, "buoy-copy.json", NULL);
+  g_assert_true (wg_document_save (doc, copy, &error));
+  g_assert_no_error (error);
+  g_assert_false (wg_document_is_modified (doc));
+  g_assert_cmpstr (wg_document_get_path (doc), ==, copy);
+
+  g_autoptr (WgGraph) loaded = wg_graph_load_file (copy, &error);
+  g_assert_no_error (error);
+  const char *value = wg_graph_get_param_string (loaded, "buoy", "buoy_file");
+  g_autofree char *resolved = g_path_is_absolute (value) ? g_strdup (value)
+                                                         : g_build_filename (target, value, NULL);
+  g_assert_true (g_file_test (resolved, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_str_has_suffix (resolved, "ndbc-2018-01-01.txt"));
+  /* Output patterns are relative to the bake folder: untouched. */
+  g_assert_cmpstr (wg_graph_get_param_string (loaded, "displacement_out", "path"), ==,
+                   "buoy/displacement.%04d.exr");
+  remove_tree (dir);
+}
+
+static gint64
+dead_pid (void)
+{
+  pid_t pid = fork ();
+  if (pid == 0)
+    _exit (0);
+  int status;
+  waitpid (pid, &status, 0);
+  return pid;
+}
+
+/* Recovery files of a running editor are not offered; those of a dead one
+ * are, and recovering gives the unsaved graph under its original name. */
+static void
+test_recovery (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = temp_copy ("ocean-calm.json", &dir);
+  g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgDocument) doc = wg_document_open (path, NULL, &error);
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("spectrum", "wind_speed", "6"),
+                                      &error));
+  g_assert_true (wg_document_write_recovery (doc, rdir, &error));
+  g_assert_no_error (error);
+  g_autofree char *unsaved = wg_graph_save_to_data (wg_document_get_graph (doc), NULL);
+
+  g_autoptr (GPtrArray) list = wg_recovery_list (rdir);
+  g_assert_cmpuint (list->len, ==, 0); /* this process is alive */
+
+  /* Pretend the editor that wrote it crashed. */
+  g_autoptr (GDir) d = g_dir_open (rdir, 0, NULL);
+  const char *name;
+  guint metas = 0;
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".meta"))
+      {
+        g_autofree char *meta_path = g_build_filename (rdir, name, NULL);
+        g_autoptr (GKeyFile) meta = g_key_file_new ();
+        g_assert_true (g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, &error));
+        g_key_file_set_int64 (meta, "recovery", "pid", dead_pid ());
+        g_assert_true (g_key_file_save_to_file (meta, meta_path, &error));
+        metas++;
+      }
+  g_assert_cmpuint (metas, ==, 1);
+  g_clear_pointer (&list, g_ptr_array_unref);
+  list = wg_recovery_list (rdir);
+  g_assert_cmpuint (list->len, ==, 1);
+  WgRecovery *r = g_ptr_array_index (list, 0);
+  g_assert_cmpstr (r->source, ==, path);
+
+  g_autoptr (WgDocument) recovered = wg_document_recover (r, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (wg_document_get_path (recovered), ==, path);
+  g_assert_true (wg_document_is_modified (recovered));
+  g_autofree char *back = wg_graph_save_to_data (wg_document_get_graph (recovered), NULL);
+  g_assert_cmpstr (back, ==, unsaved);
+  /* The crashed editor's files are gone; ours replace them until saved. */
+  g_assert_false (g_file_test (r->file, G_FILE_TEST_EXISTS));
+  g_assert_true (wg_document_save (recovered, NULL, &error));
+  g_assert_false (wg_document_is_modified (recovered));
+  wg_document_remove_recovery (recovered, rdir);
+  wg_document_remove_recovery (doc, rdir);
+  g_autoptr (GDir) empty = g_dir_open (rdir, 0, NULL);
+  g_assert_null (g_dir_read_name (empty));
+  remove_tree (dir);
+}
+
+/* An untitled document is unmodified until edited; saving names it. */
+static void
+test_untitled (void)
+{
+  g_autoptr (WgDocument) doc = wg_document_new ();
+  g_autofree char *title = wg_document_get_title (doc);
+  g_assert_cmpstr (title, ==, "Untitled graph");
+  g_assert_null (wg_document_get_path (doc));
+  g_assert_false (wg_document_is_modified (doc));
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_document_execute (doc, wg_command_add_node ("ocean-spectrum", NULL, 10, 20),
+                                      &error));
+  g_assert_true (wg_document_is_modified (doc));
+  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "new.json", NULL);
+  g_assert_true (wg_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_autofree char *named = wg_document_get_title (doc);
+  g_assert_cmpstr (named, ==, "new.json");
+  g_autoptr (WgGraph) loaded = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_graph_find_node (loaded, "ocean_spectrum"), ==, 0);
+  remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/document/open-edit-save", test_open_edit_save);
+  g_test_add_func ("/document/open-errors", test_open_errors);
+  g_test_add_func ("/document/work-in-progress", test_work_in_progress);
+  g_test_add_func ("/document/save-as-rebases-paths", test_save_as_rebases_paths);
+  g_test_add_func ("/document/recovery", test_recovery);
+  g_test_add_func ("/document/untitled", test_untitled);
+  return g_test_run ();
+}

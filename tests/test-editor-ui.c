@@ -1,0 +1,564 @@
+/* test-editor-ui.c — wavegraph-editor driven in-process under Xvfb
+ * (tests/run-under-xvfb.sh; Mesa llvmpipe). For each example graph: open
+ * it, add a node from the palette, connect it, set a parameter in the
+ * inspector, play 10 frames, save a screenshot of the window as a PNG
+ * artifact (tests/artifacts/ in the build folder) and check the viewport
+ * shows shaded water, undo everything, save, and compare the file with the
+ * original bytes. Also: the GPU backend in the viewport's context, a graph
+ * that fails to load, a node whose prepare fails while the rest runs. */
+#include "wg-editor-window.h"
+#include "wg-editor-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include <unistd.h>
+
+#include <math.h>
+#include <string.h>
+
+static GtkApplication *app;
+
+static const char *
+artifacts (void)
+{
+  const char *dir = g_getenv ("WG_TEST_ARTIFACTS");
+  g_assert_nonnull (dir);
+  g_mkdir_with_parents (dir, 0755);
+  return dir;
+}
+
+/* Runs the main loop until @done holds (or fails after a minute). */
+static void
+wait_for (gboolean (*done) (WgEditorWindow *), WgEditorWindow *win, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!done (win))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting until %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static WgEditorWindow *
+open_window (const char *path)
+{
+  WgEditorWindow *win = wg_editor_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (win), 1400, 860);
+  gtk_window_present (GTK_WINDOW (win));
+  g_autoptr (GError) error = NULL;
+  if (path)
+    {
+      g_assert_true (wg_editor_window_open (win, path, &error));
+      g_assert_no_error (error);
+    }
+  wait_for (wg_editor_window_is_settled, win, "the graph is evaluated and drawn");
+  return win;
+}
+
+static void
+close_window (WgEditorWindow *win)
+{
+  g_assert_false (wg_document_is_modified (wg_editor_window_get_document (win)));
+  gtk_window_destroy (GTK_WINDOW (win));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+activate (WgEditorWindow *win, const char *action, GVariant *parameter)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (win), action);
+  g_assert_nonnull (a);
+  g_assert_true (g_action_get_enabled (a));
+  g_action_activate (a, parameter);
+}
+
+/* The first node of @type. */
+static const char *
+node_of_type (WgGraph *graph, const char *type)
+{
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      if (strcmp (wg_graph_get_node_type (graph, id)->name, type) == 0)
+        return id;
+    }
+  return NULL;
+}
+
+typedef struct {
+  guint colours;
+  double mean_r, mean_g, mean_b, sigma, roughness;
+} ViewStats;
+
+/* Statistics of the viewport's water area in @shot. */
+static ViewStats
+viewport_stats (WgEditorWindow *win, GdkTexture *shot, const char *name)
+{
+  graphene_rect_t r;
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (wg_editor_window_get_viewport (win)),
+                                            GTK_WIDGET (win), &r));
+  int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
+  g_autofree guint8 *px = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (shot, px, (gsize) w * 4);
+  int x0 = (int) r.origin.x, y0 = (int) r.origin.y;
+  int x1 = MIN (w, (int) (r.origin.x + r.size.width)), y1 = MIN (h, (int) (r.origin.y + r.size.height));
+  g_assert_cmpint (x1 - x0, >, 100);
+  g_assert_cmpint (y1 - y0, >, 100);
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  double sum_r = 0, sum_g = 0, sum_b = 0, sum_l = 0, sum_l2 = 0, rough = 0;
+  guint n = 0;
+  /* Below the horizon, clear of the overlays (output menu, controls hint). */
+  int ya = y0 + (y1 - y0) / 2, yb = y0 + (y1 - y0) * 85 / 100;
+  int xa = x0 + (x1 - x0) / 10, xb = x1 - (x1 - x0) / 10;
+  for (int y = ya; y < yb; y += 2)
+    for (int x = xa; x + 2 < xb; x += 2)
+      {
+        const guint8 *p = px + ((gsize) y * w + x) * 4, *q = p + 8; /* B, G, R, A */
+        guint key = (p[2] >> 3) << 10 | (p[1] >> 3) << 5 | (p[0] >> 3);
+        g_hash_table_add (colours, GUINT_TO_POINTER (key + 1));
+        double l = 0.2126 * p[2] + 0.7152 * p[1] + 0.0722 * p[0];
+        double lq = 0.2126 * q[2] + 0.7152 * q[1] + 0.0722 * q[0];
+        sum_r += p[2];
+        sum_g += p[1];
+        sum_b += p[0];
+        sum_l += l;
+        sum_l2 += l * l;
+        rough += fabs (lq - l);
+        n++;
+      }
+  ViewStats st = { g_hash_table_size (colours), sum_r / n, sum_g / n, sum_b / n,
+                   sqrt (MAX (sum_l2 / n - (sum_l / n) * (sum_l / n), 0)), rough / n };
+  g_test_message ("%s: %u colours, mean RGB %.0f %.0f %.0f, luminance σ %.1f, roughness %.2f",
+                  name, st.colours, st.mean_r, st.mean_g, st.mean_b, st.sigma, st.roughness);
+  return st;
+}
+
+/* Shaded water, not a blank, a single colour or a smooth sky: many colours,
+ * blue over red, contrast, and pixel-to-pixel detail from the waves. */
+static void
+assert_shaded_water (WgEditorWindow *win, GdkTexture *shot, const char *name)
+{
+  ViewStats st = viewport_stats (win, shot, name);
+  g_assert_cmpuint (st.colours, >, 40);
+  g_assert_cmpfloat (st.mean_b, >, st.mean_r + 10);
+  g_assert_cmpfloat (st.sigma, >, 3);
+  g_assert_cmpfloat (st.roughness, >, 0.5);
+}
+
+static GdkTexture *
+screenshot (WgEditorWindow *win, const char *name)
+{
+  GdkTexture *shot = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((shot = wg_editor_window_screenshot (win)) == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (shot);
+  g_autofree char *png = g_build_filename (artifacts (), name, NULL);
+  g_assert_true (gdk_texture_save_to_png (shot, png));
+  g_test_message ("screenshot: %s", png);
+  return shot;
+}
+
+static gint64 play_target;
+
+static gboolean
+played (WgEditorWindow *win)
+{
+  return wg_timeline_get_frame (wg_editor_window_get_timeline (win)) >= play_target;
+}
+
+static gboolean
+not_busy (WgEditorWindow *win)
+{
+  return !wg_timeline_get_playing (wg_editor_window_get_timeline (win)) &&
+         wg_editor_window_is_settled (win);
+}
+
+/* The whole session on one example graph. */
+static void
+test_session (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
+  g_autofree char *original = wg_editor_test_read (src);
+  g_autofree char *work = g_build_filename (artifacts (), name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_set_contents (work, original, -1, &error));
+  /* Relative data files (the buoy spectrum) resolve against the graph's folder. */
+  g_autofree char *data_link = g_build_filename (artifacts (), "data", NULL);
+  g_autofree char *data_dir = g_build_filename (WG_SOURCE_DIR, "graphs", "data", NULL);
+  if (!g_file_test (data_link, G_FILE_TEST_EXISTS))
+    g_assert_cmpint (symlink (data_dir, data_link), ==, 0);
+
+  WgEditorWindow *win = open_window (work);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  g_assert_null (wg_editor_window_get_error (win));
+  g_assert_false (wg_document_is_modified (doc));
+  g_assert_cmpstr (wg_editor_window_get_backend_label (win), ==, "CPU");
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_nonnull (r->surface);
+  g_assert_cmpuint (g_hash_table_size (r->node_errors), ==, 0);
+  guint n_nodes = wg_graph_get_n_nodes (wg_document_get_graph (doc));
+
+  /* Add a foam node from the palette, and select it. */
+  activate (win, "add-node", g_variant_new_string ("foam"));
+  WgGraph *g = wg_document_get_graph (doc);
+  g_assert_cmpuint (wg_graph_get_n_nodes (g), ==, n_nodes + 1);
+  const char *added = wg_graph_get_node_id (g, n_nodes);
+  g_assert_cmpstr (wg_graph_get_node_type (g, added)->name, ==, "foam");
+  const char *const *selection = wg_canvas_get_selection (wg_editor_window_get_canvas (win));
+  g_assert_cmpstr (selection[0], ==, added);
+  g_assert_null (selection[1]);
+  g_autofree char *added_id = g_strdup (added);
+
+  /* Connect the graph's displacement to it, as a drag between ports asks. */
+  const char *out_name, *from_node = NULL, *from_port = NULL;
+  for (guint i = 0; i < wg_graph_get_n_outputs (g); i++)
+    {
+      wg_graph_get_output (g, i, &out_name, &from_node, &from_port);
+      if (strcmp (out_name, "displacement") == 0)
+        break;
+    }
+  g_assert_cmpstr (out_name, ==, "displacement");
+  WgRequest link = { .kind = WG_REQUEST_LINK, .from_node = from_node, .from_port = from_port,
+                     .to_node = added_id, .to_port = "displacement" };
+  wg_canvas_request (wg_editor_window_get_canvas (win), &link);
+  g = wg_document_get_graph (doc);
+  g_assert_true (wg_graph_validate (g, NULL));
+  wait_for (wg_editor_window_is_settled, win, "the new node runs");
+  r = wg_editor_window_get_result (win);
+  g_assert_true (g_hash_table_contains (r->thumbnails, added_id));
+
+  /* Wind speed in the inspector: the sea grows. */
+  const char *spectrum = node_of_type (g, "ocean-spectrum");
+  g_autofree char *spectrum_id = g_strdup (spectrum);
+  const char *ids[] = { spectrum_id, NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+  WgInspector *inspector = wg_editor_window_get_inspector (win);
+  GtkWidget *spin = wg_inspector_get_editor (inspector, "wind_speed");
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  const char *tip = gtk_widget_get_tooltip_markup (spin);
+  g_assert_nonnull (strstr (tip, "Wind speed"));
+  wg_inspector_commit_text (inspector, "wind_speed", "17");
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), spectrum_id, "wind_speed"),
+                     ==, 17);
+  wait_for (wg_editor_window_is_settled, win, "the new wind speed is shown");
+
+  /* Play ten frames: each one evaluated and drawn in turn. */
+  WgTimeline *timeline = wg_editor_window_get_timeline (win);
+  gint64 start = wg_timeline_get_frame (timeline);
+  guint64 drawn = wg_viewport_get_frames_rendered (wg_editor_window_get_viewport (win));
+  play_target = start + 10;
+  activate (win, "play", NULL);
+  g_assert_true (wg_timeline_get_playing (timeline));
+  wait_for (played, win, "ten frames played");
+  activate (win, "play", NULL);
+  wait_for (not_busy, win, "playback stopped and the last frame is drawn");
+  g_assert_cmpint (wg_viewport_get_shown_frame (wg_editor_window_get_viewport (win)), >=, start + 10);
+  g_assert_cmpuint (wg_viewport_get_frames_rendered (wg_editor_window_get_viewport (win)), >=, drawn + 10);
+
+  g_autofree char *png = g_strdup_printf ("%.*s.png", (int) (strlen (name) - 5), name);
+  g_autoptr (GdkTexture) shot = screenshot (win, png);
+  assert_shaded_water (win, shot, name);
+
+  /* Undo everything, step by step, then save: the original bytes. */
+  guint steps = 0;
+  while (wg_history_can_undo (wg_document_get_history (doc)))
+    {
+      activate (win, "undo", NULL);
+      steps++;
+    }
+  g_assert_cmpuint (steps, ==, 3);
+  g_assert_false (wg_document_is_modified (doc));
+  g_assert_false (g_action_get_enabled (g_action_map_lookup_action (G_ACTION_MAP (win), "undo")));
+  activate (win, "save", NULL);
+  g_autofree char *saved = wg_editor_test_read (work);
+  g_assert_cmpstr (saved, ==, original);
+  /* The CLI bakes what the editor saved. */
+  g_autofree char *out = g_strdup_printf ("%s/bake-%.*s", artifacts (), (int) (strlen (name) - 5), name);
+  const char *argv[] = { g_getenv ("WAVEGRAPH_BIN"), "run", work, "--frames", "0-0", "--out", out,
+                         "--no-contact-sheet", NULL };
+  g_assert_nonnull (argv[0]);
+  int status;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("wavegraph run: %s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  close_window (win);
+}
+
+/* The GPU backend: the plan adopts the viewport's context; its buffers are
+ * drawn without a read-back. */
+static void
+test_gpu_backend (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  g_assert_true (wg_viewport_is_ready (viewport));
+  g_test_message ("viewport renderer: %s", wg_viewport_get_renderer (viewport));
+  wg_editor_window_set_gpu (win, TRUE);
+  wait_for (wg_editor_window_is_settled, win, "the GPU plan's first frame is drawn");
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_true (r->gpu);
+  g_assert_null (r->error);
+  g_assert_nonnull (r->surface);
+  g_assert_cmpuint (r->surface->gl_buffer, !=, 0);
+  g_assert_null (r->surface->data);
+  g_assert_true (g_str_has_prefix (wg_editor_window_get_backend_label (win), "GPU"));
+
+  WgDocument *doc = wg_editor_window_get_document (win);
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("spectrum", "wind_speed", "9"), NULL));
+  wait_for (wg_editor_window_is_settled, win, "the GPU plan's update is drawn");
+  g_autoptr (GdkTexture) shot = screenshot (win, "ocean-calm-gpu.png");
+  assert_shaded_water (win, shot, "ocean-calm (GPU)");
+  wg_document_undo (doc);
+  wait_for (wg_editor_window_is_settled, win, "the undo is drawn");
+  wg_editor_window_set_gpu (win, FALSE);
+  wait_for (wg_editor_window_is_settled, win, "back on the CPU");
+  g_assert_false (wg_editor_window_get_result (win)->gpu);
+  close_window (win);
+}
+
+/* A graph that fails to load says where; the window keeps what it had. */
+static void
+test_load_error (void)
+{
+  g_autofree char *path = g_build_filename (artifacts (), "broken.json", NULL);
+  g_assert_true (g_file_set_contents (path,
+    "{\"format\":\"wavegraph\",\"version\":1,\"nodes\":[{\"id\":\"s\",\"type\":\"ocean-spectrum\","
+    "\"params\":{\"wind_speed\":99}}]}", -1, NULL));
+  WgEditorWindow *win = open_window (NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_editor_window_open (win, path, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  const char *banner = wg_editor_window_get_error (win);
+  g_assert_nonnull (banner);
+  g_assert_nonnull (strstr (banner, "broken.json"));
+  g_assert_nonnull (strstr (banner, "nodes[0].params.wind_speed"));
+  g_assert_null (wg_document_get_path (wg_editor_window_get_document (win)));
+  /* Evaluations of the graph still open do not hide the message. */
+  WgDocument *doc = wg_editor_window_get_document (win);
+  guint64 serial = wg_editor_window_get_result (win)->serial;
+  g_assert_true (wg_document_execute (doc, wg_command_add_node ("ocean-spectrum", NULL, 0, 0), NULL));
+  wait_for (wg_editor_window_is_settled, win, "the edited graph is evaluated");
+  g_assert_cmpuint (wg_editor_window_get_result (win)->serial, >, serial);
+  g_assert_null (wg_editor_window_get_result (win)->error);
+  g_assert_cmpstr (wg_editor_window_get_error (win), ==, banner);
+  wg_document_undo (doc);
+  wait_for (wg_editor_window_is_settled, win, "the undo is evaluated");
+  /* An empty graph draws sky only: the water check must refuse that. */
+  g_autoptr (GdkTexture) shot = screenshot (win, "empty.png");
+  ViewStats st = viewport_stats (win, shot, "empty graph");
+  g_assert_cmpfloat (st.roughness, <, 0.5);
+  g_assert_cmpuint (st.colours, <=, 40);
+  close_window (win);
+}
+
+/* A node that cannot run gets its message; the rest of the graph runs. */
+static void
+test_node_error (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  wg_document_begin_group (doc, "A measured spectrum");
+  g_assert_true (wg_document_execute (doc, wg_command_add_node ("ocean-spectrum", "measured", 40, 400), NULL));
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("measured", "model", "measured"), NULL));
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("measured", "buoy_file", "missing.txt"), NULL));
+  wg_document_end_group (doc);
+  wait_for (wg_editor_window_is_settled, win, "the failing node is evaluated");
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_null (r->error);
+  const char *message = g_hash_table_lookup (r->node_errors, "measured");
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "missing.txt"));
+  g_assert_cmpuint (g_hash_table_size (r->node_errors), ==, 1);
+  g_assert_nonnull (r->surface);
+  const char *ids[] = { "measured", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+  g_autoptr (GdkTexture) shot = screenshot (win, "node-error.png");
+  assert_shaded_water (win, shot, "ocean-calm with a failing node");
+  wg_document_undo (doc);
+  close_window (win);
+}
+
+/* Without an exposed source or obstacle a click orbits; picking finds the
+ * patch point under the pointer. */
+static void
+test_viewport_controls (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  int w = gtk_widget_get_width (GTK_WIDGET (viewport)), h = gtk_widget_get_height (GTK_WIDGET (viewport));
+  double x, y, x2, y2;
+  g_assert_true (wg_viewport_pick (viewport, w / 2.0, h * 0.75, &x, &y));
+  g_assert_cmpfloat (x, >=, 0);
+  g_assert_cmpfloat (x, <, 64);
+  g_assert_false (wg_viewport_pick (viewport, w / 2.0, 1, &x2, &y2)); /* the sky */
+  g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
+  guint64 before = wg_viewport_get_frames_rendered (viewport);
+  wg_viewport_press (viewport, w / 2.0, h * 0.75);
+  wg_viewport_drag_to (viewport, w / 2.0 + 60, h * 0.75);
+  wg_viewport_release (viewport);
+  while (wg_viewport_get_frames_rendered (viewport) == before)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (wg_viewport_pick (viewport, w / 2.0, h * 0.75, &x2, &y2));
+  g_assert_true (fabs (x2 - x) > 1e-3 || fabs (y2 - y) > 1e-3); /* the camera turned */
+  g_assert_false (wg_document_is_modified (wg_editor_window_get_document (win)));
+  close_window (win);
+}
+
+/* The first descendant of @widget of @type (a GtkButton) labelled @label. */
+static GtkWidget *
+find_widget (GtkWidget *widget, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, label);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A top-level window of @type other than @except, or NULL. */
+static GtkWindow *
+find_toplevel (GType type, GtkWindow *except)
+{
+  GListModel *list = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
+      if (w != except && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return w;
+    }
+  return NULL;
+}
+
+static void
+iterate (guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The main menu's keyboard shortcuts window and about dialog open. */
+static void
+test_menus (void)
+{
+  WgEditorWindow *win = open_window (NULL);
+  activate (win, "show-help-overlay", NULL);
+  iterate (20);
+  GtkWindow *shortcuts = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW, NULL);
+  g_assert_nonnull (shortcuts);
+  gtk_window_destroy (shortcuts);
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (app), "about"), NULL);
+  iterate (20);
+  GtkWindow *about = find_toplevel (GTK_TYPE_ABOUT_DIALOG, NULL);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (gtk_about_dialog_get_program_name (GTK_ABOUT_DIALOG (about)), ==, "Wavegraph Editor");
+  gtk_window_destroy (about);
+  close_window (win);
+}
+
+static gboolean bake_done;
+
+static void
+bake_status (GtkLabel *label, GParamSpec *pspec, gpointer data)
+{
+  bake_done = g_str_has_prefix (gtk_label_get_text (label), "Wrote");
+}
+
+static gboolean
+baked (WgEditorWindow *win)
+{
+  return bake_done;
+}
+
+/* Bake… writes the frames into the graph's out/ folder, as the CLI would. */
+static void
+test_bake_dialog (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  g_autofree char *text = wg_editor_test_read (src);
+  g_autofree char *dir = g_build_filename (artifacts (), "bake-dialog", NULL);
+  g_mkdir_with_parents (dir, 0755);
+  g_autofree char *work = g_build_filename (dir, "ocean-calm.json", NULL);
+  g_assert_true (g_file_set_contents (work, text, -1, NULL));
+  WgEditorWindow *win = open_window (work);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  WgSettings s = *wg_graph_get_settings (wg_document_get_graph (doc));
+  s.frames[0] = 0;
+  s.frames[1] = 2;
+  g_assert_true (wg_document_execute (doc, wg_command_set_settings (&s), NULL));
+  activate (win, "bake", NULL);
+  iterate (20);
+  GtkWindow *dialog = NULL;
+  GListModel *list = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
+      if (g_strcmp0 (gtk_window_get_title (w), "Bake") == 0)
+        dialog = w;
+    }
+  g_assert_nonnull (dialog);
+  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Bake");
+  g_assert_nonnull (run);
+  /* The status line is the dialog's only wrapping, selectable label. */
+  GtkWidget *status = NULL;
+  GtkWidget *grid = gtk_window_get_child (dialog);
+  for (GtkWidget *c = gtk_widget_get_first_child (grid); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LABEL (c) && gtk_label_get_selectable (GTK_LABEL (c)))
+      status = c;
+  g_assert_nonnull (status);
+  bake_done = FALSE;
+  g_signal_connect (status, "notify::label", G_CALLBACK (bake_status), NULL);
+  gtk_widget_activate (run);
+  wait_for (baked, win, "the bake finished");
+  g_autofree char *frame = g_build_filename (dir, "out", "calm", "height.0002.exr", NULL);
+  g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *sheet = g_build_filename (dir, "out", "contact-sheet.png", NULL);
+  g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (dialog);
+  wg_document_undo (doc);
+  close_window (win);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* The folders meson points XDG_* at (Mesa caches shaders there). */
+  const char *const xdg[] = { "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+  for (guint i = 0; i < G_N_ELEMENTS (xdg); i++)
+    if (g_getenv (xdg[i]))
+      g_mkdir_with_parents (g_getenv (xdg[i]), 0700);
+  app = wg_editor_application_new ();
+  g_autoptr (GError) error = NULL;
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot start the application: %s", error->message);
+  static const char *const graphs[] = { "ocean.json", "ocean-calm.json", "buoy.json" };
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/editor-ui/session/%s", graphs[i]);
+      g_test_add_data_func (path, graphs[i], test_session);
+    }
+  g_test_add_func ("/editor-ui/gpu-backend", test_gpu_backend);
+  g_test_add_func ("/editor-ui/load-error", test_load_error);
+  g_test_add_func ("/editor-ui/node-error", test_node_error);
+  g_test_add_func ("/editor-ui/viewport-controls", test_viewport_controls);
+  g_test_add_func ("/editor-ui/menus", test_menus);
+  g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
+  int status = g_test_run ();
+  g_object_unref (app);
+  return status;
+}

@@ -1,0 +1,7 @@
+/* wg-editor-test-util.h — helpers shared by the editor's test suites. */
+#pragma once
+
+#include <glib.h>
+
+/* The contents of @path (asserting it reads). */
+char *wg_editor_test_read (const char *path);
