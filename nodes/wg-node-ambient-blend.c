@@ -93,12 +93,14 @@ ambient_blend_process_gpu (WgNodeContext *ctx, GError **error)
     g_string_append (defines, "#define OBSTRUCTION 1\n");
   if (wg_ctx_enum (ctx, P_MODE) == MODE_ADD)
     g_string_append (defines, "#define ADD 1\n");
-  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "ambient-blend.comp", defines->str, error);
+  GLuint program, out, h, a, o;
+  gboolean ok =
+    (program = wg_gpu_program (wg_ctx_gpu (ctx), "ambient-blend.comp", defines->str, error)) &&
+    (out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error)) &&
+    (h = wg_buffer_gpu (hb, error)) && (a = wg_buffer_gpu (ab, error)) &&
+    (o = ob ? wg_buffer_gpu (ob, error) : out);
   g_string_free (defines, TRUE);
-  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
-  GLuint h = wg_buffer_gpu (hb, error), a = wg_buffer_gpu (ab, error);
-  GLuint o = ob ? wg_buffer_gpu (ob, error) : out;
-  if (!program || !out || !h || !a || !o)
+  if (!ok)
     return FALSE;
   wg_gpu_set_uvec2 (program, "u_size", hb->width, hb->height);
   wg_gpu_set_vec2 (program, "u_spacing", (float) (hb->extent[0] / hb->width),

@@ -2,8 +2,9 @@
  * Surfaces", papers/000). Linear waves ∂²h/∂t² + α ∂h/∂t = −g √(−∇²) h
  * (eq. 1) with the vertical derivative √(−∇²) as a convolution (eq. 2; the
  * operator and its corrections are in runtime/wg-iwave.h), stepped
- * explicitly (eq. 3, with the signs of the paper's pseudo-code):
- *   h⁺ = h (2 − αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) − g Δt² V h/(1 + αΔt).
+ * explicitly (eq. 3; the damping sign follows the equation, not the paper's
+ * pseudo-code, see step_coefficients()):
+ *   h⁺ = h (2 + αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) − g Δt² V h/(1 + αΔt).
  * Before each step, as in the paper: h += source, h *= obstruction,
  * h −= ambient (1 − obstruction). The source is height per frame: a frame
  * split into n sub-steps adds source/n at each, so the waves a poke makes do
@@ -61,7 +62,7 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_KERNEL_RADIUS] = { "kernel_radius", "Kernel radius P", WG_PARAM_INT, "cells",
                         "Half-width of the vertical-derivative kernel: waves up to about P cells "
                         "long propagate like gravity waves (6: the paper's fast choice)",
-                        6, 1, WG_IWAVE_MAX_RADIUS, 2, 32 },
+                        6, 1, WG_IWAVE_MAX_RADIUS, 2, 32, .flags = WG_PARAM_FLAG_PREPARE },
   [P_DAMPING] = { "damping", "Damping α", WG_PARAM_FLOAT, "1/s",
                   "Velocity damping: wave amplitudes decay as e^(−αt/2)", 0.05, 0, 100, 0, 2 },
   [P_SMOOTHING] = { "smoothing", "Grid-scale damping", WG_PARAM_FLOAT, "1/s",
@@ -75,15 +76,15 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_SURFACE_TENSION] = { "surface_tension", "Surface tension length", WG_PARAM_FLOAT, "m",
                           "L_T: below this length waves run faster, as capillary waves (0: "
                           "none)",
-                          0, 0, 100, 0, 1 },
+                          0, 0, 100, 0, 1, .flags = WG_PARAM_FLAG_PREPARE },
   [P_BOUNDARY] = { "boundary", "Grid edges", WG_PARAM_ENUM, "",
                    "periodic: waves leaving one side come back on the other; reflecting: "
                    "walls; zero: open water held flat outside",
-                   BOUNDARY_REFLECTING, .choices = boundaries },
+                   BOUNDARY_REFLECTING, .choices = boundaries, .flags = WG_PARAM_FLAG_PREPARE },
   [P_METHOD] = { "method", "Convolution", WG_PARAM_ENUM, "",
                  "direct: the paper's symmetric sum; fft: an FFT product, cheaper for large "
                  "kernels; auto: the cheaper (same results to float rounding)",
-                 METHOD_AUTO, .choices = methods },
+                 METHOD_AUTO, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE },
   [P_AMBIENT_WRAP] = { "ambient_wrap", "Tile ambient", WG_PARAM_BOOL, "",
                        "The ambient field repeats (a periodic ocean tile); off: clamp at its "
                        "edges",
@@ -116,14 +117,12 @@ typedef struct {
   Group *groups;
   guint n_groups;
   double lambda_max;   /* largest eigenvalue of the operator (1/m) */
-  guint substeps;
   gboolean use_fft;
   float *ambient;      /* the ambient input resampled onto the grid */
   float *velocity;     /* smoothing: h⁺ − h of the step */
   /* direct: the height with a P-cell margin holding the boundary */
   float *padded;
   guint pw, ph;
-  float *rows;         /* per thread: one row of accumulators */
   /* FFT: an mx × my complex work array, the grid at (off, off) */
   guint mx, my, off;
   WgFft2d *fft;
@@ -145,7 +144,6 @@ iwave_state_free (gpointer data)
   g_free (st->ambient);
   g_free (st->velocity);
   free (st->padded);
-  g_free (st->rows);
   wg_fft2d_free (st->fft);
   wg_fft2d_free_array (st->work);
   g_free (st->spectrum);
@@ -375,11 +373,6 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
   wg_iwave_response_extremes ((guint) P, st->op, &lambda_min, &st->lambda_max);
   build_groups (st);
 
-  /* g Δt² λmax ≤ 4, with a 10% margin. */
-  const double g = wg_ctx_double (ctx, P_GRAVITY), dt = wg_ctx_dt (ctx);
-  const double dt_max = 0.9 * 2.0 / sqrt (g * st->lambda_max);
-  st->substeps = (guint) MAX (1.0, ceil (dt / dt_max));
-
   fft_layout (st, w, h, boundary, wg_ctx_gpu (ctx) != NULL);
   int method = wg_ctx_enum (ctx, P_METHOD);
   /* auto keeps to sizes the GPU FFT handles (a periodic 32² grid, a
@@ -413,25 +406,34 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
       if (posix_memalign (&mem, 64, (gsize) st->pw * st->ph * sizeof (float)) != 0)
         g_error ("out of memory for a %u×%u iWave grid", w, h);
       st->padded = mem;
-      st->rows = g_new (float, (gsize) w * wg_ctx_threads (ctx));
     }
   if (wg_ctx_gpu (ctx))
     return iwave_prepare_gpu (ctx, st, error);
   return TRUE;
 }
 
-/* Step coefficients for one sub-step of @h seconds; smoothing: the share
- * of a 2-cell checkerboard's velocity removed per sub-step. */
+/* One frame's stepping: sub-steps and their coefficients; smoothing is the
+ * share of a 2-cell checkerboard's velocity removed per sub-step. */
 typedef struct {
+  guint substeps;
   float a, b, c, smoothing;
 } StepCoefficients;
 
+/* The sub-steps from the current gravity (a graph input may change it):
+ * g Δt² λmax ≤ 4, with a 10% margin. The step is eq. 3 with the damping
+ * term's sign as the equation gives it: from (h⁺ − 2h + h⁻)/Δt² +
+ * α (h⁺ − h)/Δt = −g V h, h⁺ = h (2 + αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) −
+ * g Δt² V h/(1 + αΔt). The paper's pseudo-code writes 2 − αΔt, which adds
+ * a restoring force 2α/Δt (a raised pool would slosh, ever faster as Δt
+ * shrinks); the decay e^{−αt/2} is the same either way. */
 static StepCoefficients
 step_coefficients (WgNodeContext *ctx, const IwaveState *st)
 {
-  double h = wg_ctx_dt (ctx) / st->substeps, alpha = wg_ctx_double (ctx, P_DAMPING);
-  double g = wg_ctx_double (ctx, P_GRAVITY), d = 1.0 + alpha * h;
-  return (StepCoefficients) { (float) ((2.0 - alpha * h) / d), (float) (1.0 / d),
+  const double g = wg_ctx_double (ctx, P_GRAVITY), dt = wg_ctx_dt (ctx);
+  const double dt_max = 0.9 * 2.0 / sqrt (g * st->lambda_max);
+  const guint substeps = (guint) MAX (1.0, ceil (dt / dt_max));
+  const double h = dt / substeps, alpha = wg_ctx_double (ctx, P_DAMPING), d = 1.0 + alpha * h;
+  return (StepCoefficients) { substeps, (float) ((2.0 + alpha * h) / d), (float) (1.0 / d),
                               (float) (g * h * h / d),
                               (float) -expm1 (-wg_ctx_double (ctx, P_SMOOTHING) * h) };
 }
@@ -563,12 +565,8 @@ convolve_direct (IwaveState *st, const float *height, float *vd, guint w, guint 
     }
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < h; j++)
-    {
-      float *acc = st->rows + (gsize) w * (guint) omp_get_thread_num ();
-      convolve_row (st->padded + (gsize) (j + P) * st->pw + P, (gssize) st->pw, st->groups,
-                    st->n_groups, w, acc);
-      memcpy (vd + (gsize) j * w, acc, w * sizeof (float));
-    }
+    convolve_row (st->padded + (gsize) (j + P) * st->pw + P, (gssize) st->pw, st->groups,
+                  st->n_groups, w, vd + (gsize) j * w);
 }
 
 static void
@@ -636,8 +634,8 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
   const StepCoefficients k = step_coefficients (ctx, st);
   const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
 
-  const float share = 1.0f / (float) st->substeps;
-  for (guint s = 0; s < st->substeps; s++)
+  const float share = 1.0f / (float) k.substeps;
+  for (guint s = 0; s < k.substeps; s++)
     {
 #pragma omp parallel for schedule(static)
       for (gsize p = 0; p < n; p++)
@@ -684,13 +682,14 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
   WgBuffer *sb = wg_ctx_input (ctx, IN_SOURCE), *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
   WgBuffer *ab = wg_ctx_input (ctx, IN_AMBIENT);
   const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
-  GLuint height = wg_buffer_gpu_write (hb, error);
-  GLuint prev = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_PREVIOUS), error);
-  GLuint vd = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE), error);
-  GLuint src = sb ? wg_buffer_gpu (sb, error) : height;
-  GLuint obs = ob ? wg_buffer_gpu (ob, error) : height;
-  GLuint amb = ab ? wg_buffer_gpu (ab, error) : height;
-  if (!height || !prev || !vd || !src || !obs || !amb)
+  /* Each step stops at the first failure, which alone sets @error. */
+  GLuint height, prev, vd, src = 0, obs = 0, amb = 0;
+  if (!(height = wg_buffer_gpu_write (hb, error)) ||
+      !(prev = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_PREVIOUS), error)) ||
+      !(vd = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE), error)) ||
+      !(src = sb ? wg_buffer_gpu (sb, error) : height) ||
+      !(obs = ob ? wg_buffer_gpu (ob, error) : height) ||
+      !(amb = ab ? wg_buffer_gpu (ab, error) : height))
     return FALSE;
 
   g_autoptr (GString) defines = g_string_new (NULL);
@@ -698,16 +697,24 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
     g_string_append (defines, "#define OBSTRUCTION 1\n");
   if (ab && ob)
     g_string_append (defines, "#define AMBIENT 1\n");
-  g_autofree char *pre_defines = g_strconcat (defines->str, sb ? "#define SOURCE 1\n" : "", NULL);
-  GLuint pre = wg_gpu_program (gpu, "iwave.comp", pre_defines, error);
   const StepCoefficients k = step_coefficients (ctx, st);
   const gboolean smooth = k.smoothing > 0.0f;
+  g_autofree char *pre_defines = g_strconcat (defines->str, sb ? "#define SOURCE 1\n" : "", NULL);
   g_autofree char *step_defines = g_strconcat (defines->str, "#define STEP 1\n",
                                                smooth ? "#define VELOCITY 1\n" : "", NULL);
-  GLuint step = wg_gpu_program (gpu, "iwave.comp", step_defines, error);
   g_autofree char *smooth_defines = g_strconcat (defines->str, "#define SMOOTH 1\n", NULL);
-  GLuint smoother = smooth ? wg_gpu_program (gpu, "iwave.comp", smooth_defines, error) : 0;
-  if (!pre || !step || (smooth && !smoother))
+  g_autofree char *direct_defines = g_strdup_printf ("#define DIRECT 1\n#define RADIUS %d\n",
+                                                     st->radius);
+  GLuint pre, step, smoother = 0, conv = 0, fill = 0, mul = 0, take = 0;
+  if (!(pre = wg_gpu_program (gpu, "iwave.comp", pre_defines, error)) ||
+      !(step = wg_gpu_program (gpu, "iwave.comp", step_defines, error)) ||
+      (smooth && !(smoother = wg_gpu_program (gpu, "iwave.comp", smooth_defines, error))) ||
+      (!st->use_fft &&
+       !(conv = wg_gpu_program (gpu, "iwave-convolve.comp", direct_defines, error))) ||
+      (st->use_fft &&
+       (!(fill = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_FILL 1\n", error)) ||
+        !(mul = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_MULTIPLY 1\n", error)) ||
+        !(take = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_EXTRACT 1\n", error)))))
     return FALSE;
   if (smooth && st->gpu_velocity == 0)
     {
@@ -732,7 +739,7 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
         }
     }
   if (sb)
-    wg_gpu_set_float (pre, "u_source_share", 1.0f / (float) st->substeps);
+    wg_gpu_set_float (pre, "u_source_share", 1.0f / (float) k.substeps);
   wg_gpu_set_vec2 (step, "u_ab", k.a, k.b);
   wg_gpu_set_float (step, "u_c", k.c);
   if (smooth)
@@ -741,8 +748,22 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
       wg_gpu_set_float (smoother, "u_smoothing", k.smoothing);
       wg_gpu_set_int (smoother, "u_boundary", boundary);
     }
+  if (conv)
+    {
+      wg_gpu_set_uvec2 (conv, "u_size", w, h);
+      wg_gpu_set_int (conv, "u_boundary", boundary);
+    }
+  GLuint fft_programs[] = { fill, mul, take };
+  for (guint i = 0; st->use_fft && i < G_N_ELEMENTS (fft_programs); i++)
+    {
+      wg_gpu_set_uvec2 (fft_programs[i], "u_size", w, h);
+      wg_gpu_set_uvec2 (fft_programs[i], "u_fft_size", st->mx, st->my);
+      wg_gpu_set_int (fft_programs[i], "u_offset", (int) st->off);
+      wg_gpu_set_int (fft_programs[i], "u_radius", st->radius);
+      wg_gpu_set_int (fft_programs[i], "u_boundary", boundary);
+    }
 
-  for (guint s = 0; s < st->substeps; s++)
+  for (guint s = 0; s < k.substeps; s++)
     {
       wg_gpu_bind (0, height);
       wg_gpu_bind (1, src);
@@ -752,20 +773,6 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
 
       if (st->use_fft)
         {
-          GLuint fill = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_FILL 1\n", error);
-          GLuint mul = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_MULTIPLY 1\n", error);
-          GLuint take = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_EXTRACT 1\n", error);
-          if (!fill || !mul || !take)
-            return FALSE;
-          GLuint fft_programs[] = { fill, mul, take };
-          for (guint i = 0; i < 3; i++)
-            {
-              wg_gpu_set_uvec2 (fft_programs[i], "u_size", w, h);
-              wg_gpu_set_uvec2 (fft_programs[i], "u_fft_size", st->mx, st->my);
-              wg_gpu_set_int (fft_programs[i], "u_offset", (int) st->off);
-              wg_gpu_set_int (fft_programs[i], "u_radius", st->radius);
-              wg_gpu_set_int (fft_programs[i], "u_boundary", boundary);
-            }
           wg_gpu_bind (0, height);
           wg_gpu_bind (1, st->gpu_work);
           wg_gpu_dispatch (fill, (st->mx + 15) / 16, (st->my + 15) / 16, 1);
@@ -782,13 +789,6 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
         }
       else
         {
-          g_autofree char *direct = g_strdup_printf ("#define DIRECT 1\n#define RADIUS %d\n",
-                                                     st->radius);
-          GLuint conv = wg_gpu_program (gpu, "iwave-convolve.comp", direct, error);
-          if (!conv)
-            return FALSE;
-          wg_gpu_set_uvec2 (conv, "u_size", w, h);
-          wg_gpu_set_int (conv, "u_boundary", boundary);
           wg_gpu_bind (0, height);
           wg_gpu_bind (1, vd);
           wg_gpu_bind (2, st->gpu_op);

@@ -44,8 +44,11 @@ static const WgPortSpec outputs[] = {
   { "normal", WG_PORT_FIELD, 3, FALSE, "Unit normal (nx, ny, nz) of the displaced surface" },
 };
 
-static gboolean
-normals_prepare (WgNodeContext *ctx, GError **error)
+/* The surface (displacement or height) after checking the inputs against
+ * the method; NULL with @error set. Checked when the plan is built and per
+ * frame: the method can be a graph input. */
+static WgBuffer *
+checked_surface (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *s = wg_ctx_input (ctx, IN_SLOPE), *hb = wg_ctx_input (ctx, IN_HEIGHT);
   WgBuffer *d = wg_ctx_input (ctx, IN_DISPLACEMENT);
@@ -55,7 +58,7 @@ normals_prepare (WgNodeContext *ctx, GError **error)
                     d ? "link \"displacement\" or \"height\", not both"
                       : "link input \"displacement\" (choppy surfaces) or \"height\" (height "
                         "fields)");
-      return FALSE;
+      return NULL;
     }
   const char *surface = d ? "displacement" : "height";
   if (d == NULL)
@@ -67,16 +70,25 @@ normals_prepare (WgNodeContext *ctx, GError **error)
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_METHOD,
                         "the spectral method needs input \"slope\" linked (from fft:slope); use "
                         "\"finite-difference\" for the %s alone", surface);
-          return FALSE;
+          return NULL;
         }
       if (s->width != d->width || s->height != d->height)
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
                         "inputs \"%s\" (%u×%u) and \"slope\" (%u×%u) differ in size", surface,
                         d->width, d->height, s->width, s->height);
-          return FALSE;
+          return NULL;
         }
     }
+  return d;
+}
+
+static gboolean
+normals_prepare (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *d = checked_surface (ctx, error);
+  if (d == NULL)
+    return FALSE;
   wg_ctx_define_field (ctx, 0, d->width, d->height, 3, d->extent);
   return TRUE;
 }
@@ -180,6 +192,8 @@ height_normals_cpu (WgNodeContext *ctx, WgBuffer *hb, const float *slope, GError
 static gboolean
 normals_process_cpu (WgNodeContext *ctx, GError **error)
 {
+  if (checked_surface (ctx, error) == NULL)
+    return FALSE;
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
   if (hb)
     {
@@ -242,17 +256,17 @@ normals_process_gpu (WgNodeContext *ctx, GError **error)
 {
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
-  WgBuffer *db = hb ? hb : wg_ctx_input (ctx, IN_DISPLACEMENT);
+  WgBuffer *db = checked_surface (ctx, error);
+  if (db == NULL)
+    return FALSE;
   gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
   g_autofree char *defines = g_strconcat (spectral ? "#define SPECTRAL 1\n" : "",
                                           hb ? "#define HEIGHT 1\n" : "", NULL);
-  GLuint program = wg_gpu_program (gpu, "normals.comp", defines, error);
-  if (program == 0)
-    return FALSE;
-  GLuint d = wg_buffer_gpu (db, error);
-  GLuint s = spectral ? wg_buffer_gpu (wg_ctx_input (ctx, IN_SLOPE), error) : 0;
-  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
-  if (d == 0 || (spectral && s == 0) || out == 0)
+  GLuint program, d, s = 0, out;
+  if (!(program = wg_gpu_program (gpu, "normals.comp", defines, error)) ||
+      !(d = wg_buffer_gpu (db, error)) ||
+      (spectral && !(s = wg_buffer_gpu (wg_ctx_input (ctx, IN_SLOPE), error))) ||
+      !(out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error)))
     return FALSE;
   wg_gpu_set_uvec2 (program, "u_size", db->width, db->height);
   wg_gpu_set_vec2 (program, "u_spacing", (float) (db->extent[0] / db->width),

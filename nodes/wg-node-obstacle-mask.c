@@ -74,8 +74,12 @@ static const WgPortSpec outputs[] = {
   { "mask", WG_PORT_FIELD, 1, FALSE, "Obstruction mask: 1 water, 0 solid, ramped in between" },
 };
 
+/* What prepare builds from parameters is rebuilt when they change as graph
+ * inputs: the image (path, invert) and the polygon (points). */
 typedef struct {
-  char *image_path;      /* loaded image, to notice a path changed as a graph input */
+  char *image_path;      /* the loaded image's path */
+  gboolean image_invert; /* and whether it was inverted */
+  char *points_text;     /* the parsed polygon's points */
   float *image_distance; /* image: signed distance (m) per grid cell */
   float *points;         /* polygon vertices (x, y) in the shape's frame */
   guint n_points;
@@ -90,6 +94,7 @@ obstacle_state_free (gpointer data)
   if (st == NULL)
     return;
   g_free (st->image_path);
+  g_free (st->points_text);
   g_free (st->image_distance);
   g_free (st->points);
   if (st->gpu_image)
@@ -231,6 +236,7 @@ load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error
     }
   g_free (st->image_path);
   st->image_path = g_strdup (wg_ctx_string (ctx, P_IMAGE));
+  st->image_invert = invert;
 
   if (wg_ctx_gpu (ctx))
     {
@@ -278,9 +284,43 @@ parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
                     "a polygon needs at least 3 points, got %u", pts->len / 2);
       return FALSE;
     }
+  g_free (st->points);
   st->n_points = pts->len / 2;
   st->points = (float *) g_array_free (g_steal_pointer (&pts), FALSE);
+  g_free (st->points_text);
+  st->points_text = g_strdup (wg_ctx_string (ctx, P_POINTS));
+  if (wg_ctx_gpu (ctx))
+    {
+      if (st->gpu_points == 0)
+        glGenBuffers (1, &st->gpu_points);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_points);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_points * sizeof (float)),
+                    st->points, GL_STATIC_DRAW);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      return wg_gpu_check ("uploading polygon points", error);
+    }
   return TRUE;
+}
+
+/* Loads the image or parses the polygon when the shape needs it and its
+ * parameters differ from what was loaded. */
+static gboolean
+update_shape_data (WgNodeContext *ctx, ObstacleState *st, GError **error)
+{
+  switch (wg_ctx_enum (ctx, P_SHAPE))
+    {
+    case SHAPE_IMAGE:
+      if (g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 ||
+          st->image_invert != wg_ctx_bool (ctx, P_INVERT))
+        return load_image (ctx, st, wg_ctx_output (ctx, 0), error);
+      return TRUE;
+    case SHAPE_POLYGON:
+      if (g_strcmp0 (st->points_text, wg_ctx_string (ctx, P_POINTS)) != 0)
+        return parse_points (ctx, st, error);
+      return TRUE;
+    default:
+      return TRUE;
+    }
 }
 
 static gboolean
@@ -290,23 +330,7 @@ obstacle_prepare (WgNodeContext *ctx, GError **error)
   wg_ctx_define_field (ctx, 0, s->grid[0], s->grid[1], 1, s->extent);
   ObstacleState *st = g_new0 (ObstacleState, 1);
   wg_ctx_set_state (ctx, st);
-  int shape = wg_ctx_enum (ctx, P_SHAPE);
-  if (shape == SHAPE_IMAGE)
-    return load_image (ctx, st, wg_ctx_output (ctx, 0), error);
-  if (shape == SHAPE_POLYGON)
-    {
-      if (!parse_points (ctx, st, error))
-        return FALSE;
-      if (wg_ctx_gpu (ctx))
-        {
-          glGenBuffers (1, &st->gpu_points);
-          glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_points);
-          glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_points * sizeof (float)),
-                        st->points, GL_STATIC_DRAW);
-          glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-        }
-    }
-  return TRUE;
+  return update_shape_data (ctx, st, error);
 }
 
 /* A shape placed by the transform, as the kernels see it. */
@@ -404,11 +428,7 @@ obstacle_process_cpu (WgNodeContext *ctx, GError **error)
   WgBuffer *ob = wg_ctx_output (ctx, 0);
   WgBuffer *ib = wg_ctx_input (ctx, 0);
   const float *in = ib ? wg_buffer_cpu (ib, error) : NULL;
-  if (ib && in == NULL)
-    return FALSE;
-  if (wg_ctx_enum (ctx, P_SHAPE) == SHAPE_IMAGE &&
-      g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 &&
-      !load_image (ctx, st, ob, error))
+  if ((ib && in == NULL) || !update_shape_data (ctx, st, error))
     return FALSE;
 
   float *out = wg_buffer_data (ob);
@@ -436,9 +456,7 @@ obstacle_process_gpu (WgNodeContext *ctx, GError **error)
   ObstacleState *st = wg_ctx_get_state (ctx);
   WgBuffer *ob = wg_ctx_output (ctx, 0);
   WgBuffer *ib = wg_ctx_input (ctx, 0);
-  if (wg_ctx_enum (ctx, P_SHAPE) == SHAPE_IMAGE &&
-      g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 &&
-      !load_image (ctx, st, ob, error))
+  if (!update_shape_data (ctx, st, error))
     return FALSE;
   Shape sh;
   shape_from_params (ctx, st, &sh);
@@ -447,11 +465,12 @@ obstacle_process_gpu (WgNodeContext *ctx, GError **error)
     g_string_append (defines, "#define INPUT_MASK 1\n");
   if (sh.shape == SHAPE_IMAGE)
     g_string_append (defines, "#define IMAGE 1\n");
-  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "obstacle-mask.comp", defines->str, error);
+  GLuint program, out, in;
+  gboolean ok =
+    (program = wg_gpu_program (wg_ctx_gpu (ctx), "obstacle-mask.comp", defines->str, error)) &&
+    (out = wg_buffer_gpu_write (ob, error)) && (in = ib ? wg_buffer_gpu (ib, error) : out);
   g_string_free (defines, TRUE);
-  GLuint out = wg_buffer_gpu_write (ob, error);
-  GLuint in = ib ? wg_buffer_gpu (ib, error) : out;
-  if (program == 0 || out == 0 || in == 0)
+  if (!ok)
     return FALSE;
   wg_gpu_set_uvec2 (program, "u_size", ob->width, ob->height);
   wg_gpu_set_vec2 (program, "u_spacing", (float) (ob->extent[0] / ob->width),

@@ -54,17 +54,26 @@ static const WgPortSpec outputs[] = {
   { "source", WG_PORT_FIELD, 1, FALSE, "Height added this frame (m)" },
 };
 
+/* The wake mode needs the obstacle's mask; checked when the plan is built
+ * and again per frame, the mode being settable as a graph input. */
 static gboolean
-source_prepare (WgNodeContext *ctx, GError **error)
+check_wake (WgNodeContext *ctx, GError **error)
 {
-  const WgSettings *s = wg_ctx_settings (ctx);
-  WgBuffer *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
-  if (wg_ctx_enum (ctx, P_MODE) == MODE_WAKE && ob == NULL)
+  if (wg_ctx_enum (ctx, P_MODE) == MODE_WAKE && wg_ctx_input (ctx, IN_OBSTRUCTION) == NULL)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_MODE,
                     "the wake mode needs input \"obstruction\" linked (the moving obstacle's mask)");
       return FALSE;
     }
+  return TRUE;
+}
+
+static gboolean
+source_prepare (WgNodeContext *ctx, GError **error)
+{
+  const WgSettings *s = wg_ctx_settings (ctx);
+  if (!check_wake (ctx, error))
+    return FALSE;
   for (guint p = 0; p < G_N_ELEMENTS (inputs); p++)
     {
       WgBuffer *b = wg_ctx_input (ctx, p);
@@ -99,6 +108,8 @@ activity (WgNodeContext *ctx)
 static gboolean
 source_process_cpu (WgNodeContext *ctx, GError **error)
 {
+  if (!check_wake (ctx, error))
+    return FALSE;
   WgBuffer *out = wg_ctx_output (ctx, 0);
   WgBuffer *ib = wg_ctx_input (ctx, IN_SOURCE), *obb = wg_ctx_input (ctx, IN_OBSTRUCTION);
   const float *in = ib ? wg_buffer_cpu (ib, error) : NULL;
@@ -136,6 +147,8 @@ source_process_cpu (WgNodeContext *ctx, GError **error)
 static gboolean
 source_process_gpu (WgNodeContext *ctx, GError **error)
 {
+  if (!check_wake (ctx, error))
+    return FALSE;
   WgBuffer *out = wg_ctx_output (ctx, 0);
   WgBuffer *ib = wg_ctx_input (ctx, IN_SOURCE), *obb = wg_ctx_input (ctx, IN_OBSTRUCTION);
   const gboolean wake = wg_ctx_enum (ctx, P_MODE) == MODE_WAKE;
@@ -144,12 +157,13 @@ source_process_gpu (WgNodeContext *ctx, GError **error)
     g_string_append (defines, "#define INPUT_SOURCE 1\n");
   if (wake)
     g_string_append (defines, "#define WAKE 1\n");
-  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "source.comp", defines->str, error);
+  GLuint program, o, in, obs;
+  gboolean ok = (program = wg_gpu_program (wg_ctx_gpu (ctx), "source.comp", defines->str, error)) &&
+                (o = wg_buffer_gpu_write (out, error)) &&
+                (in = ib ? wg_buffer_gpu (ib, error) : o) &&
+                (obs = wake ? wg_buffer_gpu (obb, error) : o);
   g_string_free (defines, TRUE);
-  GLuint o = wg_buffer_gpu_write (out, error);
-  GLuint in = ib ? wg_buffer_gpu (ib, error) : o;
-  GLuint obs = wake ? wg_buffer_gpu (obb, error) : o;
-  if (program == 0 || o == 0 || in == 0 || obs == 0)
+  if (!ok)
     return FALSE;
   const float r = (float) wg_ctx_double (ctx, P_RADIUS);
   wg_gpu_set_uvec2 (program, "u_size", out->width, out->height);

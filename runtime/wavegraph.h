@@ -105,6 +105,10 @@ typedef enum {
   WG_PARAM_FLAG_ALLOW_INF = 1 << 0, /* float accepts "inf" (JSON string) */
   WG_PARAM_FLAG_DEGREES   = 1 << 1, /* an angle: degrees in JSON/UI, radians in node code */
   WG_PARAM_FLAG_OUTPUT_PATH = 1 << 2, /* a path pattern the node writes to */
+  /* Read when the plan is built (a kernel's size, a layout): setting it as a
+   * graph input rebuilds the node's plan on the next evaluation, and it
+   * cannot be keyframed. */
+  WG_PARAM_FLAG_PREPARE = 1 << 3,
 } WgParamFlags;
 
 /**

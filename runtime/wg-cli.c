@@ -576,6 +576,8 @@ nodes_json (void)
               add_number (b, "ui_max", p->ui_max);
               json_builder_set_member_name (b, "allow_inf");
               json_builder_add_boolean_value (b, (p->flags & WG_PARAM_FLAG_ALLOW_INF) != 0);
+              json_builder_set_member_name (b, "animatable");
+              json_builder_add_boolean_value (b, (p->flags & WG_PARAM_FLAG_PREPARE) == 0);
               break;
             case WG_PARAM_INT:
               json_builder_add_int_value (b, (gint64) p->default_value);

@@ -640,6 +640,13 @@ gboolean
 wg_keyframes_check (const WgParamSpec *spec, const double *times, const double *values, guint n,
                     const char *where, GError **error)
 {
+  if (spec->flags & WG_PARAM_FLAG_PREPARE)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                   "%s: cannot be animated: it is fixed when the plan is built (set it per "
+                   "frame as a graph input instead)", where);
+      return FALSE;
+    }
   if (n == 0)
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,

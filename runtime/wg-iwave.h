@@ -20,8 +20,8 @@
  *  - the truncated kernel's response dips slightly below zero near the grid's
  *    Nyquist frequency (−0.087 for P = 6), where the explicit step would grow
  *    modes exponentially; the smallest multiple of the 5-point Laplacian that
- *    lifts the response to ≥ 0 everywhere is added (≈0.02 for P = 6, a 0.1%
- *    change for resolved waves).
+ *    lifts the response to ≥ 0 everywhere, plus 2%, is added (≈0.02 for
+ *    P = 6, a 0.1% change for resolved waves).
  */
 #pragma once
 
@@ -60,7 +60,7 @@ double wg_iwave_response (guint radius, const double *op, double kx, double ky);
 /**
  * wg_iwave_response_extremes:
  * Smallest and largest response over κ ∈ [0, π]² (by symmetry all that
- * matters), on a lattice of (64 + 2P + 1)² wave numbers.
+ * matters), on a lattice of 513² wave numbers.
  */
 void wg_iwave_response_extremes (guint radius, const double *op, double *min, double *max);
 

@@ -528,6 +528,11 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
 void
 wg_plan_reset (WgPlan *plan)
 {
+  /* GPU nodes clear their buffers in the plan's context, not whichever
+   * another plan left current. */
+  g_autoptr (GError) error = NULL;
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, &error))
+    g_warning ("resetting a plan: %s", error->message);
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
@@ -544,11 +549,11 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
   gboolean new_frame = !plan->evaluated || frame != plan->frame;
   gboolean next_frame = plan->evaluated && frame == plan->frame + 1;
 
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return FALSE;
   /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
   if (new_frame && !next_frame)
     wg_plan_reset (plan);
-  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
-    return FALSE;
   /* A write that failed in the background fails the evaluation after it. */
   if (plan->writer && !wg_writer_check (plan->writer, error))
     {
@@ -919,7 +924,10 @@ set_input (WgPlan *plan, const char *name, const char *text, double value, GErro
       g_prefix_error (error, "input %s: ", name);
       return FALSE;
     }
-  context_for (plan, in->node)->dirty = TRUE;
+  WgNodeContext *ctx = context_for (plan, in->node);
+  ctx->dirty = TRUE;
+  if (in->node->type->params[in->param].flags & WG_PARAM_FLAG_PREPARE)
+    ctx->reprepare = TRUE;
   return TRUE;
 }
 

@@ -3,6 +3,14 @@
 
 uniform int u_boundary; /* 0 periodic, 1 reflecting (mirror about the edge), 2 zero */
 
+/* i modulo @period in [0, period): GLSL leaves % undefined for negative
+ * operands; the float quotient is exact for grid-sized integers. */
+int
+wrap_index (int i, int period)
+{
+  return i - period * int (floor (float (i) / float (period)));
+}
+
 /* Cell index under the boundary rule; −1: zero. */
 int
 boundary_index (int i, int n)
@@ -10,12 +18,11 @@ boundary_index (int i, int n)
   if (i >= 0 && i < n)
     return i;
   if (u_boundary == 0)
-    return ((i % n) + n) % n;
+    return wrap_index (i, n);
   if (u_boundary == 1)
     {
-      int period = 2 * n;
-      int m = ((i % period) + period) % period;
-      return m < n ? m : period - 1 - m;
+      int m = wrap_index (i, 2 * n);
+      return m < n ? m : 2 * n - 1 - m;
     }
   return -1;
 }

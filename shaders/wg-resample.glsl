@@ -15,8 +15,9 @@ wg_resample_ambient (vec2 world)
   int i0 = int (f.x), j0 = int (f.y), i1, j1;
   if (u_ambient_wrap)
     {
-      i0 = ((i0 % w) + w) % w;
-      j0 = ((j0 % h) + h) % h;
+      /* GLSL's % is undefined for negative operands: wrap by floor. */
+      i0 -= w * int (floor (f.x / float (w)));
+      j0 -= h * int (floor (f.y / float (h)));
       i1 = (i0 + 1) % w;
       j1 = (j0 + 1) % h;
     }
