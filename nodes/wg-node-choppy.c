@@ -22,7 +22,7 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_METHOD] = { "method", "Method", WG_PARAM_ENUM, "",
                  "spectral: D = i k/|k| h̃ from the fft node (eq. 10); finite-difference: "
                  "Belyaev's shortcut from the height map alone (eq. 11)",
-                 METHOD_SPECTRAL, .choices = methods },
+                 METHOD_SPECTRAL, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE },
   [P_CHOPPINESS] = { "choppiness", "Choppiness λ", WG_PARAM_FLOAT, "",
                      "Scale λ of the horizontal displacement; too large folds the surface "
                      "(foam marks where)",

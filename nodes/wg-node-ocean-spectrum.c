@@ -64,7 +64,7 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_MODEL] = { "model", "Spectrum model", WG_PARAM_ENUM, "",
                 "Phillips (Tessendorf), Belyaev's modified Phillips, Pierson–Moskowitz, JONSWAP, "
                 "TMA (finite depth) or a measured buoy spectrum",
-                3, .choices = models },
+                3, .choices = models, .flags = WG_PARAM_FLAG_PREPARE },
   [P_WIND_SPEED] = { "wind_speed", "Wind speed", WG_PARAM_FLOAT, "m/s",
                      "Wind speed U (at 10 m; at 19.5 m for Pierson–Moskowitz, as in its fit)",
                      10, 0, 60, 0, 30, .visible_when = WIND_MODELS ";spreading=mitsuyasu|hasselmann" },
@@ -90,7 +90,7 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_DEPTH] = { "depth", "Water depth", WG_PARAM_FLOAT, "m",
                 "Water depth d for the dispersion relation ω² = g k tanh(kd) and the TMA depth "
                 "factor; \"inf\" for deep water",
-                INFINITY, 0.1, 1e5, 1, 200, .flags = WG_PARAM_FLAG_ALLOW_INF },
+                INFINITY, 0.1, 1e5, 1, 200, .flags = WG_PARAM_FLAG_ALLOW_INF | WG_PARAM_FLAG_PREPARE },
   [P_SPREADING] = { "spreading", "Directional spreading", WG_PARAM_ENUM, "",
                     "Directional spreading D(θ): cos-2s with a fixed s, cos-2s with Mitsuyasu's "
                     "or Hasselmann's frequency-dependent s, or Phillips-style |cos θ|^a alignment",
@@ -137,21 +137,21 @@ static const WgParamSpec params[N_PARAMS] = {
                "Combined with the graph's seed: different values give different seas", 0, 0,
                2147483647.0, 0, 1000 },
   [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
-                  9.81, 0.1, 100, 1, 30 },
+                  9.81, 0.1, 100, 1, 30, .flags = WG_PARAM_FLAG_PREPARE },
   [P_BUOY_FILE] = { "buoy_file", "Buoy file", WG_PARAM_PATH, "",
                     "NDBC spectral wave density file (modern or two-digit-year format), "
                     "relative to the graph file",
-                    .visible_when = "model=measured" },
+                    .visible_when = "model=measured", .flags = WG_PARAM_FLAG_PREPARE },
   [P_BUOY_TIME] = { "buoy_time", "Buoy record", WG_PARAM_STRING, "",
                     "Record to use, \"YYYY-MM-DD hh:mm\" (empty: the first)",
-                    .visible_when = "model=measured" },
+                    .visible_when = "model=measured", .flags = WG_PARAM_FLAG_PREPARE },
   [P_RESOLUTION] = { "resolution", "Resolution", WG_PARAM_INT, "cells",
                      "Cells per side of this ocean's own grid, a power of two (0: the graph's "
                      "grid) — e.g. a coarse swell tile under a fine harbour simulation",
-                     0, 0, WG_MAX_GRID, 0, 2048 },
+                     0, 0, WG_MAX_GRID, 0, 2048, .flags = WG_PARAM_FLAG_PREPARE },
   [P_PATCH_SIZE] = { "patch_size", "Patch size", WG_PARAM_FLOAT, "m",
                      "Side of this ocean's own periodic patch (0: the graph's extent)", 0, 0, 1e6,
-                     0, 4096 },
+                     0, 4096, .flags = WG_PARAM_FLAG_PREPARE },
 };
 
 static const WgPortSpec outputs[] = {

@@ -25,7 +25,7 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_LOOP_PERIOD] = { "loop_period", "Loop period", WG_PARAM_FLOAT, "s",
                       "Period T after which the sea repeats exactly (0: no loop); ω is "
                       "quantised to multiples of 2π/T",
-                      0, 0, 100000, 0, 60 },
+                      0, 0, 100000, 0, 60, .flags = WG_PARAM_FLAG_PREPARE },
   [P_TIME_SCALE] = { "time_scale", "Time scale", WG_PARAM_FLOAT, "",
                      "Multiplies the graph time (slow motion < 1)", 1, 0, 100, 0, 4 },
   [P_TIME_OFFSET] = { "time_offset", "Time offset", WG_PARAM_FLOAT, "s",

@@ -19,7 +19,9 @@ struct _WgNodeContext {
   gboolean *output_used;
   gpointer state;
   gboolean dirty;         /* parameters changed or never computed */
-  gboolean reprepare;     /* an output was requested that prepare did not plan for */
+  gboolean reprepare;     /* an output was requested that prepare did not plan for, or a
+                           * parameter read by prepare was set as a graph input */
+  gboolean reprepared;    /* prepared again in the current evaluation */
   gboolean *input_changed; /* per input: upstream ran in this evaluation */
   gboolean on_gpu;        /* runs process_gpu */
   gboolean animated;      /* a parameter has keyframes: recompute every frame */
@@ -582,6 +584,7 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
           return FALSE;
         }
       g_clear_error (&ctx->error);
+      ctx->reprepared = FALSE;
 
       for (guint p = 0; p < type->n_inputs; p++)
         {
@@ -590,6 +593,10 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
           inputs_changed |= ctx->input_changed[p];
           if (l && context_for (plan, l->from)->error)
             inputs_failed = TRUE;
+          /* What prepare read from an input (a spectrum's depth, a field's
+           * size) may have changed with it. */
+          if (l && context_for (plan, l->from)->reprepared)
+            ctx->reprepare = TRUE;
         }
       /* Stateful nodes step once per new frame (re-running one would step
        * twice); sinks write every new frame, changed or not; the rest run
@@ -603,14 +610,26 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
         run = ctx->dirty || inputs_changed ||
               (new_frame && ((type->flags & WG_NODE_TIME_DEPENDENT) || ctx->animated));
 
-      if (ctx->reprepare)
+      if (ctx->reprepare && !inputs_failed)
         {
-          ctx->reprepare = FALSE;
-          if (!prepare_node (plan, ctx, error))
+          GError *local = NULL;
+          if (!prepare_node (plan, ctx, &local))
             {
-              wg_prefix_error (error, plan->graph->source_name);
-              return FALSE;
+              /* Tried again next time (the input may be fixed by then). */
+              if (!plan->keep_going)
+                {
+                  g_propagate_error (error, local);
+                  wg_prefix_error (error, plan->graph->source_name);
+                  return FALSE;
+                }
+              ctx->error = local;
+              ctx->dirty = TRUE;
+              if (first_error == NULL)
+                first_error = g_error_copy (local);
+              continue;
             }
+          ctx->reprepare = FALSE;
+          ctx->reprepared = TRUE;
           run = (type->flags & WG_NODE_STATEFUL) ? new_frame
                 : !((type->flags & WG_NODE_SINK) && !plan->write_files);
         }

@@ -330,6 +330,21 @@ test_inputs (void)
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM);
   g_clear_error (&error);
 
+  /* A parameter that shapes the plan (the water depth, fixed into the
+   * spectrum's dispersion) rebuilds its node: the same sea as a plan built
+   * with it. */
+  g_assert_true (wg_graph_set_input (g, "depth", "spec", "depth", &error));
+  g_autoptr (WgPlan) live = wg_test_plan (g, 0);
+  wg_test_eval (live, 2, "chop:displacement");
+  g_assert_true (wg_plan_set_input_from_text (live, "depth", "3", &error));
+  gsize n;
+  g_autofree float *shallow = wg_test_eval_copy (live, 2, "chop:displacement", &n);
+  g_assert_true (wg_graph_set_param_double (g, "spec", "depth", 3, &error));
+  g_autoptr (WgPlan) fresh = wg_test_plan (g, 0);
+  g_assert_cmpmem (shallow, n * sizeof (float), wg_test_eval (fresh, 2, "chop:displacement"),
+                   n * sizeof (float));
+  g_assert_true (memcmp (shallow, before, n * sizeof (float)) != 0);
+
   /* Removing the node removes its inputs. */
   g_assert_true (wg_graph_remove_node (g, "spec", &error));
   g_assert_cmpuint (wg_graph_get_n_inputs (g), ==, 1);
