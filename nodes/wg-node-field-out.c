@@ -21,25 +21,30 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_PATH] = { "path", "File pattern", WG_PARAM_STRING, "",
                "Output file per frame, relative to the bake's folder; one %0Nd for the frame "
                "number; the extension (.exr or .png) picks the format",
-               .default_string = "field.%04d.exr", .flags = WG_PARAM_FLAG_OUTPUT_PATH },
+               .default_string = "field.%04d.exr",
+               .flags = WG_PARAM_FLAG_OUTPUT_PATH | WG_PARAM_FLAG_PREPARE },
   [P_PIXEL_TYPE] = { "pixel_type", "EXR pixel type", WG_PARAM_ENUM, "",
                      "EXR channel type: 16-bit half or 32-bit float", 0,
-                     .choices = pixel_types },
+                     .choices = pixel_types, .flags = WG_PARAM_FLAG_PREPARE },
   [P_COMPRESSION] = { "compression", "EXR compression", WG_PARAM_ENUM, "",
                       "OpenEXR compression; zip/zips/piz/rle/none are lossless",
-                      WG_EXR_ZIP, .choices = wg_exr_compression_names },
+                      WG_EXR_ZIP, .choices = wg_exr_compression_names,
+                      .flags = WG_PARAM_FLAG_PREPARE },
   [P_ZIP_LEVEL] = { "zip_level", "ZIP level", WG_PARAM_INT, "",
                     "zlib level for zip/zips, 1 fastest … 9 smallest (-1: OpenEXR's default, 4); "
                     "on ocean maps level 4 saves about 2% of the size of level 1 for a third more "
                     "time",
-                    1, -1, 9, -1, 9, .visible_when = "compression=zip|zips" },
+                    1, -1, 9, -1, 9, .visible_when = "compression=zip|zips",
+                    .flags = WG_PARAM_FLAG_PREPARE },
   [P_CHANNELS] = { "channels", "Channel names", WG_PARAM_STRING, "",
                    "Comma-separated EXR channel names, one per field channel (empty: Y; R,G; "
-                   "R,G,B; R,G,B,A)" },
+                   "R,G,B; R,G,B,A)", .flags = WG_PARAM_FLAG_PREPARE },
   [P_PNG_MIN] = { "png_min", "PNG black", WG_PARAM_FLOAT, "",
-                  "Field value written as 0 in a PNG", -1, -1e6, 1e6, -10, 10 },
+                  "Field value written as 0 in a PNG", -1, -1e6, 1e6, -10, 10,
+                  .flags = WG_PARAM_FLAG_PREPARE },
   [P_PNG_MAX] = { "png_max", "PNG white", WG_PARAM_FLOAT, "",
-                  "Field value written as 65535 in a PNG", 1, -1e6, 1e6, -10, 10 },
+                  "Field value written as 65535 in a PNG", 1, -1e6, 1e6, -10, 10,
+                  .flags = WG_PARAM_FLAG_PREPARE },
 };
 
 static const WgPortSpec inputs[] = {
