@@ -231,6 +231,7 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_timeline_set_frame (WG_TIMELINE (self->timeline), wg_graph_get_settings (wg_document_get_graph (doc))->frames[0]);
   wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   self->wanted_frame = wg_timeline_get_frame (WG_TIMELINE (self->timeline));
+  wg_inspector_set_frame (WG_INSPECTOR (self->inspector), self->wanted_frame);
   evaluate_graph (self, TRUE);
   wg_editor_window_show_error (self, NULL);
   update_title (self);
@@ -377,6 +378,7 @@ frame_changed (WgTimeline *timeline, gint64 frame, WgEditorWindow *self)
 {
   self->wanted_frame = frame;
   wg_evaluator_set_frame (self->eval, frame);
+  wg_inspector_set_frame (WG_INSPECTOR (self->inspector), frame);
 }
 
 void

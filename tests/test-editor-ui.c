@@ -414,6 +414,141 @@ test_viewport_controls (void)
   close_window (win);
 }
 
+/* Types @text into spin button @spin and commits it, as a user would. */
+static void
+type_into (GtkWidget *spin, const char *text)
+{
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+}
+
+/* A click on @button, now (gtk_widget_activate() clicks after a delay). */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+/* @node.@param's keys as "t:v t:v", or "" when it is not animated. */
+static char *
+keys_text (WgDocument *doc, const char *node, const char *param)
+{
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = wg_graph_get_param_keyframes (wg_document_get_graph (doc), node, param, &times,
+                                          &values);
+  GString *s = g_string_new (NULL);
+  for (guint k = 0; k < n; k++)
+    g_string_append_printf (s, "%s%g:%g", k ? " " : "", times[k], values[k]);
+  return g_string_free (s, FALSE);
+}
+
+#define assert_keys(doc, node, param, expect) \
+  G_STMT_START { \
+    g_autofree char *keys_ = keys_text (doc, node, param); \
+    g_assert_cmpstr (keys_, ==, expect); \
+  } G_STMT_END
+
+/* Keyframes in the inspector: the key toggle animates a parameter at the
+ * timeline's time, the slider then keys the value at the current time and
+ * shows the interpolated one between keys, the list edits and deletes keys,
+ * Stop Animating keeps the current value; each is one undo step, and undoing
+ * them all gives the file back. */
+static void
+test_keyframes (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  g_autofree char *original = wg_editor_test_read (src);
+  g_autofree char *work = g_build_filename (artifacts (), "keyframes.json", NULL);
+  g_assert_true (g_file_set_contents (work, original, -1, NULL));
+  WgEditorWindow *win = open_window (work);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  WgHistory *history = wg_document_get_history (doc);
+  WgInspector *inspector = wg_editor_window_get_inspector (win);
+  WgTimeline *timeline = wg_editor_window_get_timeline (win);
+  const char *ids[] = { "splash", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+
+  GtkWidget *toggle = wg_inspector_get_key_widget (inspector, "x", WG_KEY_TOGGLE, 0);
+  GtkWidget *list = wg_inspector_get_key_widget (inspector, "x", WG_KEY_LIST, 0);
+  GtkWidget *spin = wg_inspector_get_editor (inspector, "x");
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (toggle));
+  g_assert_null (wg_inspector_get_key_widget (inspector, "mode", WG_KEY_TOGGLE, 0));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_false (gtk_widget_has_css_class (toggle, "wg-animated"));
+  g_assert_false (gtk_widget_get_visible (list));
+
+  /* At 1 s (frame 30): a key with the current value. */
+  wg_timeline_set_frame (timeline, 30);
+  click (toggle);
+  assert_keys (doc, "splash", "x", "1:5");
+  g_assert_cmpstr (wg_history_get_undo_label (history), ==, "Animate Position x of splash");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_true (gtk_widget_has_css_class (toggle, "wg-animated"));
+  g_assert_true (gtk_widget_get_visible (list));
+
+  /* At 2 s no key yet: typing a value adds one there. */
+  wg_timeline_set_frame (timeline, 60);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  type_into (spin, "9");
+  assert_keys (doc, "splash", "x", "1:5 2:9");
+  g_assert_cmpstr (wg_history_get_undo_label (history), ==, "Add key to Position x of splash");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+
+  /* Between the keys the widgets show the interpolated value; before the first, the first. */
+  wg_timeline_set_frame (timeline, 45);
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), 7, 1e-9);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  wg_timeline_set_frame (timeline, 0);
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), 5, 1e-9);
+  wg_timeline_set_frame (timeline, 45);
+
+  /* The list: a key's value, then its time (the keys stay in order), then a delete. */
+  type_into (wg_inspector_get_key_widget (inspector, "x", WG_KEY_VALUE, 1), "11");
+  assert_keys (doc, "splash", "x", "1:5 2:11");
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), 8, 1e-9);
+  type_into (wg_inspector_get_key_widget (inspector, "x", WG_KEY_TIME, 0), "2.5");
+  assert_keys (doc, "splash", "x", "2:11 2.5:5");
+  g_assert_cmpstr (wg_history_get_undo_label (history), ==, "Edit keys of Position x of splash");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+    wg_inspector_get_key_widget (inspector, "x", WG_KEY_TIME, 1))), ==, 2.5);
+  click (wg_inspector_get_key_widget (inspector, "x", WG_KEY_DELETE, 0));
+  assert_keys (doc, "splash", "x", "2.5:5");
+  g_assert_cmpstr (wg_history_get_undo_label (history), ==, "Delete key of Position x of splash");
+  g_assert_null (wg_inspector_get_key_widget (inspector, "x", WG_KEY_TIME, 1));
+
+  /* A key at 3 s, then Stop Animating at 2.75 s keeps the value there. */
+  wg_timeline_set_frame (timeline, 90);
+  type_into (spin, "7");
+  assert_keys (doc, "splash", "x", "2.5:5 3:7");
+  wg_timeline_set_frame (timeline, 82);
+  click (wg_inspector_get_key_widget (inspector, "x", WG_KEY_STOP, 0));
+  assert_keys (doc, "splash", "x", "");
+  g_assert_cmpfloat_with_epsilon (wg_graph_get_param_double (wg_document_get_graph (doc), "splash",
+                                                             "x"), 5 + 2 * (82 / 30.0 - 2.5) / 0.5,
+                                  1e-9);
+  g_assert_cmpstr (wg_history_get_undo_label (history), ==,
+                   "Stop animating Position x of splash");
+  g_assert_false (gtk_widget_get_visible (list));
+  g_assert_false (gtk_widget_has_css_class (toggle, "wg-animated"));
+
+  /* Seven steps; undone, the file's bytes. */
+  guint steps = 0;
+  while (wg_history_can_undo (history))
+    {
+      activate (win, "undo", NULL);
+      steps++;
+    }
+  g_assert_cmpuint (steps, ==, 7);
+  assert_keys (doc, "splash", "x", "");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 5);
+  activate (win, "save", NULL);
+  g_autofree char *saved = wg_editor_test_read (work);
+  g_assert_cmpstr (saved, ==, original);
+  close_window (win);
+}
+
 /* The first descendant of @widget of @type (a GtkButton) labelled @label. */
 static GtkWidget *
 find_widget (GtkWidget *widget, GType type, const char *label)
@@ -558,6 +693,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/viewport-controls", test_viewport_controls);
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
+  g_test_add_func ("/editor-ui/keyframes", test_keyframes);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
