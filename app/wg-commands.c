@@ -17,6 +17,7 @@ typedef enum {
   CMD_SET_SETTINGS,
   CMD_SET_INPUT,
   CMD_SET_OUTPUT,
+  CMD_SEQUENCE,
 } CommandKind;
 
 struct _WgCommand {
@@ -34,6 +35,7 @@ struct _WgCommand {
   char *text;    /* PASTE: clipboard */
   WgSettings settings;
   GPtrArray *created; /* ids of created nodes, NULL-terminated */
+  GPtrArray *children; /* SEQUENCE: WgCommand* */
 };
 
 static WgCommand *
@@ -59,6 +61,7 @@ wg_command_free (WgCommand *cmd)
   g_free (cmd->xy);
   g_free (cmd->text);
   g_clear_pointer (&cmd->created, g_ptr_array_unref);
+  g_clear_pointer (&cmd->children, g_ptr_array_unref);
   g_free (cmd);
 }
 
@@ -82,6 +85,13 @@ wg_command_get_changes (const WgCommand *cmd)
     case CMD_ADD_NODE:
     case CMD_PASTE:
       return WG_CHANGE_STRUCTURE | WG_CHANGE_LAYOUT;
+    case CMD_SEQUENCE:
+      {
+        WgChangeFlags changes = 0;
+        for (guint i = 0; i < cmd->children->len; i++)
+          changes |= wg_command_get_changes (g_ptr_array_index (cmd->children, i));
+        return changes;
+      }
     default:
       return WG_CHANGE_STRUCTURE;
     }
@@ -253,6 +263,16 @@ wg_command_set_output (const char *name, const char *node, const char *port)
 {
   return binding_new (CMD_SET_OUTPUT, g_strdup_printf (node ? "Set output %s" : "Remove output %s",
                                                        name), name, node, port);
+}
+
+WgCommand *
+wg_command_sequence (const char *label, WgCommand **commands, guint n)
+{
+  WgCommand *cmd = command_new (CMD_SEQUENCE, g_strdup (label));
+  cmd->children = g_ptr_array_new_with_free_func ((GDestroyNotify) wg_command_free);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (cmd->children, commands[i]);
+  return cmd;
 }
 
 /* A copy of @ui (NULL: none) with integer "x" and "y", other members and
@@ -635,6 +655,11 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
                        "the graph has no input \"%s\"", cmd->a);
           return FALSE;
         }
+      return TRUE;
+    case CMD_SEQUENCE:
+      for (guint i = 0; i < cmd->children->len; i++)
+        if (!wg_command_apply (g_ptr_array_index (cmd->children, i), graph, error))
+          return FALSE;
       return TRUE;
     case CMD_SET_OUTPUT:
       if (cmd->b)

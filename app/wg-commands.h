@@ -66,6 +66,11 @@ WgCommand *wg_command_set_input (const char *name, const char *node, const char 
 /* Names @node:@port graph output @name; @node NULL removes the output. */
 WgCommand *wg_command_set_output (const char *name, const char *node, const char *port);
 
+/* Applies @commands (@n of them, transfer full) in order as one step named @label: a
+ * one-click edit made of several. It fails when one of them does (and the history then
+ * keeps the graph as it was). */
+WgCommand *wg_command_sequence (const char *label, WgCommand **commands, guint n);
+
 void wg_command_free (WgCommand *command);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgCommand, wg_command_free)
 

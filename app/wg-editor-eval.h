@@ -19,6 +19,8 @@
 
 #include <wavegraph.h>
 
+#include "wg-commands.h"
+
 G_BEGIN_DECLS
 
 /* A displayable field: a copy on the CPU, or (GPU plans) a GL buffer of the
@@ -87,6 +89,12 @@ guint64 wg_evaluator_set_graph (WgEvaluator *evaluator, const WgGraph *graph, gb
 void wg_evaluator_set_frame (WgEvaluator *evaluator, gint64 frame);
 /* Graph input @name takes @value from the next evaluation on (a mouse poke). */
 void wg_evaluator_set_input (WgEvaluator *evaluator, const char *name, double value);
+/* Graph input @name goes back to @value once an evaluation of a new frame (one that
+ * steps the simulations) has used the value it has now: a click shorter than a frame
+ * still pokes once. */
+void wg_evaluator_release_input (WgEvaluator *evaluator, const char *name, double value);
+/* The value graph input @name has for the next evaluation; FALSE when it was never set. */
+gboolean wg_evaluator_get_input (WgEvaluator *evaluator, const char *name, double *value);
 /* Which graph output drives the surface; NULL: displacement, else height, else the first
  * 1- or 3-channel field output. */
 void wg_evaluator_set_surface_output (WgEvaluator *evaluator, const char *name);
@@ -150,8 +158,19 @@ WgInteraction *wg_interaction_find (const WgGraph *graph, const WgInteractionRol
 void wg_interaction_free (WgInteraction *interaction);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgInteraction, wg_interaction_free)
 
+/**
+ * wg_interaction_enable_command:
+ * What makes clicks poke @graph's first iWave node, as one undoable command: a
+ * "source" node (impulse, lasting forever, amplitude 0 so that bakes are unchanged)
+ * spliced into the chain feeding the iWave's source input, its x, y and amplitude
+ * exposed as graph inputs, and the x and y of the first shape obstacle-mask exposed
+ * too (drags move it). Returns: NULL when @graph has no iWave or already pokes one.
+ */
+WgCommand *wg_interaction_enable_command (const WgGraph *graph);
+
 /* Sets the evaluator's inputs for @interaction at (@x, @y) (m, on the patch),
- * pressed or released. */
+ * pressed or released; a release keeps the strength until a frame has stepped
+ * with it (wg_evaluator_release_input()). */
 void wg_interaction_apply (const WgInteraction *interaction, WgEvaluator *evaluator, double x,
                            double y, gboolean pressed);
 

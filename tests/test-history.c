@@ -229,10 +229,13 @@ keyframe_command (WgHistory *h, const char *verb, char **w, GError **error)
                               value, error);
 }
 
+static WgCommand *op_command (WgHistory *h, const char *op, GError **error);
+
 /* Ops: "add TYPE ID X Y", "remove ID,…", "link N:P N:P", "unlink N:P",
- * "set N.P=TEXT", "reset N.P", the keyframe ops above, "move ID,… X,Y,…",
- * "paste ID,… X Y" (copy then paste), "input NAME N.P", "output NAME N:P",
- * "settings GRID", "undo", "redo", "seal", "group LABEL", "end". */
+ * "set N.P=TEXT", "reset N.P", the keyframe ops above, "seq LABEL op;op;…"
+ * (a sequence of commands), "move ID,… X,Y,…", "paste ID,… X Y" (copy then
+ * paste), "input NAME N.P", "output NAME N:P", "settings GRID", "undo",
+ * "redo", "seal", "group LABEL", "end". */
 static gboolean
 run_op (WgHistory *h, const char *op, GError **error)
 {
@@ -262,14 +265,27 @@ run_op (WgHistory *h, const char *op, GError **error)
 
   if (g_str_has_prefix (verb, "request-"))
     return run_request (h, verb + strlen ("request-"), w + 1, error);
+  WgCommand *cmd = op_command (h, op, error);
+  return cmd && wg_history_execute (h, cmd, error);
+}
 
+static WgCommand *
+op_command (WgHistory *h, const char *op, GError **error)
+{
+  g_auto (GStrv) w = g_strsplit (op, " ", -1);
+  const char *verb = w[0];
   WgCommand *cmd = NULL;
   const char *const keyframe_verbs[] = { "keys", "key", "editkey", "delkey", "still", NULL };
   if (g_strv_contains (keyframe_verbs, verb))
+    cmd = keyframe_command (h, verb, w, error);
+  else if (strcmp (verb, "seq") == 0)
     {
-      cmd = keyframe_command (h, verb, w, error);
-      if (cmd == NULL)
-        return FALSE;
+      /* "seq LABEL op;op;…": one step. */
+      g_auto (GStrv) ops = g_strsplit (op + strlen ("seq ") + strlen (w[1]) + 1, ";", -1);
+      g_autoptr (GPtrArray) children = g_ptr_array_new ();
+      for (guint i = 0; ops[i]; i++)
+        g_ptr_array_add (children, op_command (h, ops[i], error));
+      cmd = wg_command_sequence (w[1], (WgCommand **) children->pdata, children->len);
     }
   else if (strcmp (verb, "add") == 0)
     cmd = wg_command_add_node (w[1], strcmp (w[2], "-") ? w[2] : NULL, g_ascii_strtod (w[3], NULL),
@@ -329,7 +345,7 @@ run_op (WgHistory *h, const char *op, GError **error)
     }
   else
     g_error ("unknown op \"%s\"", op);
-  return wg_history_execute (h, cmd, error);
+  return cmd;
 }
 
 static void
@@ -602,6 +618,19 @@ static const Row keyframe_rows[] = {
   { NULL }
 };
 
+/* A sequence is one step named for what it does; when one of its commands
+ * fails, none of them stays applied. */
+#define S_SEQ NODES ("{wind_speed=8}", " fft2:fft@0,300") LINKS " spec:spectrum>fft2:spectrum" OUT
+static const Row sequence_rows[] = {
+  { "seq Add-an-FFT add fft fft2 0 300;link spec:spectrum fft2:spectrum", S_SEQ, NULL,
+    "Add-an-FFT" },
+  { "undo", S_BASE },
+  { "redo", S_SEQ },
+  { "seq Broken add fft fft3 0 400;link spec:spectrum ghost:spectrum", S_SEQ, "ghost",
+    "Add-an-FFT" },
+  { NULL }
+};
+
 static const Table tables[] = {
   { "requests", request_rows },
   { "edit", edit_rows },
@@ -609,6 +638,7 @@ static const Table tables[] = {
   { "group", group_rows },
   { "paste", paste_rows },
   { "keyframes", keyframe_rows },
+  { "sequence", sequence_rows },
 };
 
 /* The saved state follows undo and redo; a redo branch dropped by a new edit
