@@ -10,7 +10,7 @@ typedef struct {
   WgInspector *inspector;
   const WgParamSpec *spec;     /* NULL for a settings row */
   char *name;
-  GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[3];
+  GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[4];
   gboolean log_scale;          /* the slider moves in log10 of the value */
   guint digits;                /* decimals the spin button shows */
   GPtrArray *connected;        /* objects whose handlers take this row */
@@ -522,7 +522,6 @@ number_editor (Row *row)
       gtk_widget_add_css_class (row->key, "wg-key");
       gtk_widget_set_valign (row->key, GTK_ALIGN_CENTER);
       row_connect (row, row->key, "toggled", G_CALLBACK (key_toggled));
-      gtk_box_append (GTK_BOX (box), row->key);
     }
   return box;
 }
@@ -649,7 +648,8 @@ param_editor (Row *row)
   g_return_val_if_reached (NULL);
 }
 
-/* Parameter @index takes grid rows 2·index (label, editor, reset) and 2·index + 1 (its keys). */
+/* Parameter @index takes grid rows 2·index (label, editor, key toggle, reset) and
+ * 2·index + 1 (its keys). */
 static void
 add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
 {
@@ -690,12 +690,16 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
 
   gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, 2 * index, 1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), editor, 1, 2 * index, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), row->reset, 2, 2 * index, 1, 1);
   if (row->key)
-    gtk_grid_attach (GTK_GRID (self->grid), keys_list (row), 1, 2 * index + 1, 2, 1);
+    {
+      gtk_grid_attach (GTK_GRID (self->grid), row->key, 2, 2 * index, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), keys_list (row), 1, 2 * index + 1, 3, 1);
+    }
+  gtk_grid_attach (GTK_GRID (self->grid), row->reset, 3, 2 * index, 1, 1);
   row->row_widgets[0] = row->label;
   row->row_widgets[1] = editor;
   row->row_widgets[2] = row->reset;
+  row->row_widgets[3] = row->key ? row->key : row->reset;
 }
 
 /* Graph settings, edited as one WgSettings. */
@@ -758,7 +762,7 @@ add_setting_row (WgInspector *self, int which, const char *label, const char *ti
   gtk_widget_set_tooltip_text (row->label, tip);
   gtk_widget_set_tooltip_text (row->editor, tip);
   gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), row->editor, 1, index, 2, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), row->editor, 1, index, 3, 1);
 }
 
 static void
@@ -789,7 +793,7 @@ rebuild (WgInspector *self)
       for (guint p = 0; p < t->n_params; p++)
         add_param_row (self, &t->params[p], (int) p);
       if (t->n_params == 0)
-        gtk_grid_attach (GTK_GRID (self->grid), gtk_label_new ("No parameters"), 0, 0, 3, 1);
+        gtk_grid_attach (GTK_GRID (self->grid), gtk_label_new ("No parameters"), 0, 0, 4, 1);
     }
   else
     {
@@ -866,7 +870,7 @@ refresh_param (WgInspector *self, Row *row)
                                                      input ? " ⇢" : "");
   gtk_label_set_markup (GTK_LABEL (row->label), markup);
   gboolean visible = relevant (self, spec->visible_when);
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (row->row_widgets); i++)
     gtk_widget_set_visible (row->row_widgets[i], visible);
 
   switch (spec->type)
