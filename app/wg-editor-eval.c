@@ -847,8 +847,8 @@ wg_evaluator_run_gpu (WgEvaluator *ev)
  * Interaction
  * ------------------------------------------------------------------------- */
 
-const WgInteractionRole wg_poke_role = { "source", "x", "y", "amplitude" };
-const WgInteractionRole wg_obstacle_role = { "obstacle-mask", "x", "y", NULL };
+const WgInteractionRole wg_poke_role = { "source", "x", "y", "amplitude", "radius" };
+const WgInteractionRole wg_obstacle_role = { "obstacle-mask", "x", "y", NULL, NULL };
 
 void
 wg_interaction_free (WgInteraction *it)
@@ -898,10 +898,15 @@ wg_interaction_find (const WgGraph *graph, const WgInteractionRole *role)
       if (it->strength_input)
         {
           /* The graph's own value when positive (the artist's poke strength),
-           * else the default, else a quarter of the slider range. */
+           * else scaled to the size: a source's amplitude is added every
+           * frame it is held and the water's response builds on it, so 1%
+           * of a 0.5 m bump's radius per frame makes a ~14 cm crest after a
+           * quarter-second press, and a one-frame click a ripple. */
           const WgParamSpec *spec = &type->params[wg_node_type_find_param (type, role->strength)];
           double own = wg_graph_get_param_double (graph, id, role->strength);
+          double size = role->size ? wg_graph_get_param_double (graph, id, role->size) : 0;
           it->strength = own > 0 ? own
+                         : size > 0 ? 0.01 * size
                          : spec->default_value > 0 ? spec->default_value
                                                    : 0.25 * spec->ui_max;
         }

@@ -134,6 +134,7 @@ typedef struct {
   const char *type;
   const char *x, *y;     /* parameters holding the position (m) */
   const char *strength;  /* parameter set while the button is down, 0 on release; or NULL */
+  const char *size;      /* parameter the strength scales with (m), or NULL */
 } WgInteractionRole;
 
 /* Clicking pokes an iWave "source" node: x, y and amplitude. */
@@ -144,7 +145,11 @@ extern const WgInteractionRole wg_obstacle_role;
 typedef struct {
   char *node;
   char *x_input, *y_input, *strength_input; /* graph input names; strength may be NULL */
-  double strength;  /* value while pressed: the node's own if positive, else a sensible one */
+  /* Value while pressed: the node's own if positive, else a hundredth of the
+   * size parameter per metre (an iWave source adds its amplitude every frame,
+   * so a held poke grows fast), else the default, else a quarter of the
+   * slider range. */
+  double strength;
   double x, y;      /* the node's position in @graph */
 } WgInteraction;
 

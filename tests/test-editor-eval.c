@@ -241,7 +241,7 @@ static void
 test_interaction_plumbing (void)
 {
   static const WgInteractionRole role = { "spectrum-evolve", "time_offset", "loop_period",
-                                          "time_scale" };
+                                          "time_scale", NULL };
   g_autoptr (Collector) c = collector_new ();
   g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
   g_autoptr (WgGraph) g = ocean (64, 32);
@@ -357,7 +357,7 @@ test_enable_poking (void)
   g_autoptr (WgInteraction) poke = wg_interaction_find (g, &wg_poke_role);
   g_autoptr (WgInteraction) pillar = wg_interaction_find (g, &wg_obstacle_role);
   g_assert_cmpstr (poke->node, ==, "poke");
-  g_assert_cmpfloat (poke->strength, ==, 0.1); /* the source's default amplitude */
+  g_assert_cmpfloat (poke->strength, ==, 0.005); /* 1% of the radius per frame */
   g_assert_cmpstr (pillar->node, ==, "pillar");
   g_assert_cmpfloat (pillar->x, ==, 10);
   g_assert_null (wg_interaction_enable_command (g));

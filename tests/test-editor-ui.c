@@ -605,6 +605,159 @@ test_menus (void)
   close_window (win);
 }
 
+/* The widget point of @viewport whose water point is nearest (@x, @y) m,
+ * and that point. */
+static void
+widget_point_for (WgViewport *viewport, double x, double y, double *wx, double *wy, double *px,
+                  double *py)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (viewport)), h = gtk_widget_get_height (GTK_WIDGET (viewport));
+  double best = INFINITY;
+  for (int j = 0; j < h; j += 2)
+    for (int i = 0; i < w; i += 2)
+      {
+        double u, v;
+        if (wg_viewport_pick (viewport, i, j, &u, &v) && hypot (u - x, v - y) < best)
+          {
+            best = hypot (u - x, v - y);
+            *wx = i, *wy = j, *px = u, *py = v;
+          }
+      }
+  g_assert_cmpfloat (best, <, 0.25);
+}
+
+/* Opens a copy of pool.json and clicks the viewport's Enable Poking. */
+static WgEditorWindow *
+open_pool_poking (const char *name)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  g_autofree char *text = wg_editor_test_read (src);
+  g_autofree char *work = g_build_filename (artifacts (), name, NULL);
+  g_assert_true (g_file_set_contents (work, text, -1, NULL));
+  WgEditorWindow *win = open_window (work);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
+  GtkWidget *enable = find_widget (GTK_WIDGET (win), GTK_TYPE_BUTTON, "Enable Poking");
+  g_assert_nonnull (enable);
+  g_assert_true (gtk_widget_get_visible (enable));
+  click (enable);
+  g_assert_false (gtk_widget_get_visible (enable));
+  WgDocument *doc = wg_editor_window_get_document (win);
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
+  g_assert_cmpstr (wg_viewport_describe_controls (viewport), ==,
+                   "Click: poke the water · Drag the obstacle · Right-drag: orbit · Middle-drag: "
+                   "pan · Scroll: zoom");
+  wait_for (wg_editor_window_is_settled, win, "the graph with a poke is evaluated");
+  return win;
+}
+
+/* Undoes Enable Poking, as the session ends. */
+static void
+close_pool_poking (WgEditorWindow *win)
+{
+  activate (win, "undo", NULL);
+  g_assert_true (gtk_widget_get_visible (find_widget (GTK_WIDGET (win), GTK_TYPE_BUTTON,
+                                                      "Enable Poking")));
+  close_window (win);
+}
+
+static void
+play_to (WgEditorWindow *win, gint64 frame)
+{
+  play_target = frame;
+  activate (win, "play", NULL);
+  wait_for (played, win, "the frames played");
+  activate (win, "play", NULL);
+  wait_for (not_busy, win, "playback stopped and the last frame is drawn");
+}
+
+/* Poking pool.json: Enable Poking, press on the water, play a few frames,
+ * release, play on. The iWave height then differs from the same frames
+ * computed without the poke (the runtime, from the saved graph) near the
+ * click, most where it clicked, and not at all far from it. */
+static void
+test_poke (void)
+{
+  WgEditorWindow *win = open_pool_poking ("poke.json");
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  double wx, wy, x, y;
+  widget_point_for (viewport, 5, 11, &wx, &wy, &x, &y);
+  wg_viewport_press (viewport, wx, wy);
+  play_to (win, 6);
+  wg_viewport_release (viewport);
+  play_to (win, 10);
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  gint64 frame = r->frame;
+  g_assert_cmpint (frame, >=, 10);
+  g_assert_nonnull (r->surface->data);
+  guint n = r->surface->width;
+  g_assert_cmpuint (n, ==, 256);
+
+  g_autoptr (GError) error = NULL;
+  WgGraph *graph = wg_document_get_graph (wg_editor_window_get_document (win));
+  g_autoptr (WgPlan) plan = wg_plan_new (graph, NULL, &error);
+  g_assert_no_error (error);
+  for (gint64 f = 0; f <= frame; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, NULL));
+  const float *base = wg_buffer_read (wg_plan_get_output (plan, "height"), NULL);
+  double dx = 16.0 / n, near = 0, far = 0, at_x = 0, at_y = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        double d = fabs (r->surface->data[j * n + i] - base[j * n + i]);
+        double r_ = hypot (i * dx - x, j * dx - y);
+        if (r_ < 1.5 && d > near)
+          near = d, at_x = i * dx, at_y = j * dx;
+        else if (r_ > 10)
+          far = MAX (far, d);
+      }
+  g_test_message ("poke at (%.2f, %.2f) m: frame %" G_GINT64_FORMAT ", largest change %.4f m at "
+                  "(%.2f, %.2f), %.2g m beyond 10 m", x, y, frame, near, at_x, at_y, far);
+  g_assert_cmpfloat (near, >, 0.02);
+  g_assert_cmpfloat (hypot (at_x - x, at_y - y), <, 0.5);
+  g_assert_cmpfloat (far, <, 1e-4 * near);
+  close_pool_poking (win);
+}
+
+/* Dragging pool.json's pillar: its exposed x and y follow the pointer in the
+ * evaluator's inputs, the mask moves there, and the file is not edited. */
+static void
+test_obstacle_drag (void)
+{
+  WgEditorWindow *win = open_pool_poking ("drag.json");
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  WgEvaluator *ev = wg_editor_window_get_evaluator (win);
+  double v, wx, wy, x, y, tx, ty;
+  g_assert_false (wg_evaluator_get_input (ev, "pillar_x", &v));
+  widget_point_for (viewport, 10, 9, &wx, &wy, &x, &y);
+  wg_viewport_press (viewport, wx, wy);
+  widget_point_for (viewport, 5, 12, &wx, &wy, &tx, &ty);
+  wg_viewport_drag_to (viewport, wx, wy);
+  wg_viewport_release (viewport);
+  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
+  g_assert_cmpfloat (v, ==, tx);
+  g_assert_true (wg_evaluator_get_input (ev, "pillar_y", &v));
+  g_assert_cmpfloat (v, ==, ty);
+  g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v)); /* no poke on the way */
+  wait_for (wg_editor_window_is_settled, win, "the moved obstacle is evaluated");
+
+  /* The mask's thumbnail (rows top down, +y up): obstacle (dark) at the new place only. */
+  WgThumbnail *t = g_hash_table_lookup (wg_editor_window_get_result (win)->thumbnails, "pillar");
+  g_assert_nonnull (t);
+  guint8 new_g = t->rgba[4 * ((t->height - 1 - (guint) (ty / 16 * t->height)) * t->width +
+                              (guint) (tx / 16 * t->width)) + 1];
+  guint8 old_g = t->rgba[4 * ((t->height - 1 - (guint) (9.0 / 16 * t->height)) * t->width +
+                              (guint) (10.0 / 16 * t->width)) + 1];
+  g_test_message ("mask thumbnail green: %u at the new place, %u at the old", new_g, old_g);
+  g_assert_cmpuint (new_g, <, 60);
+  g_assert_cmpuint (old_g, >, 200);
+  /* A live change: no step, the document's pillar stays put. */
+  WgDocument *doc = wg_editor_window_get_document (win);
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "x"), ==, 10);
+  close_pool_poking (win);
+}
+
 static gboolean bake_done;
 
 static void
@@ -694,6 +847,8 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
+  g_test_add_func ("/editor-ui/poke", test_poke);
+  g_test_add_func ("/editor-ui/obstacle-drag", test_obstacle_drag);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
