@@ -554,13 +554,13 @@ keys_list (Row *row)
   return row->keys;
 }
 
-static GtkWidget *
+/* Connects a part of key @k; build_keys() disconnects it when the list changes. */
+static void
 key_widget (Row *row, GtkWidget *widget, guint k, const char *signal, GCallback callback)
 {
   g_object_set_data (G_OBJECT (widget), "wg-key", GUINT_TO_POINTER (k));
   g_signal_connect (widget, signal, callback, row);
   g_ptr_array_add (row->key_widgets, g_object_ref (widget));
-  return widget;
 }
 
 /* One line per key; rebuilt only when the number of keys changes. */
