@@ -10,26 +10,32 @@ typedef enum {
   CMD_LINK,
   CMD_UNLINK,
   CMD_SET_PARAM,
+  CMD_SET_KEYFRAMES,
+  CMD_REMOVE_KEYFRAMES,
   CMD_MOVE_NODES,
   CMD_PASTE,
   CMD_SET_SETTINGS,
   CMD_SET_INPUT,
   CMD_SET_OUTPUT,
+  CMD_SEQUENCE,
 } CommandKind;
 
 struct _WgCommand {
   CommandKind kind;
   char *label;
   /* Meaning by kind: ADD (type, id); LINK (from node, port, to node, port);
-   * UNLINK (to node, port); SET_PARAM (node, param, text); SET_INPUT (name,
-   * node, param); SET_OUTPUT (name, node, port). */
+   * UNLINK (to node, port); SET_PARAM (node, param, text); SET_KEYFRAMES,
+   * REMOVE_KEYFRAMES (node, param);
+   * SET_INPUT (name, node, param); SET_OUTPUT (name, node, port). */
   char *a, *b, *c, *d;
   char **ids;    /* REMOVE, MOVE */
-  double *xy;    /* MOVE: x, y per id */
-  double x, y;   /* ADD, PASTE */
+  double *xy;    /* MOVE: x, y per id; SET_KEYFRAMES: time, value per key */
+  guint n_keys;  /* SET_KEYFRAMES */
+  double x, y;   /* ADD, PASTE; REMOVE_KEYFRAMES: the value kept (x) */
   char *text;    /* PASTE: clipboard */
   WgSettings settings;
   GPtrArray *created; /* ids of created nodes, NULL-terminated */
+  GPtrArray *children; /* SEQUENCE: WgCommand* */
 };
 
 static WgCommand *
@@ -55,6 +61,7 @@ wg_command_free (WgCommand *cmd)
   g_free (cmd->xy);
   g_free (cmd->text);
   g_clear_pointer (&cmd->created, g_ptr_array_unref);
+  g_clear_pointer (&cmd->children, g_ptr_array_unref);
   g_free (cmd);
 }
 
@@ -72,10 +79,19 @@ wg_command_get_changes (const WgCommand *cmd)
     case CMD_MOVE_NODES:
       return WG_CHANGE_LAYOUT;
     case CMD_SET_PARAM:
+    case CMD_SET_KEYFRAMES:
+    case CMD_REMOVE_KEYFRAMES:
       return WG_CHANGE_PARAMS;
     case CMD_ADD_NODE:
     case CMD_PASTE:
       return WG_CHANGE_STRUCTURE | WG_CHANGE_LAYOUT;
+    case CMD_SEQUENCE:
+      {
+        WgChangeFlags changes = 0;
+        for (guint i = 0; i < cmd->children->len; i++)
+          changes |= wg_command_get_changes (g_ptr_array_index (cmd->children, i));
+        return changes;
+      }
     default:
       return WG_CHANGE_STRUCTURE;
     }
@@ -156,6 +172,34 @@ wg_command_set_param (const char *node, const char *param, const char *text)
 }
 
 WgCommand *
+wg_command_set_keyframes (const char *node, const char *param, const double *times,
+                          const double *values, guint n)
+{
+  WgCommand *cmd = command_new (CMD_SET_KEYFRAMES, g_strdup_printf ("Animate %s.%s", node, param));
+  cmd->a = g_strdup (node);
+  cmd->b = g_strdup (param);
+  cmd->n_keys = n;
+  cmd->xy = g_new (double, 2 * n);
+  for (guint k = 0; k < n; k++)
+    {
+      cmd->xy[2 * k] = times[k];
+      cmd->xy[2 * k + 1] = values[k];
+    }
+  return cmd;
+}
+
+WgCommand *
+wg_command_remove_keyframes (const char *node, const char *param, double value)
+{
+  WgCommand *cmd = command_new (CMD_REMOVE_KEYFRAMES, g_strdup_printf ("Stop animating %s.%s", node,
+                                                                    param));
+  cmd->a = g_strdup (node);
+  cmd->b = g_strdup (param);
+  cmd->x = value;
+  return cmd;
+}
+
+WgCommand *
 wg_command_move_nodes (const char *const *ids, const double *xy)
 {
   guint n = g_strv_length ((char **) ids);
@@ -221,6 +265,16 @@ wg_command_set_output (const char *name, const char *node, const char *port)
                                                        name), name, node, port);
 }
 
+WgCommand *
+wg_command_sequence (const char *label, WgCommand **commands, guint n)
+{
+  WgCommand *cmd = command_new (CMD_SEQUENCE, g_strdup (label));
+  cmd->children = g_ptr_array_new_with_free_func ((GDestroyNotify) wg_command_free);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (cmd->children, commands[i]);
+  return cmd;
+}
+
 /* A copy of @ui (NULL: none) with integer "x" and "y", other members and
  * their order kept. A new object: snapshots may share the old one. */
 static JsonObject *
@@ -254,6 +308,109 @@ ui_with_position (JsonObject *ui, double x, double y)
   if (!have_y)
     json_object_set_int_member (out, "y", iy);
   return out;
+}
+
+double
+wg_keyframes_value_at (const double *times, const double *values, guint n, double t)
+{
+  g_return_val_if_fail (n > 0, NAN);
+  if (t <= times[0])
+    return values[0];
+  if (t >= times[n - 1])
+    return values[n - 1];
+  guint k = 1;
+  while (times[k] < t)
+    k++;
+  double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
+  return values[k - 1] + w * (values[k] - values[k - 1]);
+}
+
+int
+wg_keyframes_find (const double *times, guint n, double t, double tolerance)
+{
+  int best = -1;
+  for (guint k = 0; k < n; k++)
+    if (fabs (times[k] - t) <= tolerance && (best < 0 || fabs (times[k] - t) < fabs (times[best] - t)))
+      best = (int) k;
+  return best;
+}
+
+/* Sets key (@t, @value) in the @n keys *@times, *@values (reallocated): the key
+ * within @tolerance of @t takes @value, else one goes in at @t in time order.
+ * Returns the new count. */
+static guint
+keyframes_set (double **times, double **values, guint n, double t, double value,
+                double tolerance)
+{
+  int at = wg_keyframes_find (*times, n, t, tolerance);
+  if (at >= 0)
+    {
+      (*values)[at] = value;
+      return n;
+    }
+  guint k = 0;
+  while (k < n && (*times)[k] < t)
+    k++;
+  *times = g_renew (double, *times, n + 1);
+  *values = g_renew (double, *values, n + 1);
+  memmove (*times + k + 1, *times + k, (n - k) * sizeof (double));
+  memmove (*values + k + 1, *values + k, (n - k) * sizeof (double));
+  (*times)[k] = t;
+  (*values)[k] = value;
+  return n + 1;
+}
+
+/* The keys of @node.@param with key @index checked; FALSE (and @error) when there is no such key. */
+static gboolean
+keys_with (const WgGraph *graph, const char *node, const char *param, guint index,
+           double **times, double **values, guint *n, GError **error)
+{
+  *n = wg_graph_get_param_keyframes (graph, node, param, times, values);
+  if (index < *n)
+    return TRUE;
+  g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE, "%s.%s has no key %u", node,
+               param, index);
+  return FALSE;
+}
+
+WgCommand *
+wg_command_set_key (const WgGraph *graph, const char *node, const char *param, double t,
+                    double value, double tolerance)
+{
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = wg_graph_get_param_keyframes (graph, node, param, &times, &values);
+  n = keyframes_set (&times, &values, n, t, value, tolerance);
+  return wg_command_set_keyframes (node, param, times, values, n);
+}
+
+WgCommand *
+wg_command_edit_key (const WgGraph *graph, const char *node, const char *param, guint index,
+                     double t, double value, GError **error)
+{
+  g_autofree double *times = NULL, *values = NULL;
+  guint n;
+  if (!keys_with (graph, node, param, index, &times, &values, &n, error))
+    return NULL;
+  /* Take the key out and put it back where its new time belongs. */
+  memmove (times + index, times + index + 1, (n - index - 1) * sizeof (double));
+  memmove (values + index, values + index + 1, (n - index - 1) * sizeof (double));
+  n = keyframes_set (&times, &values, n - 1, t, value, -1);
+  return wg_command_set_keyframes (node, param, times, values, n);
+}
+
+WgCommand *
+wg_command_delete_key (const WgGraph *graph, const char *node, const char *param, guint index,
+                       GError **error)
+{
+  g_autofree double *times = NULL, *values = NULL;
+  guint n;
+  if (!keys_with (graph, node, param, index, &times, &values, &n, error))
+    return NULL;
+  if (n == 1)
+    return wg_command_remove_keyframes (node, param, values[0]);
+  memmove (times + index, times + index + 1, (n - index - 1) * sizeof (double));
+  memmove (values + index, values + index + 1, (n - index - 1) * sizeof (double));
+  return wg_command_set_keyframes (node, param, times, values, n - 1);
 }
 
 gboolean
@@ -302,6 +459,14 @@ copy_params (const WgGraph *from, const char *src, WgGraph *to, const char *dst,
       const char *name = type->params[p].name;
       if (!wg_graph_param_is_set (from, src, name))
         continue;
+      g_autofree double *times = NULL, *values = NULL;
+      guint n = wg_graph_get_param_keyframes (from, src, name, &times, &values);
+      if (n > 0)
+        {
+          if (!wg_graph_set_param_keyframes (to, dst, name, times, values, n, error))
+            return FALSE;
+          continue;
+        }
       g_autofree char *text = wg_graph_format_param (from, src, name);
       if (!wg_graph_set_param_from_text (to, dst, name, text, error))
         return FALSE;
@@ -360,6 +525,57 @@ apply_paste (WgCommand *cmd, WgGraph *graph, GError **error)
   return TRUE;
 }
 
+/* "Wind speed of spec": the parameter's label when the node has it. */
+static char *
+param_title (const WgGraph *graph, const char *node, const char *param)
+{
+  const WgNodeType *type = wg_graph_get_node_type (graph, node);
+  int p = type ? wg_node_type_find_param (type, param) : -1;
+  return p >= 0 ? g_strdup_printf ("%s of %s", type->params[p].label, node) : NULL;
+}
+
+/* Names the step by what it does to the keys the parameter had. */
+static void
+label_keyframes (WgCommand *cmd, const WgGraph *graph)
+{
+  g_autofree char *title = param_title (graph, cmd->a, cmd->b);
+  if (title == NULL)
+    return;
+  guint before = wg_graph_get_param_keyframes (graph, cmd->a, cmd->b, NULL, NULL);
+  const char *verb = cmd->kind == CMD_REMOVE_KEYFRAMES ? "Stop animating"
+                     : before == 0 ? "Animate"
+                     : cmd->n_keys > before ? "Add key to"
+                     : cmd->n_keys < before ? "Delete key of"
+                                            : "Edit keys of";
+  g_free (cmd->label);
+  cmd->label = g_strdup_printf ("%s %s", verb, title);
+}
+
+static gboolean
+apply_keyframes (WgCommand *cmd, WgGraph *graph, GError **error)
+{
+  label_keyframes (cmd, graph);
+  if (cmd->kind == CMD_REMOVE_KEYFRAMES)
+    {
+      if (wg_graph_get_node_type (graph, cmd->a) &&
+          wg_graph_get_param_keyframes (graph, cmd->a, cmd->b, NULL, NULL) == 0)
+        {
+          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                       "%s.%s is not animated", cmd->a, cmd->b);
+          return FALSE;
+        }
+      return wg_graph_set_param_double (graph, cmd->a, cmd->b, cmd->x, error);
+    }
+  g_autofree double *times = g_new (double, cmd->n_keys);
+  g_autofree double *values = g_new (double, cmd->n_keys);
+  for (guint k = 0; k < cmd->n_keys; k++)
+    {
+      times[k] = cmd->xy[2 * k];
+      values[k] = cmd->xy[2 * k + 1];
+    }
+  return wg_graph_set_param_keyframes (graph, cmd->a, cmd->b, times, values, cmd->n_keys, error);
+}
+
 static gboolean
 input_is_linked (const WgGraph *graph, const char *node, const char *port)
 {
@@ -402,17 +618,18 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
       return wg_graph_unlink (graph, cmd->c, cmd->d, error);
     case CMD_SET_PARAM:
       {
-        const WgNodeType *type = wg_graph_get_node_type (graph, cmd->a);
-        int p = type ? wg_node_type_find_param (type, cmd->b) : -1;
-        if (p >= 0)
+        g_autofree char *title = param_title (graph, cmd->a, cmd->b);
+        if (title)
           {
             g_free (cmd->label);
-            cmd->label = g_strdup_printf (cmd->c ? "Set %s of %s" : "Reset %s of %s",
-                                          type->params[p].label, cmd->a);
+            cmd->label = g_strdup_printf (cmd->c ? "Set %s" : "Reset %s", title);
           }
         return cmd->c ? wg_graph_set_param_from_text (graph, cmd->a, cmd->b, cmd->c, error)
                       : wg_graph_reset_param (graph, cmd->a, cmd->b, error);
       }
+    case CMD_SET_KEYFRAMES:
+    case CMD_REMOVE_KEYFRAMES:
+      return apply_keyframes (cmd, graph, error);
     case CMD_MOVE_NODES:
       for (guint i = 0; cmd->ids[i]; i++)
         {
@@ -439,6 +656,11 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
           return FALSE;
         }
       return TRUE;
+    case CMD_SEQUENCE:
+      for (guint i = 0; i < cmd->children->len; i++)
+        if (!wg_command_apply (g_ptr_array_index (cmd->children, i), graph, error))
+          return FALSE;
+      return TRUE;
     case CMD_SET_OUTPUT:
       if (cmd->b)
         return wg_graph_set_output (graph, cmd->a, cmd->b, cmd->c, error);
@@ -463,6 +685,13 @@ wg_command_merge (WgCommand *cmd, const WgCommand *next)
     {
       g_free (cmd->c);
       cmd->c = g_strdup (next->c);
+      return TRUE;
+    }
+  if (cmd->kind == CMD_SET_KEYFRAMES && g_strcmp0 (cmd->a, next->a) == 0 && g_strcmp0 (cmd->b, next->b) == 0)
+    {
+      g_free (cmd->xy);
+      cmd->xy = g_memdup2 (next->xy, 2 * next->n_keys * sizeof (double));
+      cmd->n_keys = next->n_keys;
       return TRUE;
     }
   if (cmd->kind == CMD_MOVE_NODES && g_strv_equal ((const char *const *) cmd->ids,
@@ -539,6 +768,29 @@ value_text (JsonNode *value)
     }
 }
 
+/* Sets @id.@name from its JSON @value: plain values as text, animated ones
+ * ({"keys": [[t, v], …]}, already checked by the strict loader) as keys. */
+static gboolean
+set_param_json (WgGraph *graph, const char *id, const char *name, JsonNode *value,
+                GError **error)
+{
+  if (!JSON_NODE_HOLDS_OBJECT (value))
+    {
+      g_autofree char *text = value_text (value);
+      return wg_graph_set_param_from_text (graph, id, name, text, error);
+    }
+  JsonArray *keys = array_member (json_node_get_object (value), "keys");
+  guint n = keys ? json_array_get_length (keys) : 0;
+  g_autofree double *times = g_new (double, n), *values = g_new (double, n);
+  for (guint k = 0; k < n; k++)
+    {
+      JsonArray *key = json_array_get_array_element (keys, k);
+      times[k] = json_array_get_double_element (key, 0);
+      values[k] = json_array_get_double_element (key, 1);
+    }
+  return wg_graph_set_param_keyframes (graph, id, name, times, values, n, error);
+}
+
 static gboolean
 split_ref (const char *ref, char sep, char **node, const char **rest)
 {
@@ -575,8 +827,7 @@ build_members (WgGraph *graph, JsonObject *root, GError **error)
           json_object_iter_init_ordered (&iter, params);
           while (json_object_iter_next_ordered (&iter, &name, &value))
             {
-              g_autofree char *text = value_text (value);
-              if (!wg_graph_set_param_from_text (graph, id, name, text, error))
+              if (!set_param_json (graph, id, name, value, error))
                 {
                   g_prefix_error (error, "nodes[%u].params.%s: ", i, name);
                   return FALSE;

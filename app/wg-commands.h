@@ -32,6 +32,26 @@ WgCommand *wg_command_unlink (const char *to_node, const char *to_port);
 /* Sets @node.@param from @text (wg_graph_set_param_from_text); @text NULL resets it to the
  * default. Consecutive commands on the same parameter merge into one undo step. */
 WgCommand *wg_command_set_param (const char *node, const char *param, const char *text);
+/* Animates float parameter @node.@param with @n keys: @times in seconds, strictly
+ * increasing, and @values as in JSON (degrees for angles); linear in between, held before
+ * the first and after the last. Consecutive commands on the same parameter merge into one
+ * undo step (a drag of a keyed value). */
+WgCommand *wg_command_set_keyframes (const char *node, const char *param, const double *times,
+                                     const double *values, guint n);
+/* Stops animating @node.@param: the keys go and it keeps the plain @value (its value at
+ * the current time, say). Fails when the parameter is not animated. */
+WgCommand *wg_command_remove_keyframes (const char *node, const char *param, double value);
+/* The key edits of an inspector, as wg_command_set_keyframes() on @graph's keys of
+ * @node.@param. Set: the key within @tolerance seconds of @t takes @value, else a key is
+ * added at @t (the first one animates the parameter). Edit: key @index moves to (@t,
+ * @value), keys kept in time order. Delete: key @index goes; deleting the only key stops
+ * the animation at its value. NULL (and @error) for a key that does not exist. */
+WgCommand *wg_command_set_key (const WgGraph *graph, const char *node, const char *param,
+                               double t, double value, double tolerance);
+WgCommand *wg_command_edit_key (const WgGraph *graph, const char *node, const char *param,
+                                guint index, double t, double value, GError **error);
+WgCommand *wg_command_delete_key (const WgGraph *graph, const char *node, const char *param,
+                                  guint index, GError **error);
 /* Moves the NULL-terminated @ids to the graph positions @xy (x, y per node): their "ui"
  * objects get integer "x" and "y", other members kept. */
 WgCommand *wg_command_move_nodes (const char *const *ids, const double *xy);
@@ -45,6 +65,11 @@ WgCommand *wg_command_set_settings (const WgSettings *settings);
 WgCommand *wg_command_set_input (const char *name, const char *node, const char *param);
 /* Names @node:@port graph output @name; @node NULL removes the output. */
 WgCommand *wg_command_set_output (const char *name, const char *node, const char *port);
+
+/* Applies @commands (@n of them, transfer full) in order as one step named @label: a
+ * one-click edit made of several. It fails when one of them does (and the history then
+ * keeps the graph as it was). */
+WgCommand *wg_command_sequence (const char *label, WgCommand **commands, guint n);
 
 void wg_command_free (WgCommand *command);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgCommand, wg_command_free)
@@ -70,6 +95,17 @@ gboolean wg_command_merge (WgCommand *command, const WgCommand *next);
 
 /* Ids of the nodes the last apply created (add, paste), NULL-terminated; NULL for others. */
 const char *const *wg_command_get_created (const WgCommand *command);
+
+/* ---------------------------------------------------------------------------
+ * Keyframes, as the runtime reads them (wg_graph_set_param_keyframes())
+ * ------------------------------------------------------------------------- */
+
+/* The value of @n keys (@times, @values) at time @t (s): linear in time between keys,
+ * held before the first and after the last. */
+double wg_keyframes_value_at (const double *times, const double *values, guint n, double t);
+
+/* Index of the key nearest @t within @tolerance seconds, or -1. */
+int wg_keyframes_find (const double *times, guint n, double t, double tolerance);
 
 /* A node's position from its "ui" object; FALSE (and 0, 0) when it has none. */
 gboolean wg_node_get_position (const WgGraph *graph, const char *id, double *x, double *y);

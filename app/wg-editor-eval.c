@@ -27,6 +27,9 @@ struct _WgEvaluator {
   guint64 want_serial;
   gint64 want_frame;
   GHashTable *inputs;         /* name → double (boxed in a gdouble*) */
+  GHashTable *unstepped;      /* inputs set since the last job that stepped the simulations */
+  GHashTable *releases;       /* name → double: each input's value once it has stepped */
+  gint64 taken_frame;         /* frame of the last job taken */
   char *surface_name;
   gboolean thumbnails;
   guint thumbnail_size;
@@ -396,10 +399,19 @@ job_clear (Job *job)
   g_clear_pointer (&job->surface_name, g_free);
 }
 
+/* Something changed: the next evaluation is wanted (with the lock held). */
+static void
+want (WgEvaluator *ev)
+{
+  ev->dirty = TRUE;
+  g_cond_signal (&ev->cond);
+}
+
 /* Takes the wanted state (with the lock held). */
 static void
 take_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
 {
+  ev->dirty = FALSE;
   job->graph = g_steal_pointer (&ev->want_graph);
   job->left_out = g_steal_pointer (&ev->want_left_out);
   job->starved = g_steal_pointer (&ev->want_starved);
@@ -412,11 +424,24 @@ take_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   g_hash_table_iter_init (&iter, ev->inputs);
   while (g_hash_table_iter_next (&iter, &k, &v))
     g_hash_table_insert (job->inputs, g_strdup (k), g_memdup2 (v, sizeof (double)));
+  /* A new frame steps the simulations with the values just copied: inputs
+   * released meanwhile take their release values from the next job on. */
+  if (job->frame != ev->taken_frame)
+    {
+      g_hash_table_remove_all (ev->unstepped);
+      g_hash_table_iter_init (&iter, ev->releases);
+      while (g_hash_table_iter_next (&iter, &k, &v))
+        {
+          g_hash_table_insert (ev->inputs, g_strdup (k), g_memdup2 (v, sizeof (double)));
+          g_hash_table_iter_remove (&iter);
+          want (ev);
+        }
+    }
+  ev->taken_frame = job->frame;
   job->surface_name = g_strdup (ev->surface_name);
   job->thumbnails = ev->thumbnails;
   job->thumbnail_size = ev->thumbnail_size;
   ev->want_structure = FALSE;
-  ev->dirty = FALSE;
   ev->running = TRUE;
   ev->running_since = g_get_monotonic_time ();
   g_set_object (&ev->cancellable, cancellable);
@@ -561,6 +586,8 @@ evaluator_unref (WgEvaluator *ev)
   g_clear_pointer (&ev->left_out, g_hash_table_unref);
   g_free (ev->plan_error);
   g_hash_table_unref (ev->inputs);
+  g_hash_table_unref (ev->unstepped);
+  g_hash_table_unref (ev->releases);
   g_free (ev->surface_name);
   g_clear_object (&ev->cancellable);
   g_main_context_unref (ev->main_context);
@@ -646,6 +673,9 @@ wg_evaluator_new (gboolean gpu, WgEvalResultFunc func, gpointer user_data)
   ev->func_data = user_data;
   ev->main_context = g_main_context_ref_thread_default ();
   ev->inputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ev->unstepped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ev->releases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ev->taken_frame = G_MININT64;
   ev->thumbnail_size = 96;
   g_mutex_init (&ev->lock);
   g_cond_init (&ev->cond);
@@ -670,13 +700,6 @@ wg_evaluator_free (WgEvaluator *ev)
   g_clear_pointer (&ev->plan, wg_plan_free);
   ev->func = NULL;
   evaluator_unref (ev);
-}
-
-static void
-want (WgEvaluator *ev)
-{
-  ev->dirty = TRUE;
-  g_cond_signal (&ev->cond);
 }
 
 guint64
@@ -723,8 +746,35 @@ wg_evaluator_set_input (WgEvaluator *ev, const char *name, double value)
 {
   g_mutex_lock (&ev->lock);
   g_hash_table_insert (ev->inputs, g_strdup (name), g_memdup2 (&value, sizeof value));
+  g_hash_table_add (ev->unstepped, g_strdup (name));
+  g_hash_table_remove (ev->releases, name);
   want (ev);
   g_mutex_unlock (&ev->lock);
+}
+
+void
+wg_evaluator_release_input (WgEvaluator *ev, const char *name, double value)
+{
+  g_mutex_lock (&ev->lock);
+  if (g_hash_table_contains (ev->unstepped, name))
+    g_hash_table_insert (ev->releases, g_strdup (name), g_memdup2 (&value, sizeof value));
+  else
+    {
+      g_hash_table_insert (ev->inputs, g_strdup (name), g_memdup2 (&value, sizeof value));
+      want (ev);
+    }
+  g_mutex_unlock (&ev->lock);
+}
+
+gboolean
+wg_evaluator_get_input (WgEvaluator *ev, const char *name, double *value)
+{
+  g_mutex_lock (&ev->lock);
+  const double *v = g_hash_table_lookup (ev->inputs, name);
+  if (v)
+    *value = *v;
+  g_mutex_unlock (&ev->lock);
+  return v != NULL;
 }
 
 void
@@ -797,8 +847,8 @@ wg_evaluator_run_gpu (WgEvaluator *ev)
  * Interaction
  * ------------------------------------------------------------------------- */
 
-const WgInteractionRole wg_poke_role = { "source", "x", "y", "amplitude" };
-const WgInteractionRole wg_obstacle_role = { "obstacle-mask", "x", "y", NULL };
+const WgInteractionRole wg_poke_role = { "source", "x", "y", "amplitude", "radius" };
+const WgInteractionRole wg_obstacle_role = { "obstacle-mask", "x", "y", NULL, NULL };
 
 void
 wg_interaction_free (WgInteraction *it)
@@ -848,10 +898,15 @@ wg_interaction_find (const WgGraph *graph, const WgInteractionRole *role)
       if (it->strength_input)
         {
           /* The graph's own value when positive (the artist's poke strength),
-           * else the default, else a quarter of the slider range. */
+           * else scaled to the size: a source's amplitude is added every
+           * frame it is held and the water's response builds on it, so 1%
+           * of a 0.5 m bump's radius per frame makes a ~14 cm crest after a
+           * quarter-second press, and a one-frame click a ripple. */
           const WgParamSpec *spec = &type->params[wg_node_type_find_param (type, role->strength)];
           double own = wg_graph_get_param_double (graph, id, role->strength);
+          double size = role->size ? wg_graph_get_param_double (graph, id, role->size) : 0;
           it->strength = own > 0 ? own
+                         : size > 0 ? 0.01 * size
                          : spec->default_value > 0 ? spec->default_value
                                                    : 0.25 * spec->ui_max;
         }
@@ -869,6 +924,116 @@ wg_interaction_apply (const WgInteraction *it, WgEvaluator *ev, double x, double
       wg_evaluator_set_input (ev, it->x_input, x);
       wg_evaluator_set_input (ev, it->y_input, y);
     }
-  if (it->strength_input)
-    wg_evaluator_set_input (ev, it->strength_input, pressed ? it->strength : 0);
+  if (it->strength_input && pressed)
+    wg_evaluator_set_input (ev, it->strength_input, it->strength);
+  else if (it->strength_input)
+    wg_evaluator_release_input (ev, it->strength_input, 0);
+}
+
+/* The first node of type @type, or NULL. */
+static const char *
+first_of_type (const WgGraph *graph, const char *type)
+{
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      if (strcmp (wg_graph_get_node_type (graph, id)->name, type) == 0)
+        return id;
+    }
+  return NULL;
+}
+
+static gboolean
+input_exists (const WgGraph *graph, const char *name)
+{
+  for (guint i = 0; i < wg_graph_get_n_inputs (graph); i++)
+    {
+      const char *n, *node, *param;
+      wg_graph_get_input (graph, i, &n, &node, &param);
+      if (strcmp (n, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Exposes @node's @params as graph inputs "node_param" (the inspector's names). */
+static void
+expose (GPtrArray *commands, const char *node, const char *const *params)
+{
+  for (guint i = 0; params[i]; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s_%s", node, params[i]);
+      g_ptr_array_add (commands, wg_command_set_input (name, node, params[i]));
+    }
+}
+
+WgCommand *
+wg_interaction_enable_command (const WgGraph *graph)
+{
+  g_autoptr (WgInteraction) poke = wg_interaction_find (graph, &wg_poke_role);
+  const char *water = first_of_type (graph, "iwave");
+  if (poke || water == NULL)
+    return NULL;
+
+  /* A fresh id whose input names are free too. */
+  g_autofree char *id = g_strdup ("poke");
+  for (guint k = 2;; k++)
+    {
+      g_autofree char *x = g_strdup_printf ("%s_x", id), *y = g_strdup_printf ("%s_y", id);
+      g_autofree char *a = g_strdup_printf ("%s_amplitude", id);
+      if (wg_graph_find_node (graph, id) < 0 && !input_exists (graph, x) &&
+          !input_exists (graph, y) && !input_exists (graph, a))
+        break;
+      g_free (id);
+      id = g_strdup_printf ("poke%u", k);
+    }
+
+  g_autoptr (GPtrArray) commands = g_ptr_array_new ();
+  double wx, wy;
+  wg_node_get_position (graph, water, &wx, &wy);
+  g_ptr_array_add (commands, wg_command_add_node ("source", id, wx - 240, wy + 200));
+  /* A bump an eighth of the patch wide, at least four cells; placed mid-patch. */
+  const WgSettings *s = wg_graph_get_settings (graph);
+  double radius = MAX (MAX (s->extent[0], s->extent[1]) / 32,
+                       4 * MAX (s->extent[0] / s->grid[0], s->extent[1] / s->grid[1]));
+  char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE], r[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *const params[][2] = {
+    { "x", g_ascii_dtostr (x, sizeof x, s->extent[0] / 2) },
+    { "y", g_ascii_dtostr (y, sizeof y, s->extent[1] / 2) },
+    { "radius", g_ascii_formatd (r, sizeof r, "%.3g", radius) },
+    { "amplitude", "0" },
+    { "duration", "inf" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (params); i++)
+    g_ptr_array_add (commands, wg_command_set_param (id, params[i][0], params[i][1]));
+
+  /* Spliced in: what fed the iWave's source now feeds the poke. */
+  const char *from = NULL, *port = NULL;
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (graph, i, &fn, &fp, &tn, &tp);
+      if (strcmp (tn, water) == 0 && strcmp (tp, "source") == 0)
+        from = fn, port = fp;
+    }
+  if (from)
+    g_ptr_array_add (commands, wg_command_link (from, port, id, "source"));
+  g_ptr_array_add (commands, wg_command_link (id, "source", water, "source"));
+  const char *const poked[] = { wg_poke_role.x, wg_poke_role.y, wg_poke_role.strength, NULL };
+  expose (commands, id, poked);
+
+  /* The first obstacle drawn as a shape (an image has no position to drag). */
+  g_autoptr (WgInteraction) obstacle = wg_interaction_find (graph, &wg_obstacle_role);
+  for (guint i = 0; obstacle == NULL && i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *node = wg_graph_get_node_id (graph, i);
+      if (strcmp (wg_graph_get_node_type (graph, node)->name, wg_obstacle_role.type) == 0 &&
+          g_strcmp0 (wg_graph_get_param_string (graph, node, "shape"), "image") != 0)
+        {
+          const char *const moved[] = { wg_obstacle_role.x, wg_obstacle_role.y, NULL };
+          expose (commands, node, moved);
+          break;
+        }
+    }
+  return wg_command_sequence ("Enable poking", (WgCommand **) commands->pdata, commands->len);
 }

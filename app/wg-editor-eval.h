@@ -19,6 +19,8 @@
 
 #include <wavegraph.h>
 
+#include "wg-commands.h"
+
 G_BEGIN_DECLS
 
 /* A displayable field: a copy on the CPU, or (GPU plans) a GL buffer of the
@@ -87,6 +89,12 @@ guint64 wg_evaluator_set_graph (WgEvaluator *evaluator, const WgGraph *graph, gb
 void wg_evaluator_set_frame (WgEvaluator *evaluator, gint64 frame);
 /* Graph input @name takes @value from the next evaluation on (a mouse poke). */
 void wg_evaluator_set_input (WgEvaluator *evaluator, const char *name, double value);
+/* Graph input @name goes back to @value once an evaluation of a new frame (one that
+ * steps the simulations) has used the value it has now: a click shorter than a frame
+ * still pokes once. */
+void wg_evaluator_release_input (WgEvaluator *evaluator, const char *name, double value);
+/* The value graph input @name has for the next evaluation; FALSE when it was never set. */
+gboolean wg_evaluator_get_input (WgEvaluator *evaluator, const char *name, double *value);
 /* Which graph output drives the surface; NULL: displacement, else height, else the first
  * 1- or 3-channel field output. */
 void wg_evaluator_set_surface_output (WgEvaluator *evaluator, const char *name);
@@ -126,6 +134,7 @@ typedef struct {
   const char *type;
   const char *x, *y;     /* parameters holding the position (m) */
   const char *strength;  /* parameter set while the button is down, 0 on release; or NULL */
+  const char *size;      /* parameter the strength scales with (m), or NULL */
 } WgInteractionRole;
 
 /* Clicking pokes an iWave "source" node: x, y and amplitude. */
@@ -136,7 +145,11 @@ extern const WgInteractionRole wg_obstacle_role;
 typedef struct {
   char *node;
   char *x_input, *y_input, *strength_input; /* graph input names; strength may be NULL */
-  double strength;  /* value while pressed: the node's own if positive, else a sensible one */
+  /* Value while pressed: the node's own if positive, else a hundredth of the
+   * size parameter per metre (an iWave source adds its amplitude every frame,
+   * so a held poke grows fast), else the default, else a quarter of the
+   * slider range. */
+  double strength;
   double x, y;      /* the node's position in @graph */
 } WgInteraction;
 
@@ -150,8 +163,19 @@ WgInteraction *wg_interaction_find (const WgGraph *graph, const WgInteractionRol
 void wg_interaction_free (WgInteraction *interaction);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgInteraction, wg_interaction_free)
 
+/**
+ * wg_interaction_enable_command:
+ * What makes clicks poke @graph's first iWave node, as one undoable command: a
+ * "source" node (impulse, lasting forever, amplitude 0 so that bakes are unchanged)
+ * spliced into the chain feeding the iWave's source input, its x, y and amplitude
+ * exposed as graph inputs, and the x and y of the first shape obstacle-mask exposed
+ * too (drags move it). Returns: NULL when @graph has no iWave or already pokes one.
+ */
+WgCommand *wg_interaction_enable_command (const WgGraph *graph);
+
 /* Sets the evaluator's inputs for @interaction at (@x, @y) (m, on the patch),
- * pressed or released. */
+ * pressed or released; a release keeps the strength until a frame has stepped
+ * with it (wg_evaluator_release_input()). */
 void wg_interaction_apply (const WgInteraction *interaction, WgEvaluator *evaluator, double x,
                            double y, gboolean pressed);
 

@@ -10,9 +10,15 @@ typedef struct {
   WgInspector *inspector;
   const WgParamSpec *spec;     /* NULL for a settings row */
   char *name;
-  GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[3];
+  GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[4];
   gboolean log_scale;          /* the slider moves in log10 of the value */
+  guint digits;                /* decimals the spin button shows */
   GPtrArray *connected;        /* objects whose handlers take this row */
+  /* Float parameters: the key toggle, and the list of keys when animated
+   * (a caption, then time, value and delete per key). */
+  GtkWidget *key, *keys, *keys_caption, *keys_grid, *stop;
+  guint n_keys_shown;
+  GPtrArray *key_widgets;      /* GtkWidget* per key: time, value, delete; handlers take this row */
 } Row;
 
 struct _WgInspector {
@@ -24,18 +30,28 @@ struct _WgInspector {
   GPtrArray *rows;             /* Row* */
   gboolean updating;           /* writing values into widgets: not an edit */
   gboolean pointer_down;       /* a drag in progress: its edits merge into one step */
+  gint64 frame;                /* the timeline's: keys are set at its time */
 };
 
 G_DEFINE_FINAL_TYPE (WgInspector, wg_inspector, GTK_TYPE_BOX)
+
+/* Widgets can outlive their rows (a dropdown's popover holds it): cut them off. */
+static void
+disconnect_all (GPtrArray *objects, Row *row)
+{
+  for (guint i = 0; i < objects->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (objects, i), row);
+  g_ptr_array_set_size (objects, 0);
+}
 
 static void
 row_free (gpointer data)
 {
   Row *row = data;
-  /* Widgets can outlive their rows (a dropdown's popover holds it): cut them off. */
-  for (guint i = 0; i < row->connected->len; i++)
-    g_signal_handlers_disconnect_by_data (g_ptr_array_index (row->connected, i), row);
+  disconnect_all (row->connected, row);
+  disconnect_all (row->key_widgets, row);
   g_ptr_array_unref (row->connected);
+  g_ptr_array_unref (row->key_widgets);
   g_free (row->name);
   g_free (row);
 }
@@ -47,6 +63,7 @@ row_new (WgInspector *self, const char *name)
   row->inspector = self;
   row->name = g_strdup (name);
   row->connected = g_ptr_array_new_with_free_func (g_object_unref);
+  row->key_widgets = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (self->rows, row);
   return row;
 }
@@ -91,6 +108,16 @@ execute (WgInspector *self, WgCommand *command)
     wg_document_seal (self->doc);
 }
 
+/* Executes @command, or shows @error, why there is none. */
+static void
+execute_built (WgInspector *self, WgCommand *command, const GError *error)
+{
+  if (command)
+    execute (self, command);
+  else
+    report (self, error);
+}
+
 static void
 commit_param (Row *row, const char *text)
 {
@@ -113,11 +140,68 @@ number_text (const WgParamSpec *spec, double value)
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", value));
 }
 
+/* ---------------------------------------------------------------------------
+ * Keyframes: an animated parameter's widgets show and edit its value at the
+ * timeline's time; an edit there sets a key at that time.
+ * ------------------------------------------------------------------------- */
+
+static double
+fps (WgInspector *self)
+{
+  return wg_graph_get_settings (graph (self))->fps;
+}
+
+static double
+now (WgInspector *self)
+{
+  return (double) self->frame / fps (self);
+}
+
+/* Keys closer than half a frame to the current time are "at" it. */
+static double
+tolerance (WgInspector *self)
+{
+  return 0.5 / fps (self);
+}
+
+static guint
+keys_of (Row *row, double **times, double **values)
+{
+  WgInspector *self = row->inspector;
+  return wg_graph_get_param_keyframes (graph (self), self->node, row->name, times, values);
+}
+
+/* The value the parameter has at the current time. */
+static double
+value_now (Row *row)
+{
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = keys_of (row, &times, &values);
+  return n ? wg_keyframes_value_at (times, values, n, now (row->inspector))
+           : wg_graph_get_param_double (graph (row->inspector), row->inspector->node, row->name);
+}
+
+static void
+commit_number (Row *row, double v)
+{
+  WgInspector *self = row->inspector;
+  if (self->updating || self->node == NULL)
+    return;
+  if (row->spec->type == WG_PARAM_FLOAT && keys_of (row, NULL, NULL) > 0)
+    {
+      if (v != value_now (row))
+        execute (self, wg_command_set_key (graph (self), self->node, row->name, now (self), v,
+                                           tolerance (self)));
+      return;
+    }
+  g_autofree char *text = number_text (row->spec, v);
+  commit_param (row, text);
+}
+
 static void
 spin_changed (GtkSpinButton *spin, Row *row)
 {
-  g_autofree char *text = number_text (row->spec, gtk_spin_button_get_value (spin));
-  commit_param (row, text);
+  commit_number (row, gtk_spin_button_get_value (spin));
 }
 
 static void
@@ -126,8 +210,76 @@ scale_changed (GtkRange *range, Row *row)
   double v = gtk_range_get_value (range);
   if (row->log_scale)
     v = pow (10, v);
+  /* The slider's own steps, as the spin button would round them. */
   g_autofree char *text = number_text (row->spec, v);
-  commit_param (row, text);
+  commit_number (row, g_ascii_strtod (text, NULL));
+}
+
+/* The key toggle: deletes the key at the current time, or sets one there
+ * (the first animates the parameter). */
+static void
+key_toggled (GtkToggleButton *button, Row *row)
+{
+  WgInspector *self = row->inspector;
+  if (self->updating || self->node == NULL)
+    return;
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = keys_of (row, &times, &values);
+  int at = wg_keyframes_find (times, n, now (self), tolerance (self));
+  g_autoptr (GError) error = NULL;
+  WgCommand *cmd = at >= 0 ? wg_command_delete_key (graph (self), self->node, row->name,
+                                                    (guint) at, &error)
+                           : wg_command_set_key (graph (self), self->node, row->name, now (self),
+                                                 value_now (row), tolerance (self));
+  execute_built (self, cmd, error);
+}
+
+static guint
+key_index (GtkWidget *widget)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "wg-key"));
+}
+
+/* A key's time or value typed in the list: the key moves (keys stay in time order). */
+static void
+key_edited (GtkSpinButton *spin, Row *row)
+{
+  WgInspector *self = row->inspector;
+  if (self->updating)
+    return;
+  guint k = key_index (GTK_WIDGET (spin));
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = keys_of (row, &times, &values);
+  if (k >= n)
+    return;
+  gboolean is_time = g_object_get_data (G_OBJECT (spin), "wg-key-time") != NULL;
+  double v = gtk_spin_button_get_value (spin);
+  /* A spin button re-emits its value once a refresh inside its own update has
+   * moved it: that is no edit. */
+  if (v == (is_time ? times[k] : values[k]))
+    return;
+  g_autoptr (GError) error = NULL;
+  WgCommand *cmd = wg_command_edit_key (graph (self), self->node, row->name, k,
+                                        is_time ? v : times[k], is_time ? values[k] : v, &error);
+  execute_built (self, cmd, error);
+}
+
+static void
+key_deleted (GtkButton *button, Row *row)
+{
+  WgInspector *self = row->inspector;
+  g_autoptr (GError) error = NULL;
+  WgCommand *cmd = wg_command_delete_key (graph (self), self->node, row->name,
+                                          key_index (GTK_WIDGET (button)), &error);
+  execute_built (self, cmd, error);
+}
+
+/* Keeps the value at the current time. */
+static void
+stop_animating (GtkButton *button, Row *row)
+{
+  WgInspector *self = row->inspector;
+  execute (self, wg_command_remove_keyframes (self->node, row->name, value_now (row)));
 }
 
 static void
@@ -329,6 +481,7 @@ number_editor (Row *row)
   row->log_scale = !is_int && lo > 0 && hi / lo >= 1000;
   guint digits = is_int ? 0 : digits_for (lo, hi);
   double step = is_int ? 1 : pow (10, -(double) digits);
+  row->digits = row->log_scale ? 0 : digits;
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   row->scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL,
@@ -343,7 +496,7 @@ number_editor (Row *row)
 
   /* The spin button takes the whole hard range: typing beyond the slider works. */
   row->editor = gtk_spin_button_new_with_range (spec->min, spec->max, step);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), row->log_scale ? 0 : digits);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), row->digits);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (row->editor), TRUE);
   gtk_editable_set_width_chars (GTK_EDITABLE (row->editor), 7);
   row_connect (row, row->editor, "value-changed", G_CALLBACK (spin_changed));
@@ -356,15 +509,101 @@ number_editor (Row *row)
       row_connect (row, row->infinite, "toggled", G_CALLBACK (infinite_toggled));
       gtk_box_append (GTK_BOX (box), row->infinite);
     }
-  if (spec->unit && spec->unit[0])
+  /* Always there, so that spin buttons and key toggles line up. */
+  GtkWidget *unit = gtk_label_new (spec->unit);
+  gtk_widget_add_css_class (unit, "dim-label");
+  gtk_widget_set_size_request (unit, 34, -1);
+  gtk_label_set_xalign (GTK_LABEL (unit), 0);
+  gtk_box_append (GTK_BOX (box), unit);
+  if (!is_int)
     {
-      GtkWidget *unit = gtk_label_new (spec->unit);
-      gtk_widget_add_css_class (unit, "dim-label");
-      gtk_widget_set_size_request (unit, 34, -1);
-      gtk_label_set_xalign (GTK_LABEL (unit), 0);
-      gtk_box_append (GTK_BOX (box), unit);
+      row->key = gtk_toggle_button_new_with_label ("◆");
+      gtk_widget_add_css_class (row->key, "flat");
+      gtk_widget_add_css_class (row->key, "wg-key");
+      gtk_widget_set_valign (row->key, GTK_ALIGN_CENTER);
+      row_connect (row, row->key, "toggled", G_CALLBACK (key_toggled));
     }
   return box;
+}
+
+/* Under an animated parameter: its keys, each a time, a value and a delete
+ * button, and a way back to a plain value. */
+static GtkWidget *
+keys_list (Row *row)
+{
+  row->keys = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_add_css_class (row->keys, "wg-keys");
+  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  row->keys_caption = gtk_label_new (NULL);
+  gtk_widget_add_css_class (row->keys_caption, "dim-label");
+  gtk_widget_add_css_class (row->keys_caption, "caption");
+  gtk_label_set_xalign (GTK_LABEL (row->keys_caption), 0);
+  gtk_widget_set_hexpand (row->keys_caption, TRUE);
+  gtk_box_append (GTK_BOX (head), row->keys_caption);
+  row->stop = gtk_button_new_with_mnemonic ("_Stop Animating");
+  gtk_widget_add_css_class (row->stop, "flat");
+  gtk_widget_set_tooltip_text (row->stop, "Remove the keys: the parameter keeps its value at "
+                                          "the current time");
+  row_connect (row, row->stop, "clicked", G_CALLBACK (stop_animating));
+  gtk_box_append (GTK_BOX (head), row->stop);
+  gtk_box_append (GTK_BOX (row->keys), head);
+  row->keys_grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (row->keys_grid), 4);
+  gtk_grid_set_row_spacing (GTK_GRID (row->keys_grid), 2);
+  gtk_box_append (GTK_BOX (row->keys), row->keys_grid);
+  return row->keys;
+}
+
+/* Connects a part of key @k; build_keys() disconnects it when the list changes. */
+static void
+key_widget (Row *row, GtkWidget *widget, guint k, const char *signal, GCallback callback)
+{
+  g_object_set_data (G_OBJECT (widget), "wg-key", GUINT_TO_POINTER (k));
+  g_signal_connect (widget, signal, callback, row);
+  g_ptr_array_add (row->key_widgets, g_object_ref (widget));
+}
+
+/* One line per key; rebuilt only when the number of keys changes. */
+static void
+build_keys (Row *row, guint n)
+{
+  if (n == row->n_keys_shown)
+    return;
+  row->n_keys_shown = n;
+  disconnect_all (row->key_widgets, row);
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (row->keys_grid)))
+    gtk_grid_remove (GTK_GRID (row->keys_grid), child);
+  const WgParamSpec *spec = row->spec;
+  for (guint k = 0; k < n; k++)
+    {
+      GtkWidget *t = gtk_spin_button_new_with_range (-1e6, 1e6, 0.1);
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (t), 3);
+      gtk_editable_set_width_chars (GTK_EDITABLE (t), 6);
+      gtk_widget_set_tooltip_text (t, "The key's time (s)");
+      g_object_set_data (G_OBJECT (t), "wg-key-time", GINT_TO_POINTER (TRUE));
+      key_widget (row, t, k, "value-changed", G_CALLBACK (key_edited));
+      GtkWidget *unit = gtk_label_new ("s");
+      gtk_widget_add_css_class (unit, "dim-label");
+      GtkWidget *v = gtk_spin_button_new_with_range (spec->min, spec->max,
+                                                     pow (10, -(double) row->digits));
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (v), row->digits);
+      gtk_editable_set_width_chars (GTK_EDITABLE (v), 7);
+      gtk_widget_set_hexpand (v, TRUE);
+      g_autofree char *tip = g_strdup_printf ("The value at this key%s%s",
+                                              spec->unit && spec->unit[0] ? " in " : "",
+                                              spec->unit ? spec->unit : "");
+      gtk_widget_set_tooltip_text (v, tip);
+      key_widget (row, v, k, "value-changed", G_CALLBACK (key_edited));
+      GtkWidget *del = gtk_button_new_from_icon_name ("edit-delete-symbolic");
+      gtk_widget_add_css_class (del, "flat");
+      gtk_widget_set_tooltip_text (del, "Delete this key");
+      key_widget (row, del, k, "clicked", G_CALLBACK (key_deleted));
+      gtk_grid_attach (GTK_GRID (row->keys_grid), t, 0, (int) k, 1, 1);
+      gtk_grid_attach (GTK_GRID (row->keys_grid), unit, 1, (int) k, 1, 1);
+      gtk_grid_attach (GTK_GRID (row->keys_grid), v, 2, (int) k, 1, 1);
+      gtk_grid_attach (GTK_GRID (row->keys_grid), del, 3, (int) k, 1, 1);
+    }
 }
 
 static GtkWidget *
@@ -409,6 +648,8 @@ param_editor (Row *row)
   g_return_val_if_reached (NULL);
 }
 
+/* Parameter @index takes grid rows 2·index (label, editor, key toggle, reset) and
+ * 2·index + 1 (its keys). */
 static void
 add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
 {
@@ -447,12 +688,18 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
   if (row->scale)
     gtk_widget_set_tooltip_markup (row->scale, tip);
 
-  gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), editor, 1, index, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), row->reset, 2, index, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, 2 * index, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), editor, 1, 2 * index, 1, 1);
+  if (row->key)
+    {
+      gtk_grid_attach (GTK_GRID (self->grid), row->key, 2, 2 * index, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), keys_list (row), 1, 2 * index + 1, 3, 1);
+    }
+  gtk_grid_attach (GTK_GRID (self->grid), row->reset, 3, 2 * index, 1, 1);
   row->row_widgets[0] = row->label;
   row->row_widgets[1] = editor;
   row->row_widgets[2] = row->reset;
+  row->row_widgets[3] = row->key ? row->key : row->reset;
 }
 
 /* Graph settings, edited as one WgSettings. */
@@ -515,7 +762,7 @@ add_setting_row (WgInspector *self, int which, const char *label, const char *ti
   gtk_widget_set_tooltip_text (row->label, tip);
   gtk_widget_set_tooltip_text (row->editor, tip);
   gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, index, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), row->editor, 1, index, 2, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), row->editor, 1, index, 3, 1);
 }
 
 static void
@@ -546,7 +793,7 @@ rebuild (WgInspector *self)
       for (guint p = 0; p < t->n_params; p++)
         add_param_row (self, &t->params[p], (int) p);
       if (t->n_params == 0)
-        gtk_grid_attach (GTK_GRID (self->grid), gtk_label_new ("No parameters"), 0, 0, 3, 1);
+        gtk_grid_attach (GTK_GRID (self->grid), gtk_label_new ("No parameters"), 0, 0, 4, 1);
     }
   else
     {
@@ -574,6 +821,43 @@ rebuild (WgInspector *self)
  * ------------------------------------------------------------------------- */
 
 static void
+refresh_keys (Row *row, gboolean visible, gboolean infinite)
+{
+  WgInspector *self = row->inspector;
+  g_autofree double *times = NULL, *values = NULL;
+  guint n = keys_of (row, &times, &values);
+  int at = wg_keyframes_find (times, n, now (self), tolerance (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (row->key), at >= 0);
+  /* An infinite value cannot be interpolated. */
+  gtk_widget_set_sensitive (row->key, !infinite);
+  if (n > 0)
+    gtk_widget_add_css_class (row->key, "wg-animated");
+  else
+    gtk_widget_remove_css_class (row->key, "wg-animated");
+  g_autofree char *tip = at >= 0 ? g_strdup_printf ("Key at %.3g s: click to delete it", times[at])
+                         : n > 0 ? g_strdup_printf ("Animated (%u keys): click to set a key at "
+                                                    "%.3g s", n, now (self))
+                                 : g_strdup ("Animate: set a key at the current time");
+  gtk_widget_set_tooltip_text (row->key, tip);
+
+  gtk_widget_set_visible (row->keys, visible && n > 0);
+  build_keys (row, n);
+  const WgParamSpec *spec = row->spec;
+  const char *unit = spec->unit && spec->unit[0] ? spec->unit : "";
+  g_autofree char *caption =
+    g_strdup_printf ("Animated, %u key%s: %.*f%s%s at %.2f s", n, n == 1 ? "" : "s", row->digits,
+                     value_now (row), unit[0] && strcmp (unit, "°") != 0 ? " " : "", unit,
+                     now (self));
+  gtk_label_set_text (GTK_LABEL (row->keys_caption), caption);
+  for (guint k = 0; k < n; k++)
+    {
+      GtkWidget **w = (GtkWidget **) row->key_widgets->pdata + 3 * k;
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w[0]), times[k]);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (w[1]), values[k]);
+    }
+}
+
+static void
 refresh_param (WgInspector *self, Row *row)
 {
   WgGraph *g = graph (self);
@@ -586,7 +870,7 @@ refresh_param (WgInspector *self, Row *row)
                                                      input ? " ⇢" : "");
   gtk_label_set_markup (GTK_LABEL (row->label), markup);
   gboolean visible = relevant (self, spec->visible_when);
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (row->row_widgets); i++)
     gtk_widget_set_visible (row->row_widgets[i], visible);
 
   switch (spec->type)
@@ -595,8 +879,10 @@ refresh_param (WgInspector *self, Row *row)
     case WG_PARAM_INT:
       {
         double v = spec->type == WG_PARAM_INT ? (double) wg_graph_get_param_int (g, self->node, spec->name)
-                                              : wg_graph_get_param_double (g, self->node, spec->name);
+                                              : value_now (row);
         gboolean inf = isinf (v);
+        if (row->key)
+          refresh_keys (row, visible, inf);
         if (row->infinite)
           gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (row->infinite), inf);
         gtk_widget_set_sensitive (row->editor, !inf);
@@ -719,16 +1005,66 @@ wg_inspector_set_result (WgInspector *self, const WgEvalResult *result)
   gtk_widget_set_visible (self->error, message != NULL);
 }
 
-GtkWidget *
-wg_inspector_get_editor (WgInspector *self, const char *param)
+static Row *
+find_row (WgInspector *self, const char *param)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = g_ptr_array_index (self->rows, i);
       if (g_strcmp0 (row->name, param) == 0)
-        return row->editor;
+        return row;
     }
   return NULL;
+}
+
+GtkWidget *
+wg_inspector_get_editor (WgInspector *self, const char *param)
+{
+  Row *row = find_row (self, param);
+  return row ? row->editor : NULL;
+}
+
+GtkWidget *
+wg_inspector_get_key_widget (WgInspector *self, const char *param, WgKeyWidget which,
+                             guint index)
+{
+  Row *row = find_row (self, param);
+  if (row == NULL || row->key == NULL)
+    return NULL;
+  switch (which)
+    {
+    case WG_KEY_TOGGLE:
+      return row->key;
+    case WG_KEY_LIST:
+      return row->keys;
+    case WG_KEY_STOP:
+      return row->stop;
+    case WG_KEY_TIME:
+    case WG_KEY_VALUE:
+    case WG_KEY_DELETE:
+      return index < row->n_keys_shown
+               ? g_ptr_array_index (row->key_widgets, 3 * index + (which - WG_KEY_TIME)) : NULL;
+    }
+  return NULL;
+}
+
+void
+wg_inspector_set_frame (WgInspector *self, gint64 frame)
+{
+  if (frame == self->frame)
+    return;
+  self->frame = frame;
+  if (self->doc == NULL || self->node == NULL)
+    return;
+  /* Only animated values (and the key toggles) follow the time: cheap while playing. */
+  self->updating = TRUE;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+      if (row->key && row->n_keys_shown > 0)
+        refresh_param (self, row);
+    }
+  self->updating = FALSE;
 }
 
 void

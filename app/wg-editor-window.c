@@ -29,7 +29,8 @@ struct _WgEditorWindow {
     *backend_detail;
   GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
   gboolean banner_from_eval;
-  GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs;
+  GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,
+    *enable_poking;
   GtkStringList *output_names;
   char *surface_output;
   gboolean updating_outputs;
@@ -143,12 +144,14 @@ evaluate_graph (WgEditorWindow *self, gboolean structure)
 
 /* The viewport's output menu: the graph's 1- and 3-channel field outputs
  * (heights, displacements), displacement first. Also re-reads which inputs
- * the viewport's clicks drive. */
+ * the viewport's clicks drive, and offers to expose them. */
 static void
 update_outputs (WgEditorWindow *self)
 {
   WgGraph *graph = wg_document_get_graph (self->doc);
   wg_viewport_set_interaction (WG_VIEWPORT (self->viewport), graph, self->eval);
+  g_autoptr (WgCommand) enable = wg_interaction_enable_command (graph);
+  gtk_widget_set_visible (self->enable_poking, enable != NULL);
   gtk_widget_set_tooltip_text (self->viewport_hint, NULL);
   gtk_label_set_text (GTK_LABEL (self->viewport_hint),
                       wg_viewport_describe_controls (WG_VIEWPORT (self->viewport)));
@@ -179,6 +182,20 @@ update_outputs (WgEditorWindow *self)
   g_free (self->surface_output);
   self->surface_output = g_strdup (names->len > 1 ? names->pdata[keep] : NULL);
   wg_evaluator_set_surface_output (self->eval, self->surface_output);
+}
+
+static void
+enable_poking (GtkButton *button, WgEditorWindow *self)
+{
+  WgCommand *cmd = wg_interaction_enable_command (wg_document_get_graph (self->doc));
+  g_autoptr (GError) error = NULL;
+  if (cmd == NULL)
+    return;
+  if (!wg_document_execute (self->doc, cmd, &error))
+    wg_editor_window_toast (self, error->message);
+  else
+    wg_editor_window_toast (self, "Poking enabled: click the water while it plays; drag the "
+                                  "obstacle to move it. Undo takes it back.");
 }
 
 static void
@@ -231,6 +248,7 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_timeline_set_frame (WG_TIMELINE (self->timeline), wg_graph_get_settings (wg_document_get_graph (doc))->frames[0]);
   wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   self->wanted_frame = wg_timeline_get_frame (WG_TIMELINE (self->timeline));
+  wg_inspector_set_frame (WG_INSPECTOR (self->inspector), self->wanted_frame);
   evaluate_graph (self, TRUE);
   wg_editor_window_show_error (self, NULL);
   update_title (self);
@@ -345,6 +363,12 @@ wg_editor_window_get_result (WgEditorWindow *self)
   return self->result;
 }
 
+WgEvaluator *
+wg_editor_window_get_evaluator (WgEditorWindow *self)
+{
+  return self->eval;
+}
+
 gboolean
 wg_editor_window_is_settled (WgEditorWindow *self)
 {
@@ -377,6 +401,7 @@ frame_changed (WgTimeline *timeline, gint64 frame, WgEditorWindow *self)
 {
   self->wanted_frame = frame;
   wg_evaluator_set_frame (self->eval, frame);
+  wg_inspector_set_frame (WG_INSPECTOR (self->inspector), frame);
 }
 
 void
@@ -1261,6 +1286,20 @@ build_viewport (WgEditorWindow *self)
   gtk_widget_set_margin_top (self->outputs, 8);
   g_signal_connect (self->outputs, "notify::selected", G_CALLBACK (output_selected), self);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->outputs);
+  /* Offered while the graph has an iWave the clicks cannot poke yet. */
+  self->enable_poking = gtk_button_new_with_label ("Enable Poking");
+  gtk_widget_add_css_class (self->enable_poking, "suggested-action");
+  gtk_widget_set_tooltip_text (self->enable_poking,
+                               "Add a source node feeding the iWave simulation and expose its "
+                               "position and amplitude (and an obstacle's position) as graph "
+                               "inputs: clicks then poke the water and drags move the obstacle");
+  gtk_widget_set_halign (self->enable_poking, GTK_ALIGN_END);
+  gtk_widget_set_valign (self->enable_poking, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (self->enable_poking, 8);
+  gtk_widget_set_margin_bottom (self->enable_poking, 8);
+  gtk_widget_set_visible (self->enable_poking, FALSE);
+  g_signal_connect (self->enable_poking, "clicked", G_CALLBACK (enable_poking), self);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->enable_poking);
   self->progress = gtk_progress_bar_new ();
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Evaluating…");
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress), TRUE);

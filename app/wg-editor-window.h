@@ -53,6 +53,10 @@ gboolean wg_editor_window_is_settled (WgEditorWindow *window);
 /* The last evaluation result shown (owned by the window), or NULL. */
 const WgEvalResult *wg_editor_window_get_result (WgEditorWindow *window);
 
+/* The evaluator in use (the CPU worker's, or the viewport's GPU one): the
+ * graph inputs the viewport's clicks set are read back from it. */
+WgEvaluator *wg_editor_window_get_evaluator (WgEditorWindow *window);
+
 /* The window as it looks now, rendered by its own renderer. */
 GdkTexture *wg_editor_window_screenshot (WgEditorWindow *window);
 

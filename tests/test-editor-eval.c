@@ -2,9 +2,12 @@
  * arrive in the main context from the worker thread; a parameter change
  * recomputes only what depends on it; a change cancels a slow recompute of
  * the old values; nodes that cannot run are left out with a reason while
- * the rest runs; thumbnails; and the viewport's poke/drag plumbing from
- * graph inputs to the plan. */
+ * the rest runs; thumbnails; the viewport's poke/drag plumbing from graph
+ * inputs to the plan, against the real iWave "source" node too; and the
+ * command that enables poking. */
 #include "wg-editor-eval.h"
+#include "wg-editor-test-util.h"
+#include "wg-history.h"
 
 #include <math.h>
 #include <string.h>
@@ -238,7 +241,7 @@ static void
 test_interaction_plumbing (void)
 {
   static const WgInteractionRole role = { "spectrum-evolve", "time_offset", "loop_period",
-                                          "time_scale" };
+                                          "time_scale", NULL };
   g_autoptr (Collector) c = collector_new ();
   g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
   g_autoptr (WgGraph) g = ocean (64, 32);
@@ -268,8 +271,10 @@ test_interaction_plumbing (void)
   wg_interaction_apply (it, ev, 5, 0, TRUE);
   r = wait_result (ev, c);
   g_assert_cmpint (memcmp (rest, r->surface->data, 64 * 64 * sizeof (float)), !=, 0);
-  /* Released: strength 0 freezes time at the offset, whatever the frame. */
+  /* Released: once the next frame has used the pressed strength, strength 0
+   * freezes time at the offset, whatever the frame. */
   wg_interaction_apply (it, ev, 9, 9, FALSE);
+  wg_evaluator_set_frame (ev, 11);
   r = wait_result (ev, c);
   g_autofree float *released = g_memdup2 (r->surface->data, 64 * 64 * sizeof (float));
 
@@ -281,6 +286,212 @@ test_interaction_plumbing (void)
   g_assert_true (wg_plan_evaluate (plan, 3, NULL));
   g_assert_cmpmem (released, 64 * 64 * sizeof (float), wg_buffer_read (b, NULL),
                    64 * 64 * sizeof (float));
+}
+
+static WgGraph *
+load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
+  g_autoptr (GError) error = NULL;
+  WgGraph *g = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  return g;
+}
+
+/* "from>to" of every link, and "name=node.param" of every graph input. */
+static char *
+links_and_inputs (const WgGraph *g)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < wg_graph_get_n_links (g); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (g, i, &fn, &fp, &tn, &tp);
+      g_string_append_printf (s, "%s:%s>%s:%s ", fn, fp, tn, tp);
+    }
+  g_string_append (s, "|");
+  for (guint i = 0; i < wg_graph_get_n_inputs (g); i++)
+    {
+      const char *name, *node, *param;
+      wg_graph_get_input (g, i, &name, &node, &param);
+      g_string_append_printf (s, " %s=%s.%s", name, node, param);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+assert_param (const WgGraph *g, const char *node, const char *param, const char *text)
+{
+  g_autofree char *value = wg_graph_format_param (g, node, param);
+  g_assert_cmpstr (value, ==, text);
+  g_assert_true (wg_graph_param_is_set (g, node, param));
+}
+
+/* Enable poking on pool.json: a source spliced into the iWave's source
+ * chain and exposed with the pillar, one undo step that undoes to the
+ * original bytes; the poke's amplitude 0 leaves what a bake computes
+ * unchanged. On harbor.json the wake feeds it and the boat (a capsule, not
+ * the painted harbour) is exposed; a graph without iWave gets nothing. */
+static void
+test_enable_poking (void)
+{
+  g_autoptr (WgHistory) h = wg_history_new (load_example ("pool.json"));
+  g_autofree char *original = wg_graph_save_to_data (wg_history_get_graph (h), NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_history_execute (h, wg_interaction_enable_command (wg_history_get_graph (h)),
+                                     &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (wg_history_get_undo_label (h), ==, "Enable poking");
+  WgGraph *g = wg_history_get_graph (h);
+  g_assert_cmpstr (wg_graph_get_node_type (g, "poke")->name, ==, "source");
+  assert_param (g, "poke", "x", "8");
+  assert_param (g, "poke", "y", "8");
+  assert_param (g, "poke", "radius", "0.5");
+  assert_param (g, "poke", "amplitude", "0");
+  assert_param (g, "poke", "duration", "inf");
+  g_autofree char *wiring = links_and_inputs (g);
+  g_assert_cmpstr (wiring, ==, "splash:source>drop:source pillar:mask>water:obstruction "
+                   "water:height>height_out:field drop:source>poke:source "
+                   "poke:source>water:source | poke_x=poke.x poke_y=poke.y "
+                   "poke_amplitude=poke.amplitude pillar_x=pillar.x pillar_y=pillar.y");
+  g_autoptr (WgInteraction) poke = wg_interaction_find (g, &wg_poke_role);
+  g_autoptr (WgInteraction) pillar = wg_interaction_find (g, &wg_obstacle_role);
+  g_assert_cmpstr (poke->node, ==, "poke");
+  g_assert_cmpfloat (poke->strength, ==, 0.005); /* 1% of the radius per frame */
+  g_assert_cmpstr (pillar->node, ==, "pillar");
+  g_assert_cmpfloat (pillar->x, ==, 10);
+  g_assert_null (wg_interaction_enable_command (g));
+
+  /* What a bake computes is unchanged: the same heights, to the bit. */
+  g_autoptr (WgGraph) before = wg_graph_load_data (original, -1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (WgPlan) a = wg_plan_new (before, NULL, &error);
+  g_autoptr (WgPlan) b = wg_plan_new (g, NULL, &error);
+  g_assert_no_error (error);
+  for (gint64 f = 0; f < 4; f++)
+    {
+      g_assert_true (wg_plan_evaluate (a, f, NULL) && wg_plan_evaluate (b, f, NULL));
+      g_assert_cmpmem (wg_buffer_read (wg_plan_get_output (a, "height"), NULL),
+                       256 * 256 * sizeof (float),
+                       wg_buffer_read (wg_plan_get_output (b, "height"), NULL),
+                       256 * 256 * sizeof (float));
+    }
+
+  g_autofree char *enabled = wg_graph_save_to_data (g, NULL);
+  wg_history_undo (h);
+  g_autofree char *undone = wg_graph_save_to_data (wg_history_get_graph (h), NULL);
+  g_assert_cmpstr (undone, ==, original);
+  wg_history_redo (h);
+  g_autofree char *redone = wg_graph_save_to_data (wg_history_get_graph (h), NULL);
+  g_assert_cmpstr (redone, ==, enabled);
+
+  g_autoptr (WgGraph) harbor = load_example ("harbor.json");
+  g_autoptr (WgCommand) cmd = wg_interaction_enable_command (harbor);
+  g_assert_true (wg_command_apply (cmd, harbor, &error));
+  g_assert_no_error (error);
+  assert_param (harbor, "poke", "radius", "8");
+  g_autofree char *harbor_wiring = links_and_inputs (harbor);
+  g_assert_nonnull (strstr (harbor_wiring, "wake:source>poke:source poke:source>water:source |"));
+  g_assert_true (g_str_has_suffix (harbor_wiring, "poke_amplitude=poke.amplitude boat_x=boat.x "
+                                                  "boat_y=boat.y"));
+
+  g_autoptr (WgGraph) sea = ocean (64, 32);
+  g_assert_null (wg_interaction_enable_command (sea));
+}
+
+/* The largest |value| of @f and the cell where it is. */
+static double
+peak (const WgField *f, guint *at)
+{
+  double best = 0;
+  *at = 0;
+  for (guint k = 0; k < f->width * f->height; k++)
+    if (fabs (f->data[k]) > best)
+      {
+        best = fabs (f->data[k]);
+        *at = k;
+      }
+  return best;
+}
+
+/* The poke against the real "source" node: its amplitude is the strength
+ * while the button is down, and 0 in every frame stepped after the release;
+ * a press and release between two frames still pokes the one frame after;
+ * the iWave height rises where it poked and nowhere else. */
+static void
+test_poke_source (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data (
+    "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[64,64],"
+    "\"extent\":[16,16],\"fps\":30},\"nodes\":[{\"id\":\"water\",\"type\":\"iwave\"}],"
+    "\"outputs\":{\"height\":\"water:height\"}}", -1, NULL, "poke.json", &error);
+  g_assert_no_error (error);
+  g_autoptr (WgCommand) enable = wg_interaction_enable_command (g);
+  g_assert_true (wg_command_apply (enable, g, &error));
+  g_assert_true (wg_graph_set_output (g, "bump", "poke", "source", &error));
+  g_assert_no_error (error);
+  g_autoptr (WgInteraction) it = wg_interaction_find (g, &wg_poke_role);
+  g_assert_nonnull (it);
+  g_assert_cmpstr (it->strength_input, ==, "poke_amplitude");
+
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  wg_evaluator_set_surface_output (ev, "bump");
+  wg_evaluator_set_graph (ev, g, TRUE);
+  WgEvalResult *r = wait_result (ev, c);
+  guint at;
+  g_assert_cmpfloat (peak (r->surface, &at), ==, 0);
+
+  /* Pressed at (4, 10) m, cell (16, 40): the bump's centre is the strength. */
+  wg_interaction_apply (it, ev, 4, 10, TRUE);
+  r = wait_result (ev, c);
+  g_assert_cmpfloat_with_epsilon (peak (r->surface, &at), it->strength, 1e-6);
+  g_assert_cmpuint (at, ==, 40 * 64 + 16);
+
+  /* Released before any frame stepped with it: held for the next frame. */
+  wg_interaction_apply (it, ev, 0, 0, FALSE);
+  double amplitude;
+  g_assert_true (wg_evaluator_get_input (ev, "poke_amplitude", &amplitude));
+  g_assert_cmpfloat (amplitude, ==, it->strength);
+  guint first = c->results->len;
+  wg_evaluator_set_frame (ev, 1);
+  r = wait_result (ev, c);
+  g_assert_true (wg_evaluator_get_input (ev, "poke_amplitude", &amplitude));
+  g_assert_cmpfloat (amplitude, ==, 0);
+  /* Frame 1 stepped with the bump, then showed again without it. */
+  WgEvalResult *stepped = g_ptr_array_index (c->results, first);
+  g_assert_cmpint (stepped->frame, ==, 1);
+  g_assert_cmpfloat_with_epsilon (peak (stepped->surface, &at), it->strength, 1e-6);
+  g_assert_cmpint (r->frame, ==, 1);
+  g_assert_cmpfloat (peak (r->surface, &at), ==, 0);
+
+  /* The water rose at the poke; far from it, nothing yet. */
+  wg_evaluator_set_surface_output (ev, "height");
+  r = wait_result (ev, c);
+  g_assert_cmpint (r->frame, ==, 1);
+  g_assert_cmpfloat (r->surface->data[40 * 64 + 16], >, 0.2 * it->strength);
+  g_assert_cmpfloat (fabs (r->surface->data[40 * 64 + 48]), <, 1e-7);
+
+  /* Frames stepped after the release add nothing. */
+  wg_evaluator_set_surface_output (ev, "bump");
+  for (gint64 f = 2; f < 4; f++)
+    {
+      wg_evaluator_set_frame (ev, f);
+      r = wait_result (ev, c);
+      g_assert_cmpfloat (peak (r->surface, &at), ==, 0);
+    }
+
+  /* A release after a stepped frame applies at once. */
+  wg_interaction_apply (it, ev, 4, 10, TRUE);
+  wg_evaluator_set_frame (ev, 4);
+  r = wait_result (ev, c);
+  g_assert_cmpfloat_with_epsilon (peak (r->surface, &at), it->strength, 1e-6);
+  wg_interaction_apply (it, ev, 0, 0, FALSE);
+  g_assert_true (wg_evaluator_get_input (ev, "poke_amplitude", &amplitude));
+  g_assert_cmpfloat (amplitude, ==, 0);
+  r = wait_result (ev, c);
+  g_assert_cmpfloat (peak (r->surface, &at), ==, 0);
 }
 
 /* Thumbnails: normals as a normal map, spectra centred, sizes kept in aspect. */
@@ -326,5 +537,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/left-out", test_left_out);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);
+  g_test_add_func ("/eval/enable-poking", test_enable_poking);
+  g_test_add_func ("/eval/poke-source", test_poke_source);
   return g_test_run ();
 }

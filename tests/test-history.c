@@ -195,10 +195,47 @@ run_request (WgHistory *h, const char *kind, char **w, GError **error)
   return wg_history_execute (h, cmd, error);
 }
 
+/* Keyframe ops, as the inspector builds them: "keys N.P T:V,…" (all keys),
+ * "key N.P T=V" (a key at T, within 0.02 s), "editkey N.P K T=V", "delkey N.P
+ * K", "still N.P V" (stop animating at V). NULL with @error for a key that
+ * does not exist. */
+static WgCommand *
+keyframe_command (WgHistory *h, const char *verb, char **w, GError **error)
+{
+  WgGraph *graph = wg_history_get_graph (h);
+  char *param = split_at (w[1], '.');
+  if (strcmp (verb, "keys") == 0)
+    {
+      g_auto (GStrv) keys = split_list (w[2]);
+      guint n = g_strv_length (keys);
+      g_autofree double *times = g_new (double, n), *values = g_new (double, n);
+      for (guint k = 0; k < n; k++)
+        {
+          times[k] = g_ascii_strtod (keys[k], NULL);
+          values[k] = g_ascii_strtod (split_at (keys[k], ':'), NULL);
+        }
+      return wg_command_set_keyframes (w[1], param, times, values, n);
+    }
+  if (strcmp (verb, "still") == 0)
+    return wg_command_remove_keyframes (w[1], param, g_ascii_strtod (w[2], NULL));
+  if (strcmp (verb, "delkey") == 0)
+    return wg_command_delete_key (graph, w[1], param, (guint) g_ascii_strtoull (w[2], NULL, 10),
+                                  error);
+  char *key = w[strcmp (verb, "key") == 0 ? 2 : 3];
+  double value = g_ascii_strtod (split_at (key, '='), NULL), t = g_ascii_strtod (key, NULL);
+  if (strcmp (verb, "key") == 0)
+    return wg_command_set_key (graph, w[1], param, t, value, 0.02);
+  return wg_command_edit_key (graph, w[1], param, (guint) g_ascii_strtoull (w[2], NULL, 10), t,
+                              value, error);
+}
+
+static WgCommand *op_command (WgHistory *h, const char *op, GError **error);
+
 /* Ops: "add TYPE ID X Y", "remove ID,…", "link N:P N:P", "unlink N:P",
- * "set N.P=TEXT", "reset N.P", "move ID,… X,Y,…", "paste ID,… X Y" (copy
- * then paste), "input NAME N.P", "output NAME N:P", "settings GRID",
- * "undo", "redo", "seal", "group LABEL", "end". */
+ * "set N.P=TEXT", "reset N.P", the keyframe ops above, "seq LABEL op;op;…"
+ * (a sequence of commands), "move ID,… X,Y,…", "paste ID,… X Y" (copy then
+ * paste), "input NAME N.P", "output NAME N:P", "settings GRID", "undo",
+ * "redo", "seal", "group LABEL", "end". */
 static gboolean
 run_op (WgHistory *h, const char *op, GError **error)
 {
@@ -228,9 +265,29 @@ run_op (WgHistory *h, const char *op, GError **error)
 
   if (g_str_has_prefix (verb, "request-"))
     return run_request (h, verb + strlen ("request-"), w + 1, error);
+  WgCommand *cmd = op_command (h, op, error);
+  return cmd && wg_history_execute (h, cmd, error);
+}
 
+static WgCommand *
+op_command (WgHistory *h, const char *op, GError **error)
+{
+  g_auto (GStrv) w = g_strsplit (op, " ", -1);
+  const char *verb = w[0];
   WgCommand *cmd = NULL;
-  if (strcmp (verb, "add") == 0)
+  const char *const keyframe_verbs[] = { "keys", "key", "editkey", "delkey", "still", NULL };
+  if (g_strv_contains (keyframe_verbs, verb))
+    cmd = keyframe_command (h, verb, w, error);
+  else if (strcmp (verb, "seq") == 0)
+    {
+      /* "seq LABEL op;op;…": one step. */
+      g_auto (GStrv) ops = g_strsplit (op + strlen ("seq ") + strlen (w[1]) + 1, ";", -1);
+      g_autoptr (GPtrArray) children = g_ptr_array_new ();
+      for (guint i = 0; ops[i]; i++)
+        g_ptr_array_add (children, op_command (h, ops[i], error));
+      cmd = wg_command_sequence (w[1], (WgCommand **) children->pdata, children->len);
+    }
+  else if (strcmp (verb, "add") == 0)
     cmd = wg_command_add_node (w[1], strcmp (w[2], "-") ? w[2] : NULL, g_ascii_strtod (w[3], NULL),
                                g_ascii_strtod (w[4], NULL));
   else if (strcmp (verb, "remove") == 0)
@@ -288,7 +345,7 @@ run_op (WgHistory *h, const char *op, GError **error)
     }
   else
     g_error ("unknown op \"%s\"", op);
-  return wg_history_execute (h, cmd, error);
+  return cmd;
 }
 
 static void
@@ -515,12 +572,73 @@ static const Row request_rows[] = {
   { NULL }
 };
 
+/* Keyframes: every edit of the keys is a step (a run of them on one
+ * parameter merges until sealed, like a slider drag); keys stay in time
+ * order; a plain value, or deleting the last key, stops the animation; a
+ * paste keeps the keys. */
+#define KW(keys) NODES ("{wind_speed={\"keys\":[" keys "]}}", "") LINKS OUT
+static const Row keyframe_rows[] = {
+  { "keys spec.wind_speed 0:8,2:12", KW ("[0,8],[2,12]"), NULL, "Animate Wind speed of spec" },
+  { "key spec.wind_speed 1=10", KW ("[0,8],[1,10],[2,12]"), NULL, "Animate Wind speed of spec" },
+  { "undo", S_BASE },
+  { "redo", KW ("[0,8],[1,10],[2,12]") },
+  { "key spec.wind_speed 1.01=11", KW ("[0,8],[1,11],[2,12]"), NULL,
+    "Edit keys of Wind speed of spec" },
+  { "seal", KW ("[0,8],[1,11],[2,12]") },
+  { "key spec.wind_speed 3.5=9.5", KW ("[0,8],[1,11],[2,12],[3.5,9.5]"), NULL,
+    "Add key to Wind speed of spec" },
+  { "seal", KW ("[0,8],[1,11],[2,12],[3.5,9.5]") },
+  { "editkey spec.wind_speed 3 0.5=7", KW ("[0,8],[0.5,7],[1,11],[2,12]"), NULL,
+    "Edit keys of Wind speed of spec" },
+  { "seal", KW ("[0,8],[0.5,7],[1,11],[2,12]") },
+  { "editkey spec.wind_speed 1 2=7", KW ("[0,8],[0.5,7],[1,11],[2,12]"), "out of order" },
+  { "editkey spec.wind_speed 9 0=1", KW ("[0,8],[0.5,7],[1,11],[2,12]"), "no key 9" },
+  { "delkey spec.wind_speed 0", KW ("[0.5,7],[1,11],[2,12]"), NULL,
+    "Delete key of Wind speed of spec" },
+  { "keys spec.wind_speed 0:99", KW ("[0.5,7],[1,11],[2,12]"), "keys[0]" },
+  { "keys spec.wind_speed 2:1,1:2", KW ("[0.5,7],[1,11],[2,12]"), "out of order" },
+  { "keys spec.seed 0:1", KW ("[0.5,7],[1,11],[2,12]"), "only float parameters" },
+  { "set spec.wind_speed=9", NODES ("{wind_speed=9}", "") LINKS OUT, NULL,
+    "Set Wind speed of spec" },
+  { "still spec.wind_speed 9", NODES ("{wind_speed=9}", "") LINKS OUT, "not animated" },
+  { "undo", KW ("[0.5,7],[1,11],[2,12]") },
+  { "still spec.wind_speed 10.25", NODES ("{wind_speed=10.25}", "") LINKS OUT, NULL,
+    "Stop animating Wind speed of spec" },
+  { "undo", KW ("[0.5,7],[1,11],[2,12]") },
+  { "delkey spec.wind_speed 2", KW ("[0.5,7],[1,11]") },
+  { "seal", KW ("[0.5,7],[1,11]") },
+  { "delkey spec.wind_speed 1", KW ("[0.5,7]") },
+  { "seal", KW ("[0.5,7]") },
+  { "delkey spec.wind_speed 0", NODES ("{wind_speed=7}", "") LINKS OUT, NULL,
+    "Stop animating Wind speed of spec" },
+  { "keys spec.wind_speed 0:8,2:12", KW ("[0,8],[2,12]") },
+  { "paste spec 0 500", NODES ("{wind_speed={\"keys\":[[0,8],[2,12]]}}",
+    " spec2:ocean-spectrum{wind_speed={\"keys\":[[0,8],[2,12]]}}@0,500") LINKS OUT, NULL,
+    "Paste Ocean Spectrum" },
+  { NULL }
+};
+
+/* A sequence is one step named for what it does; when one of its commands
+ * fails, none of them stays applied. */
+#define S_SEQ NODES ("{wind_speed=8}", " fft2:fft@0,300") LINKS " spec:spectrum>fft2:spectrum" OUT
+static const Row sequence_rows[] = {
+  { "seq Add-an-FFT add fft fft2 0 300;link spec:spectrum fft2:spectrum", S_SEQ, NULL,
+    "Add-an-FFT" },
+  { "undo", S_BASE },
+  { "redo", S_SEQ },
+  { "seq Broken add fft fft3 0 400;link spec:spectrum ghost:spectrum", S_SEQ, "ghost",
+    "Add-an-FFT" },
+  { NULL }
+};
+
 static const Table tables[] = {
   { "requests", request_rows },
   { "edit", edit_rows },
   { "redo", redo_rows },
   { "group", group_rows },
   { "paste", paste_rows },
+  { "keyframes", keyframe_rows },
+  { "sequence", sequence_rows },
 };
 
 /* The saved state follows undo and redo; a redo branch dropped by a new edit
@@ -573,6 +691,25 @@ test_step_limit (void)
   g_assert_cmpint (wg_graph_get_param_int (wg_history_get_graph (h), "spec", "seed"), ==, 20);
 }
 
+/* Keys read as the runtime evaluates them: linear in time, held outside;
+ * the key "at" a time is the nearest one within the tolerance. */
+static void
+test_keyframes_value_at (void)
+{
+  const double times[] = { 0, 1, 4 }, values[] = { 8, 10, -2 };
+  const struct { double t, v; } at[] = {
+    { -3, 8 }, { 0, 8 }, { 0.25, 8.5 }, { 1, 10 }, { 2.5, 4 }, { 4, -2 }, { 60, -2 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    g_assert_cmpfloat_with_epsilon (wg_keyframes_value_at (times, values, 3, at[i].t), at[i].v,
+                                    1e-12);
+  g_assert_cmpfloat (wg_keyframes_value_at (times, values, 1, 5), ==, 8);
+  g_assert_cmpint (wg_keyframes_find (times, 3, 1.01, 0.02), ==, 1);
+  g_assert_cmpint (wg_keyframes_find (times, 3, 1.03, 0.02), ==, -1);
+  g_assert_cmpint (wg_keyframes_find (times, 3, 0.6, 0.5), ==, 1);
+  g_assert_cmpint (wg_keyframes_find (times, 3, 0.4, 0.5), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -584,5 +721,6 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/history/clean-state", test_clean_state);
   g_test_add_func ("/history/step-limit", test_step_limit);
+  g_test_add_func ("/history/keyframes-value-at", test_keyframes_value_at);
   return g_test_run ();
 }
