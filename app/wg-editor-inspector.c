@@ -515,7 +515,9 @@ number_editor (Row *row)
   gtk_widget_set_size_request (unit, 34, -1);
   gtk_label_set_xalign (GTK_LABEL (unit), 0);
   gtk_box_append (GTK_BOX (box), unit);
-  if (!is_int)
+  /* Parameters that shape the plan (WG_PARAM_FLAG_PREPARE) cannot be
+   * animated: no key toggle. */
+  if (!is_int && !(spec->flags & WG_PARAM_FLAG_PREPARE))
     {
       row->key = gtk_toggle_button_new_with_label ("◆");
       gtk_widget_add_css_class (row->key, "flat");

@@ -593,10 +593,19 @@ test_keyframes (void)
   wg_canvas_select (wg_editor_window_get_canvas (win), ids);
 
   GtkWidget *toggle = wg_inspector_get_key_widget (inspector, "x", WG_KEY_TOGGLE, 0);
-  GtkWidget *list = wg_inspector_get_key_widget (inspector, "x", WG_KEY_LIST, 0);
-  GtkWidget *spin = wg_inspector_get_editor (inspector, "x");
   g_assert_true (GTK_IS_TOGGLE_BUTTON (toggle));
   g_assert_null (wg_inspector_get_key_widget (inspector, "mode", WG_KEY_TOGGLE, 0));
+  /* A float that shapes the plan has no key either (the runtime refuses). */
+  const char *water[] = { "water", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), water);
+  g_assert_nonnull (wg_inspector_get_editor (inspector, "surface_tension"));
+  g_assert_null (wg_inspector_get_key_widget (inspector, "surface_tension", WG_KEY_TOGGLE, 0));
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (wg_inspector_get_key_widget (inspector, "damping",
+                                                                   WG_KEY_TOGGLE, 0)));
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+  toggle = wg_inspector_get_key_widget (inspector, "x", WG_KEY_TOGGLE, 0);
+  GtkWidget *list = wg_inspector_get_key_widget (inspector, "x", WG_KEY_LIST, 0);
+  GtkWidget *spin = wg_inspector_get_editor (inspector, "x");
   g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
   g_assert_false (gtk_widget_has_css_class (toggle, "wg-animated"));
   g_assert_false (gtk_widget_get_visible (list));
