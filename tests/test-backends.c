@@ -207,6 +207,13 @@ test_adopt_current_context (void)
   g_assert_cmpint (glGetError (), ==, GL_NO_ERROR);
 }
 
+/* GPtrArray compares pointers to its elements. */
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -218,7 +225,7 @@ main (int argc, char **argv)
   while ((name = g_dir_read_name (d)))
     if (g_str_has_suffix (name, ".json"))
       g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_strdup_printf ("/backends/parity/%s",
