@@ -230,17 +230,63 @@ node_inst_free (WgNodeInst *node)
 }
 
 static void
-output_free (WgOutput *output)
+binding_free (WgBinding *binding)
 {
-  g_free (output->name);
-  g_free (output);
+  g_free (binding->name);
+  g_free (binding);
+}
+
+/* Binds @name to (@node, @index) in @bindings, replacing a binding of that name. */
+static void
+bindings_set (GPtrArray *bindings, const char *name, WgNodeInst *node, guint index)
+{
+  for (guint i = 0; i < bindings->len; i++)
+    {
+      WgBinding *b = g_ptr_array_index (bindings, i);
+      if (g_strcmp0 (b->name, name) == 0)
+        {
+          b->node = node;
+          b->index = index;
+          return;
+        }
+    }
+  WgBinding *b = g_new0 (WgBinding, 1);
+  b->name = g_strdup (name);
+  b->node = node;
+  b->index = index;
+  g_ptr_array_add (bindings, b);
+}
+
+static gboolean
+bindings_remove (GPtrArray *bindings, const char *name)
+{
+  for (guint i = 0; i < bindings->len; i++)
+    if (g_strcmp0 (((WgBinding *) g_ptr_array_index (bindings, i))->name, name) == 0)
+      {
+        g_ptr_array_remove_index (bindings, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* @src's bindings into @dst, with nodes of @from mapped to those of @to. */
+static void
+bindings_copy (const GPtrArray *src, const WgGraph *from, GPtrArray *dst, const WgGraph *to)
+{
+  for (guint i = 0; i < src->len; i++)
+    {
+      const WgBinding *b = g_ptr_array_index ((GPtrArray *) src, i);
+      bindings_set (dst, b->name, g_ptr_array_index (to->nodes, wg_graph_node_index (from, b->node)),
+                    b->index);
+    }
 }
 
 static void
-input_free (WgInput *input)
+bindings_remove_node (GPtrArray *bindings, const WgNodeInst *node)
 {
-  g_free (input->name);
-  g_free (input);
+  for (guint i = bindings->len; i-- > 0;)
+    if (((WgBinding *) g_ptr_array_index (bindings, i))->node == node)
+      g_ptr_array_remove_index (bindings, i);
 }
 
 static void
@@ -263,8 +309,8 @@ wg_graph_new (void)
   settings_init_default (&graph->settings);
   graph->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_inst_free);
   graph->links = g_array_new (FALSE, FALSE, sizeof (WgLink));
-  graph->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) output_free);
-  graph->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) input_free);
+  graph->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
+  graph->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
   graph->base_dir = g_strdup (".");
   return graph;
 }
@@ -322,24 +368,8 @@ wg_graph_copy (const WgGraph *graph)
       l.to = g_ptr_array_index (copy->nodes, wg_graph_node_index (graph, l.to));
       g_array_append_val (copy->links, l);
     }
-  for (guint i = 0; i < graph->outputs->len; i++)
-    {
-      const WgOutput *src = g_ptr_array_index (graph->outputs, i);
-      WgOutput *dst = g_new0 (WgOutput, 1);
-      dst->name = g_strdup (src->name);
-      dst->node = g_ptr_array_index (copy->nodes, wg_graph_node_index (graph, src->node));
-      dst->port = src->port;
-      g_ptr_array_add (copy->outputs, dst);
-    }
-  for (guint i = 0; i < graph->inputs->len; i++)
-    {
-      const WgInput *src = g_ptr_array_index (graph->inputs, i);
-      WgInput *dst = g_new0 (WgInput, 1);
-      dst->name = g_strdup (src->name);
-      dst->node = g_ptr_array_index (copy->nodes, wg_graph_node_index (graph, src->node));
-      dst->param = src->param;
-      g_ptr_array_add (copy->inputs, dst);
-    }
+  bindings_copy (graph->outputs, graph, copy->outputs, copy);
+  bindings_copy (graph->inputs, graph, copy->inputs, copy);
   return copy;
 }
 
@@ -565,12 +595,8 @@ wg_graph_remove_node (WgGraph *graph, const char *id, GError **error)
       if (l->from == node || l->to == node)
         g_array_remove_index (graph->links, i);
     }
-  for (guint i = graph->outputs->len; i-- > 0;)
-    if (((WgOutput *) g_ptr_array_index (graph->outputs, i))->node == node)
-      g_ptr_array_remove_index (graph->outputs, i);
-  for (guint i = graph->inputs->len; i-- > 0;)
-    if (((WgInput *) g_ptr_array_index (graph->inputs, i))->node == node)
-      g_ptr_array_remove_index (graph->inputs, i);
+  bindings_remove_node (graph->outputs, node);
+  bindings_remove_node (graph->inputs, node);
   g_ptr_array_remove (graph->nodes, node);
   return TRUE;
 }
@@ -1087,34 +1113,14 @@ wg_graph_set_output (WgGraph *graph, const char *name, const char *node_id, cons
                    "node \"%s\" (%s) has no output \"%s\"", node_id, node->type->name, port);
       return FALSE;
     }
-  for (guint i = 0; i < graph->outputs->len; i++)
-    {
-      WgOutput *o = g_ptr_array_index (graph->outputs, i);
-      if (g_strcmp0 (o->name, name) == 0)
-        {
-          o->node = node;
-          o->port = (guint) p;
-          return TRUE;
-        }
-    }
-  WgOutput *o = g_new0 (WgOutput, 1);
-  o->name = g_strdup (name);
-  o->node = node;
-  o->port = (guint) p;
-  g_ptr_array_add (graph->outputs, o);
+  bindings_set (graph->outputs, name, node, (guint) p);
   return TRUE;
 }
 
 gboolean
 wg_graph_remove_output (WgGraph *graph, const char *name)
 {
-  for (guint i = 0; i < graph->outputs->len; i++)
-    if (g_strcmp0 (((WgOutput *) g_ptr_array_index (graph->outputs, i))->name, name) == 0)
-      {
-        g_ptr_array_remove_index (graph->outputs, i);
-        return TRUE;
-      }
-  return FALSE;
+  return bindings_remove (graph->outputs, name);
 }
 
 guint
@@ -1134,7 +1140,7 @@ wg_graph_get_output (const WgGraph *graph, guint index, const char **name, const
   if (node)
     *node = o->node->id;
   if (port)
-    *port = o->node->type->outputs[o->port].name;
+    *port = o->node->type->outputs[o->index].name;
 }
 
 gboolean
@@ -1151,34 +1157,14 @@ wg_graph_set_input (WgGraph *graph, const char *name, const char *node_id, const
   WgNodeInst *node = lookup_param (graph, node_id, param, &p, error);
   if (node == NULL)
     return FALSE;
-  for (guint i = 0; i < graph->inputs->len; i++)
-    {
-      WgInput *in = g_ptr_array_index (graph->inputs, i);
-      if (g_strcmp0 (in->name, name) == 0)
-        {
-          in->node = node;
-          in->param = (guint) p;
-          return TRUE;
-        }
-    }
-  WgInput *in = g_new0 (WgInput, 1);
-  in->name = g_strdup (name);
-  in->node = node;
-  in->param = (guint) p;
-  g_ptr_array_add (graph->inputs, in);
+  bindings_set (graph->inputs, name, node, (guint) p);
   return TRUE;
 }
 
 gboolean
 wg_graph_remove_input (WgGraph *graph, const char *name)
 {
-  for (guint i = 0; i < graph->inputs->len; i++)
-    if (g_strcmp0 (((WgInput *) g_ptr_array_index (graph->inputs, i))->name, name) == 0)
-      {
-        g_ptr_array_remove_index (graph->inputs, i);
-        return TRUE;
-      }
-  return FALSE;
+  return bindings_remove (graph->inputs, name);
 }
 
 guint
@@ -1198,7 +1184,7 @@ wg_graph_get_input (const WgGraph *graph, guint index, const char **name, const 
   if (node)
     *node = in->node->id;
   if (param)
-    *param = in->node->type->params[in->param].name;
+    *param = in->node->type->params[in->index].name;
 }
 
 JsonObject *

@@ -513,7 +513,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   for (guint i = 0; i < plan->graph->outputs->len; i++)
     {
       const WgOutput *out = g_ptr_array_index (plan->graph->outputs, i);
-      context_for (plan, out->node)->output_used[out->port] = TRUE;
+      context_for (plan, out->node)->output_used[out->index] = TRUE;
     }
 
   if (plan->threads > 0)
@@ -935,7 +935,7 @@ set_input (WgPlan *plan, const char *name, const char *text, double value, GErro
   WgInput *in = find_input (plan, name, error);
   if (in == NULL)
     return FALSE;
-  const char *param = in->node->type->params[in->param].name;
+  const char *param = in->node->type->params[in->index].name;
   gboolean ok = text ? wg_graph_set_param_from_text (plan->graph, in->node->id, param, text, error)
                      : wg_graph_set_param_double (plan->graph, in->node->id, param, value, error);
   if (!ok)
@@ -945,7 +945,7 @@ set_input (WgPlan *plan, const char *name, const char *text, double value, GErro
     }
   WgNodeContext *ctx = context_for (plan, in->node);
   ctx->dirty = TRUE;
-  if (in->node->type->params[in->param].flags & WG_PARAM_FLAG_PREPARE)
+  if (in->node->type->params[in->index].flags & WG_PARAM_FLAG_PREPARE)
     ctx->reprepare = TRUE;
   return TRUE;
 }
@@ -969,7 +969,7 @@ wg_plan_get_output (WgPlan *plan, const char *name)
     {
       const WgOutput *o = g_ptr_array_index (plan->graph->outputs, i);
       if (g_strcmp0 (o->name, name) == 0)
-        return context_for (plan, o->node)->outputs[o->port];
+        return context_for (plan, o->node)->outputs[o->index];
     }
   return NULL;
 }

@@ -33,18 +33,17 @@ typedef struct {
   guint to_port;
 } WgLink;
 
+/* A name bound to one port or parameter of a node: a graph output (index:
+ * the node's output port) or a graph input (index: the node's parameter,
+ * exposed to be set per frame). */
 typedef struct {
   char *name;
   WgNodeInst *node;
-  guint port;
-} WgOutput;
+  guint index;
+} WgBinding;
 
-/* A graph input: a node parameter exposed under a name, set per frame. */
-typedef struct {
-  char *name;
-  WgNodeInst *node;
-  guint param;
-} WgInput;
+typedef WgBinding WgOutput;
+typedef WgBinding WgInput;
 
 struct _WgGraph {
   WgSettings settings;
