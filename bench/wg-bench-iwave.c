@@ -9,11 +9,10 @@
  *
  * Usage: wg-bench-iwave [--quick]
  */
-#include "wg-private.h"
+#include "wg-bench-util.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 static WgGraph *
 pool (guint n, int radius, const char *method)
@@ -41,41 +40,16 @@ pool (guint n, int radius, const char *method)
   return g;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* Median ms/frame over @frames frames after a warm-up frame, or < 0 when
- * the plan cannot be built (the reason printed to stderr). */
+/* Median ms/frame (wg_bench_median_frame_ms()), or < 0 when the plan cannot
+ * be built (the reason printed to stderr). */
 static double
 measure (const WgGraph *g, WgBackend backend, int threads, int frames, char **runs_on)
 {
-  WgPlanOptions o = { backend, threads, FALSE, NULL, FALSE };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
-  if (plan == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return -1;
-    }
-  if (runs_on && *runs_on == NULL)
-    *runs_on = g_strdup (wg_plan_get_backend_description (plan));
-  wg_plan_evaluate (plan, 0, NULL);
-  wg_plan_finish (plan);
-  g_autofree double *ms = g_new (double, frames);
-  for (int f = 0; f < frames; f++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      if (!wg_plan_evaluate (plan, f + 1, &error))
-        g_error ("%s", error->message);
-      wg_plan_finish (plan);
-      ms[f] = (double) (g_get_monotonic_time () - t0) / 1e3;
-    }
-  qsort (ms, frames, sizeof *ms, compare_doubles);
-  return ms[frames / 2];
+  g_autofree char *why = NULL;
+  double ms = wg_bench_median_frame_ms (g, backend, threads, frames, runs_on, &why);
+  if (ms < 0)
+    fprintf (stderr, "%s\n", why);
+  return ms;
 }
 
 /* What "auto" picked: it runs the same code as one of the two methods, so

@@ -13,10 +13,9 @@
  *
  * Usage: wg-bench-ripple [--quick]
  */
-#include "wg-private.h"
+#include "wg-bench-util.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 static WgGraph *
 ripple_graph (guint n, int steps)
@@ -34,45 +33,17 @@ ripple_graph (guint n, int steps)
   return g;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* Median ms/frame over @frames frames after one warm-up frame (the median
- * shrugs off a frame where another process took the core), or < 0 with a
- * table row saying why the plan could not be built. Sets *@runs_on (when
- * given) to what the plan ran on, the first time. */
+/* Median ms/frame (wg_bench_median_frame_ms()), or < 0 after a table row
+ * saying why the plan could not be built. */
 static double
 measure (guint n, int steps, WgBackend backend, int threads, int frames, char **runs_on)
 {
   g_autoptr (WgGraph) g = ripple_graph (n, steps);
-  WgPlanOptions o = { backend, threads, FALSE, NULL, FALSE };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
-  if (plan == NULL)
-    {
-      printf ("| %u² | %s | %s |\n", n, wg_backend_name (backend), error->message);
-      return -1;
-    }
-  if (runs_on && *runs_on == NULL)
-    *runs_on = g_strdup (wg_plan_get_backend_description (plan));
-  /* Warm-up: buffer allocation, shader compilation. */
-  wg_plan_evaluate (plan, 0, NULL);
-  wg_plan_finish (plan);
-  g_autofree double *ms = g_new (double, frames);
-  for (int f = 0; f < frames; f++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      if (!wg_plan_evaluate (plan, f + 1, &error))
-        g_error ("%s", error->message);
-      wg_plan_finish (plan);
-      ms[f] = (double) (g_get_monotonic_time () - t0) / 1e3;
-    }
-  qsort (ms, frames, sizeof *ms, compare_doubles);
-  return ms[frames / 2];
+  g_autofree char *why = NULL;
+  double ms = wg_bench_median_frame_ms (g, backend, threads, frames, runs_on, &why);
+  if (ms < 0)
+    printf ("| %u² | %s | %s |\n", n, wg_backend_name (backend), why);
+  return ms;
 }
 
 int
