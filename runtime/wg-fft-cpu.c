@@ -12,7 +12,7 @@
 /* Columns per block of the column pass: FFTW vectorises across the block
  * (dist 1), 16 complex = two cache lines per row. Rows per block of the row
  * pass. */
-#define COL_BLOCK 16
+#define COL_BLOCK WG_FFT_COLUMN_BLOCK_MAX
 #define ROW_BLOCK 8
 
 struct _WgFft2d {
@@ -26,6 +26,7 @@ struct _WgFft2d {
   fftwf_plan cols;    /* c2c along y, col_block columns */
   fftwf_plan col1;    /* c2c along y, one column (C2R's kx = Nyquist column) */
   fftwf_plan rows;    /* along x, row_block rows: c2c in place or c2r */
+  fftwf_plan row1;    /* along x, one row: what is left of a range after whole blocks */
 };
 
 static GMutex planner_lock;
@@ -122,17 +123,19 @@ wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
   float *scratch_out = fftwf_alloc_real ((size_t) nx * ny);
   fft->cols = fftwf_plan_many_dft (1, &n_y, (int) fft->col_block, scratch, NULL, stride, 1,
                                    scratch, NULL, stride, 1, FFTW_BACKWARD, flags);
-  if (kind == WG_FFT_C2C)
-    fft->rows = fftwf_plan_many_dft (1, &n_x, (int) fft->row_block, scratch, NULL, 1, stride,
-                                     scratch, NULL, 1, stride, FFTW_BACKWARD, flags);
-  else
+  for (int howmany = (int) fft->row_block, k = 0; k < 2; k++, howmany = 1)
     {
-      fft->col1 = fftwf_plan_many_dft (1, &n_y, 1, scratch, NULL, stride, 1, scratch, NULL,
-                                       stride, 1, FFTW_BACKWARD, flags);
-      fft->rows = fftwf_plan_many_dft_c2r (1, &n_x, (int) fft->row_block, scratch, NULL, 1,
-                                           stride, scratch_out, NULL, 1, n_x,
-                                           flags | FFTW_DESTROY_INPUT);
+      fftwf_plan *plan = k == 0 ? &fft->rows : &fft->row1;
+      if (kind == WG_FFT_C2C)
+        *plan = fftwf_plan_many_dft (1, &n_x, howmany, scratch, NULL, 1, stride, scratch, NULL,
+                                     1, stride, FFTW_BACKWARD, flags);
+      else
+        *plan = fftwf_plan_many_dft_c2r (1, &n_x, howmany, scratch, NULL, 1, stride,
+                                         scratch_out, NULL, 1, n_x, flags | FFTW_DESTROY_INPUT);
     }
+  if (kind == WG_FFT_C2R)
+    fft->col1 = fftwf_plan_many_dft (1, &n_y, 1, scratch, NULL, stride, 1, scratch, NULL,
+                                     stride, 1, FFTW_BACKWARD, flags);
   fftwf_free (scratch);
   fftwf_free (scratch_out);
   if (flags == FFTW_MEASURE)
@@ -140,7 +143,8 @@ wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
   wisdom_unlock (lock);
   g_mutex_unlock (&planner_lock);
 
-  if (fft->cols == NULL || fft->rows == NULL || (kind == WG_FFT_C2R && fft->col1 == NULL))
+  if (fft->cols == NULL || fft->rows == NULL || fft->row1 == NULL ||
+      (kind == WG_FFT_C2R && fft->col1 == NULL))
     g_error ("FFTW could not plan a %u×%u transform", nx, ny);
   return fft;
 }
@@ -153,6 +157,7 @@ wg_fft2d_free (WgFft2d *fft)
   g_mutex_lock (&planner_lock);
   fftwf_destroy_plan (fft->cols);
   fftwf_destroy_plan (fft->rows);
+  fftwf_destroy_plan (fft->row1);
   if (fft->col1)
     fftwf_destroy_plan (fft->col1);
   g_mutex_unlock (&planner_lock);
@@ -182,47 +187,76 @@ wg_fft2d_free_array (float *array)
   free (array);
 }
 
-static void
-column_pass (const WgFft2d *fft, fftwf_complex *data)
+guint
+wg_fft2d_n_column_blocks (const WgFft2d *fft)
 {
-  guint blocks = fft->n_col_blocks + (fft->kind == WG_FFT_C2R ? 1 : 0);
+  return fft->n_col_blocks + (fft->kind == WG_FFT_C2R ? 1 : 0);
+}
+
+void
+wg_fft2d_column_block (const WgFft2d *fft, guint block, guint *col0, guint *col1)
+{
+  *col0 = block * fft->col_block;
+  *col1 = block < fft->n_col_blocks ? *col0 + fft->col_block : *col0 + 1;
+}
+
+void
+wg_fft2d_execute_column_block (const WgFft2d *fft, float *data, guint block)
+{
+  fftwf_complex *p = (fftwf_complex *) data + (gsize) block * fft->col_block;
+  fftwf_execute_dft (block < fft->n_col_blocks ? fft->cols : fft->col1, p, p);
+}
+
+void
+wg_fft2d_execute_columns (const WgFft2d *fft, float *data)
+{
+  guint blocks = wg_fft2d_n_column_blocks (fft);
 #pragma omp parallel for schedule(static)
   for (guint b = 0; b < blocks; b++)
+    wg_fft2d_execute_column_block (fft, data, b);
+}
+
+/* Rows [row0, row1) in whole blocks where they fit and single rows for the
+ * rest. FFTW may vectorise a block differently from a single row, so only
+ * block-aligned ranges are guaranteed the bits of a whole execute call. */
+void
+wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0, guint row1)
+{
+  fftwf_complex *c = (fftwf_complex *) data;
+  for (guint r = row0; r < row1;)
     {
-      fftwf_complex *p = data + (gsize) b * fft->col_block;
-      if (b < fft->n_col_blocks)
-        fftwf_execute_dft (fft->cols, p, p);
+      gboolean block = r % fft->row_block == 0 && r + fft->row_block <= row1;
+      fftwf_plan plan = block ? fft->rows : fft->row1;
+      fftwf_complex *p = c + (gsize) r * fft->stride;
+      if (fft->kind == WG_FFT_C2C)
+        fftwf_execute_dft (plan, p, p);
       else
-        fftwf_execute_dft (fft->col1, p, p);
+        fftwf_execute_dft_c2r (plan, p, out + (gsize) r * fft->nx);
+      r += block ? fft->row_block : 1;
     }
+}
+
+static void
+row_pass (const WgFft2d *fft, float *data, float *out)
+{
+  guint blocks = fft->ny / fft->row_block;
+#pragma omp parallel for schedule(static)
+  for (guint b = 0; b < blocks; b++)
+    wg_fft2d_execute_rows (fft, data, out, b * fft->row_block, (b + 1) * fft->row_block);
 }
 
 void
 wg_fft2d_execute_c2c (const WgFft2d *fft, float *data)
 {
   g_return_if_fail (fft->kind == WG_FFT_C2C);
-  fftwf_complex *c = (fftwf_complex *) data;
-  column_pass (fft, c);
-  guint blocks = fft->ny / fft->row_block;
-#pragma omp parallel for schedule(static)
-  for (guint b = 0; b < blocks; b++)
-    {
-      fftwf_complex *p = c + (gsize) b * fft->row_block * fft->stride;
-      fftwf_execute_dft (fft->rows, p, p);
-    }
+  wg_fft2d_execute_columns (fft, data);
+  row_pass (fft, data, NULL);
 }
 
 void
 wg_fft2d_execute_c2r (const WgFft2d *fft, float *in, float *out)
 {
   g_return_if_fail (fft->kind == WG_FFT_C2R);
-  fftwf_complex *c = (fftwf_complex *) in;
-  column_pass (fft, c);
-  guint blocks = fft->ny / fft->row_block;
-#pragma omp parallel for schedule(static)
-  for (guint b = 0; b < blocks; b++)
-    {
-      gsize row = (gsize) b * fft->row_block;
-      fftwf_execute_dft_c2r (fft->rows, c + row * fft->stride, out + row * fft->nx);
-    }
+  wg_fft2d_execute_columns (fft, in);
+  row_pass (fft, in, out);
 }

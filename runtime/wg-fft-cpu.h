@@ -32,6 +32,9 @@ typedef enum {
 
 typedef struct _WgFft2d WgFft2d;
 
+/* Widest column block of the column pass (complex elements). */
+#define WG_FFT_COLUMN_BLOCK_MAX 16
+
 /**
  * wg_fft2d_new:
  * Plans the inverse transform of size @nx × @ny (multiples of 16; sizes
@@ -76,5 +79,32 @@ void wg_fft2d_execute_c2c (const WgFft2d *fft, float *data);
  * symmetry F(−n, −m) = conj F(n, m).
  */
 void wg_fft2d_execute_c2r (const WgFft2d *fft, float *in, float *out);
+
+/**
+ * wg_fft2d_execute_columns / wg_fft2d_execute_rows:
+ * The two halves of an execute call, for callers that stream the result row
+ * by row (the plan's fused row stages): first the column pass over all of
+ * @data (threaded), then the row pass over rows [@row0, @row1) only, on the
+ * calling thread. Rows are independent after the column pass: any split of
+ * [0, ny) into ranges whose ends are multiples of 8, in any order or on any
+ * threads, gives the bits of execute (other ranges are transformed
+ * correctly, to float rounding). @out: the C2R output (nx × ny floats),
+ * NULL for C2C.
+ */
+void wg_fft2d_execute_columns (const WgFft2d *fft, float *data);
+
+/**
+ * wg_fft2d_n_column_blocks / wg_fft2d_column_block / wg_fft2d_execute_column_block:
+ * The column pass as independent blocks, for callers that fill a block's
+ * columns just before transforming them (while they are in cache). Block
+ * @block covers columns [@col0, @col1), at most WG_FFT_COLUMN_BLOCK_MAX wide;
+ * running every block once, in any order or on any threads, is
+ * wg_fft2d_execute_columns().
+ */
+guint wg_fft2d_n_column_blocks (const WgFft2d *fft);
+void wg_fft2d_column_block (const WgFft2d *fft, guint block, guint *col0, guint *col1);
+void wg_fft2d_execute_column_block (const WgFft2d *fft, float *data, guint block);
+void wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0,
+                            guint row1);
 
 G_END_DECLS
