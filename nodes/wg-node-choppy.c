@@ -10,6 +10,7 @@
  * Positive λ moves points toward crests in both (see the fft node).
  */
 #include "wg-node-private.h"
+#include "wg-simd.h"
 #include "wg-gpu-kernel.h"
 
 enum { IN_HEIGHT, IN_DISPLACEMENT };
@@ -42,6 +43,15 @@ static const WgPortSpec outputs[] = {
     "Vector displacement (λDx, λDy, h) (m): where each grid point moves" },
 };
 
+/* This evaluation's pointers and constants, from begin_rows. */
+typedef struct {
+  const float *h, *d; /* d: NULL for the finite-difference method */
+  float *out;
+  guint w, hh;
+  float lambda, sx, sy;
+  gboolean wrap;
+} ChoppyRows;
+
 static gboolean
 choppy_prepare (WgNodeContext *ctx, GError **error)
 {
@@ -64,51 +74,70 @@ choppy_prepare (WgNodeContext *ctx, GError **error)
         }
     }
   wg_ctx_define_field (ctx, 0, h->width, h->height, 3, h->extent);
+  wg_ctx_set_state (ctx, g_new0 (ChoppyRows, 1));
   return TRUE;
 }
 
 static gboolean
-choppy_process_cpu (WgNodeContext *ctx, GError **error)
+choppy_begin_rows (WgNodeContext *ctx, GError **error)
 {
+  ChoppyRows *st = wg_ctx_get_state (ctx);
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
-  const float *h = wg_buffer_cpu (hb, error);
-  if (h == NULL)
+  st->h = wg_buffer_cpu (hb, error);
+  if (st->h == NULL)
     return FALSE;
-  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const guint w = hb->width, hh = hb->height;
-  const float lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+  st->d = NULL;
+  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
+      (st->d = wg_buffer_cpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error)) == NULL)
+    return FALSE;
+  st->out = wg_buffer_data (wg_ctx_output (ctx, 0));
+  st->w = hb->width;
+  st->hh = hb->height;
+  st->lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+  st->sx = (float) (hb->extent[0] / hb->width) * st->lambda;
+  st->sy = (float) (hb->extent[1] / hb->height) * st->lambda;
+  st->wrap = wg_ctx_bool (ctx, P_WRAP);
+  return TRUE;
+}
 
-  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
+/* @n cells of (λDx, λDy, h) from D and h. */
+WG_HOT_KERNEL static void
+interleave (const float *restrict d, const float *restrict h, float lambda, gsize n,
+            float *restrict out)
+{
+  for (gsize p = 0; p < n; p++)
     {
-      const float *d = wg_buffer_cpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error);
-      if (d == NULL)
-        return FALSE;
-#pragma omp parallel for schedule(static)
-      for (gsize p = 0; p < (gsize) w * hh; p++)
-        {
-          out[3 * p] = lambda * d[2 * p];
-          out[3 * p + 1] = lambda * d[2 * p + 1];
-          out[3 * p + 2] = h[p];
-        }
-      return TRUE;
+      out[3 * p] = lambda * d[2 * p];
+      out[3 * p + 1] = lambda * d[2 * p + 1];
+      out[3 * p + 2] = h[p];
     }
+}
 
-  const float sx = (float) (hb->extent[0] / w) * lambda, sy = (float) (hb->extent[1] / hh) * lambda;
-  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
-#pragma omp parallel for schedule(static)
-  for (guint j = 0; j < hh; j++)
+static void
+choppy_process_rows (WgNodeContext *ctx, guint row0, guint row1)
+{
+  const ChoppyRows *st = wg_ctx_get_state (ctx);
+  const float *h = st->h, *d = st->d;
+  float *out = st->out;
+  const guint w = st->w, hh = st->hh;
+  if (d)
     {
-      guint j1 = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
+      gsize p = (gsize) row0 * w;
+      interleave (d + 2 * p, h + p, st->lambda, (gsize) (row1 - row0) * w, out + 3 * p);
+      return;
+    }
+  for (guint j = row0; j < row1; j++)
+    {
+      guint j1 = j + 1 < hh ? j + 1 : (st->wrap ? 0 : j);
       for (guint i = 0; i < w; i++)
         {
-          guint i1 = i + 1 < w ? i + 1 : (wrap ? 0 : i);
+          guint i1 = i + 1 < w ? i + 1 : (st->wrap ? 0 : i);
           gsize p = (gsize) j * w + i;
-          out[3 * p] = sx * (h[(gsize) j * w + i1] - h[p]);
-          out[3 * p + 1] = sy * (h[(gsize) j1 * w + i] - h[p]);
+          out[3 * p] = st->sx * (h[(gsize) j * w + i1] - h[p]);
+          out[3 * p + 1] = st->sy * (h[(gsize) j1 * w + i] - h[p]);
           out[3 * p + 2] = h[p];
         }
     }
-  return TRUE;
 }
 
 static gboolean
@@ -154,6 +183,9 @@ const WgNodeType wg_node_choppy_displacement = {
   .params = params,
   .n_params = N_PARAMS,
   .prepare = choppy_prepare,
-  .process_cpu = choppy_process_cpu,
   .process_gpu = choppy_process_gpu,
+  .free_state = g_free,
+  .begin_rows = choppy_begin_rows,
+  .process_rows = choppy_process_rows,
+  .row_halo = 1,
 };

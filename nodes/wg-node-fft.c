@@ -23,7 +23,6 @@
 #include "wg-gpu-kernel.h"
 
 #include <math.h>
-#include <omp.h>
 #include <string.h>
 
 enum { IN_SPECTRUM };
@@ -46,9 +45,10 @@ typedef struct {
   WgFft2d *c2c;
   float *height_in; /* padded half spectrum, destroyed by the c2r transform */
   float *kx;        /* kx of each column (rad/m), FFT order */
-  float *scratch;   /* per thread: 2 rows, the un-mirrored spectrum and an unused output */
   WgGpuFft *gpu_fft; /* GPU path: batched transform of three arrays */
   GLuint gpu_batch;
+  /* This evaluation's arrays, between begin_rows and process_rows. */
+  float *height, *disp, *slope;
 } FftState;
 
 static void
@@ -61,7 +61,6 @@ fft_state_free (gpointer data)
   wg_fft2d_free (st->c2c);
   wg_fft2d_free_array (st->height_in);
   g_free (st->kx);
-  g_free (st->scratch);
   wg_gpu_fft_free (st->gpu_fft);
   if (st->gpu_batch)
     glDeleteBuffers (1, &st->gpu_batch);
@@ -110,19 +109,18 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   st->kx = g_new (float, nx);
   for (guint i = 0; i < nx; i++)
     st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
-  st->scratch = g_new0 (float, (gsize) 4 * nx * wg_ctx_threads (ctx));
   return TRUE;
 }
 
-/* Columns [i0, i1) of one row of the derivative spectra from h̃ (src[2i],
- * src[2i+1]): Q = (i kx − ky) h̃ (slopes packed as ∂h/∂x + i ∂h/∂y) and
- * Q/|k| (displacement packed as Dx + i Dy). */
-WG_HOT_KERNEL static void
-derive_row (const float *restrict src, const float *restrict kx, float ky, gsize i0, gsize i1,
-            float *restrict slope, float *restrict disp)
+/* @n columns of one row of the derivative spectra from h̃ (src[2i],
+ * src[2i+1]) at wave numbers (kx[i], ky): Q = (i kx − ky) h̃ (slopes packed as
+ * ∂h/∂x + i ∂h/∂y) and Q/|k| (displacement packed as Dx + i Dy). */
+static inline void
+derive_segment (const float *restrict src, const float *restrict kx, float ky, gsize n,
+                float *restrict slope, float *restrict disp)
 {
   const float ky2 = ky * ky;
-  for (gsize i = i0; i < i1; i++)
+  for (gsize i = 0; i < n; i++)
     {
       float re = src[2 * i], im = src[2 * i + 1];
       float qre = -ky * re - kx[i] * im, qim = kx[i] * re - ky * im;
@@ -134,24 +132,54 @@ derive_row (const float *restrict src, const float *restrict kx, float ky, gsize
     }
 }
 
-/* Row m of the full spectrum from the Hermitian half: columns n ≥ 0 are row
- * m itself; column i = N − q (q = 1 … N/2−1) is conj h̃(q, −m), taken from
- * the mirrored row into @full, so the derivative loop runs forward. */
-static void
-fill_row (const float *row, const float *mirror, const float *kx, float ky, guint n,
-          float *full, float *slope, float *disp)
+/* Columns [c0, c1) of the derivative spectra (one column block of the c2c
+ * transform), every row, into @slope and @disp (NULL: not wanted). A block
+ * lies in kx ≥ 0 (columns of the half spectrum itself) or starts at the
+ * Nyquist column, beyond which column i = N − q is conj h̃(q, −m), read from
+ * the mirrored row. */
+WG_HOT_KERNEL static void
+derive_block (const float *h, guint nx, guint ny, const float *kx, double dky, guint c0,
+              guint c1, float *slope, float *disp)
 {
-  for (guint q = 1; q < n / 2; q++)
+  const guint hw = nx / 2 + 1, n = c1 - c0;
+  /* mirrored[0 … 1] stays 0 for the Nyquist column, which is zeroed after. */
+  float mirrored[2 * WG_FFT_COLUMN_BLOCK_MAX] = { 0 }, spare[2][2 * WG_FFT_COLUMN_BLOCK_MAX];
+  for (guint j = 0; j < ny; j++)
     {
-      full[2 * (n - q)] = mirror[2 * q];
-      full[2 * (n - q) + 1] = -mirror[2 * q + 1];
+      float *s = slope ? slope + 2 * ((gsize) j * nx + c0) : spare[0];
+      float *d = disp ? disp + 2 * ((gsize) j * nx + c0) : spare[1];
+      if (j == ny / 2)
+        {
+          /* The Nyquist row: i k makes it non-Hermitian; no waves there. */
+          memset (s, 0, 2 * n * sizeof (float));
+          memset (d, 0, 2 * n * sizeof (float));
+          continue;
+        }
+      const float *src = h + 2 * ((gsize) j * hw + c0);
+      if (c0 >= nx / 2)
+        {
+          const float *mirror = h + 2 * (gsize) ((ny - j) % ny) * hw;
+          for (guint i = MAX (c0, nx / 2 + 1); i < c1; i++)
+            {
+              mirrored[2 * (i - c0)] = mirror[2 * (nx - i)];
+              mirrored[2 * (i - c0) + 1] = -mirror[2 * (nx - i) + 1];
+            }
+          src = mirrored;
+        }
+      const int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
+      derive_segment (src, kx + c0, (float) (m * dky), n, s, d);
+      /* The Nyquist column likewise, and the mean (k = 0) has no slope. */
+      if (c0 == nx / 2 || (c0 == 0 && j == 0))
+        s[0] = s[1] = d[0] = d[1] = 0.0f;
     }
-  derive_row (row, kx, ky, 0, n / 2 + 1, slope, disp);
-  derive_row (full, kx, ky, n / 2 + 1, n, slope, disp);
 }
 
+/* Each column block of the three transforms is filled (the derivative
+ * spectra, or a copy of h̃ for the c2r transform, which destroys its input)
+ * and column-transformed in one task, while it is in cache; process_rows
+ * does the row passes. */
 static gboolean
-fft_process_cpu (WgNodeContext *ctx, GError **error)
+fft_begin_rows (WgNodeContext *ctx, GError **error)
 {
   FftState *st = wg_ctx_get_state (ctx);
   WgBuffer *in = wg_ctx_input (ctx, IN_SPECTRUM);
@@ -184,41 +212,45 @@ fft_process_cpu (WgNodeContext *ctx, GError **error)
       h = half;
     }
 
-#pragma omp parallel for schedule(static)
-  for (guint j = 0; j < ny; j++)
+  st->height = hin ? wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)) : NULL;
+  st->disp = disp;
+  st->slope = slope;
+  const guint n_height = hin ? wg_fft2d_n_column_blocks (st->c2r) : 0;
+  const guint n_derived = disp || slope ? wg_fft2d_n_column_blocks (st->c2c) : 0;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (guint task = 0; task < n_height + n_derived; task++)
     {
-      const float *row = h + 2 * (gsize) j * hw;
-      if (hin)
-        memcpy (hin + 2 * (gsize) j * hstride, row, 2 * hw * sizeof (float));
-      if (disp == NULL && slope == NULL)
-        continue;
-      float *full = st->scratch + 4 * (gsize) nx * (guint) omp_get_thread_num ();
-      float *spare = full + 2 * (gsize) nx;
-      float *s = slope ? slope + 2 * (gsize) j * nx : spare;
-      float *d = disp ? disp + 2 * (gsize) j * nx : spare;
-      if (j == ny / 2)
+      guint c0, c1;
+      if (task < n_height)
         {
-          /* The Nyquist row: i k makes it non-Hermitian; no waves there. */
-          memset (s, 0, 2 * nx * sizeof (float));
-          memset (d, 0, 2 * nx * sizeof (float));
+          wg_fft2d_column_block (st->c2r, task, &c0, &c1);
+          for (guint j = 0; j < ny; j++)
+            memcpy (hin + 2 * ((gsize) j * hstride + c0), h + 2 * ((gsize) j * hw + c0),
+                    2 * (c1 - c0) * sizeof (float));
+          wg_fft2d_execute_column_block (st->c2r, hin, task);
           continue;
         }
-      const int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
-      fill_row (row, h + 2 * (gsize) ((ny - j) % ny) * hw, st->kx, (float) (m * dky), nx, full, s,
-                d);
-      /* The Nyquist column likewise, and the mean (k = 0) has no slope. */
-      s[nx] = s[nx + 1] = d[nx] = d[nx + 1] = 0.0f;
-      if (j == 0)
-        s[0] = s[1] = d[0] = d[1] = 0.0f;
+      guint b = task - n_height;
+      wg_fft2d_column_block (st->c2c, b, &c0, &c1);
+      derive_block (h, nx, ny, st->kx, dky, c0, c1, slope, disp);
+      if (disp)
+        wg_fft2d_execute_column_block (st->c2c, disp, b);
+      if (slope)
+        wg_fft2d_execute_column_block (st->c2c, slope, b);
     }
-
-  if (hin)
-    wg_fft2d_execute_c2r (st->c2r, hin, wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)));
-  if (disp)
-    wg_fft2d_execute_c2c (st->c2c, disp);
-  if (slope)
-    wg_fft2d_execute_c2c (st->c2c, slope);
   return TRUE;
+}
+
+static void
+fft_process_rows (WgNodeContext *ctx, guint row0, guint row1)
+{
+  FftState *st = wg_ctx_get_state (ctx);
+  if (st->height)
+    wg_fft2d_execute_rows (st->c2r, st->height_in, st->height, row0, row1);
+  if (st->disp)
+    wg_fft2d_execute_rows (st->c2c, st->disp, NULL, row0, row1);
+  if (st->slope)
+    wg_fft2d_execute_rows (st->c2c, st->slope, NULL, row0, row1);
 }
 
 static void
@@ -290,7 +322,9 @@ const WgNodeType wg_node_fft = {
   .outputs = outputs,
   .n_outputs = G_N_ELEMENTS (outputs),
   .prepare = fft_prepare,
-  .process_cpu = fft_process_cpu,
+  .begin_rows = fft_begin_rows,
+  .process_rows = fft_process_rows,
+  .row_flags = WG_ROWS_BEGIN_READS_INPUTS,
   .process_gpu = fft_process_gpu,
   .free_state = fft_state_free,
 };

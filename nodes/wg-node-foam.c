@@ -40,12 +40,37 @@ static const WgPortSpec outputs[] = {
   { "jacobian", WG_PORT_FIELD, 1, FALSE, "Jacobian J of the displaced grid (1: undistorted)" },
 };
 
+typedef struct {
+  float threshold, inv_falloff, decay;
+} FoamParams;
+
+/* This evaluation's pointers and constants, from begin_rows. */
+typedef struct {
+  const float *d;
+  float *foam;
+  float *jac;     /* NULL when nothing consumes the Jacobian */
+  float *scratch; /* per thread: one row of Jacobian when jac is NULL */
+  guint w, hh;
+  float sx, sx1, idy;
+  gboolean wrap;
+  FoamParams fp;
+} FoamRows;
+
+static void
+foam_rows_free (gpointer data)
+{
+  FoamRows *st = data;
+  g_free (st->scratch);
+  g_free (st);
+}
+
 static gboolean
 foam_prepare (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *d = wg_ctx_input (ctx, 0);
-  /* Per thread: one row of Jacobian when the output is not consumed. */
-  wg_ctx_set_state (ctx, g_new (float, (gsize) d->width * wg_ctx_threads (ctx)));
+  FoamRows *st = g_new0 (FoamRows, 1);
+  st->scratch = g_new (float, (gsize) d->width * wg_ctx_threads (ctx));
+  wg_ctx_set_state (ctx, st);
   wg_ctx_define_field (ctx, OUT_FOAM, d->width, d->height, 1, d->extent);
   wg_ctx_define_field (ctx, OUT_JACOBIAN, d->width, d->height, 1, d->extent);
   return TRUE;
@@ -56,10 +81,6 @@ foam_reset (WgNodeContext *ctx)
 {
   wg_buffer_zero (wg_ctx_output (ctx, OUT_FOAM));
 }
-
-typedef struct {
-  float threshold, inv_falloff, decay;
-} FoamParams;
 
 /* Jacobian and foam at one column from its neighbours w, e, s, n. */
 static inline void
@@ -104,41 +125,51 @@ foam_row (const FoamParams *fp, const float *restrict c, const float *restrict s
 }
 
 static gboolean
-foam_process_cpu (WgNodeContext *ctx, GError **error)
+foam_begin_rows (WgNodeContext *ctx, GError **error)
 {
+  FoamRows *st = wg_ctx_get_state (ctx);
   WgBuffer *db = wg_ctx_input (ctx, 0);
-  const float *d = wg_buffer_cpu (db, error);
-  if (d == NULL)
+  if ((st->d = wg_buffer_cpu (db, error)) == NULL)
     return FALSE;
-  float *foam = wg_buffer_data (wg_ctx_output (ctx, OUT_FOAM));
-  const gboolean keep_jacobian = wg_ctx_output_used (ctx, OUT_JACOBIAN);
-  float *jac = keep_jacobian ? wg_buffer_data (wg_ctx_output (ctx, OUT_JACOBIAN)) : NULL;
-  float *scratch = wg_ctx_get_state (ctx);
-  const guint w = db->width, hh = db->height;
-  const float idx = (float) (w / db->extent[0]), idy = (float) (hh / db->extent[1]);
-  const FoamParams fp = { (float) wg_ctx_double (ctx, P_THRESHOLD),
+  st->foam = wg_buffer_data (wg_ctx_output (ctx, OUT_FOAM));
+  st->jac = wg_ctx_output_used (ctx, OUT_JACOBIAN)
+              ? wg_buffer_data (wg_ctx_output (ctx, OUT_JACOBIAN)) : NULL;
+  st->w = db->width;
+  st->hh = db->height;
+  const float idx = (float) (db->width / db->extent[0]);
+  st->idy = (float) (db->height / db->extent[1]);
+  st->fp = (FoamParams) { (float) wg_ctx_double (ctx, P_THRESHOLD),
                           (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF)),
                           (float) wg_ctx_double (ctx, P_DECAY) };
-  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
-  const float sx = 0.5f * idx, sx1 = wrap ? sx : idx;
+  st->wrap = wg_ctx_bool (ctx, P_WRAP);
+  st->sx = 0.5f * idx;
+  st->sx1 = st->wrap ? st->sx : idx;
+  return TRUE;
+}
 
-#pragma omp parallel for schedule(static)
-  for (guint j = 0; j < hh; j++)
+static void
+foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
+{
+  const FoamRows *st = wg_ctx_get_state (ctx);
+  const guint w = st->w, hh = st->hh;
+  const gboolean wrap = st->wrap;
+  const float *d = st->d;
+  for (guint j = row0; j < row1; j++)
     {
       guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
       guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
-      float sy = (jn == j || js == j) && !wrap ? idy : 0.5f * idy;
+      float sy = (jn == j || js == j) && !wrap ? st->idy : 0.5f * st->idy;
       const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
                   *s = d + 3 * (gsize) js * w;
-      float *jr = keep_jacobian ? jac + (gsize) j * w : scratch + (gsize) w * omp_get_thread_num ();
-      float *fr = foam + (gsize) j * w;
+      float *jr = st->jac ? st->jac + (gsize) j * w
+                          : st->scratch + (gsize) w * (guint) omp_get_thread_num ();
+      float *fr = st->foam + (gsize) j * w;
       const float *last = c + 3 * (w - 1);
-      foam_row (&fp, c, s, n, w, sx, sy, jr, fr);
-      foam_at (&fp, wrap ? last : c, c + 3, s, n, sx1, sy, &jr[0], &fr[0]);
-      foam_at (&fp, c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1), n + 3 * (w - 1), sx1, sy,
-               &jr[w - 1], &fr[w - 1]);
+      foam_row (&st->fp, c, s, n, w, st->sx, sy, jr, fr);
+      foam_at (&st->fp, wrap ? last : c, c + 3, s, n, st->sx1, sy, &jr[0], &fr[0]);
+      foam_at (&st->fp, c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1), n + 3 * (w - 1),
+               st->sx1, sy, &jr[w - 1], &fr[w - 1]);
     }
-  return TRUE;
 }
 
 static gboolean
@@ -185,8 +216,10 @@ const WgNodeType wg_node_foam = {
   .n_params = N_PARAMS,
   .flags = WG_NODE_STATEFUL,
   .prepare = foam_prepare,
-  .process_cpu = foam_process_cpu,
   .process_gpu = foam_process_gpu,
   .reset = foam_reset,
-  .free_state = g_free,
+  .free_state = foam_rows_free,
+  .begin_rows = foam_begin_rows,
+  .process_rows = foam_process_rows,
+  .row_halo = 1,
 };

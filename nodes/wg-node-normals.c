@@ -83,6 +83,17 @@ checked_surface (WgNodeContext *ctx, GError **error)
   return d;
 }
 
+/* This evaluation's pointers and constants, from begin_rows. */
+typedef struct {
+  const float *surface; /* displacement (3 channels) or height (1) */
+  const float *slope;   /* NULL: finite differences */
+  float *out;
+  gboolean height;      /* the surface is a plain height field */
+  guint w, hh;
+  float dx, dy;
+  gboolean wrap;
+} NormalsRows;
+
 static gboolean
 normals_prepare (WgNodeContext *ctx, GError **error)
 {
@@ -90,6 +101,7 @@ normals_prepare (WgNodeContext *ctx, GError **error)
   if (d == NULL)
     return FALSE;
   wg_ctx_define_field (ctx, 0, d->width, d->height, 3, d->extent);
+  wg_ctx_set_state (ctx, g_new0 (NormalsRows, 1));
   return TRUE;
 }
 
@@ -147,108 +159,107 @@ finite_difference_at (float *restrict out, const float *c, const float *e, const
                 fy * (n[0] - c[0]), dy + fy * (n[1] - c[1]), fy * (n[2] - c[2]));
 }
 
-/* Normals of a height field h: normalize(−∂h/∂x, −∂h/∂y, 1) from the slope
- * input or from central differences. */
-static gboolean
-height_normals_cpu (WgNodeContext *ctx, WgBuffer *hb, const float *slope, GError **error)
+/* Row j of a height field's normals: normalize(−∂h/∂x, −∂h/∂y, 1) from the
+ * slope input or from central differences. */
+static void
+height_normals_row (const NormalsRows *st, guint j)
 {
-  const float *h = wg_buffer_cpu (hb, error);
-  if (h == NULL)
-    return FALSE;
-  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const guint w = hb->width, hh = hb->height;
-  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
-  const float dx = (float) (hb->extent[0] / w), dy = (float) (hb->extent[1] / hh);
-
-#pragma omp parallel for schedule(static)
-  for (guint j = 0; j < hh; j++)
+  const float *h = st->surface, *slope = st->slope;
+  const guint w = st->w, hh = st->hh;
+  const gboolean wrap = st->wrap;
+  guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
+  guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
+  const float sy = 1.0f / ((float) (jn == js + 2 || wrap ? 2 : 1) * st->dy);
+  for (guint i = 0; i < w; i++)
     {
-      guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
-      guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
-      const float sy = 1.0f / ((float) (jn == js + 2 || wrap ? 2 : 1) * dy);
-      for (guint i = 0; i < w; i++)
+      gsize c = (gsize) j * w + i;
+      float gx, gy;
+      if (slope)
         {
-          gsize c = (gsize) j * w + i;
-          float gx, gy;
-          if (slope)
-            {
-              gx = slope[2 * c];
-              gy = slope[2 * c + 1];
-            }
-          else
-            {
-              guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i);
-              guint iw = i > 0 ? i - 1 : (wrap ? w - 1 : i);
-              const float sx = 1.0f / ((float) (ie == iw + 2 || wrap ? 2 : 1) * dx);
-              gx = (h[(gsize) j * w + ie] - h[(gsize) j * w + iw]) * sx;
-              gy = (h[(gsize) jn * w + i] - h[(gsize) js * w + i]) * sy;
-            }
-          store_normal (out + 3 * c, 1.0f, 0.0f, gx, 0.0f, 1.0f, gy);
-        }
-    }
-  return TRUE;
-}
-
-static gboolean
-normals_process_cpu (WgNodeContext *ctx, GError **error)
-{
-  if (checked_surface (ctx, error) == NULL)
-    return FALSE;
-  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
-  if (hb)
-    {
-      const float *slope = NULL;
-      if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
-          (slope = wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error)) == NULL)
-        return FALSE;
-      return height_normals_cpu (ctx, hb, slope, error);
-    }
-  WgBuffer *db = wg_ctx_input (ctx, IN_DISPLACEMENT);
-  const float *d = wg_buffer_cpu (db, error);
-  if (d == NULL)
-    return FALSE;
-  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const guint w = db->width, hh = db->height;
-  const float dx = (float) (db->extent[0] / w), dy = (float) (db->extent[1] / hh);
-  const gboolean wrap = wg_ctx_bool (ctx, P_WRAP);
-  const gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
-  const float *sl = spectral ? wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error) : NULL;
-  if (spectral && sl == NULL)
-    return FALSE;
-
-#pragma omp parallel for schedule(static)
-  for (guint j = 0; j < hh; j++)
-    {
-      /* Neighbour rows: wrapped, or clamped with one-sided differences. */
-      guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
-      guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
-      const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
-                  *s = d + 3 * (gsize) js * w;
-      float *o = out + 3 * (gsize) j * w;
-      if (spectral)
-        {
-          const float *slope = sl + 2 * (gsize) j * w;
-          const float sx = 0.5f / dx, sx1 = wrap ? sx : 1.0f / dx;
-          const float sy = (jn == j || js == j) && !wrap ? 1.0f / dy : 0.5f / dy;
-          spectral_row (o, c, s, n, slope, w, sx, sy);
-          const float *last = c + 3 * (w - 1);
-          spectral_at (o, wrap ? last : c, c + 3, s, n, slope, sx1, sy);
-          spectral_at (o + 3 * (w - 1), c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1),
-                       n + 3 * (w - 1), slope + 2 * (w - 1), sx1, sy);
+          gx = slope[2 * c];
+          gy = slope[2 * c + 1];
         }
       else
         {
-          const float *nr = jn != j ? n : s;
-          const float fy = jn != j ? 1.0f : -1.0f;
-          for (guint i = 0; i < w; i++)
-            {
-              guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i - 1);
-              float fx = ie > i || (wrap && i + 1 == w) ? 1.0f : -1.0f;
-              finite_difference_at (o + 3 * i, c + 3 * i, c + 3 * ie, nr + 3 * i, fx, fy, dx, dy);
-            }
+          guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i);
+          guint iw = i > 0 ? i - 1 : (wrap ? w - 1 : i);
+          const float sx = 1.0f / ((float) (ie == iw + 2 || wrap ? 2 : 1) * st->dx);
+          gx = (h[(gsize) j * w + ie] - h[(gsize) j * w + iw]) * sx;
+          gy = (h[(gsize) jn * w + i] - h[(gsize) js * w + i]) * sy;
+        }
+      store_normal (st->out + 3 * c, 1.0f, 0.0f, gx, 0.0f, 1.0f, gy);
+    }
+}
+
+/* Row j of the displaced surface's normals. */
+static void
+displaced_normals_row (const NormalsRows *st, guint j)
+{
+  const guint w = st->w, hh = st->hh;
+  const float dx = st->dx, dy = st->dy;
+  const gboolean wrap = st->wrap;
+  /* Neighbour rows: wrapped, or clamped with one-sided differences. */
+  guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
+  guint js = j > 0 ? j - 1 : (wrap ? hh - 1 : j);
+  const float *d = st->surface;
+  const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w, *s = d + 3 * (gsize) js * w;
+  float *o = st->out + 3 * (gsize) j * w;
+  if (st->slope)
+    {
+      const float *slope = st->slope + 2 * (gsize) j * w;
+      const float sx = 0.5f / dx, sx1 = wrap ? sx : 1.0f / dx;
+      const float sy = (jn == j || js == j) && !wrap ? 1.0f / dy : 0.5f / dy;
+      spectral_row (o, c, s, n, slope, w, sx, sy);
+      const float *last = c + 3 * (w - 1);
+      spectral_at (o, wrap ? last : c, c + 3, s, n, slope, sx1, sy);
+      spectral_at (o + 3 * (w - 1), c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1),
+                   n + 3 * (w - 1), slope + 2 * (w - 1), sx1, sy);
+    }
+  else
+    {
+      const float *nr = jn != j ? n : s;
+      const float fy = jn != j ? 1.0f : -1.0f;
+      for (guint i = 0; i < w; i++)
+        {
+          guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i - 1);
+          float fx = ie > i || (wrap && i + 1 == w) ? 1.0f : -1.0f;
+          finite_difference_at (o + 3 * i, c + 3 * i, c + 3 * ie, nr + 3 * i, fx, fy, dx, dy);
         }
     }
+}
+
+static gboolean
+normals_begin_rows (WgNodeContext *ctx, GError **error)
+{
+  NormalsRows *st = wg_ctx_get_state (ctx);
+  WgBuffer *sb = checked_surface (ctx, error);
+  if (sb == NULL || (st->surface = wg_buffer_cpu (sb, error)) == NULL)
+    return FALSE;
+  st->slope = NULL;
+  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
+      (st->slope = wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error)) == NULL)
+    return FALSE;
+  st->out = wg_buffer_data (wg_ctx_output (ctx, 0));
+  st->height = wg_ctx_input (ctx, IN_HEIGHT) != NULL;
+  st->w = sb->width;
+  st->hh = sb->height;
+  st->dx = (float) (sb->extent[0] / sb->width);
+  st->dy = (float) (sb->extent[1] / sb->height);
+  st->wrap = wg_ctx_bool (ctx, P_WRAP);
   return TRUE;
+}
+
+static void
+normals_process_rows (WgNodeContext *ctx, guint row0, guint row1)
+{
+  const NormalsRows *st = wg_ctx_get_state (ctx);
+  for (guint j = row0; j < row1; j++)
+    {
+      if (st->height)
+        height_normals_row (st, j);
+      else
+        displaced_normals_row (st, j);
+    }
 }
 
 static gboolean
@@ -293,6 +304,9 @@ const WgNodeType wg_node_normals = {
   .params = params,
   .n_params = N_PARAMS,
   .prepare = normals_prepare,
-  .process_cpu = normals_process_cpu,
   .process_gpu = normals_process_gpu,
+  .free_state = g_free,
+  .begin_rows = normals_begin_rows,
+  .process_rows = normals_process_rows,
+  .row_halo = 1,
 };

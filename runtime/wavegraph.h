@@ -148,6 +148,10 @@ typedef struct {
 } WgPortSpec;
 
 typedef enum {
+  WG_ROWS_BEGIN_READS_INPUTS = 1 << 0, /* begin_rows reads input data (see WgNodeType) */
+} WgRowFlags;
+
+typedef enum {
   WG_NODE_TIME_DEPENDENT = 1 << 0, /* output depends on t: recomputed every frame */
   WG_NODE_STATEFUL       = 1 << 1, /* steps by dt and keeps state between frames */
   WG_NODE_SINK           = 1 << 2, /* writes files; runs only when a plan writes files */
@@ -159,13 +163,35 @@ typedef struct _WgNodeContext WgNodeContext;
  * WgNodeType:
  * A node type: a const table (no macros) registered in nodes/wg-nodes-builtin.c.
  *
- * Hooks, all optional but process_cpu:
+ * Hooks, all optional but process_cpu (or the row pair that replaces it):
  *  - prepare: validate parameters, declare output buffers, allocate state;
  *    called when a plan is built and again when parameters change;
  *  - process_cpu / process_gpu: compute outputs at the context's time; never
  *    allocate;
+ *  - begin_rows / process_rows: the CPU process split so the plan can stream
+ *    it (see "Row stages" below), used instead of process_cpu;
  *  - reset: return state to its initial value (a bake starting over);
  *  - free_state: release what prepare allocated.
+ *
+ * Row stages. A node whose outputs are fields computed row by row from
+ * nearby rows (normals, foam) declares begin_rows, process_rows and
+ * row_halo. The CPU plan runs consecutive row-stage nodes whose first outputs
+ * have the same height as one fused pass: each thread walks its band of rows
+ * through every node in turn, a few rows apart, so a node reads the rows the
+ * node before it has just written while they are still in cache instead of
+ * from memory. The results are those of running the nodes one after another.
+ *  - begin_rows runs once per evaluation on the plan's thread, before any
+ *    process_rows of that node. It checks inputs (it may fail, like
+ *    process_cpu), gathers buffer pointers and parameters into the state, and
+ *    may run whole-field work with its own OpenMP loops (an FFT's column
+ *    pass). It may read input data only with WG_ROWS_BEGIN_READS_INPUTS in
+ *    row_flags; the plan then finishes the input's producers first.
+ *  - process_rows computes output rows [row0, row1). It runs inside the plan's
+ *    parallel region, concurrently for disjoint ranges (per-thread scratch
+ *    by omp_get_thread_num()), must not fail, allocate or call buffer
+ *    functions, and may read input rows at most row_halo away from the rows it
+ *    writes (wrapping across the edges). Nodes with no row-stage producer
+ *    among the fused nodes get ranges that start and end on multiples of 8.
  */
 typedef struct _WgNodeType WgNodeType;
 struct _WgNodeType {
@@ -186,6 +212,10 @@ struct _WgNodeType {
   gboolean (*process_gpu) (WgNodeContext *ctx, GError **error);
   void (*reset) (WgNodeContext *ctx);
   void (*free_state) (gpointer state);
+  gboolean (*begin_rows) (WgNodeContext *ctx, GError **error);
+  void (*process_rows) (WgNodeContext *ctx, guint row0, guint row1);
+  unsigned row_halo;  /* rows of an input read above and below each output row */
+  unsigned row_flags; /* WgRowFlags */
 };
 
 /**

@@ -29,6 +29,8 @@ struct _WgNodeContext {
   guint runs;             /* process calls, for tests and profiling */
   gint64 usec;            /* time spent in process calls */
   gboolean changed;       /* outputs changed during the current evaluation */
+  gint row_lag;           /* row stages: rows this stage trails the group's first stages */
+  guint64 row_producers;  /* row stages: group indices of the stages it reads */
 };
 
 struct _WgPlan {
@@ -48,6 +50,12 @@ struct _WgPlan {
   WgWriter *writer;       /* sinks' background writes, created on first use */
   char *checksum;         /* SHA-256 of the canonical graph the plan was built from */
   gint64 node_usec;       /* time in non-sink nodes */
+  gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
+  WgNodeContext **group;  /* row stages begun and waiting to run, in schedule order */
+  guint n_group;
+  guint group_rows;       /* their common height */
+  gint64 *group_usec;     /* per stage: time the first thread spent in it */
+  guint64 fused_stages;   /* stages run fused with others, for tests */
 };
 
 /* ---------------------------------------------------------------------------
@@ -359,6 +367,8 @@ wg_plan_free (WgPlan *plan)
   for (guint i = 0; i < plan->n_nodes; i++)
     node_context_free (plan->nodes[i]);
   g_free (plan->nodes);
+  g_free (plan->group);
+  g_free (plan->group_usec);
   g_clear_pointer (&plan->gpu, wg_gpu_context_free);
   wg_graph_free (plan->graph);
   g_free (plan->out_dir);
@@ -482,6 +492,9 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
+  plan->row_fusion = TRUE;
+  plan->group = g_new0 (WgNodeContext *, order->len);
+  plan->group_usec = g_new0 (gint64, order->len);
   {
     gsize len;
     g_autofree char *canonical = wg_graph_save_to_data (graph, &len);
@@ -543,6 +556,223 @@ wg_plan_reset (WgPlan *plan)
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * Row stages (WgNodeType.begin_rows / process_rows)
+ *
+ * Row-stage nodes that run in a row are begun one by one as the schedule
+ * reaches them and collected into a group, which runs when the schedule
+ * reaches a node that is not a row stage (or the end). Each thread takes a
+ * band of rows and walks it in chunks through every stage of the group, each
+ * stage trailing its producers by their halo, so the rows a stage reads were
+ * written a moment ago and are still in cache.
+ *
+ * A stage's lag L is the largest producer lag plus its own halo (0 without
+ * producers in the group). Phase 1: each thread runs stage s over rows
+ * [j0 + L, j1 − L) of its band [j0, j1), which read only rows of the same
+ * band that phase 1 has produced. Phase 2, stage by stage after a barrier:
+ * the L rows at each end of each band, whose neighbours (in the next band,
+ * or across the periodic edge) are complete by then. Every row of every
+ * stage is computed exactly once, from the same inputs as when the nodes run
+ * one after another, so the results are the same bits.
+ * ------------------------------------------------------------------------- */
+
+#define ROW_ALIGN 8 /* bands and chunks start on multiples of 8 rows (FFT row blocks) */
+#define CHUNK_CELLS 8192 /* cells a stage advances per step: the group's working set stays in L2 */
+#define MAX_GROUP 64 /* stages per group: row_producers is a 64-bit mask */
+
+static guint
+stage_rows (const WgNodeContext *ctx)
+{
+  return ctx->outputs[0]->height;
+}
+
+/* The group index of the pending stage that produces input @port, or -1. */
+static int
+pending_producer (WgPlan *plan, WgNodeContext *ctx, guint port)
+{
+  const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, port);
+  if (l == NULL)
+    return -1;
+  WgNodeContext *from = context_for (plan, l->from);
+  for (guint i = 0; i < plan->n_group; i++)
+    if (plan->group[i] == from)
+      return (int) i;
+  return -1;
+}
+
+static void
+run_stage (WgNodeContext *ctx, gint64 row0, gint64 row1, gint64 *usec)
+{
+  if (row1 <= row0)
+    return;
+  gint64 t0 = usec ? g_get_monotonic_time () : 0;
+  ctx->inst->type->process_rows (ctx, (guint) row0, (guint) row1);
+  if (usec)
+    *usec += g_get_monotonic_time () - t0;
+}
+
+/* Band @t of @n_bands: whole ROW_ALIGN blocks, the last band taking the rest. */
+static void
+band_of (guint rows, guint n_bands, guint t, gint64 *j0, gint64 *j1)
+{
+  guint blocks = rows / ROW_ALIGN;
+  *j0 = (gint64) (blocks * t / n_bands) * ROW_ALIGN;
+  *j1 = t + 1 == n_bands ? rows : (gint64) (blocks * (t + 1) / n_bands) * ROW_ALIGN;
+}
+
+/* Phase 1 and 2 above for the band [j0, j1) of the calling thread. */
+static void
+run_band_fused (WgPlan *plan, gint64 j0, gint64 j1, gint64 *usec)
+{
+  const guint n = plan->n_group;
+  gint64 *done = g_newa (gint64, n);
+  for (guint s = 0; s < n; s++)
+    done[s] = j0 + plan->group[s]->row_lag;
+  const guint width = plan->group[0]->outputs[0]->width;
+  const gint64 chunk = MAX (ROW_ALIGN, CHUNK_CELLS / MAX (width, 1) / ROW_ALIGN * ROW_ALIGN);
+  for (gint64 chunk_end = j0 + chunk;; chunk_end += chunk)
+    {
+      gboolean busy = FALSE;
+      for (guint s = 0; s < n; s++)
+        {
+          WgNodeContext *ctx = plan->group[s];
+          gint64 end = j1 - ctx->row_lag, upto = MIN (end, chunk_end);
+          if (ctx->row_producers)
+            {
+              upto = end;
+              for (guint p = 0; p < s; p++)
+                if (ctx->row_producers & (G_GUINT64_CONSTANT (1) << p))
+                  upto = MIN (upto, done[p] - (gint64) ctx->inst->type->row_halo);
+            }
+          if (upto > done[s])
+            {
+              run_stage (ctx, done[s], upto, usec ? &usec[s] : NULL);
+              done[s] = upto;
+            }
+          busy |= done[s] < end;
+        }
+      if (!busy)
+        break;
+    }
+  for (guint s = 0; s < n; s++)
+    {
+      WgNodeContext *ctx = plan->group[s];
+      if (ctx->row_lag == 0)
+        continue;
+#pragma omp barrier
+      run_stage (ctx, j0, j0 + ctx->row_lag, usec ? &usec[s] : NULL);
+      run_stage (ctx, j1 - ctx->row_lag, j1, usec ? &usec[s] : NULL);
+    }
+}
+
+/* Runs the pending group and empties it. */
+static void
+row_group_run (WgPlan *plan)
+{
+  const guint n = plan->n_group, rows = plan->group_rows;
+  if (n == 0)
+    return;
+  int threads = plan->threads > 0 ? plan->threads : omp_get_max_threads ();
+  guint n_bands = CLAMP (rows / ROW_ALIGN, 1, (guint) threads);
+  gint64 max_lag = 0;
+  for (guint s = 0; s < n; s++)
+    max_lag = MAX (max_lag, plan->group[s]->row_lag);
+  /* Deferring L rows at each end needs bands of at least 2L rows. */
+  gboolean fused = plan->row_fusion;
+  for (guint t = 0; t < n_bands; t++)
+    {
+      gint64 j0, j1;
+      band_of (rows, n_bands, t, &j0, &j1);
+      fused &= j1 - j0 >= 2 * max_lag;
+    }
+  memset (plan->group_usec, 0, n * sizeof (gint64));
+  gint64 t0 = g_get_monotonic_time ();
+#pragma omp parallel num_threads (n_bands)
+  {
+    guint t = (guint) omp_get_thread_num ();
+    gint64 j0, j1;
+    band_of (rows, n_bands, t, &j0, &j1);
+    gint64 *usec = t == 0 ? plan->group_usec : NULL;
+    if (fused)
+      run_band_fused (plan, j0, j1, usec);
+    else
+      for (guint s = 0; s < n; s++)
+        {
+          /* One stage after another over whole bands. */
+          run_stage (plan->group[s], j0, j1, usec ? &usec[s] : NULL);
+#pragma omp barrier
+        }
+  }
+  plan->node_usec += g_get_monotonic_time () - t0;
+  if (fused && n > 1)
+    plan->fused_stages += n;
+  for (guint s = 0; s < n; s++)
+    plan->group[s]->usec += plan->group_usec[s];
+  plan->n_group = 0;
+}
+
+/* An evaluation that stops early: the begun stages did not run. */
+static void
+row_group_abandon (WgPlan *plan)
+{
+  for (guint s = 0; s < plan->n_group; s++)
+    {
+      plan->group[s]->dirty = TRUE;
+      plan->group[s]->changed = FALSE;
+    }
+  plan->n_group = 0;
+}
+
+/* Begins row stage @ctx and adds it to the pending group, running the group
+ * first when @ctx cannot join it. */
+static gboolean
+row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
+{
+  const WgNodeType *type = ctx->inst->type;
+  gboolean linked = FALSE;
+  for (guint p = 0; p < type->n_inputs; p++)
+    linked |= pending_producer (plan, ctx, p) >= 0;
+  if (plan->n_group > 0 &&
+      (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
+       (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS))))
+    row_group_run (plan);
+
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ok = type->begin_rows (ctx, error);
+  gint64 spent = g_get_monotonic_time () - t0;
+  ctx->usec += spent;
+  plan->node_usec += spent;
+  if (!ok)
+    return FALSE;
+  ctx->row_lag = 0;
+  ctx->row_producers = 0;
+  for (guint p = 0; p < type->n_inputs; p++)
+    {
+      int from = pending_producer (plan, ctx, p);
+      if (from < 0)
+        continue;
+      ctx->row_producers |= G_GUINT64_CONSTANT (1) << from;
+      ctx->row_lag = MAX (ctx->row_lag, plan->group[from]->row_lag + (gint) type->row_halo);
+    }
+  if (plan->n_group == 0)
+    plan->group_rows = stage_rows (ctx);
+  plan->group[plan->n_group++] = ctx;
+  return TRUE;
+}
+
+void
+wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse)
+{
+  plan->row_fusion = fuse;
+}
+
+guint64
+wg_plan_get_fused_stages (const WgPlan *plan)
+{
+  return plan->fused_stages;
+}
+
+
 gboolean
 wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
                               WgPlanProgressFunc progress, gpointer progress_data, GError **error)
@@ -578,6 +808,7 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           /* What did not run recomputes next time. */
+          row_group_abandon (plan);
           for (guint k = i; k < plan->n_nodes; k++)
             plan->nodes[k]->dirty = TRUE;
           g_clear_error (&first_error);
@@ -618,6 +849,7 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
               /* Tried again next time (the input may be fixed by then). */
               if (!plan->keep_going)
                 {
+                  row_group_abandon (plan);
                   g_propagate_error (error, local);
                   wg_prefix_error (error, plan->graph->source_name);
                   return FALSE;
@@ -644,17 +876,24 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
         }
       if (!run)
         continue;
-      gint64 t0 = g_get_monotonic_time ();
       GError *local = NULL;
-      gboolean ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
-                                : type->process_cpu (ctx, &local);
-      if (ok && ctx->on_gpu && plan->gpu_sync_timing)
-        glFinish ();
-      gint64 spent = g_get_monotonic_time () - t0;
+      gboolean ok;
+      if (!ctx->on_gpu && type->process_rows)
+        ok = row_group_join (plan, ctx, &local);
+      else
+        {
+          row_group_run (plan);
+          gint64 t0 = g_get_monotonic_time ();
+          ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
+                           : type->process_cpu (ctx, &local);
+          if (ok && ctx->on_gpu && plan->gpu_sync_timing)
+            glFinish ();
+          gint64 spent = g_get_monotonic_time () - t0;
+          ctx->usec += spent;
+          if (!(type->flags & WG_NODE_SINK))
+            plan->node_usec += spent;
+        }
       ctx->runs++;
-      ctx->usec += spent;
-      if (!(type->flags & WG_NODE_SINK))
-        plan->node_usec += spent;
       if (!ok)
         {
           if (local == NULL)
@@ -662,6 +901,7 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
                                  ctx->inst->id);
           if (!plan->keep_going)
             {
+              row_group_abandon (plan);
               g_propagate_error (error, local);
               wg_prefix_error (error, plan->graph->source_name);
               return FALSE;
@@ -677,6 +917,7 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
       ctx->dirty = FALSE;
       ctx->changed = TRUE;
     }
+  row_group_run (plan);
   if (progress)
     progress (plan->n_nodes, plan->n_nodes, NULL, progress_data);
   if (first_error)

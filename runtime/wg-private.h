@@ -174,6 +174,14 @@ double wg_plan_get_node_seconds (const WgPlan *plan);
 double wg_plan_get_write_seconds (const WgPlan *plan);
 /** wg_plan_set_gpu_sync_timing: finish GPU work after each node so its time is real (profiling). */
 void wg_plan_set_gpu_sync_timing (WgPlan *plan, gboolean sync);
+/**
+ * wg_plan_set_row_fusion: whether consecutive row-stage nodes run as one fused
+ * pass (the default) or one after another; both give the same bits (tests,
+ * benchmarks).
+ */
+void wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse);
+/** wg_plan_get_fused_stages: row-stage runs so far that were fused with other nodes. */
+guint64 wg_plan_get_fused_stages (const WgPlan *plan);
 /** wg_plan_finish: waits for the GPU to finish the plan's queued work. */
 void wg_plan_finish (WgPlan *plan);
 /** wg_plan_set_write_files: enables or disables sinks (off during preroll). */

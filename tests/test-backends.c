@@ -208,24 +208,11 @@ test_adopt_current_context (void)
 }
 
 /* GPtrArray compares pointers to its elements. */
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (d)))
-    if (g_str_has_suffix (name, ".json"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
+  g_autoptr (GPtrArray) names = wg_test_example_graphs ();
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_strdup_printf ("/backends/parity/%s",

@@ -21,15 +21,10 @@ read_text (const char *path)
 static void
 test_examples_round_trip (void)
 {
-  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint count = 0;
-  while ((name = g_dir_read_name (d)))
+  g_autoptr (GPtrArray) names = wg_test_example_graphs ();
+  for (guint i = 0; i < names->len; i++)
     {
-      if (!g_str_has_suffix (name, ".json"))
-        continue;
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *path = wg_test_source_path ("graphs", names->pdata[i], NULL);
       g_autofree char *original = read_text (path);
       g_autoptr (GError) error = NULL;
       g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
@@ -41,9 +36,8 @@ test_examples_round_trip (void)
       g_autoptr (WgGraph) copy = wg_graph_copy (graph);
       g_autofree char *saved_copy = wg_graph_save_to_data (copy, NULL);
       g_assert_cmpstr (saved_copy, ==, original);
-      count++;
     }
-  g_assert_cmpuint (count, >=, 3);
+  g_assert_cmpuint (names->len, >=, 7);
 }
 
 /* Any accepted input reaches the canonical form in one save. */
@@ -550,6 +544,162 @@ test_gl_buffer (void)
   g_assert_cmpmem (direct, 64 * 64 * sizeof (float), read, 64 * 64 * sizeof (float));
 }
 
+/* ---------------------------------------------------------------------------
+ * Row stages: fused and one-after-another evaluation give the same bits
+ * ------------------------------------------------------------------------- */
+
+/* Every linked output of @plan, concatenated. */
+static GByteArray *
+linked_outputs (WgPlan *plan, const WgGraph *graph)
+{
+  GByteArray *all = g_byte_array_new ();
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *from, *port;
+      wg_graph_get_link (graph, i, &from, &port, NULL, NULL);
+      WgBuffer *b = wg_plan_get_node_output (plan, from, port);
+      g_autoptr (GError) error = NULL;
+      const float *data = wg_buffer_read (b, &error);
+      g_assert_no_error (error);
+      g_byte_array_append (all, (const guint8 *) data, (guint) (b->n_floats * sizeof (float)));
+    }
+  return all;
+}
+
+/* Evaluates @frames frames of @graph fused and unfused on @threads threads
+ * and compares every linked output bit for bit; returns the fused plan's
+ * count of fused stage runs. */
+static guint64
+assert_fusion_exact (const WgGraph *graph, int threads, gint64 frames)
+{
+  g_autoptr (WgPlan) fused = wg_test_plan (graph, threads);
+  g_autoptr (WgPlan) plain = wg_test_plan (graph, threads);
+  wg_plan_set_row_fusion (plain, FALSE);
+  for (gint64 f = 0; f < frames; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (wg_plan_evaluate (fused, f, &error));
+      g_assert_true (wg_plan_evaluate (plain, f, &error));
+      g_assert_no_error (error);
+      g_autoptr (GByteArray) a = linked_outputs (fused, graph);
+      g_autoptr (GByteArray) b = linked_outputs (plain, graph);
+      g_assert_cmpuint (a->len, >, 0);
+      g_assert_cmpmem (a->data, a->len, b->data, b->len);
+    }
+  g_assert_cmpuint (wg_plan_get_fused_stages (plain), ==, 0);
+  return wg_plan_get_fused_stages (fused);
+}
+
+/* Every example graph (at 128² at most), on 1, 2 and 3 threads (3: bands of
+ * unequal height). The ocean chains fuse fft, choppy, normals and foam. */
+static void
+test_row_fusion_examples (void)
+{
+  g_autoptr (GPtrArray) names = wg_test_example_graphs ();
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+      g_assert_no_error (error);
+      WgSettings s = *wg_graph_get_settings (graph);
+      s.grid[0] = MIN (s.grid[0], 128);
+      s.grid[1] = MIN (s.grid[1], 128);
+      g_assert_true (wg_graph_set_settings (graph, &s, NULL));
+      for (int threads = 1; threads <= 3; threads++)
+        {
+          guint64 fused = assert_fusion_exact (graph, threads, 3);
+          if (g_str_equal (name, "ocean.json"))
+            g_assert_cmpuint (fused, ==, 3 * 4);
+        }
+    }
+  g_assert_cmpuint (names->len, >=, 7);
+}
+
+/* spectrum → evolve → fft → chop → normals and foam on an nx × ny grid:
+ * spectral or finite-difference chop, @normal_method, wrapped or clamped. */
+static WgGraph *
+row_chain (guint nx, guint ny, gboolean spectral_chop, const char *normal_method,
+           gboolean wrap)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (nx, 40, 24, 5);
+  WgSettings s = *wg_graph_get_settings (g);
+  s.grid[1] = ny;
+  s.extent[1] = 40.0 * ny / nx;
+  g_assert_true (wg_graph_set_settings (g, &s, NULL));
+  const char *w = wrap ? "wrap=true" : "wrap=false";
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=14", "small_wave_cutoff=0", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "choppy-displacement", "chop", "choppiness=0.8", w,
+               spectral_chop ? "method=spectral" : "method=finite-difference", NULL);
+  wg_test_add (g, "normals", "normals", normal_method, w, NULL);
+  wg_test_add (g, "foam", "foam", "threshold=0.9", w, NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  wg_test_link (g, "fft:height", "chop:height");
+  if (spectral_chop)
+    wg_test_link (g, "fft:displacement", "chop:displacement");
+  wg_test_link (g, "chop:displacement", "normals:displacement");
+  wg_test_link (g, "chop:displacement", "foam:displacement");
+  return g_steal_pointer (&g);
+}
+
+/* The stencils' edge cases: Belyaev's finite-difference chop (a halo on the
+ * fft's rows, so normals and foam trail by two rows), clamped edges, a
+ * consumed Jacobian, a height field's normals, and non-square grids split
+ * into bands of one row block (8 rows, where normals defer 2 at each end) or
+ * of five and six. */
+static void
+test_row_fusion_edges (void)
+{
+  const guint grids[][2] = { { 64, 16 }, { 32, 128 }, { 16, 16 } };
+  for (guint k = 0; k < G_N_ELEMENTS (grids); k++)
+    for (int wrap = 0; wrap < 2; wrap++)
+      {
+        g_autoptr (WgGraph) g = row_chain (grids[k][0], grids[k][1], FALSE,
+                                           "method=finite-difference", wrap);
+        wg_test_add (g, "normals", "hnormals", wrap ? "wrap=true" : "wrap=false", NULL);
+        wg_test_link (g, "fft:height", "hnormals:height");
+        wg_test_link (g, "fft:slope", "hnormals:slope");
+        g_assert_true (wg_graph_set_output (g, "jacobian", "foam", "jacobian", NULL));
+        for (int threads = 1; threads <= 3; threads++)
+          g_assert_cmpuint (assert_fusion_exact (g, threads, 3), ==, 3 * 5);
+      }
+}
+
+/* keep_going: a row stage that fails to begin (the spectral method set live
+ * with no slope linked) fails alone; the stages fused around it still give
+ * the values they give without it. */
+static void
+test_row_fusion_failed_stage (void)
+{
+  g_autoptr (WgGraph) g = row_chain (64, 64, TRUE, "method=finite-difference", TRUE);
+  g_assert_true (wg_graph_set_input (g, "normal_method", "normals", "method", NULL));
+
+  WgPlanOptions o = { WG_BACKEND_CPU, 2, FALSE, NULL, FALSE, TRUE };
+  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, NULL);
+  g_autoptr (WgPlan) reference = wg_test_plan (g, 2);
+  g_assert_nonnull (plan);
+  g_assert_true (wg_plan_set_input_from_text (plan, "normal_method", "spectral", NULL));
+  WgBuffer *foam = wg_plan_get_node_output (plan, "foam", "foam");
+  WgBuffer *ref = wg_plan_get_node_output (reference, "foam", "foam");
+  for (gint64 f = 0; f < 3; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_false (wg_plan_evaluate (plan, f, &error));
+      g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM);
+      g_assert_nonnull (strstr (error->message, "slope"));
+      g_assert_nonnull (wg_plan_get_node_error (plan, "normals"));
+      g_assert_null (wg_plan_get_node_error (plan, "foam"));
+      g_assert_true (wg_plan_evaluate (reference, f, NULL));
+      g_assert_cmpmem (wg_buffer_read (foam, NULL), foam->n_floats * sizeof (float),
+                       wg_buffer_read (ref, NULL), ref->n_floats * sizeof (float));
+    }
+  g_assert_cmpuint (wg_plan_get_fused_stages (plan), ==, 3 * 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -567,5 +717,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
   g_test_add_func ("/graph/gl-buffer", test_gl_buffer);
+  g_test_add_func ("/graph/row-fusion/examples", test_row_fusion_examples);
+  g_test_add_func ("/graph/row-fusion/edges", test_row_fusion_edges);
+  g_test_add_func ("/graph/row-fusion/failed-stage", test_row_fusion_failed_stage);
   return g_test_run ();
 }

@@ -194,3 +194,24 @@ wg_test_source_path (const char *first, ...)
   g_ptr_array_add (parts, NULL);
   return g_build_filenamev ((char **) parts->pdata);
 }
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+GPtrArray *
+wg_test_example_graphs (void)
+{
+  g_autofree char *dir = wg_test_source_path ("graphs", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}

@@ -42,3 +42,6 @@ double wg_test_correlation (const float *a, const float *b, gsize n);
 
 /* Absolute path of a file in the source tree. */
 char *wg_test_source_path (const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* The example graphs' file names (the .json files in graphs/), sorted. */
+GPtrArray *wg_test_example_graphs (void);
