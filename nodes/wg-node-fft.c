@@ -12,9 +12,9 @@
  *
  * The two components of D (and of ∇h) are Hermitian spectra packed as A + iB
  * into one complex transform, whose real and imaginary parts are the two
- * channels — written straight into the 2-channel output buffers. The Nyquist
- * row and column are dropped from the derivative products, where i k makes
- * them non-Hermitian.
+ * channels — the row pass writes them straight into the 2-channel output
+ * buffers. The Nyquist row and column are dropped from the derivative
+ * products, where i k makes them non-Hermitian.
  */
 #include "wg-node-private.h"
 #include "wg-fft-cpu.h"
@@ -44,6 +44,7 @@ typedef struct {
   WgFft2d *c2r;
   WgFft2d *c2c;
   float *height_in; /* padded half spectrum, destroyed by the c2r transform */
+  float *disp_in, *slope_in; /* padded derivative spectra, destroyed by the c2c transforms */
   float *kx;        /* kx of each column (rad/m), FFT order */
   WgGpuFft *gpu_fft; /* GPU path: batched transform of three arrays */
   GLuint gpu_batch;
@@ -60,6 +61,8 @@ fft_state_free (gpointer data)
   wg_fft2d_free (st->c2r);
   wg_fft2d_free (st->c2c);
   wg_fft2d_free_array (st->height_in);
+  wg_fft2d_free_array (st->disp_in);
+  wg_fft2d_free_array (st->slope_in);
   g_free (st->kx);
   wg_gpu_fft_free (st->gpu_fft);
   if (st->gpu_batch)
@@ -105,7 +108,11 @@ fft_prepare (WgNodeContext *ctx, GError **error)
       st->height_in = wg_fft2d_alloc_input (st->c2r);
     }
   if (wg_ctx_output_used (ctx, OUT_DISPLACEMENT) || wg_ctx_output_used (ctx, OUT_SLOPE))
-    st->c2c = wg_fft2d_new (nx, ny, WG_FFT_C2C);
+    st->c2c = wg_fft2d_new (nx, ny, WG_FFT_C2C_OUT);
+  if (wg_ctx_output_used (ctx, OUT_DISPLACEMENT))
+    st->disp_in = wg_fft2d_alloc_input (st->c2c);
+  if (wg_ctx_output_used (ctx, OUT_SLOPE))
+    st->slope_in = wg_fft2d_alloc_input (st->c2c);
   st->kx = g_new (float, nx);
   for (guint i = 0; i < nx; i++)
     st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
@@ -133,21 +140,22 @@ derive_segment (const float *restrict src, const float *restrict kx, float ky, g
 }
 
 /* Columns [c0, c1) of the derivative spectra (one column block of the c2c
- * transform), every row, into @slope and @disp (NULL: not wanted). A block
+ * transform), every row, into @slope and @disp (rows @stride complex apart;
+ * NULL: not wanted). A block
  * lies in kx ≥ 0 (columns of the half spectrum itself) or starts at the
  * Nyquist column, beyond which column i = N − q is conj h̃(q, −m), read from
  * the mirrored row. */
 WG_HOT_KERNEL static void
 derive_block (const float *h, guint nx, guint ny, const float *kx, double dky, guint c0,
-              guint c1, float *slope, float *disp)
+              guint c1, guint stride, float *slope, float *disp)
 {
   const guint hw = nx / 2 + 1, n = c1 - c0;
   /* mirrored[0 … 1] stays 0 for the Nyquist column, which is zeroed after. */
   float mirrored[2 * WG_FFT_COLUMN_BLOCK_MAX] = { 0 }, spare[2][2 * WG_FFT_COLUMN_BLOCK_MAX];
   for (guint j = 0; j < ny; j++)
     {
-      float *s = slope ? slope + 2 * ((gsize) j * nx + c0) : spare[0];
-      float *d = disp ? disp + 2 * ((gsize) j * nx + c0) : spare[1];
+      float *s = slope ? slope + 2 * ((gsize) j * stride + c0) : spare[0];
+      float *d = disp ? disp + 2 * ((gsize) j * stride + c0) : spare[1];
       if (j == ny / 2)
         {
           /* The Nyquist row: i k makes it non-Hermitian; no waves there. */
@@ -188,11 +196,7 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
     return FALSE;
   const guint nx = in->grid[0], ny = in->grid[1], hw = nx / 2 + 1;
   const double dky = 2.0 * G_PI / in->extent[1];
-  float *disp = wg_ctx_output_used (ctx, OUT_DISPLACEMENT)
-                  ? wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT)) : NULL;
-  float *slope = wg_ctx_output_used (ctx, OUT_SLOPE)
-                   ? wg_buffer_data (wg_ctx_output (ctx, OUT_SLOPE)) : NULL;
-  float *hin = st->height_in;
+  float *disp = st->disp_in, *slope = st->slope_in, *hin = st->height_in;
   const guint hstride = st->c2r ? wg_fft2d_row_stride (st->c2r) : 0;
   g_autofree float *half = NULL;
 
@@ -213,8 +217,9 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
     }
 
   st->height = hin ? wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)) : NULL;
-  st->disp = disp;
-  st->slope = slope;
+  st->disp = disp ? wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT)) : NULL;
+  st->slope = slope ? wg_buffer_data (wg_ctx_output (ctx, OUT_SLOPE)) : NULL;
+  const guint stride = st->c2c ? wg_fft2d_row_stride (st->c2c) : 0;
   const guint n_height = hin ? wg_fft2d_n_column_blocks (st->c2r) : 0;
   const guint n_derived = disp || slope ? wg_fft2d_n_column_blocks (st->c2c) : 0;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -232,7 +237,7 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
         }
       guint b = task - n_height;
       wg_fft2d_column_block (st->c2c, b, &c0, &c1);
-      derive_block (h, nx, ny, st->kx, dky, c0, c1, slope, disp);
+      derive_block (h, nx, ny, st->kx, dky, c0, c1, stride, slope, disp);
       if (disp)
         wg_fft2d_execute_column_block (st->c2c, disp, b);
       if (slope)
@@ -248,9 +253,9 @@ fft_process_rows (WgNodeContext *ctx, guint row0, guint row1)
   if (st->height)
     wg_fft2d_execute_rows (st->c2r, st->height_in, st->height, row0, row1);
   if (st->disp)
-    wg_fft2d_execute_rows (st->c2c, st->disp, NULL, row0, row1);
+    wg_fft2d_execute_rows (st->c2c, st->disp_in, st->disp, row0, row1);
   if (st->slope)
-    wg_fft2d_execute_rows (st->c2c, st->slope, NULL, row0, row1);
+    wg_fft2d_execute_rows (st->c2c, st->slope_in, st->slope, row0, row1);
 }
 
 static void

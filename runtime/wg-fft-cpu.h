@@ -26,8 +26,9 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WG_FFT_C2C, /* complex N×N in place: two real fields at once as re/im */
-  WG_FFT_C2R, /* Hermitian half spectrum → real field */
+  WG_FFT_C2C,     /* complex N×N in place: two real fields at once as re/im */
+  WG_FFT_C2R,     /* Hermitian half spectrum → real field */
+  WG_FFT_C2C_OUT, /* complex N×N, input destroyed, output a separate 2-channel field */
 } WgFftKind;
 
 typedef struct _WgFft2d WgFft2d;
@@ -49,10 +50,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgFft2d, wg_fft2d_free)
 
 /**
  * wg_fft2d_row_stride:
- * Complex elements per row of the input array: @nx for C2C; for C2R the
- * nx/2+1 non-negative kx columns padded to a multiple of 8 so every row
- * starts on a 64-byte boundary. The input holds row_stride × ny complex
- * values (2 floats each); padding columns are ignored.
+ * Complex elements per row of the input array: nx + 8 for C2C and C2C_OUT;
+ * for C2R the nx/2+1 non-negative kx columns padded to a multiple of 8. Rows
+ * start on 64-byte boundaries and are an odd number of cache lines apart (a
+ * power-of-two stride makes the column pass thrash one cache set). The input
+ * holds row_stride × ny complex values (2 floats each); padding columns are
+ * ignored.
  */
 guint wg_fft2d_row_stride (const WgFft2d *fft);
 
@@ -66,9 +69,9 @@ void wg_fft2d_free_array (float *array);
 
 /**
  * wg_fft2d_execute_c2c:
- * In place: @data (nx × ny complex, interleaved re/im) becomes its inverse
- * transform. Packing two Hermitian spectra A + iB yields fields a (re) and
- * b (im) interleaved — a 2-channel field in the layout fields use.
+ * In place: @data (row_stride × ny complex, interleaved re/im, from
+ * wg_fft2d_alloc_input()) becomes its inverse transform. Packing two
+ * Hermitian spectra A + iB yields fields a (re) and b (im) interleaved.
  */
 void wg_fft2d_execute_c2c (const WgFft2d *fft, float *data);
 
@@ -88,8 +91,8 @@ void wg_fft2d_execute_c2r (const WgFft2d *fft, float *in, float *out);
  * calling thread. Rows are independent after the column pass: any split of
  * [0, ny) into ranges whose ends are multiples of 8, in any order or on any
  * threads, gives the bits of execute (other ranges are transformed
- * correctly, to float rounding). @out: the C2R output (nx × ny floats),
- * NULL for C2C.
+ * correctly, to float rounding). @out: the C2R output (nx × ny floats), the
+ * C2C_OUT output (nx × ny complex: a 2-channel field), NULL for C2C.
  */
 void wg_fft2d_execute_columns (const WgFft2d *fft, float *data);
 
