@@ -175,7 +175,7 @@ typedef struct _WgNodeContext WgNodeContext;
  *
  * Row stages. A node whose outputs are fields computed row by row from
  * nearby rows (normals, foam) declares begin_rows, process_rows and
- * row_halo. The CPU plan runs consecutive row-stage nodes whose first outputs
+ * row_halo; its first output must be a field. The CPU plan runs consecutive row-stage nodes whose first outputs
  * have the same height as one fused pass: each thread walks its band of rows
  * through every node in turn, a few rows apart, so a node reads the rows the
  * node before it has just written while they are still in cache instead of

@@ -418,6 +418,10 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
     if (ctx->outputs[p] == NULL)
       g_error ("node type %s did not define output %s in prepare", type->name,
                type->outputs[p].name);
+  /* Row stages are grouped by the height of their first output. */
+  if (type->process_rows && (type->begin_rows == NULL || type->n_outputs == 0 ||
+                             ctx->outputs[0]->kind != WG_PORT_FIELD))
+    g_error ("node type %s: row stages need begin_rows and a field as first output", type->name);
   ctx->dirty = TRUE;
   return TRUE;
 }
