@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 packages=(
   build-essential meson ninja-build pkg-config python3
-  libglib2.0-dev libjson-glib-dev libfftw3-dev libopenexr-dev libpng-dev
+  libglib2.0-dev libjson-glib-dev libfftw3-dev libopenexr-dev libpng-dev libdeflate-dev
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )

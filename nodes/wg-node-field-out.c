@@ -31,9 +31,9 @@ static const WgParamSpec params[N_PARAMS] = {
                       WG_EXR_ZIP, .choices = wg_exr_compression_names,
                       .flags = WG_PARAM_FLAG_PREPARE },
   [P_ZIP_LEVEL] = { "zip_level", "ZIP level", WG_PARAM_INT, "",
-                    "zlib level for zip/zips, 1 fastest … 9 smallest (-1: OpenEXR's default, 4); "
-                    "on ocean maps level 4 saves about 2% of the size of level 1 for a third more "
-                    "time",
+                    "Deflate level for zip/zips (libdeflate), 0 stores raw, 1 fastest … 9 smallest "
+                    "(-1: OpenEXR's default, 4); on ocean maps level 4 saves about 1% of the size "
+                    "of level 1 for a third more time",
                     1, -1, 9, -1, 9, .visible_when = "compression=zip|zips",
                     .flags = WG_PARAM_FLAG_PREPARE },
   [P_CHANNELS] = { "channels", "Channel names", WG_PARAM_STRING, "",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <libdeflate.h>
 #include <openexr.h>
 #include <OpenEXRConfig.h>
 #include <png.h>
@@ -219,6 +220,89 @@ wg_halves_from_floats (const float *restrict src, guint16 *restrict dst, gsize n
     dst[i] = wg_half_from_float (src[i]);
 }
 
+/* ---------------------------------------------------------------------------
+ * ZIP chunks: OpenEXRCore packs them, libdeflate compresses them. The
+ * library's own compressor calls zlib, which takes twice as long for the
+ * same size (1024² ocean maps, one thread: 233 against 114 ms per frame at
+ * level 1); its compress_fn hook lets the rest of its pipeline stay.
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  struct libdeflate_compressor *deflater; /* NULL at level 0: store raw */
+  guint8 *filtered, *out;
+  gsize capacity;
+  gsize out_bytes;                        /* 0: the chunk is stored raw */
+} WgZipCoder;
+
+/* OpenEXR's ZIP pre-filter in one pass from @src to @dst (@n bytes): the
+ * bytes at even offsets, then those at odd offsets, each replaced by its
+ * difference from the one before it in that order plus 128 (mod 256), so
+ * that slowly varying halves and floats turn into small, repetitive bytes. */
+WG_HOT_KERNEL static void
+wg_zip_prefilter (const guint8 *restrict src, guint8 *restrict dst, gsize n)
+{
+  if (n == 0)
+    return;
+  const gsize evens = (n + 1) / 2;
+  dst[0] = src[0];
+  for (gsize i = 1; i < evens; i++)
+    dst[i] = (guint8) (src[2 * i] - src[2 * i - 2] + 128);
+  if (n == 1)
+    return;
+  dst[evens] = (guint8) (src[1] - src[2 * evens - 2] + 128);
+  for (gsize i = 1; i < n - evens; i++)
+    dst[evens + i] = (guint8) (src[2 * i + 1] - src[2 * i - 1] + 128);
+}
+
+/* zlib levels as the file format knows them; -1 is OpenEXR's default. */
+static gboolean
+wg_zip_coder_init (WgZipCoder *z, int zip_level)
+{
+  *z = (WgZipCoder) { 0 };
+  if (zip_level == 0)
+    return TRUE;
+  z->deflater = libdeflate_alloc_compressor (zip_level < 0 ? 4 : zip_level);
+  return z->deflater != NULL;
+}
+
+static void
+wg_zip_coder_clear (WgZipCoder *z)
+{
+  g_clear_pointer (&z->deflater, libdeflate_free_compressor);
+  g_clear_pointer (&z->filtered, g_free);
+  g_clear_pointer (&z->out, g_free);
+  z->capacity = 0;
+}
+
+/* The pipeline's compress_fn for ZIP and ZIPS. A chunk that would not
+ * shrink is stored raw, as the format requires, and out_bytes says so. */
+static exr_result_t
+wg_zip_compress_chunk (exr_encode_pipeline_t *pipe)
+{
+  WgZipCoder *z = pipe->encoding_user_data;
+  const gsize n = pipe->packed_bytes;
+  z->out_bytes = 0;
+  pipe->compressed_bytes = n;
+  if (z->deflater == NULL || n < 2)
+    return EXR_ERR_SUCCESS;
+  if (n > z->capacity)
+    {
+      g_free (z->filtered);
+      g_free (z->out);
+      z->filtered = g_try_malloc (n);
+      z->out = g_try_malloc (n);
+      z->capacity = z->filtered != NULL && z->out != NULL ? n : 0;
+      if (z->capacity == 0)
+        return EXR_ERR_OUT_OF_MEMORY;
+    }
+  wg_zip_prefilter (pipe->packed_buffer, z->filtered, n);
+  /* Room for one byte less than raw: 0 back means it would not shrink. */
+  z->out_bytes = libdeflate_zlib_compress (z->deflater, z->filtered, n, z->out, n - 1);
+  if (z->out_bytes > 0)
+    pipe->compressed_bytes = z->out_bytes;
+  return EXR_ERR_SUCCESS;
+}
+
 typedef struct {
   exr_context_t ctxt;
   const float *data;
@@ -227,6 +311,8 @@ typedef struct {
   const char *const *names;
   int map[WG_EXR_MAX_CHANNELS]; /* file channel index → input channel index */
   gboolean half;                /* convert to half before packing */
+  gboolean zip;                 /* ZIP or ZIPS: compressed by a WgZipCoder */
+  int zip_level;
   int nchunks, lines;
   int run;                      /* chunks a worker claims at once */
   /* Workers claim runs of chunks in order and take turns writing them. */
@@ -243,7 +329,7 @@ typedef struct {
  * output is converted into @halves (lines × width × channels) first. */
 static exr_result_t
 wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pipe,
-                     gboolean *initialized, guint16 *halves)
+                     gboolean *initialized, guint16 *halves, WgZipCoder *zip)
 {
   exr_chunk_info_t cinfo;
   exr_result_t rv = exr_write_scanline_chunk_info (job->ctxt, 0, y, &cinfo);
@@ -279,6 +365,11 @@ wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pi
   rv = exr_encoding_choose_default_routines (job->ctxt, 0, pipe);
   if (rv != EXR_ERR_SUCCESS)
     return rv;
+  if (job->zip)
+    {
+      pipe->compress_fn = wg_zip_compress_chunk;
+      pipe->encoding_user_data = zip;
+    }
   /* The caller writes the compressed chunk itself, in scanline order. */
   pipe->yield_until_ready_fn = NULL;
   pipe->write_fn = NULL;
@@ -389,7 +480,19 @@ wg_exr_encode_worker (gpointer data)
     job->half ? g_new (guint16, (gsize) job->lines * job->width * job->channels) : NULL;
   g_autoptr (GByteArray) out = g_byte_array_new ();
   g_autofree guint64 *sizes = g_new (guint64, job->run);
+  WgZipCoder zip = { 0 };
   wg_exr_clear_message ();
+  if (job->zip && !wg_zip_coder_init (&zip, job->zip_level))
+    {
+      g_mutex_lock (&job->lock);
+      if (!job->failed)
+        {
+          job->failed = TRUE;
+          job->fail_rv = EXR_ERR_OUT_OF_MEMORY;
+          g_strlcpy (job->fail_msg, "out of memory for the ZIP compressor", sizeof job->fail_msg);
+        }
+      g_mutex_unlock (&job->lock);
+    }
 
   for (;;)
     {
@@ -406,18 +509,19 @@ wg_exr_encode_worker (gpointer data)
       g_byte_array_set_size (out, 0);
       for (int k = 0; k < count && !stop && crv == EXR_ERR_SUCCESS; k++)
         {
-          crv = wg_exr_encode_chunk (job, (first + k) * job->lines, &pipe, &initialized, halves);
+          crv = wg_exr_encode_chunk (job, (first + k) * job->lines, &pipe, &initialized, halves,
+                                     &zip);
           if (crv != EXR_ERR_SUCCESS)
             break;
           /* A chunk that does not shrink is stored raw: OpenEXRCore 3.1
            * reports compressed_bytes == packed_bytes but may leave the
            * reordered ZIP scratch in the compressed buffer, so keep the
            * packed pixels themselves. */
-          gboolean raw = pipe.compressed_bytes >= pipe.packed_bytes ||
-                         pipe.compressed_buffer == NULL;
+          const void *bytes = job->zip ? zip.out : pipe.compressed_buffer;
+          gboolean raw = pipe.compressed_bytes >= pipe.packed_bytes || bytes == NULL ||
+                         (job->zip && zip.out_bytes == 0);
           sizes[k] = raw ? pipe.packed_bytes : pipe.compressed_bytes;
-          g_byte_array_append (out, raw ? pipe.packed_buffer : pipe.compressed_buffer,
-                               (guint) sizes[k]);
+          g_byte_array_append (out, raw ? pipe.packed_buffer : bytes, (guint) sizes[k]);
         }
 
       g_mutex_lock (&job->lock);
@@ -441,6 +545,7 @@ wg_exr_encode_worker (gpointer data)
     }
   if (initialized)
     exr_encoding_destroy (job->ctxt, &pipe);
+  wg_zip_coder_clear (&zip);
   return NULL;
 }
 
@@ -540,7 +645,9 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
     return FALSE;
 
   WgExrEncodeJob job = { .ctxt = ctxt, .data = data, .width = width, .channels = channels,
-                         .names = channel_names, .half = pixel_type == WG_EXR_HALF };
+                         .names = channel_names, .half = pixel_type == WG_EXR_HALF,
+                         .zip = compression == WG_EXR_ZIP || compression == WG_EXR_ZIPS,
+                         .zip_level = zip_level };
   if (!wg_exr_write_chunks (&job, path, threads, error))
     return FALSE;
 

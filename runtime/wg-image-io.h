@@ -88,8 +88,9 @@ gboolean wg_exr_check_options (WgExrPixelType pixel_type, WgExrCompression compr
  *   nearest half (ties to even, OpenEXRCore's conversion), values beyond
  *   ±65504 become ±infinity, infinities and NaN are kept
  * @compression: scanline compression
- * @zip_level: zlib level 0 … 9 for ZIP/ZIPS (ignored by the others), or -1 for
- *   OpenEXR's default
+ * @zip_level: deflate level 0 … 9 for ZIP/ZIPS (ignored by the others), or -1
+ *   for OpenEXR's default (4); 0 stores every chunk raw. ZIP chunks are
+ *   deflated with libdeflate into standard zlib streams.
  * @threads: OpenMP threads compressing chunks in parallel; ≤ 0 uses the
  *   OpenMP default. The file's bytes do not depend on it.
  * @error: return location for a #WG_IMAGE_ERROR

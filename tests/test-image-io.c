@@ -440,6 +440,20 @@ test_exr_zip_level (void)
   check_exr (p1, width, height, nc, data, names_by_count[nc], NULL, 0);
   check_exr (p9, width, height, nc, data, names_by_count[nc], NULL, 0);
 
+  /* Level 0 stores every chunk raw: the pixels of an uncompressed file.
+   * That file has one line per chunk to ZIP's 16, and each chunk costs 16
+   * bytes (offset, y, size). */
+  g_autofree char *p0 = g_build_filename (dir, "l0.exr", NULL);
+  g_autofree char *pn = g_build_filename (dir, "none.exr", NULL);
+  g_assert_true (wg_exr_write (p0, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, 0, 2, &error));
+  g_assert_no_error (error);
+  g_assert_true (wg_exr_write (pn, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_NONE, -1, 2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (file_size (p0), ==, file_size (pn) - (guint64) (height - height / 16) * 16);
+  check_exr (p0, width, height, nc, data, names_by_count[nc], NULL, 0);
+
   g_assert_false (wg_exr_write (p1, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
                                 WG_EXR_ZIP, 10, 2, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
