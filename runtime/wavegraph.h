@@ -495,7 +495,10 @@ typedef struct _WgPlan WgPlan;
 
 typedef struct {
   WgBackend backend;
-  int threads;           /* CPU threads; 0: OpenMP's default */
+  /* CPU threads; 0: OpenMP's default on the calling thread when the plan is
+   * made. Fixed for the plan's life: node code runs with it whatever the
+   * caller's OpenMP setting is later, and that setting is left as it was. */
+  int threads;
   gboolean write_files;  /* run sink nodes (field-out) */
   const char *out_dir;   /* where sinks write; NULL: current directory */
   /* GPU/AUTO: use the OpenGL context current on the calling thread (an
@@ -632,6 +635,8 @@ gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, do
  */
 const char *wg_plan_get_backend_description (const WgPlan *plan);
 
+/** wg_plan_get_threads: the CPU threads the plan runs with (≥ 1). */
+int wg_plan_get_threads (const WgPlan *plan);
 /** wg_plan_get_backend: the backend the plan runs on (never AUTO). */
 WgBackend wg_plan_get_backend (const WgPlan *plan);
 /** wg_plan_get_graph: the plan's own copy of the graph. */

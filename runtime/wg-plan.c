@@ -238,7 +238,24 @@ wg_ctx_set_state (WgNodeContext *ctx, gpointer state)
 int
 wg_ctx_threads (WgNodeContext *ctx)
 {
-  return ctx->plan->threads > 0 ? ctx->plan->threads : omp_get_max_threads ();
+  return ctx->plan->threads;
+}
+
+/* Node code runs with the plan's thread count, which per-thread scratch was
+ * sized for, whatever the caller's OpenMP setting is; the caller gets its
+ * own setting back afterwards. Returns the caller's setting. */
+static int
+plan_threads_enter (const WgPlan *plan)
+{
+  int caller = omp_get_max_threads ();
+  omp_set_num_threads (plan->threads);
+  return caller;
+}
+
+static void
+plan_threads_leave (int caller)
+{
+  omp_set_num_threads (caller);
 }
 
 WgWriter *
@@ -490,7 +507,8 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
 
   g_autoptr (WgPlan) plan = g_new0 (WgPlan, 1);
   plan->graph = wg_graph_copy (graph);
-  plan->threads = o->threads;
+  /* Fixed now: nodes size per-thread scratch from it in prepare. */
+  plan->threads = o->threads > 0 ? o->threads : omp_get_max_threads ();
   plan->write_files = o->write_files;
   plan->keep_going = o->keep_going;
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
@@ -533,14 +551,16 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       context_for (plan, out->node)->output_used[out->index] = TRUE;
     }
 
-  if (plan->threads > 0)
-    omp_set_num_threads (plan->threads);
-  for (guint i = 0; i < plan->n_nodes; i++)
-    if (!prepare_node (plan, plan->nodes[i], error))
-      {
-        wg_prefix_error (error, graph->source_name);
-        return NULL;
-      }
+  int caller_threads = plan_threads_enter (plan);
+  gboolean ok = TRUE;
+  for (guint i = 0; i < plan->n_nodes && ok; i++)
+    ok = prepare_node (plan, plan->nodes[i], error);
+  plan_threads_leave (caller_threads);
+  if (!ok)
+    {
+      wg_prefix_error (error, graph->source_name);
+      return NULL;
+    }
   return g_steal_pointer (&plan);
 }
 
@@ -676,8 +696,7 @@ row_group_run (WgPlan *plan)
   const guint n = plan->n_group, rows = plan->group_rows;
   if (n == 0)
     return;
-  int threads = plan->threads > 0 ? plan->threads : omp_get_max_threads ();
-  guint n_bands = CLAMP (rows / ROW_ALIGN, 1, (guint) threads);
+  guint n_bands = CLAMP (rows / ROW_ALIGN, 1, (guint) plan->threads);
   gint64 max_lag = 0;
   for (guint s = 0; s < n; s++)
     max_lag = MAX (max_lag, plan->group[s]->row_lag);
@@ -777,9 +796,9 @@ wg_plan_get_fused_stages (const WgPlan *plan)
 }
 
 
-gboolean
-wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
-                              WgPlanProgressFunc progress, gpointer progress_data, GError **error)
+static gboolean
+plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
+               WgPlanProgressFunc progress, gpointer progress_data, GError **error)
 {
   GError *first_error = NULL;
   gboolean new_frame = !plan->evaluated || frame != plan->frame;
@@ -798,8 +817,6 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
     }
   plan->frame = frame;
   plan->evaluated = TRUE;
-  if (plan->threads > 0)
-    omp_set_num_threads (plan->threads);
 
   for (guint i = 0; i < plan->n_nodes; i++)
     {
@@ -934,6 +951,16 @@ wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancella
 }
 
 gboolean
+wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
+                              WgPlanProgressFunc progress, gpointer progress_data, GError **error)
+{
+  int caller_threads = plan_threads_enter (plan);
+  gboolean ok = plan_evaluate (plan, frame, cancellable, progress, progress_data, error);
+  plan_threads_leave (caller_threads);
+  return ok;
+}
+
+gboolean
 wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error)
 {
   return wg_plan_evaluate_cancellable (plan, frame, NULL, NULL, NULL, error);
@@ -992,8 +1019,14 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
           if (l && context_for (plan, l->from)->dirty)
             upstream_dirty = TRUE;
         }
-      if ((changed || upstream_dirty) && !prepare_node (plan, ctx, error))
-        return FALSE;
+      if (changed || upstream_dirty)
+        {
+          int caller_threads = plan_threads_enter (plan);
+          gboolean ok = prepare_node (plan, ctx, error);
+          plan_threads_leave (caller_threads);
+          if (!ok)
+            return FALSE;
+        }
     }
   return TRUE;
 }
@@ -1268,6 +1301,12 @@ wg_plan_finish (WgPlan *plan)
 {
   if (plan->gpu)
     glFinish ();
+}
+
+int
+wg_plan_get_threads (const WgPlan *plan)
+{
+  return plan->threads;
 }
 
 WgBackend

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 static char *
@@ -490,6 +491,62 @@ count_progress (guint done, guint total, const char *node, gpointer data)
 /* Progress between nodes; a cancelled evaluation stops and what did not run
  * is recomputed by the next one. */
 static void
+record_omp_threads (guint done, guint total, const char *node, gpointer user_data)
+{
+  int *seen = user_data;
+  seen[0] = MIN (seen[0], omp_get_max_threads ());
+  seen[1] = MAX (seen[1], omp_get_max_threads ());
+}
+
+/* A plan made with threads = 0 takes the OpenMP default of that moment and
+ * keeps it: nodes size per-thread scratch (foam's Jacobian rows) from it in
+ * prepare, so a later, larger setting of the caller must not reach the node
+ * code. The caller's own setting is left as it was. */
+static void
+test_threads_fixed_at_plan (void)
+{
+  const int saved = omp_get_max_threads ();
+  g_autoptr (WgGraph) g = small_chain ();
+  wg_test_add (g, "foam", "foam", NULL);
+  wg_test_link (g, "chop:displacement", "foam:displacement");
+  wg_test_add (g, "normals", "normals", NULL);
+  wg_test_link (g, "chop:displacement", "normals:displacement");
+  wg_test_link (g, "fft:slope", "normals:slope");
+  g_autoptr (GError) error = NULL;
+
+  omp_set_num_threads (1);
+  WgPlanOptions o = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
+  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_plan_get_threads (plan), ==, 1);
+
+  omp_set_num_threads (3);
+  int seen[2] = { G_MAXINT, 0 };
+  g_assert_nonnull (wg_plan_get_node_output (plan, "foam", "foam"));
+  for (gint64 f = 0; f < 3; f++)
+    g_assert_true (wg_plan_evaluate_cancellable (plan, f, NULL, record_omp_threads, seen, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (seen[0], ==, 1);
+  g_assert_cmpint (seen[1], ==, 1);
+  g_assert_cmpint (omp_get_max_threads (), ==, 3);
+  g_assert_cmpint (wg_plan_get_threads (plan), ==, 1);
+
+  /* The same frames from a plan told 1 thread explicitly: the same bits. */
+  gsize n = 0;
+  g_autofree float *foam = wg_test_eval_copy (plan, 2, "foam:foam", &n);
+  o.threads = 1;
+  g_autoptr (WgPlan) ref = wg_plan_new (g, &o, &error);
+  g_assert_no_error (error);
+  for (gint64 f = 0; f < 2; f++)
+    g_assert_true (wg_plan_evaluate (ref, f, &error));
+  g_assert_cmpuint (n, ==, 64 * 64);
+  g_assert_cmpmem (foam, n * sizeof (float), wg_test_eval (ref, 2, "foam:foam"),
+                   n * sizeof (float));
+  g_assert_cmpint (omp_get_max_threads (), ==, 3);
+  omp_set_num_threads (saved);
+}
+
+static void
 test_cancel_and_progress (void)
 {
   g_autoptr (WgGraph) g = small_chain ();
@@ -716,6 +773,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
+  g_test_add_func ("/graph/threads-fixed-at-plan", test_threads_fixed_at_plan);
   g_test_add_func ("/graph/gl-buffer", test_gl_buffer);
   g_test_add_func ("/graph/row-fusion/examples", test_row_fusion_examples);
   g_test_add_func ("/graph/row-fusion/edges", test_row_fusion_edges);
