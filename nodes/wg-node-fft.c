@@ -46,6 +46,7 @@ typedef struct {
   float *height_in; /* padded half spectrum, destroyed by the c2r transform */
   float *disp_in, *slope_in; /* padded derivative spectra, destroyed by the c2c transforms */
   float *kx;        /* kx of each column (rad/m), FFT order */
+  float *fold;      /* a full input grid folded to a half spectrum, else NULL */
   WgGpuFft *gpu_fft; /* GPU path: batched transform of three arrays */
   GLuint gpu_batch;
   /* This evaluation's arrays, between begin_rows and process_rows. */
@@ -64,6 +65,7 @@ fft_state_free (gpointer data)
   wg_fft2d_free_array (st->disp_in);
   wg_fft2d_free_array (st->slope_in);
   g_free (st->kx);
+  g_free (st->fold);
   wg_gpu_fft_free (st->gpu_fft);
   if (st->gpu_batch)
     glDeleteBuffers (1, &st->gpu_batch);
@@ -113,6 +115,8 @@ fft_prepare (WgNodeContext *ctx, GError **error)
     st->disp_in = wg_fft2d_alloc_input (st->c2c);
   if (wg_ctx_output_used (ctx, OUT_SLOPE))
     st->slope_in = wg_fft2d_alloc_input (st->c2c);
+  if (!in->half)
+    st->fold = g_new (float, (gsize) 2 * (nx / 2 + 1) * ny);
   st->kx = g_new (float, nx);
   for (guint i = 0; i < nx; i++)
     st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
@@ -198,13 +202,13 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
   const double dky = 2.0 * G_PI / in->extent[1];
   float *disp = st->disp_in, *slope = st->slope_in, *hin = st->height_in;
   const guint hstride = st->c2r ? wg_fft2d_row_stride (st->c2r) : 0;
-  g_autofree float *half = NULL;
 
   /* A full (non-Hermitian) grid is folded to ½(X(k) + conj X(−k)) first,
    * whose transform is the real part of the full transform. */
   if (!in->half)
     {
-      half = g_new (float, (gsize) 2 * hw * ny);
+      float *half = st->fold;
+#pragma omp parallel for schedule(static)
       for (guint j = 0; j < ny; j++)
         for (guint i = 0; i < hw; i++)
           {

@@ -307,6 +307,70 @@ test_parseval (void)
   g_assert_cmpfloat (fabs (var / integral - 1), <, 0.01);
 }
 
+/* fft fed a full (non-Hermitian) grid, h̃0 straight from ocean-spectrum:
+ * height and slopes are the real parts of the full complex transforms of X
+ * and i k X, computed here in double precision. The small-wave cut leaves no
+ * energy at the Nyquist wave numbers, whose derivative has no single
+ * convention. */
+static void
+test_fft_full_grid (void)
+{
+  const guint n = 64;
+  const double L = 64;
+  g_autoptr (WgGraph) g = wg_test_graph (n, L, 30, 5);
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=6", "small_wave_cutoff=4", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_link (g, "spec:spectrum", "fft:spectrum");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  g_assert_nonnull (wg_plan_get_node_output (plan, "spec", "spectrum"));
+  gsize count;
+  g_autofree float *x = wg_test_eval_copy (plan, 0, "spec:spectrum", &count);
+  g_assert_cmpuint (count, ==, 2 * (gsize) n * n);
+
+  /* Reference: height, ∂h/∂x, ∂h/∂y in that order. */
+  fftw_complex *ref[3];
+  for (int a = 0; a < 3; a++)
+    ref[a] = fftw_alloc_complex ((gsize) n * n);
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        gsize p = (gsize) j * n + i;
+        double kx = 2 * G_PI / L * (i < n / 2 ? (double) i : (double) i - n);
+        double ky = 2 * G_PI / L * (j < n / 2 ? (double) j : (double) j - n);
+        double re = x[2 * p], im = x[2 * p + 1];
+        ref[0][p][0] = re, ref[0][p][1] = im;
+        ref[1][p][0] = -kx * im, ref[1][p][1] = kx * re;
+        ref[2][p][0] = -ky * im, ref[2][p][1] = ky * re;
+      }
+  for (int a = 0; a < 3; a++)
+    {
+      fftw_plan fp = fftw_plan_dft_2d ((int) n, (int) n, ref[a], ref[a], FFTW_BACKWARD,
+                                       FFTW_ESTIMATE);
+      fftw_execute (fp);
+      fftw_destroy_plan (fp);
+    }
+
+  const float *height = wg_test_eval (plan, 0, "fft:height");
+  const float *slope = wg_test_eval (plan, 0, "fft:slope");
+  double err[3] = { 0 }, norm[3] = { 0 };
+  for (gsize p = 0; p < (gsize) n * n; p++)
+    {
+      const double got[3] = { height[p], slope[2 * p], slope[2 * p + 1] };
+      for (int a = 0; a < 3; a++)
+        {
+          err[a] += (got[a] - ref[a][p][0]) * (got[a] - ref[a][p][0]);
+          norm[a] += ref[a][p][0] * ref[a][p][0];
+        }
+    }
+  for (int a = 0; a < 3; a++)
+    {
+      g_test_message ("output %d: relative L2 error %.3g", a, sqrt (err[a] / norm[a]));
+      g_assert_cmpfloat (norm[a], >, 0);
+      g_assert_cmpfloat (sqrt (err[a] / norm[a]), <, 1e-5);
+      fftw_free (ref[a]);
+    }
+}
+
 /* ---------------------------------------------------------------------------
  * Dispersion measured from frames
  * ------------------------------------------------------------------------- */
@@ -743,6 +807,7 @@ main (int argc, char **argv)
   add_both ("jonswap-gamma1-is-pm", test_jonswap_gamma1_is_pm);
   add_both ("belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
   add_both ("parseval", test_parseval);
+  add_both ("fft-full-grid", test_fft_full_grid);
   add_both ("dispersion-deep", test_dispersion_deep);
   add_both ("dispersion-depth-5m", test_dispersion_finite_depth);
   add_both ("loop", test_loop);
