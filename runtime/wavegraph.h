@@ -547,7 +547,8 @@ gboolean wg_plan_flush (WgPlan *plan, GError **error);
 /**
  * WgPlanProgressFunc:
  * Called between nodes during an evaluation: @done of @total nodes ran,
- * @node is the one about to run (NULL at the end).
+ * @node is the one about to run (NULL at the end). It runs with the plan's
+ * OpenMP thread count in effect (wg_plan_get_threads()).
  */
 typedef void (*WgPlanProgressFunc) (guint done, guint total, const char *node,
                                     gpointer user_data);

@@ -254,14 +254,15 @@ wg_zip_prefilter (const guint8 *restrict src, guint8 *restrict dst, gsize n)
     dst[evens + i] = (guint8) (src[2 * i + 1] - src[2 * i - 1] + 128);
 }
 
-/* zlib levels as the file format knows them; -1 is OpenEXR's default. */
+/* zlib levels as the file format knows them; negative: OpenEXR's default
+ * (4 since OpenEXR 3.2; 3.1's zlib call took zlib's own default, 6). */
 static gboolean
 wg_zip_coder_init (WgZipCoder *z, int zip_level)
 {
   *z = (WgZipCoder) { 0 };
   if (zip_level == 0)
     return TRUE;
-  z->deflater = libdeflate_alloc_compressor (zip_level < 0 ? 4 : zip_level);
+  z->deflater = libdeflate_alloc_compressor (zip_level < 0 ? 4 : MIN (zip_level, 9));
   return z->deflater != NULL;
 }
 
@@ -644,10 +645,15 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
                            compression, zip_level, error))
     return FALSE;
 
+  /* The part's level: @zip_level, or with -1 whatever default the
+   * application gave OpenEXRCore (exr_set_default_zip_compression_level). */
+  int level = zip_level;
+  if (exr_get_zip_compression_level (ctxt, 0, &level) != EXR_ERR_SUCCESS)
+    level = zip_level;
   WgExrEncodeJob job = { .ctxt = ctxt, .data = data, .width = width, .channels = channels,
                          .names = channel_names, .half = pixel_type == WG_EXR_HALF,
                          .zip = compression == WG_EXR_ZIP || compression == WG_EXR_ZIPS,
-                         .zip_level = zip_level };
+                         .zip_level = level };
   if (!wg_exr_write_chunks (&job, path, threads, error))
     return FALSE;
 

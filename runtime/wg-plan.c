@@ -572,12 +572,14 @@ wg_plan_reset (WgPlan *plan)
   g_autoptr (GError) error = NULL;
   if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, &error))
     g_warning ("resetting a plan: %s", error->message);
+  int caller_threads = plan_threads_enter (plan);
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
       if ((ctx->inst->type->flags & WG_NODE_STATEFUL) && ctx->inst->type->reset)
         ctx->inst->type->reset (ctx);
     }
+  plan_threads_leave (caller_threads);
 }
 
 /* ---------------------------------------------------------------------------

@@ -488,8 +488,6 @@ count_progress (guint done, guint total, const char *node, gpointer data)
   (*calls)++;
 }
 
-/* Progress between nodes; a cancelled evaluation stops and what did not run
- * is recomputed by the next one. */
 static void
 record_omp_threads (guint done, guint total, const char *node, gpointer user_data)
 {
@@ -543,9 +541,22 @@ test_threads_fixed_at_plan (void)
   g_assert_cmpmem (foam, n * sizeof (float), wg_test_eval (ref, 2, "foam:foam"),
                    n * sizeof (float));
   g_assert_cmpint (omp_get_max_threads (), ==, 3);
+
+  /* A parameter change prepares foam again, with the plan's count too. */
+  g_assert_true (wg_graph_set_param_from_text (g, "foam", "threshold", "0.5", &error));
+  g_assert_true (wg_plan_update_params (plan, g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (omp_get_max_threads (), ==, 3);
+  seen[0] = G_MAXINT, seen[1] = 0;
+  g_assert_true (wg_plan_evaluate_cancellable (plan, 3, NULL, record_omp_threads, seen, &error));
+  g_assert_cmpint (seen[0], ==, 1);
+  g_assert_cmpint (seen[1], ==, 1);
+  g_assert_cmpint (omp_get_max_threads (), ==, 3);
   omp_set_num_threads (saved);
 }
 
+/* Progress between nodes; a cancelled evaluation stops and what did not run
+ * is recomputed by the next one. */
 static void
 test_cancel_and_progress (void)
 {

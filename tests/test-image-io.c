@@ -451,8 +451,22 @@ test_exr_zip_level (void)
   g_assert_true (wg_exr_write (pn, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
                                WG_EXR_NONE, -1, 2, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (file_size (p0), ==, file_size (pn) - (guint64) (height - height / 16) * 16);
+  g_assert_cmpuint (file_size (p0), ==, file_size (pn) - (guint64) (height - (height + 15) / 16) * 16);
   check_exr (p0, width, height, nc, data, names_by_count[nc], NULL, 0);
+
+  /* -1 is OpenEXR's default level, 4: the same bytes. */
+  g_autofree char *pd = g_build_filename (dir, "ldefault.exr", NULL);
+  g_autofree char *p4 = g_build_filename (dir, "l4.exr", NULL);
+  g_assert_true (wg_exr_write (pd, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, -1, 2, &error));
+  g_assert_true (wg_exr_write (p4, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
+                               WG_EXR_ZIP, 4, 2, &error));
+  g_assert_no_error (error);
+  g_autoptr (GBytes) bd = read_bytes (pd);
+  g_autoptr (GBytes) b4 = read_bytes (p4);
+  g_autoptr (GBytes) b1 = read_bytes (p1);
+  g_assert_true (g_bytes_equal (bd, b4));
+  g_assert_false (g_bytes_equal (bd, b1));
 
   g_assert_false (wg_exr_write (p1, width, height, nc, data, names_by_count[nc], WG_EXR_FLOAT,
                                 WG_EXR_ZIP, 10, 2, &error));
