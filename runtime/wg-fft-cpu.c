@@ -179,14 +179,20 @@ wg_fft2d_row_stride (const WgFft2d *fft)
 }
 
 float *
-wg_fft2d_alloc_input (const WgFft2d *fft)
+wg_fft2d_alloc_rows (const WgFft2d *fft, gsize n_rows)
 {
   void *mem = NULL;
-  gsize bytes = (gsize) fft->stride * fft->ny * 2 * sizeof (float);
+  gsize bytes = (gsize) fft->stride * n_rows * 2 * sizeof (float);
   if (posix_memalign (&mem, 64, bytes) != 0)
     g_error ("out of memory for a %u×%u FFT", fft->nx, fft->ny);
   memset (mem, 0, bytes);
   return mem;
+}
+
+float *
+wg_fft2d_alloc_input (const WgFft2d *fft)
+{
+  return wg_fft2d_alloc_rows (fft, fft->ny);
 }
 
 void
@@ -228,14 +234,13 @@ wg_fft2d_execute_columns (const WgFft2d *fft, float *data)
  * rest. FFTW may vectorise a block differently from a single row, so only
  * block-aligned ranges are guaranteed the bits of a whole execute call. */
 void
-wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0, guint row1)
+wg_fft2d_execute_row_range (const WgFft2d *fft, float *rows, float *out, guint row0, guint row1)
 {
-  fftwf_complex *c = (fftwf_complex *) data;
   for (guint r = row0; r < row1;)
     {
       gboolean block = r % fft->row_block == 0 && r + fft->row_block <= row1;
       fftwf_plan plan = block ? fft->rows : fft->row1;
-      fftwf_complex *p = c + (gsize) r * fft->stride;
+      fftwf_complex *p = (fftwf_complex *) rows + (gsize) (r - row0) * fft->stride;
       if (fft->kind == WG_FFT_C2C)
         fftwf_execute_dft (plan, p, p);
       else if (fft->kind == WG_FFT_C2C_OUT)
@@ -244,6 +249,18 @@ wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0, 
         fftwf_execute_dft_c2r (plan, p, out + (gsize) r * fft->nx);
       r += block ? fft->row_block : 1;
     }
+}
+
+void
+wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0, guint row1)
+{
+  wg_fft2d_execute_row_range (fft, data + 2 * (gsize) row0 * fft->stride, out, row0, row1);
+}
+
+guint
+wg_fft2d_row_block (const WgFft2d *fft)
+{
+  return fft->row_block;
 }
 
 static void

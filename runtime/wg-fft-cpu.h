@@ -65,6 +65,8 @@ guint wg_fft2d_row_stride (const WgFft2d *fft);
  * Free with wg_fft2d_free_array().
  */
 float *wg_fft2d_alloc_input (const WgFft2d *fft);
+/** wg_fft2d_alloc_rows: the same for @n_rows rows (row scratch for wg_fft2d_execute_row_range()). */
+float *wg_fft2d_alloc_rows (const WgFft2d *fft, gsize n_rows);
 void wg_fft2d_free_array (float *array);
 
 /**
@@ -109,5 +111,18 @@ void wg_fft2d_column_block (const WgFft2d *fft, guint block, guint *col0, guint 
 void wg_fft2d_execute_column_block (const WgFft2d *fft, float *data, guint block);
 void wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint row0,
                             guint row1);
+
+/**
+ * wg_fft2d_row_block / wg_fft2d_execute_row_range:
+ * The row pass of rows [@row0, @row1) whose column-transformed data is held
+ * in @rows alone (row @row0 first, row_stride complex apart; destroyed), for
+ * callers that build each row just before its transform in a small scratch
+ * (wg_fft2d_alloc_rows()) instead of a whole input array. The rows are
+ * transformed in aligned blocks of wg_fft2d_row_block() rows where they fit,
+ * so the bits equal wg_fft2d_execute_rows()'s.
+ */
+guint wg_fft2d_row_block (const WgFft2d *fft);
+void wg_fft2d_execute_row_range (const WgFft2d *fft, float *rows, float *out, guint row0,
+                                 guint row1);
 
 G_END_DECLS

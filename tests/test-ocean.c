@@ -307,11 +307,99 @@ test_parseval (void)
   g_assert_cmpfloat (fabs (var / integral - 1), <, 0.01);
 }
 
-/* fft fed a full (non-Hermitian) grid, h̃0 straight from ocean-spectrum:
- * height and slopes are the real parts of the full complex transforms of X
- * and i k X, computed here in double precision. The small-wave cut leaves no
- * energy at the Nyquist wave numbers, whose derivative has no single
- * convention. */
+/* The fft node's five outputs (height, Dx, Dy, ∂h/∂x, ∂h/∂y) checked
+ * against double-precision FFTW c2c transforms of the full spectrum: a half
+ * spectrum (@half) is expanded by Hermitian symmetry, a full grid folded to
+ * ½(X(k) + conj X(−k)), whose transform is the real part of X's. The
+ * derivatives i k h̃ and i (k/|k|) h̃ drop the Nyquist row and column and
+ * k = 0, the node's convention. Returns the share of the slopes' energy
+ * those dropped Nyquist terms would add, so callers can check the input
+ * exercises them. */
+static double
+check_fft_outputs (WgPlan *plan, const char *spectrum_port, guint n, double L, gboolean half)
+{
+  gsize count;
+  g_autofree float *x = wg_test_eval_copy (plan, 0, spectrum_port, &count);
+  const guint hw = n / 2 + 1;
+  g_assert_cmpuint (count, ==, 2 * (gsize) n * (half ? hw : n));
+
+  /* Reference arrays: h, Dx, Dy, ∂h/∂x, ∂h/∂y, and ∂h/∂x, ∂h/∂y with their Nyquist terms. */
+  enum { N_REF = 7 };
+  fftw_complex *ref[N_REF];
+  for (int a = 0; a < N_REF; a++)
+    ref[a] = fftw_alloc_complex ((gsize) n * n);
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        gsize p = (gsize) j * n + i;
+        guint im = (n - i) % n, jm = (n - j) % n;
+        double re, imag;
+        if (half)
+          {
+            const float *v = i < hw ? x + 2 * ((gsize) j * hw + i) : x + 2 * ((gsize) jm * hw + im);
+            re = v[0];
+            imag = i < hw ? v[1] : -v[1];
+          }
+        else
+          {
+            const float *a = x + 2 * p, *z = x + 2 * ((gsize) jm * n + im);
+            re = 0.5 * ((double) a[0] + z[0]);
+            imag = 0.5 * ((double) a[1] - z[1]);
+          }
+        double kx = 2 * G_PI / L * (i < n / 2 ? (double) i : (double) i - n);
+        double ky = 2 * G_PI / L * (j < n / 2 ? (double) j : (double) j - n);
+        gboolean keep = i != n / 2 && j != n / 2 && p != 0;
+        double inv = keep ? 1.0 / hypot (kx, ky) : 0.0;
+        double sx[2] = { -kx * imag, kx * re }, sy[2] = { -ky * imag, ky * re };
+        ref[0][p][0] = re, ref[0][p][1] = imag;
+        for (int c = 0; c < 2; c++)
+          {
+            ref[1][p][c] = sx[c] * inv;
+            ref[2][p][c] = sy[c] * inv;
+            ref[3][p][c] = keep ? sx[c] : 0.0;
+            ref[4][p][c] = keep ? sy[c] : 0.0;
+            ref[5][p][c] = sx[c];
+            ref[6][p][c] = sy[c];
+          }
+      }
+  for (int a = 0; a < N_REF; a++)
+    {
+      fftw_plan fp = fftw_plan_dft_2d ((int) n, (int) n, ref[a], ref[a], FFTW_BACKWARD,
+                                       FFTW_ESTIMATE);
+      fftw_execute (fp);
+      fftw_destroy_plan (fp);
+    }
+
+  const float *height = wg_test_eval (plan, 0, "fft:height");
+  const float *disp = wg_test_eval (plan, 0, "fft:displacement");
+  const float *slope = wg_test_eval (plan, 0, "fft:slope");
+  double err[5] = { 0 }, norm[5] = { 0 }, nyquist = 0, slope_norm = 0;
+  for (gsize p = 0; p < (gsize) n * n; p++)
+    {
+      const double got[5] = { height[p], disp[2 * p], disp[2 * p + 1], slope[2 * p],
+                              slope[2 * p + 1] };
+      for (int a = 0; a < 5; a++)
+        {
+          err[a] += (got[a] - ref[a][p][0]) * (got[a] - ref[a][p][0]);
+          norm[a] += ref[a][p][0] * ref[a][p][0];
+        }
+      for (int a = 3; a < 5; a++)
+        {
+          nyquist += (ref[a + 2][p][0] - ref[a][p][0]) * (ref[a + 2][p][0] - ref[a][p][0]);
+          slope_norm += ref[a][p][0] * ref[a][p][0];
+        }
+    }
+  for (int a = 0; a < 5; a++)
+    {
+      g_test_message ("output %d: relative L2 error %.3g", a, sqrt (err[a] / norm[a]));
+      g_assert_cmpfloat (norm[a], >, 0);
+      g_assert_cmpfloat (sqrt (err[a] / norm[a]), <, 1e-5);
+    }
+  for (int a = 0; a < N_REF; a++)
+    fftw_free (ref[a]);
+  return sqrt (nyquist / slope_norm);
+}
+
 static void
 test_fft_full_grid (void)
 {
@@ -323,52 +411,66 @@ test_fft_full_grid (void)
   wg_test_link (g, "spec:spectrum", "fft:spectrum");
   g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
   g_assert_nonnull (wg_plan_get_node_output (plan, "spec", "spectrum"));
-  gsize count;
-  g_autofree float *x = wg_test_eval_copy (plan, 0, "spec:spectrum", &count);
-  g_assert_cmpuint (count, ==, 2 * (gsize) n * n);
+  check_fft_outputs (plan, "spec:spectrum", n, L, FALSE);
+}
 
-  /* Reference: height, ∂h/∂x, ∂h/∂y in that order. */
-  fftw_complex *ref[3];
-  for (int a = 0; a < 3; a++)
-    ref[a] = fftw_alloc_complex ((gsize) n * n);
-  for (guint j = 0; j < n; j++)
-    for (guint i = 0; i < n; i++)
-      {
-        gsize p = (gsize) j * n + i;
-        double kx = 2 * G_PI / L * (i < n / 2 ? (double) i : (double) i - n);
-        double ky = 2 * G_PI / L * (j < n / 2 ? (double) j : (double) j - n);
-        double re = x[2 * p], im = x[2 * p + 1];
-        ref[0][p][0] = re, ref[0][p][1] = im;
-        ref[1][p][0] = -kx * im, ref[1][p][1] = kx * re;
-        ref[2][p][0] = -ky * im, ref[2][p][1] = ky * re;
-      }
-  for (int a = 0; a < 3; a++)
-    {
-      fftw_plan fp = fftw_plan_dft_2d ((int) n, (int) n, ref[a], ref[a], FFTW_BACKWARD,
-                                       FFTW_ESTIMATE);
-      fftw_execute (fp);
-      fftw_destroy_plan (fp);
-    }
+static void
+cancel_at_fft (guint done, guint total, const char *node, gpointer cancellable)
+{
+  if (g_strcmp0 (node, "fft") == 0)
+    g_cancellable_cancel (cancellable);
+}
 
-  const float *height = wg_test_eval (plan, 0, "fft:height");
-  const float *slope = wg_test_eval (plan, 0, "fft:slope");
-  double err[3] = { 0 }, norm[3] = { 0 };
+/* The usual input, spectrum-evolve's half spectrum, replaced by the r2c
+ * transform of white noise: unlike ocean-spectrum's output it has energy at
+ * the Nyquist row and column, which the derivatives must drop (the CPU
+ * slopes subtract the Nyquist row back out of a column transform shared
+ * with the height). The fft node is kept from running by a cancelled
+ * evaluation; the next one runs it on the injected spectrum. 3 threads:
+ * bands of uneven length. */
+static void
+test_fft_half_spectrum (void)
+{
+  const guint n = 64, hw = n / 2 + 1;
+  const double L = 32;
+  g_autoptr (WgGraph) g = wg_test_graph (n, L, 30, 9);
+  wg_test_add (g, "ocean-spectrum", "spec", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 3);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_plan_evaluate_cancellable (plan, 0, cancel, cancel_at_fft, cancel, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  double *noise = fftw_alloc_real ((gsize) n * n);
+  fftw_complex *half = fftw_alloc_complex ((gsize) n * hw);
+  GRand *rand = g_rand_new_with_seed (17);
   for (gsize p = 0; p < (gsize) n * n; p++)
+    noise[p] = g_rand_double_range (rand, -1, 1) / n;
+  g_rand_free (rand);
+  fftw_plan fp = fftw_plan_dft_r2c_2d ((int) n, (int) n, noise, half, FFTW_ESTIMATE);
+  fftw_execute (fp);
+  fftw_destroy_plan (fp);
+  WgBuffer *spectrum = wg_plan_get_node_output (plan, "evolve", "spectrum");
+  g_assert_true (spectrum->half);
+  g_assert_cmpuint (spectrum->n_floats, ==, 2 * (gsize) n * hw);
+  wg_test_eval (plan, 0, "evolve:spectrum"); /* the CPU copy exists and is current */
+  for (gsize p = 0; p < (gsize) n * hw; p++)
     {
-      const double got[3] = { height[p], slope[2 * p], slope[2 * p + 1] };
-      for (int a = 0; a < 3; a++)
-        {
-          err[a] += (got[a] - ref[a][p][0]) * (got[a] - ref[a][p][0]);
-          norm[a] += ref[a][p][0] * ref[a][p][0];
-        }
+      spectrum->data[2 * p] = (float) half[p][0];
+      spectrum->data[2 * p + 1] = (float) half[p][1];
     }
-  for (int a = 0; a < 3; a++)
-    {
-      g_test_message ("output %d: relative L2 error %.3g", a, sqrt (err[a] / norm[a]));
-      g_assert_cmpfloat (norm[a], >, 0);
-      g_assert_cmpfloat (sqrt (err[a] / norm[a]), <, 1e-5);
-      fftw_free (ref[a]);
-    }
+  spectrum->cpu_valid = TRUE;
+  spectrum->gpu_valid = FALSE;
+  fftw_free (noise);
+  fftw_free (half);
+
+  double nyquist = check_fft_outputs (plan, "evolve:spectrum", n, L, TRUE);
+  g_test_message ("Nyquist terms: %.3g of the slopes", nyquist);
+  g_assert_cmpfloat (nyquist, >, 0.1);
 }
 
 /* ---------------------------------------------------------------------------
@@ -808,6 +910,7 @@ main (int argc, char **argv)
   add_both ("belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
   add_both ("parseval", test_parseval);
   add_both ("fft-full-grid", test_fft_full_grid);
+  add_both ("fft-half-spectrum", test_fft_half_spectrum);
   add_both ("dispersion-deep", test_dispersion_deep);
   add_both ("dispersion-depth-5m", test_dispersion_finite_depth);
   add_both ("loop", test_loop);
