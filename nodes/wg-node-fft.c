@@ -290,7 +290,8 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
       h = half;
     }
 
-  st->height = wg_ctx_output_used (ctx, OUT_HEIGHT) ? wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)) : NULL;
+  const gboolean height = wg_ctx_output_used (ctx, OUT_HEIGHT);
+  st->height = height ? wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)) : NULL;
   st->disp = disp ? wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT)) : NULL;
   st->slope = kyin ? wg_buffer_data (wg_ctx_output (ctx, OUT_SLOPE)) : NULL;
   st->nyquist_row = h + 2 * (gsize) (ny / 2) * hw;

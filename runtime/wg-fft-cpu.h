@@ -65,7 +65,7 @@ guint wg_fft2d_row_stride (const WgFft2d *fft);
  * Free with wg_fft2d_free_array().
  */
 float *wg_fft2d_alloc_input (const WgFft2d *fft);
-/** wg_fft2d_alloc_rows: the same for @n_rows rows (row scratch for wg_fft2d_execute_row_range()). */
+/** wg_fft2d_alloc_rows: the same for @n_rows rows (scratch for wg_fft2d_execute_row_range()). */
 float *wg_fft2d_alloc_rows (const WgFft2d *fft, gsize n_rows);
 void wg_fft2d_free_array (float *array);
 

@@ -323,7 +323,7 @@ check_fft_outputs (WgPlan *plan, const char *spectrum_port, guint n, double L, g
   const guint hw = n / 2 + 1;
   g_assert_cmpuint (count, ==, 2 * (gsize) n * (half ? hw : n));
 
-  /* Reference arrays: h, Dx, Dy, ∂h/∂x, ∂h/∂y, and ∂h/∂x, ∂h/∂y with their Nyquist terms. */
+  /* Reference arrays: h, Dx, Dy, ∂h/∂x, ∂h/∂y, then both slopes with their Nyquist terms. */
   enum { N_REF = 7 };
   fftw_complex *ref[N_REF];
   for (int a = 0; a < N_REF; a++)
