@@ -59,7 +59,8 @@ typedef struct {
   GLuint gpu_batch;
   /* This evaluation's arrays, between begin_rows and process_rows. */
   float *height, *disp, *slope;
-  const float *nyquist_row; /* h̃'s ky = Nyquist row, taken back out of C[h̃] for slopes */
+  float *nyquist_row; /* a copy of h̃'s ky = Nyquist row, taken back out of C[h̃] for slopes */
+  guint nx;
 } FftState;
 
 static void
@@ -74,6 +75,7 @@ fft_state_free (gpointer data)
   wg_fft2d_free_array (st->ky_in);
   wg_fft2d_free_array (st->disp_in);
   wg_fft2d_free_array (st->slope_rows);
+  g_free (st->nyquist_row);
   g_free (st->kx);
   g_free (st->fold);
   wg_gpu_fft_free (st->gpu_fft);
@@ -129,11 +131,13 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   if (slope)
     {
       st->ky_in = wg_fft2d_alloc_input (st->c2r);
+      st->nyquist_row = g_new (float, 2 * (gsize) (nx / 2 + 1));
       st->slope_rows = wg_fft2d_alloc_rows (st->c2c, (gsize) wg_fft2d_row_block (st->c2c) *
                                                          (guint) wg_ctx_threads (ctx));
     }
   if (!in->half)
     st->fold = g_new (float, (gsize) 2 * (nx / 2 + 1) * ny);
+  st->nx = nx;
   st->kx = g_new (float, nx);
   for (guint i = 0; i < nx; i++)
     st->kx[i] = (float) ((i < nx / 2 ? (double) i : (double) i - nx) * 2.0 * G_PI / in->extent[0]);
@@ -238,7 +242,7 @@ slope_row (const float *restrict a, const float *restrict b, const float *restri
    * in reverse as whole complex numbers (a reversed interleaved store does
    * not vectorise). */
   enum { CHUNK = 128 };
-  float mirror[2 * CHUNK];
+  _Alignas (8) float mirror[2 * CHUNK];
   WgComplexBits *dst = (WgComplexBits *) s;
   const WgComplexBits *src = (const WgComplexBits *) mirror;
   for (gsize c = 1; c < half; c += CHUNK)
@@ -294,7 +298,9 @@ fft_begin_rows (WgNodeContext *ctx, GError **error)
   st->height = height ? wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT)) : NULL;
   st->disp = disp ? wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT)) : NULL;
   st->slope = kyin ? wg_buffer_data (wg_ctx_output (ctx, OUT_SLOPE)) : NULL;
-  st->nyquist_row = h + 2 * (gsize) (ny / 2) * hw;
+  /* Copied: process_rows may read only its own rows of the input. */
+  if (st->nyquist_row)
+    memcpy (st->nyquist_row, h + 2 * (gsize) (ny / 2) * hw, 2 * hw * sizeof (float));
   const guint stride = st->c2c ? wg_fft2d_row_stride (st->c2c) : 0;
   const guint n_height = hin ? wg_fft2d_n_column_blocks (st->c2r) : 0;
   const guint n_disp = disp ? wg_fft2d_n_column_blocks (st->c2c) : 0;
@@ -333,7 +339,7 @@ fft_process_rows (WgNodeContext *ctx, guint row0, guint row1)
     {
       /* Built one row block at a time in this thread's scratch, which stays
        * in cache, and before the height's row pass destroys C[h̃]. */
-      const guint nx = wg_ctx_input (ctx, IN_SPECTRUM)->grid[0];
+      const guint nx = st->nx;
       const guint hstride = wg_fft2d_row_stride (st->c2r), stride = wg_fft2d_row_stride (st->c2c);
       const guint block = wg_fft2d_row_block (st->c2c);
       float *rows = st->slope_rows + 2 * (gsize) stride * block * (guint) omp_get_thread_num ();
