@@ -232,30 +232,27 @@ slope_row (const float *restrict a, const float *restrict b, const float *restri
 {
   const float sign = y % 2 ? -1.0f : 1.0f;
   const gsize half = nx / 2;
-  for (gsize n = 0; n < half; n++)
-    {
-      float are = a[2 * n] - sign * nyq[2 * n], aim = a[2 * n + 1] - sign * nyq[2 * n + 1];
-      s[2 * n] = -kx[n] * aim - b[2 * n];
-      s[2 * n + 1] = kx[n] * are - b[2 * n + 1];
-    }
-  /* Columns N − n, n = 1 … N/2 − 1: computed forward in chunks, then stored
-   * in reverse as whole complex numbers (a reversed interleaved store does
-   * not vectorise). */
+  /* Columns n < N/2 stored as they are computed; their mirrors N − n
+   * (n ≥ 1) collected per chunk and stored in reverse as whole complex
+   * numbers (a reversed interleaved store does not vectorise). */
   enum { CHUNK = 128 };
   _Alignas (8) float mirror[2 * CHUNK];
   WgComplexBits *dst = (WgComplexBits *) s;
   const WgComplexBits *src = (const WgComplexBits *) mirror;
-  for (gsize c = 1; c < half; c += CHUNK)
+  for (gsize c = 0; c < half; c += CHUNK)
     {
       const gsize len = MIN (CHUNK, half - c);
       const float *ac = a + 2 * c, *bc = b + 2 * c, *nc = nyq + 2 * c, *kc = kx + c;
+      float *sc = s + 2 * c;
       for (gsize i = 0; i < len; i++)
         {
           float are = ac[2 * i] - sign * nc[2 * i], aim = ac[2 * i + 1] - sign * nc[2 * i + 1];
+          sc[2 * i] = -kc[i] * aim - bc[2 * i];
+          sc[2 * i + 1] = kc[i] * are - bc[2 * i + 1];
           mirror[2 * i] = bc[2 * i] - kc[i] * aim;
           mirror[2 * i + 1] = -kc[i] * are - bc[2 * i + 1];
         }
-      for (gsize i = 0; i < len; i++)
+      for (gsize i = c == 0; i < len; i++)
         dst[nx - c - i] = src[i];
     }
   s[2 * half] = s[2 * half + 1] = 0.0f;
