@@ -180,6 +180,12 @@ void wg_plan_set_gpu_sync_timing (WgPlan *plan, gboolean sync);
  * benchmarks).
  */
 void wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse);
+/**
+ * wg_plan_set_row_chunk: cells a fused row stage advances per step (rounded
+ * down to whole 8-row blocks, at least one); 0 restores the default. Any
+ * chunk gives the same bits; tests use small ones to walk many chunks.
+ */
+void wg_plan_set_row_chunk (WgPlan *plan, guint cells);
 /** wg_plan_get_fused_stages: row-stage runs so far that were fused with other nodes. */
 guint64 wg_plan_get_fused_stages (const WgPlan *plan);
 /** wg_plan_finish: waits for the GPU to finish the plan's queued work. */

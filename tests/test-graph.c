@@ -634,27 +634,34 @@ linked_outputs (WgPlan *plan, const WgGraph *graph)
   return all;
 }
 
-/* Evaluates @frames frames of @graph fused and unfused on @threads threads
- * and compares every linked output bit for bit; returns the fused plan's
- * count of fused stage runs. */
+/* Evaluates @frames frames of @graph fused (in the default chunks and in
+ * chunks of one 8-row block, which walks every band in many steps) and
+ * unfused on @threads threads and compares every linked output bit for
+ * bit; returns the fused plan's count of fused stage runs. */
 static guint64
 assert_fusion_exact (const WgGraph *graph, int threads, gint64 frames)
 {
   g_autoptr (WgPlan) fused = wg_test_plan (graph, threads);
+  g_autoptr (WgPlan) stepped = wg_test_plan (graph, threads);
   g_autoptr (WgPlan) plain = wg_test_plan (graph, threads);
+  wg_plan_set_row_chunk (stepped, 1);
   wg_plan_set_row_fusion (plain, FALSE);
   for (gint64 f = 0; f < frames; f++)
     {
       g_autoptr (GError) error = NULL;
       g_assert_true (wg_plan_evaluate (fused, f, &error));
+      g_assert_true (wg_plan_evaluate (stepped, f, &error));
       g_assert_true (wg_plan_evaluate (plain, f, &error));
       g_assert_no_error (error);
       g_autoptr (GByteArray) a = linked_outputs (fused, graph);
       g_autoptr (GByteArray) b = linked_outputs (plain, graph);
+      g_autoptr (GByteArray) c = linked_outputs (stepped, graph);
       g_assert_cmpuint (a->len, >, 0);
       g_assert_cmpmem (a->data, a->len, b->data, b->len);
+      g_assert_cmpmem (c->data, c->len, b->data, b->len);
     }
   g_assert_cmpuint (wg_plan_get_fused_stages (plain), ==, 0);
+  g_assert_cmpuint (wg_plan_get_fused_stages (stepped), ==, wg_plan_get_fused_stages (fused));
   return wg_plan_get_fused_stages (fused);
 }
 
