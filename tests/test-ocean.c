@@ -712,6 +712,15 @@ test_choppy_sharpens_crests (void)
   g_assert_cmpfloat (trough, >, 1.03);
   g_assert_cmpfloat (uphill, >, 0);
 
+  /* The spectral map is exactly (λDx, λDy, h), cell by cell (λ = 1.5). */
+  const float *chop = wg_buffer_read (wg_plan_get_node_output (plan, "chop", "displacement"), NULL);
+  for (gsize p = 0; p < n; p++)
+    if (chop[3 * p] != 1.5f * D[2 * p] || chop[3 * p + 1] != 1.5f * D[2 * p + 1] ||
+        chop[3 * p + 2] != h[p])
+      g_error ("chop:displacement at cell %" G_GSIZE_FORMAT ": (%g, %g, %g), want (%g, %g, %g)",
+               p, chop[3 * p], chop[3 * p + 1], chop[3 * p + 2], 1.5f * D[2 * p],
+               1.5f * D[2 * p + 1], h[p]);
+
   /* Belyaev's shortcut moves points the same way. */
   g_autoptr (GError) error = NULL;
   g_autoptr (WgGraph) g2 = wg_graph_copy (g);
