@@ -19,7 +19,6 @@
  * Usage: WAVEGRAPH_BIN=build/runtime/wavegraph wg-bench-ocean [--quick] [chain] [bake]
  */
 #include "wg-private.h"
-#include "wg-fft-cpu.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -131,18 +130,6 @@ typedef struct {
   fftwf_plan plans[5];
 } Reference;
 
-static void
-reference_plan (gpointer data)
-{
-  Reference *r = data;
-  for (int a = 0; a < 5; a++)
-    r->plans[a] = fftwf_plan_dft_c2r_2d ((int) r->n, (int) r->n, r->in[a], r->out[a],
-                                         FFTW_MEASURE);
-}
-
-/* The reference plans through the runtime's wisdom file, as the chain does:
- * FFTW_MEASURE alone picks a different plan in each process (one 1024² c2r
- * took 1.47-2.35 ms in four processes), which made the ratio swing. */
 static Reference *
 reference_new (guint n, int threads)
 {
@@ -155,8 +142,8 @@ reference_new (guint n, int threads)
     {
       r->in[a] = fftwf_alloc_complex (nc);
       r->out[a] = fftwf_alloc_real ((gsize) n * n);
+      r->plans[a] = fftwf_plan_dft_c2r_2d ((int) n, (int) n, r->in[a], r->out[a], FFTW_MEASURE);
     }
-  wg_fft_plan_with_wisdom (reference_plan, r);
   for (gsize i = 0; i < nc; i++)
     {
       r->h[i][0] = (float) sin (0.001 * (double) i);

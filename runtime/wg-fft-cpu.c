@@ -158,17 +158,6 @@ wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
 }
 
 void
-wg_fft_plan_with_wisdom (void (*plan_fn) (gpointer data), gpointer data)
-{
-  g_mutex_lock (&planner_lock);
-  int lock = wisdom_lock_and_load ();
-  plan_fn (data);
-  wisdom_save_locked ();
-  wisdom_unlock (lock);
-  g_mutex_unlock (&planner_lock);
-}
-
-void
 wg_fft2d_free (WgFft2d *fft)
 {
   if (fft == NULL)

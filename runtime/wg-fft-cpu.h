@@ -46,13 +46,6 @@ typedef struct _WgFft2d WgFft2d;
  */
 WgFft2d *wg_fft2d_new (guint nx, guint ny, WgFftKind kind);
 void wg_fft2d_free (WgFft2d *fft);
-/**
- * wg_fft_plan_with_wisdom: runs @plan_fn (@data), which makes FFTW plans of
- * its own, under the planner lock with the on-disk wisdom loaded, and saves
- * the wisdom after, so later processes get the same plans (benchmarks'
- * reference transforms).
- */
-void wg_fft_plan_with_wisdom (void (*plan_fn) (gpointer data), gpointer data);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgFft2d, wg_fft2d_free)
 
 /**
