@@ -137,6 +137,11 @@ reference_new (guint n, int threads)
   const gsize nc = (gsize) n * (n / 2 + 1);
   r->n = n;
   fftwf_plan_with_nthreads (threads);
+  /* Measured afresh, as a hand-written program would: the wisdom the chain's
+   * plans loaded may hold reference plans of an earlier run, and a slow pick
+   * kept there (on this busy 2-core machine, threaded ones at twice the
+   * time) would flatter the ratio in every later run. */
+  fftwf_forget_wisdom ();
   r->h = fftwf_alloc_complex (nc);
   for (int a = 0; a < 5; a++)
     {
