@@ -10,10 +10,10 @@
  * Positive λ moves points toward crests in both (see the fft node).
  */
 #include "wg-node-private.h"
-
-#include <string.h>
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
+
+#include <string.h>
 
 enum { IN_HEIGHT, IN_DISPLACEMENT };
 enum { P_METHOD, P_CHOPPINESS, P_WRAP, N_PARAMS };
