@@ -8,6 +8,7 @@
  * stateful (it steps frame by frame); bakes warm it up with settings.preroll.
  */
 #include "wg-node-private.h"
+#include "wg-rows.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
 
@@ -49,7 +50,8 @@ typedef struct {
   const float *d;
   float *foam;
   float *jac;     /* NULL when nothing consumes the Jacobian */
-  float *scratch; /* per thread: one row of Jacobian when jac is NULL */
+  float *scratch; /* per thread: 7 rows, a Jacobian row (when jac is NULL) and
+                   * the wg-rows.h planes */
   guint w, hh;
   float sx, sx1, idy;
   gboolean wrap;
@@ -69,7 +71,7 @@ foam_prepare (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *d = wg_ctx_input (ctx, 0);
   FoamRows *st = g_new0 (FoamRows, 1);
-  st->scratch = g_new (float, (gsize) d->width * wg_ctx_threads (ctx));
+  st->scratch = g_new (float, 7 * (gsize) d->width * wg_ctx_threads (ctx));
   wg_ctx_set_state (ctx, st);
   wg_ctx_define_field (ctx, OUT_FOAM, d->width, d->height, 1, d->extent);
   wg_ctx_define_field (ctx, OUT_JACOBIAN, d->width, d->height, 1, d->extent);
@@ -98,20 +100,23 @@ foam_at (const FoamParams *fp, const float *w, const float *e, const float *s, c
   *foam = fresh > kept ? fresh : kept;
 }
 
-/* One row's interior columns; the two border columns are the caller's. */
+/* One row's interior columns from split rows (wg-rows.h): λDx, λDy of this
+ * row (cx, cy) and of rows j∓1 (sx_, sy_ and nx_, ny_). The two border
+ * columns are the caller's. */
 WG_HOT_KERNEL static void
-foam_row (const FoamParams *fp, const float *restrict c, const float *restrict s,
-          const float *restrict n, guint w, float sx, float sy, float *restrict jac,
+foam_row (const FoamParams *fp, const float *restrict cx, const float *restrict cy,
+          const float *restrict sx_, const float *restrict sy_, const float *restrict nx_,
+          const float *restrict ny_, guint w, float sx, float sy, float *restrict jac,
           float *restrict foam)
 {
   /* jac may be a one-row scratch when nothing consumes the Jacobian. */
   const float threshold = fp->threshold, inv_falloff = fp->inv_falloff, decay = fp->decay;
   for (gsize i = 1; i + 1 < w; i++)
     {
-      float jxx = 1.0f + sx * (c[3 * i + 3] - c[3 * i - 3]);
-      float jyx = sx * (c[3 * i + 4] - c[3 * i - 2]);
-      float jxy = sy * (n[3 * i] - s[3 * i]);
-      float jyy = 1.0f + sy * (n[3 * i + 1] - s[3 * i + 1]);
+      float jxx = 1.0f + sx * (cx[i + 1] - cx[i - 1]);
+      float jyx = sx * (cy[i + 1] - cy[i - 1]);
+      float jxy = sy * (nx_[i] - sx_[i]);
+      float jyy = 1.0f + sy * (ny_[i] - sy_[i]);
       float J = jxx * jyy - jxy * jyx;
       /* Comparisons rather than fminf/fmaxf, which must honour NaN and
        * cannot become MINPS/MAXPS. */
@@ -154,6 +159,9 @@ foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
   const guint w = st->w, hh = st->hh;
   const gboolean wrap = st->wrap;
   const float *d = st->d;
+  float *scratch = st->scratch + 7 * (gsize) w * (guint) omp_get_thread_num ();
+  WgSplitRows split;
+  wg_split_rows_init (&split, d, w, scratch + w);
   for (guint j = row0; j < row1; j++)
     {
       guint jn = j + 1 < hh ? j + 1 : (wrap ? 0 : j);
@@ -161,11 +169,14 @@ foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
       float sy = (jn == j || js == j) && !wrap ? st->idy : 0.5f * st->idy;
       const float *c = d + 3 * (gsize) j * w, *n = d + 3 * (gsize) jn * w,
                   *s = d + 3 * (gsize) js * w;
-      float *jr = st->jac ? st->jac + (gsize) j * w
-                          : st->scratch + (gsize) w * (guint) omp_get_thread_num ();
+      float *jr = st->jac ? st->jac + (gsize) j * w : scratch;
       float *fr = st->foam + (gsize) j * w;
       const float *last = c + 3 * (w - 1);
-      foam_row (&st->fp, c, s, n, w, st->sx, sy, jr, fr);
+      const float *sy_, *cy, *ny;
+      const float *sx_ = wg_split_rows_fetch (&split, js, j, jn, &sy_);
+      const float *cx = wg_split_rows_fetch (&split, j, js, jn, &cy);
+      const float *nx = wg_split_rows_fetch (&split, jn, js, j, &ny);
+      foam_row (&st->fp, cx, cy, sx_, sy_, nx, ny, w, st->sx, sy, jr, fr);
       foam_at (&st->fp, wrap ? last : c, c + 3, s, n, st->sx1, sy, &jr[0], &fr[0]);
       foam_at (&st->fp, c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1), n + 3 * (w - 1),
                st->sx1, sy, &jr[w - 1], &fr[w - 1]);

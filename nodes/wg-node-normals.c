@@ -14,10 +14,12 @@
  * (finite-difference; one-sided at clamped edges). +z is up.
  */
 #include "wg-node-private.h"
+#include "wg-rows.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
 
 #include <math.h>
+#include <omp.h>
 
 enum { IN_DISPLACEMENT, IN_SLOPE, IN_HEIGHT };
 enum { P_METHOD, P_WRAP, N_PARAMS };
@@ -92,7 +94,16 @@ typedef struct {
   guint w, hh;
   float dx, dy;
   gboolean wrap;
+  float *scratch;       /* per thread: wg-rows.h planes */
 } NormalsRows;
+
+static void
+normals_rows_free (gpointer data)
+{
+  NormalsRows *st = data;
+  g_free (st->scratch);
+  g_free (st);
+}
 
 static gboolean
 normals_prepare (WgNodeContext *ctx, GError **error)
@@ -101,7 +112,9 @@ normals_prepare (WgNodeContext *ctx, GError **error)
   if (d == NULL)
     return FALSE;
   wg_ctx_define_field (ctx, 0, d->width, d->height, 3, d->extent);
-  wg_ctx_set_state (ctx, g_new0 (NormalsRows, 1));
+  NormalsRows *st = g_new0 (NormalsRows, 1);
+  st->scratch = g_new (float, 6 * (gsize) d->width * wg_ctx_threads (ctx));
+  wg_ctx_set_state (ctx, st);
   return TRUE;
 }
 
@@ -127,19 +140,21 @@ spectral_at (float *restrict out, const float *w, const float *e, const float *s
                 sy * (n[0] - s[0]), 1.0f + sy * (n[1] - s[1]), slope[1]);
 }
 
-/* One row of the spectral method; the row's first and last columns (whose
- * neighbours wrap or clamp) are the caller's. */
+/* One row of the spectral method from split rows (wg-rows.h): λDx, λDy of
+ * this row (cx, cy) and of rows j∓1 (sx_, sy_ and nx_, ny_). The row's
+ * first and last columns (whose neighbours wrap or clamp) are the caller's. */
 WG_HOT_KERNEL static void
-spectral_row (float *restrict out, const float *restrict c, const float *restrict s,
-              const float *restrict n, const float *restrict slope, guint w, float sx, float sy)
+spectral_row (float *restrict out, const float *restrict cx_, const float *restrict cy_,
+              const float *restrict sx_, const float *restrict sy_, const float *restrict nx_,
+              const float *restrict ny_, const float *restrict slope, guint w, float sx, float sy)
 {
   for (gsize i = 1; i + 1 < w; i++)
     {
-      float ax = 1.0f + sx * (c[3 * i + 3] - c[3 * i - 3]);
-      float ay = sx * (c[3 * i + 4] - c[3 * i - 2]);
+      float ax = 1.0f + sx * (cx_[i + 1] - cx_[i - 1]);
+      float ay = sx * (cy_[i + 1] - cy_[i - 1]);
       float az = slope[2 * i];
-      float bx = sy * (n[3 * i] - s[3 * i]);
-      float by = 1.0f + sy * (n[3 * i + 1] - s[3 * i + 1]);
+      float bx = sy * (nx_[i] - sx_[i]);
+      float by = 1.0f + sy * (ny_[i] - sy_[i]);
       float bz = slope[2 * i + 1];
       float cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
       float inv = 1.0f / sqrtf (cx * cx + cy * cy + cz * cz);
@@ -193,7 +208,7 @@ height_normals_row (const NormalsRows *st, guint j)
 
 /* Row j of the displaced surface's normals. */
 static void
-displaced_normals_row (const NormalsRows *st, guint j)
+displaced_normals_row (const NormalsRows *st, WgSplitRows *split, guint j)
 {
   const guint w = st->w, hh = st->hh;
   const float dx = st->dx, dy = st->dy;
@@ -209,7 +224,11 @@ displaced_normals_row (const NormalsRows *st, guint j)
       const float *slope = st->slope + 2 * (gsize) j * w;
       const float sx = 0.5f / dx, sx1 = wrap ? sx : 1.0f / dx;
       const float sy = (jn == j || js == j) && !wrap ? 1.0f / dy : 0.5f / dy;
-      spectral_row (o, c, s, n, slope, w, sx, sy);
+      const float *sy_, *cy, *ny;
+      const float *sx_ = wg_split_rows_fetch (split, js, j, jn, &sy_);
+      const float *cx = wg_split_rows_fetch (split, j, js, jn, &cy);
+      const float *nx = wg_split_rows_fetch (split, jn, js, j, &ny);
+      spectral_row (o, cx, cy, sx_, sy_, nx, ny, slope, w, sx, sy);
       const float *last = c + 3 * (w - 1);
       spectral_at (o, wrap ? last : c, c + 3, s, n, slope, sx1, sy);
       spectral_at (o + 3 * (w - 1), c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1),
@@ -253,12 +272,15 @@ static void
 normals_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 {
   const NormalsRows *st = wg_ctx_get_state (ctx);
+  WgSplitRows split;
+  wg_split_rows_init (&split, st->surface, st->w,
+                      st->scratch + 6 * (gsize) st->w * (guint) omp_get_thread_num ());
   for (guint j = row0; j < row1; j++)
     {
       if (st->height)
         height_normals_row (st, j);
       else
-        displaced_normals_row (st, j);
+        displaced_normals_row (st, &split, j);
     }
 }
 
@@ -305,7 +327,7 @@ const WgNodeType wg_node_normals = {
   .n_params = N_PARAMS,
   .prepare = normals_prepare,
   .process_gpu = normals_process_gpu,
-  .free_state = g_free,
+  .free_state = normals_rows_free,
   .begin_rows = normals_begin_rows,
   .process_rows = normals_process_rows,
   .row_halo = 1,

@@ -882,6 +882,70 @@ test_foam (void)
     }
 }
 
+/* Central differences of channel @ch of the displacement map at (i, j):
+ * periodic with @wrap, else one-sided at the borders. */
+static void
+displacement_gradient (const float *d, guint w, guint h, double dx, double dy, gboolean wrap,
+                       guint i, guint j, guint ch, double *ddx, double *ddy)
+{
+  guint ie = i + 1 < w ? i + 1 : (wrap ? 0 : i), iw = i > 0 ? i - 1 : (wrap ? w - 1 : i);
+  guint jn = j + 1 < h ? j + 1 : (wrap ? 0 : j), js = j > 0 ? j - 1 : (wrap ? h - 1 : j);
+  double sx = (wrap || ie == iw + 2) ? 2 * dx : dx, sy = (wrap || jn == js + 2) ? 2 * dy : dy;
+  *ddx = ((double) d[3 * ((gsize) j * w + ie) + ch] - d[3 * ((gsize) j * w + iw) + ch]) / sx;
+  *ddy = ((double) d[3 * ((gsize) jn * w + i) + ch] - d[3 * ((gsize) js * w + i) + ch]) / sy;
+}
+
+/* Every cell's Jacobian (foam) and normal (spectral method) is the one of
+ * the displaced surface P = (x0 + λDx, y0 + λDy, h): tangents from central
+ * differences of the displacement map and the fft's exact slopes, worked
+ * here in double. Pins the stencils' rows, columns and borders, periodic
+ * and clamped. */
+static void
+test_jacobian_stencil (void)
+{
+  const guint n = 128;
+  const double extent = 100, dx = extent / n;
+  for (int wrap = 1; wrap >= 0; wrap--)
+    {
+      g_autoptr (WgGraph) g = full_chain (n, extent);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 2.5, &error));
+      g_assert_true (wg_graph_set_param_bool (g, "normals", "wrap", wrap, &error));
+      g_assert_true (wg_graph_set_param_bool (g, "foam", "wrap", wrap, &error));
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+      wg_plan_get_node_output (plan, "foam", "jacobian");
+      g_autofree float *N = wg_test_eval_copy (plan, 3, "normals:normal", NULL);
+      const float *J = wg_buffer_read (wg_plan_get_node_output (plan, "foam", "jacobian"), NULL);
+      const float *D = wg_buffer_read (wg_plan_get_node_output (plan, "chop", "displacement"), NULL);
+      const float *S = wg_buffer_read (wg_plan_get_node_output (plan, "fft", "slope"), NULL);
+      double max_j = 0, max_n = 0, min_j = G_MAXDOUBLE;
+      for (guint j = 0; j < n; j++)
+        for (guint i = 0; i < n; i++)
+          {
+            gsize p = (gsize) j * n + i;
+            double dxx, dxy, dyx, dyy;
+            displacement_gradient (D, n, n, dx, dx, wrap, i, j, 0, &dxx, &dxy);
+            displacement_gradient (D, n, n, dx, dx, wrap, i, j, 1, &dyx, &dyy);
+            double ax = 1 + dxx, ay = dyx, az = S[2 * p];
+            double bx = dxy, by = 1 + dyy, bz = S[2 * p + 1];
+            double jac = ax * by - bx * ay;
+            double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+            double len = sqrt (cx * cx + cy * cy + cz * cz);
+            max_j = MAX (max_j, fabs (J[p] - jac));
+            min_j = MIN (min_j, jac);
+            max_n = MAX (max_n, fabs (N[3 * p] - cx / len));
+            max_n = MAX (max_n, fabs (N[3 * p + 1] - cy / len));
+            max_n = MAX (max_n, fabs (N[3 * p + 2] - cz / len));
+          }
+      g_test_message ("wrap %d: max |ΔJ| %.3g, max |Δn| %.3g, min J %.3f", wrap, max_j, max_n,
+                      min_j);
+      /* The sea is choppy enough that the cross terms matter. */
+      g_assert_cmpfloat (min_j, <, 0.5);
+      g_assert_cmpfloat (max_j, <, 2e-5);
+      g_assert_cmpfloat (max_n, <, 2e-5);
+    }
+}
+
 /* The physics holds on both backends: each test runs on the CPU and on the
  * GPU (which CI runs on llvmpipe). */
 static void
@@ -937,5 +1001,6 @@ main (int argc, char **argv)
   add_both ("normals", test_normals);
   add_both ("height-normals", test_height_normals);
   add_both ("foam", test_foam);
+  add_both ("jacobian-stencil", test_jacobian_stencil);
   return g_test_run ();
 }
