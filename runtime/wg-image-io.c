@@ -152,33 +152,73 @@ wg_exr_context_clear (exr_context_t *ctxt)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (exr_context_t, wg_exr_context_clear)
 
+/* Custom stream so the library writes into our temporary file; its own
+ * temp-file mode picks a name we do not control and cannot clean up.
+ * The library hands over each chunk as two writes (its header, then its
+ * pixels): 2048 calls per scanline-chunked 1024-row image, whose system
+ * calls cost more CPU than the RLE compressor's byte loops in a bake.
+ * Consecutive writes are gathered into one buffer and written together. */
+#define WG_EXR_SINK_BUFFER (1 << 20)
+
 typedef struct {
   int fd;
+  guint8 *pending;    /* WG_EXR_SINK_BUFFER bytes, to go at file offset @at */
+  gsize len;
+  uint64_t at;
+  int failed_errno;   /* of the first failed write, else 0 */
 } WgExrSink;
 
-/* Custom stream so the library writes into our temporary file; its own
- * temp-file mode picks a name we do not control and cannot clean up. */
+static gboolean
+wg_exr_sink_pwrite (WgExrSink *sink, const void *buffer, uint64_t sz, uint64_t offset)
+{
+  const char *p = buffer;
+  while (sz > 0 && sink->failed_errno == 0)
+    {
+      ssize_t n = pwrite (sink->fd, p, sz, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        sink->failed_errno = n < 0 ? errno : ENOSPC;
+      else
+        {
+          p += n;
+          sz -= (uint64_t) n;
+          offset += (uint64_t) n;
+        }
+    }
+  return sink->failed_errno == 0;
+}
+
+/* Writes out what is pending; FALSE (with failed_errno set) when a write
+ * failed, now or earlier. */
+static gboolean
+wg_exr_sink_flush (WgExrSink *sink)
+{
+  gboolean ok = wg_exr_sink_pwrite (sink, sink->pending, sink->len, sink->at);
+  sink->len = 0;
+  return ok;
+}
+
 static int64_t
 wg_exr_sink_write (exr_const_context_t ctxt, void *userdata, const void *buffer, uint64_t sz,
                    uint64_t offset, exr_stream_error_func_ptr_t error_cb)
 {
   WgExrSink *sink = userdata;
-  const char *p = buffer;
-  uint64_t left = sz;
-  while (left > 0)
+  if (sink->len > 0 && (offset != sink->at + sink->len || sink->len + sz > WG_EXR_SINK_BUFFER))
+    wg_exr_sink_flush (sink);
+  if (sz >= WG_EXR_SINK_BUFFER)
+    wg_exr_sink_pwrite (sink, buffer, sz, offset);
+  else if (sink->failed_errno == 0)
     {
-      ssize_t n = pwrite (sink->fd, p, left, (off_t) offset);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          int e = n < 0 ? errno : ENOSPC;
-          error_cb (ctxt, EXR_ERR_WRITE_IO, "%s", g_strerror (e));
-          return -1;
-        }
-      p += n;
-      left -= (uint64_t) n;
-      offset += (uint64_t) n;
+      if (sink->len == 0)
+        sink->at = offset;
+      memcpy (sink->pending + sink->len, buffer, sz);
+      sink->len += sz;
+    }
+  if (sink->failed_errno != 0)
+    {
+      error_cb (ctxt, EXR_ERR_WRITE_IO, "%s", g_strerror (sink->failed_errno));
+      return -1;
     }
   return (int64_t) sz;
 }
@@ -626,7 +666,8 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
   if (!wg_tmp_file_open (&tf, path, error))
     return FALSE;
 
-  WgExrSink sink = { tf.fd };
+  g_autofree guint8 *pending = g_malloc (WG_EXR_SINK_BUFFER);
+  WgExrSink sink = { .fd = tf.fd, .pending = pending };
   exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
   init.error_handler_fn = wg_exr_capture_error;
   init.user_data = &sink;
@@ -663,6 +704,12 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
   if (rv != EXR_ERR_SUCCESS)
     {
       wg_exr_set_error (error, WG_IMAGE_ERROR_WRITE, path, "cannot finish file", rv);
+      return FALSE;
+    }
+  if (!wg_exr_sink_flush (&sink))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write: %s", path,
+                   g_strerror (sink.failed_errno));
       return FALSE;
     }
   return wg_tmp_file_commit (&tf, path, error);

@@ -4,7 +4,9 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <openexr.h>
@@ -731,6 +733,63 @@ test_atomic_failure (void)
   rm_rf (dir);
 }
 
+/* Writes that fail once bytes are going out (here a file size limit, as a
+ * full disk would): the error names the file and the old file stays as it
+ * was, with no temporary left, whichever write fails. The writer gathers
+ * the library's writes (1 MiB) and writes them out when the buffer is full
+ * or when the library writes elsewhere (its chunk table, after the last
+ * chunk). */
+static void
+test_exr_write_fails_midway (void)
+{
+  if (!g_test_subprocess ())
+    {
+      /* The limit must not reach the other tests. */
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *target = g_build_filename (dir, "keep.exr", NULL);
+  g_assert_true (g_file_set_contents (target, "old contents", -1, NULL));
+  signal (SIGXFSZ, SIG_IGN);
+  struct rlimit limit = { 200000, 200000 };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+
+  /* 4 MiB of pixels fail when the buffer fills; 640 KB when the chunk
+   * table is written; 64 KB fit. */
+  const guint sizes[][2] = { { 512, 512 }, { 200, 200 }, { 128, 32 } };
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      const guint width = sizes[k][0], height = sizes[k][1];
+      g_autofree float *px = g_new (float, 4 * (gsize) width * height);
+      for (gsize i = 0; i < 4 * (gsize) width * height; i++)
+        px[i] = (float) i;
+      g_autoptr (GError) error = NULL;
+      gboolean ok = wg_exr_write (target, width, height, 4, px, names_by_count[4], WG_EXR_FLOAT,
+                                  WG_EXR_NONE, -1, 2, &error);
+      g_autofree char *listing = list_dir (dir);
+      g_assert_cmpstr (listing, ==, "keep.exr");
+      if (k + 1 < G_N_ELEMENTS (sizes))
+        {
+          g_assert_false (ok);
+          g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE);
+          g_assert_nonnull (strstr (error->message, target));
+          g_test_message ("%u×%u: %s", width, height, error->message);
+          g_autofree char *contents = NULL;
+          g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+          g_assert_cmpstr (contents, ==, "old contents");
+        }
+      else
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          check_exr (target, width, height, 4, px, names_by_count[4], NULL, 0);
+        }
+    }
+  rm_rf (dir);
+}
+
 /* ---------------------------------------------------------------------------
  * PNG
  * ------------------------------------------------------------------------- */
@@ -961,6 +1020,7 @@ main (int argc, char **argv)
   g_test_add_func ("/image-io/exr/read-formats", test_exr_read_formats);
   g_test_add_func ("/image-io/exr/read-errors", test_exr_read_errors);
   g_test_add_func ("/image-io/atomic-failure", test_atomic_failure);
+  g_test_add_func ("/image-io/exr/write-fails-midway", test_exr_write_fails_midway);
   g_test_add_func ("/image-io/png/16-roundtrip", test_png16_roundtrip);
   g_test_add_func ("/image-io/png/16-clamp", test_png16_clamp);
   g_test_add_func ("/image-io/png/read-8bit", test_png_read_8bit);
