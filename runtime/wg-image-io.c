@@ -18,6 +18,9 @@
 #include <png.h>
 #ifdef _OPENMP
 #include <omp.h>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #endif
 
 G_DEFINE_QUARK (wg-image-error-quark, wg_image_error)
@@ -223,10 +226,13 @@ wg_exr_sink_write (exr_const_context_t ctxt, void *userdata, const void *buffer,
   return (int64_t) sz;
 }
 
-/* float → half, rounded to nearest, ties to even, as Imath's half does:
- * NaN stays NaN (quiet), overflow becomes ±inf, tiny values become
- * subnormal halves. Branch-free so the loop vectorises: OpenEXRCore's own
- * per-value conversion costs more than writing the file. */
+/* float → half, rounded to nearest, ties to even, as Imath's half does;
+ * overflow becomes ±inf, tiny values become subnormal halves, and NaN a
+ * quiet NaN keeping the top ten bits of its payload, as the F16C
+ * instruction does: the two give the same bits for all 2³² floats (checked
+ * exhaustively), so files do not depend on the CPU. Branch-free so the loop
+ * vectorises: OpenEXRCore's own per-value conversion costs more than
+ * writing the file. */
 typedef union {
   float f;
   guint32 u;
@@ -247,17 +253,64 @@ wg_half_from_float (float value)
   /* Selections as masks: GCC does not if-convert the ternaries here. */
   guint32 is_sub = 0u - (guint32) (abs.u < 0x38800000u);
   guint32 is_big = 0u - (guint32) (abs.u >= 0x47800000u);
-  guint32 special = 0x7c00u | ((0u - (guint32) (abs.u > 0x7f800000u)) & 0x0200u);
+  guint32 is_nan = 0u - (guint32) (abs.u > 0x7f800000u);
+  guint32 special = 0x7c00u | (is_nan & (0x0200u | ((abs.u >> 13) & 0x03ffu)));
   guint32 h = normal ^ ((normal ^ (sub.u - 0x3f000000u)) & is_sub);
   h = h ^ ((h ^ special) & is_big);
   return (guint16) (sign | h);
 }
 
 WG_HOT_KERNEL static void
-wg_halves_from_floats (const float *restrict src, guint16 *restrict dst, gsize n)
+wg_halves_from_floats_soft (const float *restrict src, guint16 *restrict dst, gsize n)
 {
   for (gsize i = 0; i < n; i++)
     dst[i] = wg_half_from_float (src[i]);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define WG_HAVE_F16C_PATH 1
+/* VCVTPS2PH, eight values per instruction: 4.5% of a 1024² RLE bake's CPU
+ * time in the vectorised integer version above. */
+__attribute__ ((target ("avx,f16c"))) static void
+wg_halves_from_floats_f16c (const float *restrict src, guint16 *restrict dst, gsize n)
+{
+  gsize i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128 ((__m128i *) (dst + i),
+                      _mm256_cvtps_ph (_mm256_loadu_ps (src + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; i++)
+    dst[i] = wg_half_from_float (src[i]);
+}
+#endif
+
+static gboolean
+wg_cpu_has_f16c (void)
+{
+#ifdef WG_HAVE_F16C_PATH
+  static gsize answer = 0; /* 1: no, 2: yes */
+  if (g_once_init_enter (&answer))
+    {
+      __builtin_cpu_init ();
+      g_once_init_leave (&answer, __builtin_cpu_supports ("f16c") ? 2 : 1);
+    }
+  return answer == 2;
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
+wg_halves_from_floats (const float *src, guint16 *dst, gsize n, gboolean hardware)
+{
+#ifdef WG_HAVE_F16C_PATH
+  if (hardware && wg_cpu_has_f16c ())
+    {
+      wg_halves_from_floats_f16c (src, dst, n);
+      return TRUE;
+    }
+#endif
+  wg_halves_from_floats_soft (src, dst, n);
+  return FALSE;
 }
 
 /* ---------------------------------------------------------------------------
@@ -388,7 +441,7 @@ wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pi
   const size_t row_values = (size_t) job->width * job->channels;
   const float *rows = job->data + (size_t) cinfo.start_y * row_values;
   if (job->half)
-    wg_halves_from_floats (rows, halves, (gsize) cinfo.height * row_values);
+    wg_halves_from_floats (rows, halves, (gsize) cinfo.height * row_values, TRUE);
   for (int c = 0; c < pipe->channel_count; c++)
     {
       exr_coding_channel_info_t *ch = pipe->channels + c;

@@ -75,6 +75,22 @@ gboolean wg_exr_check_options (WgExrPixelType pixel_type, WgExrCompression compr
                                GError **error);
 
 /**
+ * wg_halves_from_floats:
+ * @src: @n floats
+ * @dst: (out): @n IEEE 754 binary16 values
+ * @n: values
+ * @hardware: use the CPU's F16C conversion when it has one
+ *
+ * Converts floats to halves as the EXR writer does: round to nearest, ties
+ * to even; ±inf beyond 65504 (from 65520 up); subnormal halves below
+ * 2⁻¹⁴; NaN stays NaN, quiet, with the top ten bits of its payload. The
+ * F16C and the portable conversion give the same bits for every float.
+ *
+ * Returns: TRUE when F16C did the conversion.
+ */
+gboolean wg_halves_from_floats (const float *src, guint16 *dst, gsize n, gboolean hardware);
+
+/**
  * wg_exr_write:
  * @path: file to create or replace
  * @width: image width in pixels, ≥ 1

@@ -338,6 +338,67 @@ test_exr_half (void)
   rm_rf (dir);
 }
 
+static float
+float_of_bits (guint32 u)
+{
+  float f;
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+/* The half conversion with F16C and without: known values (NaN payloads,
+ * overflow, subnormals, ties), and every float whose low 13 bits (the ones
+ * a half drops) are 0, 1, just below, at or just above the rounding tie,
+ * or all ones: 3.1 million values, both signs and every exponent. */
+static void
+test_half_conversion (void)
+{
+  static const struct { guint32 in; guint16 out; } known[] = {
+    { 0x3f800000u, 0x3c00u }, /* 1 */
+    { 0x477ff000u, 0x7c00u }, /* 65520: overflow */
+    { 0x7f800000u, 0x7c00u }, /* inf */
+    { 0xff800000u, 0xfc00u }, /* −inf */
+    { 0x7fa00000u, 0x7f00u }, /* signalling NaN: quieted, payload kept */
+    { 0x7f800001u, 0x7e00u }, /* a payload below the kept bits */
+    { 0xffc00001u, 0xfe00u }, /* negative quiet NaN */
+    { 0x33800000u, 0x0001u }, /* 2⁻²⁴: the smallest subnormal */
+    { 0x33000000u, 0x0000u }, /* 2⁻²⁵: a tie, to even (0) */
+    { 0x33000001u, 0x0001u }, /* just above it */
+    { 0x387fe000u, 0x0400u }, /* 2⁻¹⁴ − 2⁻²⁵: a tie, rounds up to normal */
+    { 0x80000001u, 0x8000u }, /* a float subnormal: −0 */
+  };
+  const gboolean has_f16c =
+#if defined(__GNUC__) && defined(__x86_64__)
+    __builtin_cpu_supports ("f16c") != 0;
+#else
+    FALSE;
+#endif
+  if (!has_f16c)
+    g_test_message ("no F16C on this CPU: only the portable conversion is checked");
+  for (guint k = 0; k < G_N_ELEMENTS (known); k++)
+    for (int hw = 0; hw < 2; hw++)
+      {
+        const float f = float_of_bits (known[k].in);
+        guint16 h;
+        g_assert_cmpint (wg_halves_from_floats (&f, &h, 1, hw), ==, hw && has_f16c);
+        if (h != known[k].out)
+          g_error ("%08x → %04x, want %04x (hardware %d)", known[k].in, h, known[k].out, hw);
+      }
+
+  static const guint32 low[] = { 0, 1, 0x0fff, 0x1000, 0x1001, 0x1fff };
+  const gsize n = G_N_ELEMENTS (low) << 19;
+  g_autofree float *in = g_new (float, n);
+  g_autofree guint16 *soft = g_new (guint16, n), *hard = g_new (guint16, n);
+  for (gsize i = 0; i < n; i++)
+    in[i] = float_of_bits ((guint32) (i / G_N_ELEMENTS (low)) << 13 | low[i % G_N_ELEMENTS (low)]);
+  g_assert_false (wg_halves_from_floats (in, soft, n, FALSE));
+  g_assert_cmpint (wg_halves_from_floats (in, hard, n, TRUE), ==, has_f16c);
+  for (gsize i = 0; i < n; i++)
+    if (soft[i] != hard[i])
+      g_error ("%08x: portable %04x, F16C %04x", (guint32) (i / G_N_ELEMENTS (low)) << 13 |
+               low[i % G_N_ELEMENTS (low)], soft[i], hard[i]);
+}
+
 static void
 test_exr_lossy (void)
 {
@@ -1013,6 +1074,7 @@ main (int argc, char **argv)
   g_test_add_func ("/image-io/compression-names", test_compression_names);
   g_test_add_func ("/image-io/exr/float-lossless", test_exr_float_lossless);
   g_test_add_func ("/image-io/exr/half", test_exr_half);
+  g_test_add_func ("/image-io/half-conversion", test_half_conversion);
   g_test_add_func ("/image-io/exr/incompressible", test_exr_incompressible);
   g_test_add_func ("/image-io/exr/lossy", test_exr_lossy);
   g_test_add_func ("/image-io/exr/threads-identical", test_exr_threads_identical);
