@@ -172,11 +172,8 @@ foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
       float *jr = st->jac ? st->jac + (gsize) j * w : scratch;
       float *fr = st->foam + (gsize) j * w;
       const float *last = c + 3 * (w - 1);
-      const float *sy_, *cy, *ny;
-      const float *sx_ = wg_split_rows_fetch (&split, js, j, jn, &sy_);
-      const float *cx = wg_split_rows_fetch (&split, j, js, jn, &cy);
-      const float *nx = wg_split_rows_fetch (&split, jn, js, j, &ny);
-      foam_row (&st->fp, cx, cy, sx_, sy_, nx, ny, w, st->sx, sy, jr, fr);
+      WgRowStencil r = wg_split_rows_stencil (&split, js, j, jn);
+      foam_row (&st->fp, r.cx, r.cy, r.sx, r.sy, r.nx, r.ny, w, st->sx, sy, jr, fr);
       foam_at (&st->fp, wrap ? last : c, c + 3, s, n, st->sx1, sy, &jr[0], &fr[0]);
       foam_at (&st->fp, c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1), n + 3 * (w - 1),
                st->sx1, sy, &jr[w - 1], &fr[w - 1]);

@@ -224,11 +224,8 @@ displaced_normals_row (const NormalsRows *st, WgSplitRows *split, guint j)
       const float *slope = st->slope + 2 * (gsize) j * w;
       const float sx = 0.5f / dx, sx1 = wrap ? sx : 1.0f / dx;
       const float sy = (jn == j || js == j) && !wrap ? 1.0f / dy : 0.5f / dy;
-      const float *sy_, *cy, *ny;
-      const float *sx_ = wg_split_rows_fetch (split, js, j, jn, &sy_);
-      const float *cx = wg_split_rows_fetch (split, j, js, jn, &cy);
-      const float *nx = wg_split_rows_fetch (split, jn, js, j, &ny);
-      spectral_row (o, cx, cy, sx_, sy_, nx, ny, slope, w, sx, sy);
+      WgRowStencil r = wg_split_rows_stencil (split, js, j, jn);
+      spectral_row (o, r.cx, r.cy, r.sx, r.sy, r.nx, r.ny, slope, w, sx, sy);
       const float *last = c + 3 * (w - 1);
       spectral_at (o, wrap ? last : c, c + 3, s, n, slope, sx1, sy);
       spectral_at (o + 3 * (w - 1), c + 3 * (w - 2), wrap ? c : last, s + 3 * (w - 1),

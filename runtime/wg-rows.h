@@ -57,3 +57,30 @@ wg_split_rows_init (WgSplitRows *r, const float *field, guint width, float *scra
  */
 const float *wg_split_rows_fetch (WgSplitRows *r, gint64 j, gint64 keep0, gint64 keep1,
                                   const float **y);
+
+/* λDx (x) and λDy (y) of the rows a 5-point stencil at row j reads: its
+ * southern neighbour js, j itself (c) and its northern neighbour jn. */
+typedef struct {
+  const float *sx, *sy, *cx, *cy, *nx, *ny;
+} WgRowStencil;
+
+/**
+ * wg_split_rows_stencil:
+ * @r: the window
+ * @js: the row before @j (wrapped or clamped by the caller; may equal @j)
+ * @j: the row
+ * @jn: the row after @j (likewise)
+ *
+ * The three rows' split channels, each @width floats, fetched with
+ * wg_split_rows_fetch() so that none evicts another; valid until the next
+ * call.
+ */
+static inline WgRowStencil
+wg_split_rows_stencil (WgSplitRows *r, gint64 js, gint64 j, gint64 jn)
+{
+  WgRowStencil st;
+  st.sx = wg_split_rows_fetch (r, js, j, jn, &st.sy);
+  st.cx = wg_split_rows_fetch (r, j, js, jn, &st.cy);
+  st.nx = wg_split_rows_fetch (r, jn, js, j, &st.ny);
+  return st;
+}
