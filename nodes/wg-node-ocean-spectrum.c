@@ -19,6 +19,7 @@
 #include "wg-gpu-kernel.h"
 
 #include <math.h>
+#include <string.h>
 
 enum {
   P_MODEL,
@@ -315,62 +316,39 @@ ocean_spectrum_prepare (WgNodeContext *ctx, GError **error)
 typedef struct {
   int model, spreading;
   double g, depth, wind, theta_w;
+  double wind_x, wind_y;    /* ŵ = (cos θw, sin θw) */
   double alpha, omega_peak; /* of the frequency-spectrum models */
   double gamma, sigma_a, sigma_b;
-  double spread, swell, alignment, opposing;
+  double spread, swell, alignment, opposing, aligned_norm;
   double phillips_alpha, phillips_l, gamma_plus, gamma_minus;
   double k_min, cutoff;
   const Measured *measured;
 } SpectrumModel;
 
-static double
-spreading (const SpectrumModel *sm, double theta, double omega)
-{
-  switch (sm->spreading)
-    {
-    case SPREAD_COS2S:
-      return wg_spreading_cos2s (theta, sm->spread +
-                                          wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
-    case SPREAD_MITSUYASU:
-      return wg_spreading_cos2s (
-        theta, wg_spreading_mitsuyasu_s (omega, sm->omega_peak, sm->wind, sm->g) +
-                 wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
-    case SPREAD_HASSELMANN:
-      return wg_spreading_cos2s (
-        theta, wg_spreading_hasselmann_s (omega, sm->omega_peak, sm->wind, sm->g) +
-                 wg_spreading_swell_s (omega, sm->omega_peak, sm->swell));
-    default:
-      return wg_spreading_aligned (theta, sm->alignment, sm->opposing);
-    }
-}
+/* The factors of F(k) that depend on |k| alone: F = radial · D(θ). The four
+ * wave vectors (±kx, ±ky) share them. */
+typedef struct {
+  double radial; /* m⁴ per unit of D; 0: no waves at this |k| */
+  double s;      /* cos-2s exponent at ω(k) (cos-2s spreadings) */
+  double log_q;  /* log Q(s) */
+} RadialPart;
 
-/* F(kx, ky) in m⁴. */
-static double
-directional_spectrum (const SpectrumModel *sm, double kx, double ky)
+static void
+radial_part (const SpectrumModel *sm, double k, RadialPart *r)
 {
-  double k = hypot (kx, ky);
+  *r = (RadialPart) { 0.0, 0.0, 0.0 };
   if (k <= sm->k_min || k == 0.0)
-    return 0.0;
-  double theta = atan2 (ky, kx) - sm->theta_w;
+    return;
   double filter = sm->cutoff > 0 ? exp (-k * k * sm->cutoff * sm->cutoff) : 1.0;
 
   if (sm->model == MODEL_PHILLIPS || sm->model == MODEL_BELYAEV)
     {
       if (sm->phillips_l <= 0)
-        return 0.0;
+        return;
       double kl = k * sm->phillips_l;
-      double base = sm->phillips_alpha / (2.0 * G_PI) * pow (k, -4.0) * exp (-1.0 / (kl * kl));
-      double dir;
-      if (sm->model == MODEL_PHILLIPS)
-        /* α/2 k⁻³ omnidirectional times a normalised D(θ), k⁻¹ from polar area:
-         * with a = 2, opposing = 1 this is Tessendorf's |k̂·ŵ|² exactly. */
-        dir = G_PI * wg_spreading_aligned (theta, sm->alignment, sm->opposing);
-      else
-        {
-          double c = cos (theta);
-          dir = pow (fabs (c), c >= 0 ? sm->gamma_plus : sm->gamma_minus);
-        }
-      return base * dir * filter;
+      r->radial = sm->phillips_alpha / (2.0 * G_PI) * pow (k, -4.0) * exp (-1.0 / (kl * kl)) *
+                  filter;
+      return;
     }
 
   double omega = wg_dispersion_omega (k, sm->depth, sm->g);
@@ -392,9 +370,58 @@ directional_spectrum (const SpectrumModel *sm, double kx, double ky)
       break;
     }
   if (s_omega <= 0.0)
-    return 0.0;
+    return;
   double cg = wg_dispersion_group_velocity (k, sm->depth, sm->g);
-  return s_omega * cg * spreading (sm, theta, omega) / k * filter;
+  r->radial = s_omega * cg / k * filter;
+
+  double swell = wg_spreading_swell_s (omega, sm->omega_peak, sm->swell);
+  switch (sm->spreading)
+    {
+    case SPREAD_COS2S:
+      r->s = sm->spread + swell;
+      break;
+    case SPREAD_MITSUYASU:
+      r->s = wg_spreading_mitsuyasu_s (omega, sm->omega_peak, sm->wind, sm->g) + swell;
+      break;
+    case SPREAD_HASSELMANN:
+      r->s = wg_spreading_hasselmann_s (omega, sm->omega_peak, sm->wind, sm->g) + swell;
+      break;
+    default:
+      return; /* Phillips-style alignment: θ alone */
+    }
+  if (r->s > 0.0)
+    r->log_q = wg_spreading_cos2s_log_norm (r->s);
+}
+
+/* D(θ) of the wave direction (@ux, @uy) (a unit vector); for the Phillips
+ * model π D, for Belyaev's his unnormalised |cos θ|^γ±. */
+static double
+angular_part (const SpectrumModel *sm, const RadialPart *r, double ux, double uy)
+{
+  double c = ux * sm->wind_x + uy * sm->wind_y; /* cos θ */
+  switch (sm->model)
+    {
+    case MODEL_PHILLIPS:
+      /* α/2 k⁻³ omnidirectional times a normalised D(θ), k⁻¹ from polar area:
+       * with a = 2, opposing = 1 this is Tessendorf's |k̂·ŵ|² exactly. */
+      return G_PI * wg_spreading_aligned_shape (c, sm->alignment, sm->opposing) /
+             sm->aligned_norm;
+    case MODEL_BELYAEV:
+      return pow (fabs (c), c >= 0 ? sm->gamma_plus : sm->gamma_minus);
+    default:
+      break;
+    }
+  if (sm->spreading == SPREAD_PHILLIPS)
+    return wg_spreading_aligned_shape (c, sm->alignment, sm->opposing) / sm->aligned_norm;
+  if (r->s <= 0.0)
+    return 1.0 / (2.0 * G_PI);
+  /* Q(s) cos^{2s}(θ/2) with cos²(θ/2) = |k̂ + ŵ|²/4, which keeps its
+   * relative precision for waves running against the wind (θ near π). */
+  double hx = ux + sm->wind_x, hy = uy + sm->wind_y;
+  double c2 = 0.25 * (hx * hx + hy * hy);
+  if (c2 == 0.0)
+    return 0.0;
+  return exp (r->log_q + r->s * log (c2));
 }
 
 static void
@@ -406,6 +433,8 @@ model_from_params (WgNodeContext *ctx, SpectrumModel *sm)
   sm->depth = wg_ctx_double (ctx, P_DEPTH);
   sm->wind = wg_ctx_double (ctx, P_WIND_SPEED);
   sm->theta_w = wg_ctx_radians (ctx, P_WIND_DIRECTION);
+  sm->wind_x = cos (sm->theta_w);
+  sm->wind_y = sin (sm->theta_w);
   sm->gamma = wg_ctx_double (ctx, P_GAMMA);
   sm->sigma_a = wg_ctx_double (ctx, P_SIGMA_A);
   sm->sigma_b = wg_ctx_double (ctx, P_SIGMA_B);
@@ -413,6 +442,7 @@ model_from_params (WgNodeContext *ctx, SpectrumModel *sm)
   sm->swell = wg_ctx_double (ctx, P_SWELL);
   sm->alignment = wg_ctx_double (ctx, P_ALIGNMENT);
   sm->opposing = wg_ctx_double (ctx, P_OPPOSING);
+  sm->aligned_norm = wg_spreading_aligned_norm (sm->alignment, sm->opposing);
   sm->phillips_alpha = wg_ctx_double (ctx, P_PHILLIPS_CONSTANT);
   sm->phillips_l = sm->wind * sm->wind / sm->g;
   sm->gamma_plus = wg_ctx_double (ctx, P_GAMMA_PLUS);
@@ -444,13 +474,37 @@ model_from_params (WgNodeContext *ctx, SpectrumModel *sm)
     sm->model = -1;
 }
 
+/* Writes mode (@n, @m) of mean spectrum @f into @c (re, im). */
+static inline void
+write_mode (float *c, double f, double dk2, guint64 seed, guint32 node_seed, gint32 n, gint32 m,
+            gboolean random_amplitude)
+{
+  if (f <= 0.0)
+    {
+      c[0] = c[1] = 0.0f;
+      return;
+    }
+  double amp = sqrt (0.5 * f * dk2), xr, xi, phase;
+  wg_rng_wave_gaussian (seed, node_seed, n, m, 0, &xr, &xi, random_amplitude ? NULL : &phase);
+  if (random_amplitude)
+    {
+      c[0] = (float) (amp * xr * M_SQRT1_2);
+      c[1] = (float) (amp * xi * M_SQRT1_2);
+    }
+  else
+    {
+      c[0] = (float) (amp * cos (phase));
+      c[1] = (float) (amp * sin (phase));
+    }
+}
+
 static gboolean
 ocean_spectrum_process_cpu (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *out = wg_ctx_output (ctx, 0);
   float *h0 = wg_buffer_data (out);
   const WgSettings *s = wg_ctx_settings (ctx);
-  const guint nx = out->grid[0], ny = out->grid[1];
+  const guint nx = out->grid[0], ny = out->grid[1], hx = nx / 2, hy = ny / 2;
   const double dkx = 2.0 * G_PI / out->extent[0], dky = 2.0 * G_PI / out->extent[1];
   const gboolean random_amplitude = wg_ctx_bool (ctx, P_RANDOM_AMPLITUDE);
   const guint32 node_seed = (guint32) wg_ctx_int (ctx, P_SEED);
@@ -458,44 +512,48 @@ ocean_spectrum_process_cpu (WgNodeContext *ctx, GError **error)
   SpectrumModel sm;
 
   model_from_params (ctx, &sm);
+  /* Cell (n0, m0) of the quadrant n0, m0 ≥ 0 and its mirrors (±n0, ±m0)
+   * have the same |k| at mirrored sample points, so the radial factors
+   * (most of the work) are evaluated once for the four. */
 #pragma omp parallel for schedule(static)
-  for (guint j = 0; j < ny; j++)
+  for (guint m0 = 0; m0 < hy; m0++)
     {
-      gint32 m = j < ny / 2 ? (gint32) j : (gint32) j - (gint32) ny;
-      for (guint i = 0; i < nx; i++)
+      const int n_sy = m0 > 0 ? 2 : 1;
+      float *rows[2] = { h0 + 2 * (gsize) m0 * nx, h0 + 2 * (gsize) ((ny - m0) % ny) * nx };
+      for (guint n0 = 0; n0 < hx; n0++)
         {
-          gint32 n = i < nx / 2 ? (gint32) i : (gint32) i - (gint32) nx;
-          float *c = h0 + 2 * ((gsize) j * nx + i);
-          /* The Nyquist row and column have no ±k partner on the grid: no waves there. */
-          double f = 0.0;
-          if (sm.model >= 0 && n != -(gint32) (nx / 2) && m != -(gint32) (ny / 2) &&
-              (n != 0 || m != 0))
+          const int n_sx = n0 > 0 ? 2 : 1;
+          double f[2][2] = { { 0.0, 0.0 }, { 0.0, 0.0 } }; /* [m sign][n sign] */
+          if (sm.model >= 0 && (n0 != 0 || m0 != 0))
             {
               for (int b = 0; b < samples; b++)
                 for (int a = 0; a < samples; a++)
-                  f += directional_spectrum (&sm, (n + (a + 0.5) / samples - 0.5) * dkx,
-                                             (m + (b + 0.5) / samples - 0.5) * dky);
-              f /= samples * samples;
+                  {
+                    double kx = (n0 + (a + 0.5) / samples - 0.5) * dkx;
+                    double ky = (m0 + (b + 0.5) / samples - 0.5) * dky;
+                    double k = sqrt (kx * kx + ky * ky);
+                    RadialPart r;
+                    radial_part (&sm, k, &r);
+                    if (r.radial == 0.0)
+                      continue;
+                    for (int sy = 0; sy < n_sy; sy++)
+                      for (int sx = 0; sx < n_sx; sx++)
+                        f[sy][sx] += r.radial * angular_part (&sm, &r, (sx ? -kx : kx) / k,
+                                                              (sy ? -ky : ky) / k);
+                  }
             }
-          if (f <= 0.0)
-            {
-              c[0] = c[1] = 0.0f;
-              continue;
-            }
-          double amp = sqrt (0.5 * f * dkx * dky), xr, xi, phase;
-          wg_rng_wave_gaussian (s->seed, node_seed, n, m, 0, &xr, &xi, &phase);
-          if (random_amplitude)
-            {
-              c[0] = (float) (amp * xr * M_SQRT1_2);
-              c[1] = (float) (amp * xi * M_SQRT1_2);
-            }
-          else
-            {
-              c[0] = (float) (amp * cos (phase));
-              c[1] = (float) (amp * sin (phase));
-            }
+          for (int sy = 0; sy < n_sy; sy++)
+            for (int sx = 0; sx < n_sx; sx++)
+              write_mode (rows[sy] + 2 * (sx ? nx - n0 : n0), f[sy][sx] / (samples * samples),
+                          dkx * dky, s->seed, node_seed, sx ? -(gint32) n0 : (gint32) n0,
+                          sy ? -(gint32) m0 : (gint32) m0, random_amplitude);
         }
+      /* The Nyquist column has no ±k partner on the grid: no waves there. */
+      for (int sy = 0; sy < n_sy; sy++)
+        rows[sy][2 * hx] = rows[sy][2 * hx + 1] = 0.0f;
     }
+  /* Nor has the Nyquist row. */
+  memset (h0 + 2 * (gsize) hy * nx, 0, 2 * (gsize) nx * sizeof (float));
   return TRUE;
 }
 
@@ -530,7 +588,7 @@ ocean_spectrum_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_set_float (program, "u_alignment", (float) sm.alignment);
   wg_gpu_set_float (program, "u_opposing", (float) sm.opposing);
   wg_gpu_set_float (program, "u_aligned_norm",
-                    (float) wg_spreading_aligned_norm (sm.alignment, sm.opposing));
+                    (float) sm.aligned_norm);
   wg_gpu_set_float (program, "u_phillips_alpha", (float) sm.phillips_alpha);
   wg_gpu_set_float (program, "u_phillips_l", (float) sm.phillips_l);
   wg_gpu_set_float (program, "u_gamma_plus", (float) sm.gamma_plus);

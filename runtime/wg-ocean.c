@@ -113,17 +113,21 @@ wg_tma_depth_factor (double omega, double depth, double gravity)
 }
 
 double
+wg_spreading_cos2s_log_norm (double s)
+{
+  /* In logs: the Γ ratio overflows doubles for s ≳ 85. */
+  return (2.0 * s - 1.0) * G_LN2 + 2.0 * lgamma (s + 1.0) - log (G_PI) - lgamma (2.0 * s + 1.0);
+}
+
+double
 wg_spreading_cos2s (double theta, double s)
 {
   if (s <= 0.0)
     return 1.0 / (2.0 * G_PI);
-  /* log Q(s): the Γ ratio overflows doubles for s ≳ 85. */
-  double log_q = (2.0 * s - 1.0) * G_LN2 + 2.0 * lgamma (s + 1.0) - log (G_PI) -
-                 lgamma (2.0 * s + 1.0);
   double c = fabs (cos (0.5 * theta));
   if (c == 0.0)
     return 0.0;
-  return exp (log_q + 2.0 * s * log (c));
+  return exp (wg_spreading_cos2s_log_norm (s) + 2.0 * s * log (c));
 }
 
 double
@@ -163,9 +167,15 @@ wg_spreading_aligned_norm (double a, double opposing)
 }
 
 double
+wg_spreading_aligned_shape (double cos_theta, double a, double opposing)
+{
+  double w = cos_theta >= 0.0 ? 1.0 : opposing;
+  return w * pow (fabs (cos_theta), a);
+}
+
+double
 wg_spreading_aligned (double theta, double a, double opposing)
 {
-  double c = cos (theta);
-  double w = c >= 0.0 ? 1.0 : opposing;
-  return w * pow (fabs (c), a) / wg_spreading_aligned_norm (a, opposing);
+  return wg_spreading_aligned_shape (cos (theta), a, opposing) /
+         wg_spreading_aligned_norm (a, opposing);
 }

@@ -77,6 +77,9 @@ double wg_tma_depth_factor (double omega, double depth, double gravity);
  */
 double wg_spreading_cos2s (double theta, double s);
 
+/** wg_spreading_cos2s_log_norm: log Q(s) of wg_spreading_cos2s(), s > 0. */
+double wg_spreading_cos2s_log_norm (double s);
+
 /**
  * wg_spreading_mitsuyasu_s:
  * Mitsuyasu et al. (1975) spreading exponent: s = sp (ω/ωp)⁵ below the peak,
@@ -109,5 +112,12 @@ double wg_spreading_aligned (double theta, double a, double opposing);
 
 /** wg_spreading_aligned_norm: the normalisation (1 + opposing) ∫_{−π/2}^{π/2} cos^a θ dθ. */
 double wg_spreading_aligned_norm (double a, double opposing);
+
+/**
+ * wg_spreading_aligned_shape:
+ * wg_spreading_aligned() before normalisation, from cos θ: |cos θ|^a, times
+ * @opposing when cos θ < 0. Dividing by wg_spreading_aligned_norm() gives D(θ).
+ */
+double wg_spreading_aligned_shape (double cos_theta, double a, double opposing);
 
 G_END_DECLS

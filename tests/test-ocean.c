@@ -267,6 +267,78 @@ test_belyaev_reduces_to_phillips (void)
   g_assert_cmpfloat (fabs (against / with / expect - 1), <, 0.05);
 }
 
+/* Mean direction and first circular moment r1 = |E[e^{iθ}]| of the modes'
+ * energies (FFT-ordered n×n h̃0). */
+static void
+directional_moments (const float *h0, guint n, double *mean_dir, double *r1)
+{
+  double e = 0, c = 0, s = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        double kx = i < n / 2 ? (double) i : (double) i - n;
+        double ky = j < n / 2 ? (double) j : (double) j - n;
+        if (kx == 0 && ky == 0)
+          continue;
+        const float *v = h0 + 2 * ((gsize) j * n + i);
+        double w = (double) v[0] * v[0] + (double) v[1] * v[1], k = hypot (kx, ky);
+        e += w;
+        c += w * kx / k;
+        s += w * ky / k;
+      }
+  *mean_dir = atan2 (s, c);
+  *r1 = hypot (c, s) / e;
+}
+
+/* The modes' directions follow D(θ) in all four quadrants: with every mode
+ * at its expected energy (random_amplitude=false), the mean direction is the
+ * wind's and r1 is D's: s/(s+1) for cos-2s (Longuet-Higgins et al. 1963),
+ * (1 − o)/(1 + o) · I(a+1)/I(a) for Phillips' |cos θ|^a with opposing o,
+ * I(a) = ∫_{−π/2}^{π/2} cos^a θ dθ. */
+static void
+test_directional_moments (void)
+{
+  const struct {
+    const char *model;
+    double wind_direction, spread, alignment, opposing;
+  } cases[] = {
+    { "jonswap", 30, 4, 0, 0 },
+    { "jonswap", -120, 20, 0, 0 },
+    { "phillips", 135, 0, 2, 0.25 },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *model = g_strdup_printf ("model=%s", cases[c].model);
+      g_autofree char *dir = g_strdup_printf ("wind_direction=%g", cases[c].wind_direction);
+      g_autofree char *spread = g_strdup_printf ("spread=%g", cases[c].spread);
+      g_autofree char *align = g_strdup_printf ("alignment=%g", cases[c].alignment);
+      g_autofree char *opp = g_strdup_printf ("opposing=%g", cases[c].opposing);
+      const char *params[] = { model, "wind_speed=12", dir, "spreading=cos2s", spread,
+                               align, opp, "random_amplitude=false", NULL };
+      if (cases[c].alignment > 0)
+        params[4] = "spreading=phillips";
+      const guint n = 256;
+      gsize count;
+      g_autofree float *h0 = spectrum_h0 (n, 2000, params, &count);
+      double mean_dir, r1, expect;
+      directional_moments (h0, n, &mean_dir, &r1);
+      if (cases[c].alignment > 0)
+        {
+          double a = cases[c].alignment, o = cases[c].opposing;
+          expect = (1 - o) / (1 + o) *
+                   exp (lgamma (0.5 * (a + 2)) - lgamma (0.5 * a + 1.5) - lgamma (0.5 * (a + 1)) +
+                        lgamma (0.5 * a + 1));
+        }
+      else
+        expect = cases[c].spread / (cases[c].spread + 1);
+      double dir_err = remainder (mean_dir - cases[c].wind_direction * G_PI / 180, 2 * G_PI);
+      g_test_message ("%s: mean direction off by %.3g°, r1 %.4f, expected %.4f", params[0],
+                      dir_err * 180 / G_PI, r1, expect);
+      g_assert_cmpfloat (fabs (dir_err), <, 0.2 * G_PI / 180);
+      g_assert_cmpfloat (fabs (r1 / expect - 1), <, 0.003);
+    }
+}
+
 /* Parseval: the surface's variance is the spectrum's integral over the band
  * the grid resolves. The integral is a 4× finer quadrature of the same F. */
 static void
@@ -987,6 +1059,7 @@ main (int argc, char **argv)
   add_both ("pm-rayleigh-ensemble", test_pm_rayleigh_ensemble);
   add_both ("jonswap-gamma1-is-pm", test_jonswap_gamma1_is_pm);
   add_both ("belyaev-reduces-to-phillips", test_belyaev_reduces_to_phillips);
+  add_both ("directional-moments", test_directional_moments);
   add_both ("parseval", test_parseval);
   add_both ("fft-full-grid", test_fft_full_grid);
   add_both ("fft-half-spectrum", test_fft_half_spectrum);
