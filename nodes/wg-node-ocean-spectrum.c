@@ -577,7 +577,7 @@ ocean_spectrum_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_set_float (program, "u_g", (float) sm.g);
   wg_gpu_set_float (program, "u_depth", isinf (sm.depth) ? -1.0f : (float) sm.depth);
   wg_gpu_set_float (program, "u_wind", (float) sm.wind);
-  wg_gpu_set_float (program, "u_theta_w", (float) sm.theta_w);
+  wg_gpu_set_vec2 (program, "u_wind_dir", (float) sm.wind_x, (float) sm.wind_y);
   wg_gpu_set_float (program, "u_alpha", (float) sm.alpha);
   wg_gpu_set_float (program, "u_omega_peak", (float) sm.omega_peak);
   wg_gpu_set_float (program, "u_gamma", (float) sm.gamma);

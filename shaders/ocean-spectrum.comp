@@ -18,7 +18,7 @@ uniform int u_spreading;
 uniform float u_g;
 uniform float u_depth;        /* m; negative: deep water */
 uniform float u_wind;         /* m/s */
-uniform float u_theta_w;      /* rad */
+uniform vec2 u_wind_dir;       /* ŵ = (cos θw, sin θw) */
 uniform float u_alpha;        /* Phillips constant of the frequency spectra */
 uniform float u_omega_peak;   /* rad/s */
 uniform float u_gamma, u_sigma_a, u_sigma_b;
@@ -66,16 +66,15 @@ gamma_ratio (float s)
          (1.0 + x * (1.0 / 8.0 + x * (1.0 / 128.0 + x * (-5.0 / 1024.0 + x * (-21.0 / 32768.0)))));
 }
 
-/* cos-2s: Q(s) |cos(θ/2)|^{2s}, Q(s) = Γ(s+1) / (2√π Γ(s+½)). */
+/* cos-2s: Q(s) |cos(θ/2)|^{2s} from @c2 = cos²(θ/2), Q(s) = Γ(s+1) / (2√π Γ(s+½)). */
 float
-cos2s (float theta, float s)
+cos2s (float c2, float s)
 {
   if (s <= 0.0)
     return 1.0 / (2.0 * PI);
-  float c = abs (cos (0.5 * theta));
-  if (c == 0.0)
+  if (c2 == 0.0)
     return 0.0;
-  return gamma_ratio (s) / (2.0 * sqrt (PI)) * pow (c, 2.0 * s);
+  return gamma_ratio (s) / (2.0 * sqrt (PI)) * pow (c2, s);
 }
 
 float
@@ -86,18 +85,19 @@ swell_s (float omega)
   return 16.0 * tanh (u_omega_peak / omega) * u_swell * u_swell;
 }
 
+/* D(θ) from c = cos θ and c2 = cos²(θ/2). */
 float
-spreading (float theta, float omega)
+spreading (float c, float c2, float omega)
 {
   float r = omega / u_omega_peak;
   if (u_spreading == 0)
-    return cos2s (theta, u_spread + swell_s (omega));
+    return cos2s (c2, u_spread + swell_s (omega));
   if (u_spreading == 1)
     {
       float cp = u_g / u_omega_peak;
       float sp = 11.5 * pow (max (u_wind, 1e-3) / cp, -2.5);
       float s = omega <= u_omega_peak ? sp * pow (r, 5.0) : sp * pow (r, -2.5);
-      return cos2s (theta, s + swell_s (omega));
+      return cos2s (c2, s + swell_s (omega));
     }
   if (u_spreading == 2)
     {
@@ -109,9 +109,8 @@ spreading (float theta, float omega)
           float cp = u_g / u_omega_peak;
           s = 9.77 * pow (r, -2.33 - 1.45 * (u_wind / cp - 1.17));
         }
-      return cos2s (theta, s + swell_s (omega));
+      return cos2s (c2, s + swell_s (omega));
     }
-  float c = cos (theta);
   return (c >= 0.0 ? 1.0 : u_opposing) * pow (abs (c), u_alignment) / u_aligned_norm;
 }
 
@@ -140,7 +139,12 @@ directional_spectrum (float kx, float ky)
   float k = sqrt (kx * kx + ky * ky);
   if (k <= u_k_min || k == 0.0)
     return 0.0;
-  float theta = atan (ky, kx) - u_theta_w;
+  /* θ relative to the wind through k̂·ŵ, and cos²(θ/2) = |k̂ + ŵ|²/4, which
+   * is exactly 0 for waves straight against it (as on the CPU). */
+  vec2 dir = vec2 (kx, ky) / k;
+  float c = dot (dir, u_wind_dir);
+  vec2 half_vector = dir + u_wind_dir;
+  float c2 = 0.25 * dot (half_vector, half_vector);
   float envelope = u_cutoff > 0.0 ? exp (-k * k * u_cutoff * u_cutoff) : 1.0;
 
   if (u_model == 0 || u_model == 1)
@@ -149,18 +153,12 @@ directional_spectrum (float kx, float ky)
         return 0.0;
       float kl = k * u_phillips_l;
       float base = u_phillips_alpha / (2.0 * PI) * pow (k, -4.0) * exp (-1.0 / (kl * kl));
-      float dir;
+      float d;
       if (u_model == 0)
-        {
-          float c = cos (theta);
-          dir = PI * (c >= 0.0 ? 1.0 : u_opposing) * pow (abs (c), u_alignment) / u_aligned_norm;
-        }
+        d = PI * (c >= 0.0 ? 1.0 : u_opposing) * pow (abs (c), u_alignment) / u_aligned_norm;
       else
-        {
-          float c = cos (theta);
-          dir = pow (abs (c), c >= 0.0 ? u_gamma_plus : u_gamma_minus);
-        }
-      return base * dir * envelope;
+        d = pow (abs (c), c >= 0.0 ? u_gamma_plus : u_gamma_minus);
+      return base * d * envelope;
     }
 
   float omega = dispersion_omega (k);
@@ -192,7 +190,7 @@ directional_spectrum (float kx, float ky)
     s_omega = measured_s (omega);
   if (s_omega <= 0.0)
     return 0.0;
-  return s_omega * group_velocity (k, omega) * spreading (theta, omega) / k * envelope;
+  return s_omega * group_velocity (k, omega) * spreading (c, c2, omega) / k * envelope;
 }
 
 void
