@@ -399,12 +399,13 @@ wg_zip_compress_chunk (exr_encode_pipeline_t *pipe)
 
 typedef struct {
   exr_context_t ctxt;
-  const float *data;
+  const float *data;            /* float source, or NULL */
+  const guint16 *halves;        /* half source (stored as half), or NULL */
   guint width;
   guint channels;
   const char *const *names;
   int map[WG_EXR_MAX_CHANNELS]; /* file channel index → input channel index */
-  gboolean half;                /* convert to half before packing */
+  gboolean half;                /* stored as half */
   gboolean zip;                 /* ZIP or ZIPS: compressed by a WgZipCoder */
   int zip_level;
   int nchunks, lines;
@@ -439,8 +440,11 @@ wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pi
   *initialized = TRUE;
 
   const size_t row_values = (size_t) job->width * job->channels;
-  const float *rows = job->data + (size_t) cinfo.start_y * row_values;
-  if (job->half)
+  const float *rows = job->data ? job->data + (size_t) cinfo.start_y * row_values : NULL;
+  const guint16 *half_rows = halves;
+  if (job->halves)
+    half_rows = job->halves + (size_t) cinfo.start_y * row_values;
+  else if (job->half)
     wg_halves_from_floats (rows, halves, (gsize) cinfo.height * row_values, TRUE);
   for (int c = 0; c < pipe->channel_count; c++)
     {
@@ -450,7 +454,7 @@ wg_exr_encode_chunk (const WgExrEncodeJob *job, int y, exr_encode_pipeline_t *pi
       ch->user_data_type = job->half ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT;
       ch->user_pixel_stride = (int32_t) (job->channels * size);
       ch->user_line_stride = (int32_t) (row_values * size);
-      ch->encode_from_ptr = job->half ? (const uint8_t *) (halves + job->map[c])
+      ch->encode_from_ptr = job->half ? (const uint8_t *) (half_rows + job->map[c])
                                       : (const uint8_t *) (rows + job->map[c]);
     }
 
@@ -570,8 +574,9 @@ wg_exr_encode_worker (gpointer data)
   WgExrEncodeJob *job = data;
   exr_encode_pipeline_t pipe = EXR_ENCODE_PIPELINE_INITIALIZER;
   gboolean initialized = FALSE;
-  g_autofree guint16 *halves =
-    job->half ? g_new (guint16, (gsize) job->lines * job->width * job->channels) : NULL;
+  g_autofree guint16 *halves = job->half && job->halves == NULL
+                                  ? g_new (guint16, (gsize) job->lines * job->width * job->channels)
+                                  : NULL;
   g_autoptr (GByteArray) out = g_byte_array_new ();
   g_autofree guint64 *sizes = g_new (guint64, job->run);
   WgZipCoder zip = { 0 };
@@ -700,16 +705,16 @@ wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError 
   return TRUE;
 }
 
-gboolean
-wg_exr_write (const char *path, guint width, guint height, guint channels, const float *data,
-              const char *const *channel_names, WgExrPixelType pixel_type,
-              WgExrCompression compression, int zip_level, int threads, GError **error)
+/* wg_exr_write() from floats (@data) or from halves (@halves, stored as half). */
+static gboolean
+wg_exr_write_pixels (const char *path, guint width, guint height, guint channels,
+                     const float *data, const guint16 *halves, const char *const *channel_names,
+                     WgExrPixelType pixel_type, WgExrCompression compression, int zip_level,
+                     int threads, GError **error)
 {
   g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (channel_names != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   if (!wg_exr_check_write_args (path, width, height, channels, channel_names, pixel_type,
                                 compression, zip_level, error))
     return FALSE;
@@ -744,7 +749,8 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
   int level = zip_level;
   if (exr_get_zip_compression_level (ctxt, 0, &level) != EXR_ERR_SUCCESS)
     level = zip_level;
-  WgExrEncodeJob job = { .ctxt = ctxt, .data = data, .width = width, .channels = channels,
+  WgExrEncodeJob job = { .ctxt = ctxt, .data = data, .halves = halves, .width = width,
+                         .channels = channels,
                          .names = channel_names, .half = pixel_type == WG_EXR_HALF,
                          .zip = compression == WG_EXR_ZIP || compression == WG_EXR_ZIPS,
                          .zip_level = level };
@@ -766,6 +772,26 @@ wg_exr_write (const char *path, guint width, guint height, guint channels, const
       return FALSE;
     }
   return wg_tmp_file_commit (&tf, path, error);
+}
+
+gboolean
+wg_exr_write (const char *path, guint width, guint height, guint channels, const float *data,
+              const char *const *channel_names, WgExrPixelType pixel_type,
+              WgExrCompression compression, int zip_level, int threads, GError **error)
+{
+  g_return_val_if_fail (data != NULL, FALSE);
+  return wg_exr_write_pixels (path, width, height, channels, data, NULL, channel_names,
+                              pixel_type, compression, zip_level, threads, error);
+}
+
+gboolean
+wg_exr_write_halves (const char *path, guint width, guint height, guint channels,
+                     const guint16 *data, const char *const *channel_names,
+                     WgExrCompression compression, int zip_level, int threads, GError **error)
+{
+  g_return_val_if_fail (data != NULL, FALSE);
+  return wg_exr_write_pixels (path, width, height, channels, NULL, data, channel_names,
+                              WG_EXR_HALF, compression, zip_level, threads, error);
 }
 
 /* OpenEXRCore 3.1 decodes the non-half channels of B44/B44A chunks in a

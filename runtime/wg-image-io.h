@@ -130,6 +130,21 @@ gboolean wg_exr_write (const char *path, guint width, guint height, guint channe
                        int zip_level, int threads, GError **error);
 
 /**
+ * wg_exr_write_halves:
+ * @data: width × height × channels IEEE 754 binary16 values, row-major,
+ *   interleaved (from wg_halves_from_floats())
+ *
+ * wg_exr_write() with %WG_EXR_HALF, from pixels already converted to half:
+ * the same file, byte for byte, as wg_exr_write() of the floats. Lets a
+ * caller keep half the bytes per frame queued for writing. Other arguments,
+ * errors and return value as wg_exr_write().
+ */
+gboolean wg_exr_write_halves (const char *path, guint width, guint height, guint channels,
+                              const guint16 *data, const char *const *channel_names,
+                              WgExrCompression compression, int zip_level, int threads,
+                              GError **error);
+
+/**
  * wg_exr_read:
  * @path: OpenEXR file
  * @width: (out): data-window width in pixels
