@@ -192,6 +192,11 @@ typedef struct _WgNodeContext WgNodeContext;
  *    functions, and may read input rows at most row_halo away from the rows it
  *    writes (wrapping across the edges). Nodes with no row-stage producer
  *    among the fused nodes get ranges that start and end on multiples of 8.
+ *  - An output that only later fused stages read may be given memory for a
+ *    window of rows only (row @j sharing it with rows a ring's length away),
+ *    so process_rows must write every row of such an output that it is
+ *    given, and a node that is not WG_NODE_STATEFUL must not expect its
+ *    outputs to keep anything between evaluations.
  */
 typedef struct _WgNodeType WgNodeType;
 struct _WgNodeType {
@@ -617,9 +622,11 @@ WgBuffer *wg_plan_get_output (WgPlan *plan, const char *name);
 /**
  * wg_plan_get_node_output:
  * Buffer of output @port of @node, or NULL. Nodes skip outputs nothing
- * consumes; requesting one here makes the next wg_plan_evaluate() compute it
- * (so request before evaluating). The pointer stays valid for the plan's life
- * unless a parameter change alters the output's shape.
+ * consumes, and a CPU plan keeps only a window of rows of outputs that only
+ * fused row stages read (fft's displacement, say); requesting one here makes
+ * the next wg_plan_evaluate() compute it whole (so request before
+ * evaluating). The pointer stays valid for the plan's life unless a
+ * parameter change alters the output's shape.
  */
 WgBuffer *wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port);
 /**

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static WgBuffer *
 buffer_alloc (WgPortType kind, guint width, guint height, guint channels,
@@ -46,12 +48,25 @@ wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2
   return b;
 }
 
+static void
+release_cpu_storage (WgBuffer *b)
+{
+  if (b->mapped_bytes)
+    munmap (b->data, b->mapped_bytes);
+  else
+    free (b->data);
+  b->data = NULL;
+  b->mapped_bytes = 0;
+  b->window_edge = b->window_ring = 0;
+  b->cpu_valid = FALSE;
+}
+
 void
 wg_buffer_free (WgBuffer *buffer)
 {
   if (buffer == NULL)
     return;
-  free (buffer->data);
+  release_cpu_storage (buffer);
   if (buffer->ssbo)
     glDeleteBuffers (1, &buffer->ssbo);
   g_free (buffer);
@@ -74,6 +89,76 @@ ensure_cpu_storage (WgBuffer *b)
     g_error ("out of memory allocating a %u×%u×%u buffer", b->width, b->height, b->channels);
   memset (mem, 0, buffer_bytes (b));
   b->data = mem;
+}
+
+/* Maps @rows rows of the window at row @row onto the memory file at @offset. */
+static gboolean
+map_rows (char *base, gsize row_bytes, guint row, guint rows, int fd, gsize offset)
+{
+  void *at = base + (gsize) row * row_bytes;
+  return rows == 0 || mmap (at, (gsize) rows * row_bytes, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_FIXED, fd, (off_t) offset) == at;
+}
+
+gboolean
+wg_buffer_set_row_window (WgBuffer *b, guint n_bands, const guint *band_start, guint edge_rows,
+                          guint ring_rows)
+{
+  g_return_val_if_fail (b->kind == WG_PORT_FIELD && b->gpu == NULL && n_bands > 0, FALSE);
+  const gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  const gsize row_bytes = (gsize) b->width * b->channels * sizeof (float);
+  /* Every mapping starts and ends on a page. */
+  if (ring_rows == 0 || (gsize) ring_rows * row_bytes % page || (gsize) edge_rows * row_bytes % page)
+    return FALSE;
+  for (guint t = 0; t <= n_bands; t++)
+    if ((gsize) band_start[t] * row_bytes % page ||
+        (t < n_bands && band_start[t + 1] - band_start[t] < 2 * edge_rows + ring_rows))
+      return FALSE;
+  if (band_start[0] != 0 || band_start[n_bands] != b->height)
+    return FALSE;
+
+  const guint per_band = 2 * edge_rows + ring_rows;
+  const gsize virtual_bytes = (gsize) b->height * row_bytes;
+  int fd = memfd_create ("wavegraph-row-window", MFD_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  char *base = MAP_FAILED;
+  gboolean ok = ftruncate (fd, (off_t) ((gsize) n_bands * per_band * row_bytes)) == 0;
+  /* Reserve the whole range, then map each piece over it. */
+  if (ok)
+    base = mmap (NULL, virtual_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ok &= base != MAP_FAILED;
+  for (guint t = 0; ok && t < n_bands; t++)
+    {
+      const guint j0 = band_start[t], j1 = band_start[t + 1];
+      const gsize own = (gsize) t * per_band * row_bytes;
+      ok &= map_rows (base, row_bytes, j0, edge_rows, fd, own);
+      for (guint j = j0 + edge_rows; ok && j < j1 - edge_rows; j += ring_rows)
+        ok &= map_rows (base, row_bytes, j, MIN (ring_rows, j1 - edge_rows - j), fd,
+                        own + (gsize) edge_rows * row_bytes);
+      ok &= map_rows (base, row_bytes, j1 - edge_rows, edge_rows, fd,
+                      own + (gsize) (edge_rows + ring_rows) * row_bytes);
+    }
+  close (fd);
+  if (!ok)
+    {
+      if (base != MAP_FAILED)
+        munmap (base, virtual_bytes);
+      return FALSE;
+    }
+  release_cpu_storage (b);
+  b->data = (float *) base;
+  b->mapped_bytes = virtual_bytes;
+  b->window_edge = edge_rows;
+  b->window_ring = ring_rows;
+  return TRUE;
+}
+
+void
+wg_buffer_clear_row_window (WgBuffer *b)
+{
+  if (b->mapped_bytes)
+    release_cpu_storage (b);
 }
 
 static void

@@ -17,6 +17,7 @@ struct _WgNodeContext {
   WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
   WgBuffer **outputs;     /* owned */
   gboolean *output_used;
+  gboolean *output_requested; /* asked for by wg_plan_get_node_output(): never windowed */
   gpointer state;
   gboolean dirty;         /* parameters changed or never computed */
   gboolean reprepare;     /* an output was requested that prepare did not plan for, or a
@@ -57,6 +58,9 @@ struct _WgPlan {
   guint group_rows;       /* their common height */
   gint64 *group_usec;     /* per stage: time the first thread spent in it */
   guint64 fused_stages;   /* stages run fused with others, for tests */
+  gboolean row_windows;   /* give row-stage intermediates row windows (default) */
+  gboolean relayout;      /* a node was prepared again: lay out row windows anew */
+  guint n_windows;        /* outputs with a row window now */
 };
 
 /* ---------------------------------------------------------------------------
@@ -367,6 +371,7 @@ node_context_free (WgNodeContext *ctx)
   g_free (ctx->outputs);
   g_free (ctx->inputs);
   g_free (ctx->output_used);
+  g_free (ctx->output_requested);
   g_free (ctx->input_changed);
   g_clear_error (&ctx->error);
   g_free (ctx);
@@ -441,6 +446,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
                              ctx->outputs[0]->kind != WG_PORT_FIELD))
     g_error ("node type %s: row stages need begin_rows and a field as first output", type->name);
   ctx->dirty = TRUE;
+  plan->relayout = TRUE;
   return TRUE;
 }
 
@@ -516,6 +522,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
   plan->row_fusion = TRUE;
+  plan->row_windows = TRUE;
   plan->group = g_new0 (WgNodeContext *, order->len);
   plan->group_usec = g_new0 (gint64, order->len);
   {
@@ -536,6 +543,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
       ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
       ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+      ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
       ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
       ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
       plan->nodes[i] = ctx;
@@ -652,6 +660,35 @@ band_of (guint rows, guint n_bands, guint t, gint64 *j0, gint64 *j1)
   *j1 = t + 1 == n_bands ? rows : (gint64) (blocks * (t + 1) / n_bands) * ROW_ALIGN;
 }
 
+/* Rows a fused stage advances per step in a group @width cells wide. */
+static gint64
+chunk_rows (const WgPlan *plan, guint width)
+{
+  const guint cells = plan->row_chunk_cells ? plan->row_chunk_cells : CHUNK_CELLS;
+  return MAX (ROW_ALIGN, cells / MAX (width, 1) / ROW_ALIGN * ROW_ALIGN);
+}
+
+static guint
+n_bands_for (const WgPlan *plan, guint rows)
+{
+  return CLAMP (rows / ROW_ALIGN, 1, (guint) plan->threads);
+}
+
+/* The shortest band of a group of @rows rows. */
+static gint64
+shortest_band (const WgPlan *plan, guint rows)
+{
+  const guint n_bands = n_bands_for (plan, rows);
+  gint64 shortest = rows;
+  for (guint t = 0; t < n_bands; t++)
+    {
+      gint64 j0, j1;
+      band_of (rows, n_bands, t, &j0, &j1);
+      shortest = MIN (shortest, j1 - j0);
+    }
+  return shortest;
+}
+
 /* Phase 1 and 2 above for the band [j0, j1) of the calling thread. */
 static void
 run_band_fused (WgPlan *plan, gint64 j0, gint64 j1, gint64 *usec)
@@ -660,9 +697,7 @@ run_band_fused (WgPlan *plan, gint64 j0, gint64 j1, gint64 *usec)
   gint64 *done = g_newa (gint64, n);
   for (guint s = 0; s < n; s++)
     done[s] = j0 + plan->group[s]->row_lag;
-  const guint width = plan->group[0]->outputs[0]->width;
-  const guint cells = plan->row_chunk_cells ? plan->row_chunk_cells : CHUNK_CELLS;
-  const gint64 chunk = MAX (ROW_ALIGN, cells / MAX (width, 1) / ROW_ALIGN * ROW_ALIGN);
+  const gint64 chunk = chunk_rows (plan, plan->group[0]->outputs[0]->width);
   for (gint64 chunk_end = j0 + chunk;; chunk_end += chunk)
     {
       gboolean busy = FALSE;
@@ -705,7 +740,7 @@ row_group_run (WgPlan *plan)
   const guint n = plan->n_group, rows = plan->group_rows;
   if (n == 0)
     return;
-  guint n_bands = CLAMP (rows / ROW_ALIGN, 1, (guint) plan->threads);
+  guint n_bands = n_bands_for (plan, rows);
   gint64 max_lag = 0;
   for (guint s = 0; s < n; s++)
     max_lag = MAX (max_lag, plan->group[s]->row_lag);
@@ -755,20 +790,11 @@ row_group_abandon (WgPlan *plan)
   plan->n_group = 0;
 }
 
-/* Begins row stage @ctx and adds it to the pending group, running the group
- * first when @ctx cannot join it. */
+/* Begins row stage @ctx and appends it to the pending group. */
 static gboolean
-row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
+row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
-  gboolean linked = FALSE;
-  for (guint p = 0; p < type->n_inputs; p++)
-    linked |= pending_producer (plan, ctx, p) >= 0;
-  if (plan->n_group > 0 &&
-      (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
-       (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS))))
-    row_group_run (plan);
-
   gint64 t0 = g_get_monotonic_time ();
   gboolean ok = type->begin_rows (ctx, error);
   gint64 spent = g_get_monotonic_time () - t0;
@@ -792,16 +818,294 @@ row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+/* ---------------------------------------------------------------------------
+ * Row windows
+ *
+ * An output of a row stage that only later stages of its fused group read
+ * (fft's displacement and slope, read by choppy and normals) is needed from
+ * the moment a row is written until its last reader, a few rows behind,
+ * has read it. Such an output gets a row window (wg_buffer_set_row_window):
+ * each band keeps its first and last E rows, which phase 2 reads after the
+ * barrier, and cycles the rows between through a ring of R = chunk + E
+ * rows. A reader trails the writer by its lag plus halo, E or less, so when
+ * the writer reaches a ring slot again every reader is done with the row
+ * there. What the chain touches per frame shrinks by those fields (7 of the
+ * 19 MB of the 512² ocean chain) and its rows stay in cache.
+ *
+ * The windows follow the groups the schedule forms when every node runs
+ * (row_groups_static). A window holds rows only while its producer runs in
+ * the pending group, so a stage reading one has its producers join the
+ * group again when they did not (a cached fft under a normals whose
+ * parameter changed, or a group that ran early), and a group with windows
+ * keeps every lag within what the windows and fusion allow.
+ * ------------------------------------------------------------------------- */
+
+static guint
+node_index (const WgPlan *plan, const WgNodeInst *inst)
+{
+  for (guint i = 0; i < plan->n_nodes; i++)
+    if (plan->nodes[i]->inst == inst)
+      return i;
+  g_assert_not_reached ();
+}
+
+static gboolean
+is_cpu_row_stage (const WgNodeContext *ctx)
+{
+  return !ctx->on_gpu && ctx->inst->type->process_rows != NULL;
+}
+
+/* The group each node joins when every node runs (−1: not a row stage) and
+ * its lag there, by the rules of row_group_join. */
+static void
+row_groups_static (WgPlan *plan, int *group, gint *lag)
+{
+  int g = -1;
+  guint size = 0, rows = 0;
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      const WgNodeType *type = ctx->inst->type;
+      group[i] = -1;
+      lag[i] = 0;
+      if (!is_cpu_row_stage (ctx))
+        {
+          size = 0;
+          continue;
+        }
+      gboolean linked = FALSE;
+      gint l = 0;
+      for (guint p = 0; p < type->n_inputs; p++)
+        {
+          const WgLink *link = wg_graph_input_link (plan->graph, ctx->inst, p);
+          guint from = link ? node_index (plan, link->from) : 0;
+          if (link && size > 0 && group[from] == g)
+            {
+              linked = TRUE;
+              l = MAX (l, lag[from] + (gint) type->row_halo);
+            }
+        }
+      if (size == 0 || size == MAX_GROUP || stage_rows (ctx) != rows ||
+          (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)))
+        {
+          g++;
+          size = 0;
+          rows = stage_rows (ctx);
+          l = 0;
+        }
+      group[i] = g;
+      lag[i] = l;
+      size++;
+    }
+}
+
+/* Whether output @o of node @i may have a window: a field of a CPU row
+ * stage that keeps nothing between frames, read only by stages of its own
+ * static group, and not a graph output or requested. */
+static gboolean
+window_allowed (WgPlan *plan, guint i, guint o, const int *group)
+{
+  WgNodeContext *ctx = plan->nodes[i];
+  const WgBuffer *b = ctx->outputs[o];
+  if (!plan->row_windows || !plan->row_fusion || plan->gpu || group[i] < 0 ||
+      (ctx->inst->type->flags & WG_NODE_STATEFUL) || ctx->output_requested[o] ||
+      b->kind != WG_PORT_FIELD || b->height != stage_rows (ctx))
+    return FALSE;
+  for (guint k = 0; k < plan->graph->outputs->len; k++)
+    {
+      const WgOutput *out = g_ptr_array_index (plan->graph->outputs, k);
+      if (out->node == ctx->inst && out->index == o)
+        return FALSE;
+    }
+  guint readers = 0;
+  for (guint k = 0; k < plan->graph->links->len; k++)
+    {
+      const WgLink *l = &g_array_index (plan->graph->links, WgLink, k);
+      if (l->from != ctx->inst || l->from_port != o)
+        continue;
+      if (group[node_index (plan, l->to)] != group[i])
+        return FALSE;
+      readers++;
+    }
+  return readers > 0;
+}
+
+/* Gives every output that may have one a row window sized for its group,
+ * and whole storage back to the rest. */
+static void
+plan_layout_windows (WgPlan *plan)
+{
+  const guint n = plan->n_nodes;
+  g_autofree int *group = g_new (int, n);
+  g_autofree gint *lag = g_new (gint, n);
+  g_autofree gint *reach = g_new0 (gint, n);
+  row_groups_static (plan, group, lag);
+  /* E: the farthest any stage of the group reads behind its first stages. */
+  for (guint i = 0; i < n; i++)
+    if (group[i] >= 0)
+      reach[group[i]] = MAX (reach[group[i]],
+                             lag[i] + (gint) plan->nodes[i]->inst->type->row_halo);
+  plan->relayout = FALSE;
+  plan->n_windows = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
+        {
+          WgBuffer *b = ctx->outputs[o];
+          guint edge = 0, ring = 0;
+          if (window_allowed (plan, i, o, group))
+            {
+              edge = (guint) (MAX (reach[group[i]], 1) + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+              ring = (guint) chunk_rows (plan, b->width) + edge;
+            }
+          if (edge && b->mapped_bytes && b->window_edge == edge && b->window_ring == ring)
+            {
+              plan->n_windows++;
+              continue;
+            }
+          if (b->mapped_bytes)
+            {
+              /* What the window held is gone: compute it whole. */
+              wg_buffer_clear_row_window (b);
+              ctx->dirty = TRUE;
+            }
+          if (edge == 0)
+            continue;
+          const guint n_bands = n_bands_for (plan, b->height);
+          guint *starts = g_newa (guint, n_bands + 1);
+          for (guint t = 0; t < n_bands; t++)
+            {
+              gint64 j0, j1;
+              band_of (b->height, n_bands, t, &j0, &j1);
+              starts[t] = (guint) j0;
+            }
+          starts[n_bands] = b->height;
+          if (wg_buffer_set_row_window (b, n_bands, starts, edge, ring))
+            plan->n_windows++;
+        }
+    }
+}
+
+/* The lag @ctx would have in the pending group; @linked: it reads a pending stage. */
+static gint
+prospective_lag (WgPlan *plan, WgNodeContext *ctx, gboolean *linked)
+{
+  gint lag = 0;
+  *linked = FALSE;
+  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+    {
+      int from = pending_producer (plan, ctx, p);
+      if (from < 0)
+        continue;
+      *linked = TRUE;
+      lag = MAX (lag, plan->group[from]->row_lag + (gint) ctx->inst->type->row_halo);
+    }
+  return lag;
+}
+
+/* Whether @ctx, joining the pending group with lag @lag, reads its windowed
+ * inputs from pending producers and within their windows, and keeps the
+ * group fusable. */
+static gboolean
+windows_fit (WgPlan *plan, WgNodeContext *ctx, gint lag)
+{
+  if (plan->n_windows == 0)
+    return TRUE;
+  if (2 * (gint64) lag > shortest_band (plan, stage_rows (ctx)))
+    return FALSE;
+  const gint reach = lag + (gint) ctx->inst->type->row_halo;
+  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+    {
+      const WgBuffer *b = ctx->inputs[p];
+      if (b == NULL || b->mapped_bytes == 0)
+        continue;
+      int from = pending_producer (plan, ctx, p);
+      if (from < 0)
+        return FALSE;
+      gint64 span = reach - plan->group[from]->row_lag + chunk_rows (plan, b->width);
+      if (reach > (gint) b->window_edge || span > (gint64) b->window_ring)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Marks in @need (by schedule index) the producers of @ctx's windowed
+ * inputs and, before them, of theirs. */
+static void
+window_producers (WgPlan *plan, WgNodeContext *ctx, gboolean *need)
+{
+  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+    {
+      const WgBuffer *b = ctx->inputs[p];
+      const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
+      if (b == NULL || b->mapped_bytes == 0 || l == NULL)
+        continue;
+      guint from = node_index (plan, l->from);
+      if (!need[from])
+        {
+          need[from] = TRUE;
+          window_producers (plan, plan->nodes[from], need);
+        }
+    }
+}
+
+/* Adds row stage @ctx to the pending group, running the group first when
+ * @ctx cannot join it; producers of windowed inputs that are not pending
+ * then join again, ahead of @ctx. */
+static gboolean
+row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
+{
+  const WgNodeType *type = ctx->inst->type;
+  gboolean linked;
+  gint lag = prospective_lag (plan, ctx, &linked);
+  gboolean fits = windows_fit (plan, ctx, lag);
+  if (plan->n_group > 0 &&
+      (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
+       (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)) || !fits))
+    row_group_run (plan);
+  if (!fits)
+    {
+      /* Their static group had room for all of them: they fit now. */
+      g_autofree gboolean *need = g_new0 (gboolean, plan->n_nodes);
+      window_producers (plan, ctx, need);
+      for (guint i = 0; i < plan->n_nodes; i++)
+        if (need[i])
+          {
+            WgNodeContext *producer = plan->nodes[i];
+            if (!row_group_add (plan, producer, error))
+              return FALSE;
+            producer->runs++;
+          }
+    }
+  return row_group_add (plan, ctx, error);
+}
+
 void
 wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse)
 {
   plan->row_fusion = fuse;
+  plan->relayout = TRUE;
 }
 
 void
 wg_plan_set_row_chunk (WgPlan *plan, guint cells)
 {
   plan->row_chunk_cells = cells;
+  plan->relayout = TRUE;
+}
+
+void
+wg_plan_set_row_windows (WgPlan *plan, gboolean windows)
+{
+  plan->row_windows = windows;
+  plan->relayout = TRUE;
+}
+
+guint
+wg_plan_get_row_windows (const WgPlan *plan)
+{
+  return plan->n_windows;
 }
 
 guint64
@@ -832,6 +1136,8 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
     }
   plan->frame = frame;
   plan->evaluated = TRUE;
+  if (plan->relayout)
+    plan_layout_windows (plan);
 
   for (guint i = 0; i < plan->n_nodes; i++)
     {
@@ -1281,6 +1587,14 @@ wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port)
     {
       ctx->output_used[p] = TRUE;
       ctx->reprepare = TRUE;
+    }
+  ctx->output_requested[p] = TRUE;
+  if (ctx->outputs[p]->mapped_bytes)
+    {
+      /* Whole from the next evaluation on, which computes it again. */
+      wg_buffer_clear_row_window (ctx->outputs[p]);
+      plan->n_windows--;
+      ctx->dirty = TRUE;
     }
   return ctx->outputs[p];
 }

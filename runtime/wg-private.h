@@ -149,6 +149,10 @@ struct _WgBuffer {
   gboolean half;
   double depth;                  /* water depth (m), INFINITY for deep water */
   double gravity;                /* m/s² */
+  /* Row window (wg_buffer_set_row_window): data is a mapping whose rows
+   * share physical pages; 0 when data is an ordinary allocation. */
+  gsize mapped_bytes;
+  guint window_edge, window_ring;
 };
 
 /**
@@ -165,6 +169,33 @@ WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const doubl
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */
 void wg_buffer_zero (WgBuffer *buffer);
+/**
+ * wg_buffer_set_row_window:
+ * @buffer: a CPU field without storage yet, or with a window to replace
+ * @n_bands: bands the rows are split into (the threads of a row group)
+ * @band_start: n_bands + 1 row numbers: band t is rows [band_start[t], band_start[t + 1])
+ * @edge_rows: rows kept at each end of every band (multiple of 8)
+ * @ring_rows: rows of the ring the rest of a band cycles through (multiple of 8)
+ *
+ * Gives a row stage's intermediate output physical memory for a window of
+ * rows instead of the whole field: the first and last @edge_rows rows of
+ * each band keep pages of their own, and band row j in between shares its
+ * pages with rows j ± @ring_rows. The field is still addressed as one
+ * contiguous width × height × channels array (the pages are mapped that
+ * way), so the nodes that write and read it do not change; but a row
+ * holds its value only until the row @ring_rows further on is written.
+ * The plan uses this for outputs that only fused row stages read, a few
+ * rows behind their producer (see wg-plan.c, "Row windows"): the whole
+ * chain's rows then stay in cache.
+ *
+ * Returns: FALSE (the buffer unchanged, full storage) when the rows are not
+ * whole pages at every boundary, bands are shorter than 2 × @edge_rows +
+ * @ring_rows, or the mapping fails.
+ */
+gboolean wg_buffer_set_row_window (WgBuffer *buffer, guint n_bands, const guint *band_start,
+                                   guint edge_rows, guint ring_rows);
+/** wg_buffer_clear_row_window: back to whole (zeroed, allocated on first use) storage. */
+void wg_buffer_clear_row_window (WgBuffer *buffer);
 
 /** wg_plan_get_files_written: files the plan's sinks wrote so far. */
 guint wg_plan_get_files_written (const WgPlan *plan);
@@ -186,6 +217,14 @@ void wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse);
  * chunk gives the same bits; tests use small ones to walk many chunks.
  */
 void wg_plan_set_row_chunk (WgPlan *plan, guint cells);
+/**
+ * wg_plan_set_row_windows: whether outputs that only fused row stages read
+ * get row windows (the default; see wg_buffer_set_row_window()); either
+ * way the results are the same bits. Applies from the next evaluation.
+ */
+void wg_plan_set_row_windows (WgPlan *plan, gboolean windows);
+/** wg_plan_get_row_windows: outputs that have a row window now. */
+guint wg_plan_get_row_windows (const WgPlan *plan);
 /** wg_plan_get_fused_stages: row-stage runs so far that were fused with other nodes. */
 guint64 wg_plan_get_fused_stages (const WgPlan *plan);
 /** wg_plan_finish: waits for the GPU to finish the plan's queued work. */

@@ -616,7 +616,20 @@ test_gl_buffer (void)
  * Row stages: fused and one-after-another evaluation give the same bits
  * ------------------------------------------------------------------------- */
 
-/* Every linked output of @plan, concatenated. */
+/* Asks @plan for every linked output, which keeps them whole (no row
+ * windows), so that they can be compared. */
+static void
+request_linked (WgPlan *plan, const WgGraph *graph)
+{
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *from, *port;
+      wg_graph_get_link (graph, i, &from, &port, NULL, NULL);
+      g_assert_nonnull (wg_plan_get_node_output (plan, from, port));
+    }
+}
+
+/* Every linked output of @plan, concatenated (requested before evaluating). */
 static GByteArray *
 linked_outputs (WgPlan *plan, const WgGraph *graph)
 {
@@ -646,6 +659,9 @@ assert_fusion_exact (const WgGraph *graph, int threads, gint64 frames)
   g_autoptr (WgPlan) plain = wg_test_plan (graph, threads);
   wg_plan_set_row_chunk (stepped, 1);
   wg_plan_set_row_fusion (plain, FALSE);
+  request_linked (fused, graph);
+  request_linked (stepped, graph);
+  request_linked (plain, graph);
   for (gint64 f = 0; f < frames; f++)
     {
       g_autoptr (GError) error = NULL;
@@ -775,6 +791,141 @@ test_row_fusion_failed_stage (void)
   g_assert_cmpuint (wg_plan_get_fused_stages (plan), ==, 3 * 3);
 }
 
+
+/* ---------------------------------------------------------------------------
+ * Row windows: intermediates that only fused stages read keep a ring of rows
+ * ------------------------------------------------------------------------- */
+
+/* row_chain with spectral chop and normals, reading only the normals and
+ * foam: fft's three outputs and chop's displacement are intermediates. */
+static WgGraph *
+window_chain (guint nx, guint ny, gboolean wrap)
+{
+  g_autoptr (WgGraph) g = row_chain (nx, ny, TRUE, "method=spectral", wrap);
+  wg_test_link (g, "fft:slope", "normals:slope");
+  g_assert_true (wg_graph_set_output (g, "normal", "normals", "normal", NULL));
+  g_assert_true (wg_graph_set_output (g, "foam", "foam", "foam", NULL));
+  return g_steal_pointer (&g);
+}
+
+/* The CPU plan of @graph on @threads threads stepping @chunk cells, with
+ * or without row windows. */
+static WgPlan *
+window_plan (const WgGraph *graph, int threads, guint chunk, gboolean windows)
+{
+  WgPlan *plan = wg_test_plan (graph, threads);
+  wg_plan_set_row_chunk (plan, chunk);
+  wg_plan_set_row_windows (plan, windows);
+  return plan;
+}
+
+static void
+assert_same_output (WgPlan *a, WgPlan *b, const char *name)
+{
+  WgBuffer *x = wg_plan_get_output (a, name), *y = wg_plan_get_output (b, name);
+  g_assert_cmpmem (wg_buffer_read (x, NULL), x->n_floats * sizeof (float),
+                   wg_buffer_read (y, NULL), y->n_floats * sizeof (float));
+}
+
+/* Windowed and whole intermediates give the same bits: grids whose bands
+ * cycle their rings many times (chunks of one 8-row block) or a few, one to
+ * three threads (unequal bands), wrapped and clamped stencils. */
+static void
+test_row_windows_exact (void)
+{
+  const struct { guint nx, ny, chunk; } cases[] = {
+    { 128, 128, 1 }, { 128, 256, 1 }, { 256, 256, 4096 }, { 512, 512, 0 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    for (int wrap = 0; wrap < 2; wrap++)
+      for (int threads = 1; threads <= 3; threads++)
+        {
+          if (cases[k].nx == 512 && (wrap == 0 || threads == 3))
+            continue;
+          g_autoptr (WgGraph) g = window_chain (cases[k].nx, cases[k].ny, wrap);
+          g_autoptr (WgPlan) windowed = window_plan (g, threads, cases[k].chunk, TRUE);
+          g_autoptr (WgPlan) whole = window_plan (g, threads, cases[k].chunk, FALSE);
+          for (gint64 f = 0; f < 3; f++)
+            {
+              g_assert_true (wg_plan_evaluate (windowed, f, NULL));
+              g_assert_true (wg_plan_evaluate (whole, f, NULL));
+              assert_same_output (windowed, whole, "normal");
+              assert_same_output (windowed, whole, "foam");
+            }
+          /* fft's height, displacement and slope and chop's displacement. */
+          g_assert_cmpuint (wg_plan_get_row_windows (windowed), ==, 4);
+          g_assert_cmpuint (wg_plan_get_row_windows (whole), ==, 0);
+        }
+  /* Bands too short for a ring (the default chunk at 128²): no windows. */
+  g_autoptr (WgGraph) g = window_chain (128, 128, TRUE);
+  g_autoptr (WgPlan) plan = window_plan (g, 2, 0, TRUE);
+  g_assert_true (wg_plan_evaluate (plan, 0, NULL));
+  g_assert_cmpuint (wg_plan_get_row_windows (plan), ==, 0);
+}
+
+/* A stage that runs without its windowed producers (a parameter changed
+ * downstream of a cached fft; stateful foam under a spectrum that does not
+ * change) has them run again in its group, and gets the values a plan
+ * without windows gives; an intermediate asked for becomes whole. */
+static void
+test_row_windows_partial (void)
+{
+  g_autoptr (WgGraph) g = window_chain (128, 128, TRUE);
+  g_autoptr (WgPlan) windowed = window_plan (g, 2, 1, TRUE);
+  g_autoptr (WgPlan) whole = window_plan (g, 2, 1, FALSE);
+  for (gint64 f = 0; f < 2; f++)
+    {
+      g_assert_true (wg_plan_evaluate (windowed, f, NULL));
+      g_assert_true (wg_plan_evaluate (whole, f, NULL));
+    }
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 1.3, &error));
+  g_assert_true (wg_plan_update_params (windowed, g, &error));
+  g_assert_true (wg_plan_update_params (whole, g, &error));
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_evaluate (windowed, 1, NULL));
+  g_assert_true (wg_plan_evaluate (whole, 1, NULL));
+  assert_same_output (windowed, whole, "normal");
+  assert_same_output (windowed, whole, "foam");
+  g_assert_cmpuint (runs (whole, "fft"), ==, 2);
+  g_assert_cmpuint (runs (windowed, "fft"), ==, 3);
+  g_assert_cmpuint (runs (windowed, "chop"), ==, 3);
+
+  /* Asked for after an evaluation: whole from the next one on. */
+  WgBuffer *slope = wg_plan_get_node_output (windowed, "fft", "slope");
+  WgBuffer *ref = wg_plan_get_node_output (whole, "fft", "slope");
+  g_assert_cmpuint (wg_plan_get_row_windows (windowed), ==, 3);
+  g_assert_true (wg_plan_evaluate (windowed, 2, NULL));
+  g_assert_true (wg_plan_evaluate (whole, 2, NULL));
+  g_assert_cmpmem (wg_buffer_read (slope, NULL), slope->n_floats * sizeof (float),
+                   wg_buffer_read (ref, NULL), ref->n_floats * sizeof (float));
+  assert_same_output (windowed, whole, "foam");
+
+  /* No evolve: fft and chop run once, foam every frame. */
+  g_autoptr (WgGraph) still = wg_test_graph (128, 40, 24, 5);
+  wg_test_add (still, "ocean-spectrum", "spec", "wind_speed=14", NULL);
+  wg_test_add (still, "fft", "fft", NULL);
+  wg_test_add (still, "choppy-displacement", "chop", "choppiness=1.5", NULL);
+  wg_test_add (still, "foam", "foam", "threshold=0.9", "decay=0.5", NULL);
+  wg_test_link (still, "spec:spectrum", "fft:spectrum");
+  wg_test_link (still, "fft:height", "chop:height");
+  wg_test_link (still, "fft:displacement", "chop:displacement");
+  wg_test_link (still, "chop:displacement", "foam:displacement");
+  g_assert_true (wg_graph_set_output (still, "foam", "foam", "foam", NULL));
+  g_autoptr (WgPlan) a = window_plan (still, 1, 1, TRUE);
+  g_autoptr (WgPlan) b = window_plan (still, 1, 1, FALSE);
+  for (gint64 f = 0; f < 4; f++)
+    {
+      g_assert_true (wg_plan_evaluate (a, f, NULL));
+      g_assert_true (wg_plan_evaluate (b, f, NULL));
+      assert_same_output (a, b, "foam");
+    }
+  g_assert_cmpuint (wg_plan_get_row_windows (a), ==, 3);
+  g_assert_cmpuint (runs (b, "fft"), ==, 1);
+  g_assert_cmpuint (runs (a, "fft"), ==, 4);
+  g_assert_cmpuint (runs (a, "foam"), ==, 4);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -796,5 +947,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/row-fusion/examples", test_row_fusion_examples);
   g_test_add_func ("/graph/row-fusion/edges", test_row_fusion_edges);
   g_test_add_func ("/graph/row-fusion/failed-stage", test_row_fusion_failed_stage);
+  g_test_add_func ("/graph/row-windows/exact", test_row_windows_exact);
+  g_test_add_func ("/graph/row-windows/partial", test_row_windows_partial);
   return g_test_run ();
 }
