@@ -7,7 +7,8 @@
  *     fill five half spectra from h̃ and run five 2D c2r transforms with
  *     FFTW's own threaded plans. Target: chain ≤ 1.25 × reference. The
  *     chain also runs with row fusion off (fft, choppy, normals and foam one
- *     after another) to show what fusing them gains. The three take turns
+ *     after another, every intermediate whole rather than in row windows)
+ *     to show what fusing them gains. The three take turns
  *     in runs of frames, the steady state of a bake (see bench_chain); the
  *     ratio when they alternate every frame, caches cold, is shown too.
  *  2. ms/frame of a 1024² bake to the three half-float EXR maps Blender's
