@@ -924,6 +924,22 @@ test_row_windows_partial (void)
   g_assert_cmpuint (runs (b, "fft"), ==, 1);
   g_assert_cmpuint (runs (a, "fft"), ==, 4);
   g_assert_cmpuint (runs (a, "foam"), ==, 4);
+
+  /* Fusion off and on again, another chunk: windows go and come back. */
+  g_autoptr (WgPlan) c = window_plan (g, 2, 1, TRUE);
+  g_autoptr (WgPlan) d = window_plan (g, 2, 1, FALSE);
+  const guint expect[] = { 4, 0, 4, 4 };
+  for (gint64 f = 0; f < 4; f++)
+    {
+      wg_plan_set_row_fusion (c, f != 1);
+      if (f == 3)
+        wg_plan_set_row_chunk (c, 2048);
+      g_assert_true (wg_plan_evaluate (c, f, NULL));
+      g_assert_true (wg_plan_evaluate (d, f, NULL));
+      g_assert_cmpuint (wg_plan_get_row_windows (c), ==, expect[f]);
+      assert_same_output (c, d, "normal");
+      assert_same_output (c, d, "foam");
+    }
 }
 
 int
