@@ -790,6 +790,24 @@ row_group_abandon (WgPlan *plan)
   plan->n_group = 0;
 }
 
+/* The lag @ctx has in the pending group, and in @producers the group
+ * indices of the pending stages it reads. */
+static gint
+pending_lag (WgPlan *plan, WgNodeContext *ctx, guint64 *producers)
+{
+  gint lag = 0;
+  *producers = 0;
+  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+    {
+      int from = pending_producer (plan, ctx, p);
+      if (from < 0)
+        continue;
+      *producers |= G_GUINT64_CONSTANT (1) << from;
+      lag = MAX (lag, plan->group[from]->row_lag + (gint) ctx->inst->type->row_halo);
+    }
+  return lag;
+}
+
 /* Begins row stage @ctx and appends it to the pending group. */
 static gboolean
 row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
@@ -802,16 +820,7 @@ row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
   plan->node_usec += spent;
   if (!ok)
     return FALSE;
-  ctx->row_lag = 0;
-  ctx->row_producers = 0;
-  for (guint p = 0; p < type->n_inputs; p++)
-    {
-      int from = pending_producer (plan, ctx, p);
-      if (from < 0)
-        continue;
-      ctx->row_producers |= G_GUINT64_CONSTANT (1) << from;
-      ctx->row_lag = MAX (ctx->row_lag, plan->group[from]->row_lag + (gint) type->row_halo);
-    }
+  ctx->row_lag = pending_lag (plan, ctx, &ctx->row_producers);
   if (plan->n_group == 0)
     plan->group_rows = stage_rows (ctx);
   plan->group[plan->n_group++] = ctx;
@@ -987,23 +996,6 @@ plan_layout_windows (WgPlan *plan)
     }
 }
 
-/* The lag @ctx would have in the pending group; @linked: it reads a pending stage. */
-static gint
-prospective_lag (WgPlan *plan, WgNodeContext *ctx, gboolean *linked)
-{
-  gint lag = 0;
-  *linked = FALSE;
-  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
-    {
-      int from = pending_producer (plan, ctx, p);
-      if (from < 0)
-        continue;
-      *linked = TRUE;
-      lag = MAX (lag, plan->group[from]->row_lag + (gint) ctx->inst->type->row_halo);
-    }
-  return lag;
-}
-
 /* Whether @ctx, joining the pending group with lag @lag, reads its windowed
  * inputs from pending producers and within their windows, and keeps the
  * group fusable. */
@@ -1057,9 +1049,9 @@ static gboolean
 row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
-  gboolean linked;
-  gint lag = prospective_lag (plan, ctx, &linked);
-  gboolean fits = windows_fit (plan, ctx, lag);
+  guint64 producers;
+  gint lag = pending_lag (plan, ctx, &producers);
+  gboolean linked = producers != 0, fits = windows_fit (plan, ctx, lag);
   if (plan->n_group > 0 &&
       (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
        (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)) || !fits))
