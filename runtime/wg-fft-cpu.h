@@ -49,6 +49,16 @@ void wg_fft2d_free (WgFft2d *fft);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgFft2d, wg_fft2d_free)
 
 /**
+ * wg_fft2d_describe:
+ * FFTW's account of the plans (fftwf_sprint_plan: column block, single
+ * column, row block, single row), one after another, for tests and
+ * debugging. The plans never use FFTW's threads, whatever
+ * fftwf_plan_with_nthreads() a client set: OpenMP spreads the blocks.
+ * Free with g_free().
+ */
+char *wg_fft2d_describe (const WgFft2d *fft);
+
+/**
  * wg_fft2d_row_stride:
  * Complex elements per row of the input array: nx + 8 for C2C and C2C_OUT;
  * for C2R the nx/2+1 non-negative kx columns padded to a multiple of 8. Rows
