@@ -626,6 +626,12 @@ stage_rows (const WgNodeContext *ctx)
   return ctx->outputs[0]->height;
 }
 
+static guint
+stage_width (const WgNodeContext *ctx)
+{
+  return ctx->outputs[0]->width;
+}
+
 /* The group index of the pending stage that produces input @port, or -1. */
 static int
 pending_producer (WgPlan *plan, WgNodeContext *ctx, guint port)
@@ -660,7 +666,8 @@ band_of (guint rows, guint n_bands, guint t, gint64 *j0, gint64 *j1)
   *j1 = t + 1 == n_bands ? rows : (gint64) (blocks * (t + 1) / n_bands) * ROW_ALIGN;
 }
 
-/* Rows a fused stage advances per step in a group @width cells wide. */
+/* Rows a fused stage advances per step in a group whose first stage is
+ * @width cells wide (groups may mix widths; all step alike). */
 static gint64
 chunk_rows (const WgPlan *plan, guint width)
 {
@@ -697,7 +704,7 @@ run_band_fused (WgPlan *plan, gint64 j0, gint64 j1, gint64 *usec)
   gint64 *done = g_newa (gint64, n);
   for (guint s = 0; s < n; s++)
     done[s] = j0 + plan->group[s]->row_lag;
-  const gint64 chunk = chunk_rows (plan, plan->group[0]->outputs[0]->width);
+  const gint64 chunk = chunk_rows (plan, stage_width (plan->group[0]));
   for (gint64 chunk_end = j0 + chunk;; chunk_end += chunk)
     {
       gboolean busy = FALSE;
@@ -936,6 +943,11 @@ window_allowed (WgPlan *plan, guint i, guint o, const int *group)
         return FALSE;
       readers++;
     }
+  /* The ring holds a step of rows of this width; a group of mixed widths
+   * would step by its first stage's. */
+  for (guint k = 0; k < plan->n_nodes; k++)
+    if (group[k] == group[i] && stage_width (plan->nodes[k]) != b->width)
+      return FALSE;
   return readers > 0;
 }
 
@@ -998,7 +1010,9 @@ plan_layout_windows (WgPlan *plan)
 
 /* Whether @ctx, joining the pending group with lag @lag, reads its windowed
  * inputs from pending producers and within their windows, and keeps the
- * group fusable. */
+ * group fusable. The group steps by its first stage's chunk, which differs
+ * from the windows' own when cached nodes between static groups of other
+ * widths no longer split them. */
 static gboolean
 windows_fit (WgPlan *plan, WgNodeContext *ctx, gint lag)
 {
@@ -1007,6 +1021,7 @@ windows_fit (WgPlan *plan, WgNodeContext *ctx, gint lag)
   if (2 * (gint64) lag > shortest_band (plan, stage_rows (ctx)))
     return FALSE;
   const gint reach = lag + (gint) ctx->inst->type->row_halo;
+  const gint64 chunk = chunk_rows (plan, stage_width (plan->n_group > 0 ? plan->group[0] : ctx));
   for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
     {
       const WgBuffer *b = ctx->inputs[p];
@@ -1015,7 +1030,7 @@ windows_fit (WgPlan *plan, WgNodeContext *ctx, gint lag)
       int from = pending_producer (plan, ctx, p);
       if (from < 0)
         return FALSE;
-      gint64 span = reach - plan->group[from]->row_lag + chunk_rows (plan, b->width);
+      gint64 span = reach - plan->group[from]->row_lag + chunk;
       if (reach > (gint) b->window_edge || span > (gint64) b->window_ring)
         return FALSE;
     }
@@ -1055,7 +1070,11 @@ row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
   if (plan->n_group > 0 &&
       (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
        (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)) || !fits))
-    row_group_run (plan);
+    {
+      row_group_run (plan);
+      /* Whatever ran it (a full group, say), its windows hold nothing now. */
+      fits = windows_fit (plan, ctx, 0);
+    }
   if (!fits)
     {
       /* Their static group had room for all of them: they fit now. */

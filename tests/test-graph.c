@@ -942,6 +942,138 @@ test_row_windows_partial (void)
     }
 }
 
+/* Links fft@x → chop@x → normals@x (spectral), reading @spectrum, and
+ * makes the normals graph output "n@x". */
+static void
+link_window_chain (WgGraph *g, const char *x, const char *spectrum)
+{
+  g_autofree char *fft = g_strconcat ("fft", x, NULL);
+  g_autofree char *chop = g_strconcat ("chop", x, NULL);
+  g_autofree char *normals = g_strconcat ("normals", x, NULL);
+  g_autofree char *out = g_strconcat ("n", x, NULL);
+  const char *from[] = { NULL, fft, fft, chop, fft }, *to[] = { fft, chop, chop, normals, normals };
+  const char *ports[][2] = { { NULL, "spectrum" }, { "height", "height" },
+                             { "displacement", "displacement" },
+                             { "displacement", "displacement" }, { "slope", "slope" } };
+  for (guint k = 0; k < G_N_ELEMENTS (from); k++)
+    {
+      g_autofree char *a = from[k] ? g_strdup_printf ("%s:%s", from[k], ports[k][0])
+                                   : g_strdup (spectrum);
+      g_autofree char *b = g_strdup_printf ("%s:%s", to[k], ports[k][1]);
+      wg_test_link (g, a, b);
+    }
+  g_assert_true (wg_graph_set_output (g, out, normals, "normal", NULL));
+}
+
+/* Adds and links fft@x, chop@x and normals@x. */
+static void
+add_window_chain (WgGraph *g, const char *x, const char *spectrum)
+{
+  const char *types[] = { "fft", "choppy-displacement", "normals" };
+  const char *ids[] = { "fft", "chop", "normals" };
+  for (guint k = 0; k < G_N_ELEMENTS (types); k++)
+    {
+      g_autofree char *id = g_strconcat (ids[k], x, NULL);
+      wg_test_add (g, types[k], id, k == 0 ? NULL : "method=spectral", NULL);
+    }
+  link_window_chain (g, x, spectrum);
+}
+
+/* Windowed against whole plans over @frames frames, every output "n<x>". */
+static void
+assert_windows_exact (const WgGraph *g, const char *const *names, guint n_names, guint chunk,
+                      gint64 frames, guint expect_windows)
+{
+  g_autoptr (WgPlan) windowed = window_plan (g, 1, chunk, TRUE);
+  g_autoptr (WgPlan) whole = window_plan (g, 1, chunk, FALSE);
+  for (gint64 f = 0; f < frames; f++)
+    {
+      g_assert_true (wg_plan_evaluate (windowed, f, NULL));
+      g_assert_true (wg_plan_evaluate (whole, f, NULL));
+      for (guint k = 0; k < n_names; k++)
+        assert_same_output (windowed, whole, names[k]);
+    }
+  g_assert_cmpuint (wg_plan_get_row_windows (windowed), ==, expect_windows);
+}
+
+/* Fused stages of different widths (a 128² chain and a 512×128 one): a
+ * group steps by the chunk of its first stage, and windows hold what it
+ * writes per step. Fused in one static group (A), and in one dynamic group
+ * of two static ones when the node between them is cached (B). */
+static void
+test_row_windows_mixed_widths (void)
+{
+  const char *names[] = { "nA", "nB" };
+  for (int merged = 0; merged < 2; merged++)
+    {
+      g_autoptr (WgGraph) g = wg_test_graph (512, 40, 24, 5);
+      WgSettings s = *wg_graph_get_settings (g);
+      s.grid[1] = 128;
+      s.extent[1] = 10;
+      g_assert_true (wg_graph_set_settings (g, &s, NULL));
+      wg_test_add (g, "ocean-spectrum", "specA", "wind_speed=14", NULL);
+      wg_test_add (g, "ocean-spectrum", "specB", "wind_speed=14", "resolution=128", NULL);
+      wg_test_add (g, "spectrum-evolve", "evolveA", NULL);
+      wg_test_add (g, "spectrum-evolve", "evolveB", NULL);
+      wg_test_link (g, "specA:spectrum", "evolveA:spectrum");
+      wg_test_link (g, "specB:spectrum", "evolveB:spectrum");
+      if (merged)
+        {
+          add_window_chain (g, "B", "evolveB:spectrum");
+          wg_test_add (g, "ocean-spectrum", "between", NULL);
+          add_window_chain (g, "A", "evolveA:spectrum");
+        }
+      else
+        {
+          /* Interleaved, B's first: fftB, fftA, chopB, chopA, … */
+          const char *types[] = { "fft", "choppy-displacement", "normals" };
+          const char *ids[][2] = { { "fftB", "fftA" }, { "chopB", "chopA" },
+                                   { "normalsB", "normalsA" } };
+          for (guint k = 0; k < G_N_ELEMENTS (types); k++)
+            for (guint c = 0; c < 2; c++)
+              wg_test_add (g, types[k], ids[k][c], k == 0 ? NULL : "method=spectral", NULL);
+          link_window_chain (g, "A", "evolveA:spectrum");
+          link_window_chain (g, "B", "evolveB:spectrum");
+        }
+      for (guint chunk = 2048; chunk <= 8192; chunk *= 2)
+        assert_windows_exact (g, names, 2, chunk, 3, merged ? 8 : 0);
+    }
+}
+
+/* A dynamic group that reaches MAX_GROUP stages (unused spectra between
+ * 22 chains stop splitting it once they are cached) runs early; the next
+ * stage's windowed producers then join again. */
+static void
+test_row_windows_long_group (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (128, 40, 24, 5);
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=14", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  /* Two stages first, so that the 64th is a chop and its normals the one
+   * left over: fft → chop with chop's displacement a graph output. */
+  wg_test_add (g, "fft", "fftX", NULL);
+  wg_test_add (g, "choppy-displacement", "chopX", "method=spectral", NULL);
+  wg_test_link (g, "evolve:spectrum", "fftX:spectrum");
+  wg_test_link (g, "fftX:height", "chopX:height");
+  wg_test_link (g, "fftX:displacement", "chopX:displacement");
+  g_assert_true (wg_graph_set_output (g, "cX", "chopX", "displacement", NULL));
+  enum { N = 22 };
+  char names[N][8];
+  const char *outputs[N];
+  for (int i = 0; i < N; i++)
+    {
+      g_snprintf (names[i], sizeof names[i], "%d", i);
+      add_window_chain (g, names[i], "evolve:spectrum");
+      g_autofree char *unused = g_strdup_printf ("unused%d", i);
+      wg_test_add (g, "ocean-spectrum", unused, NULL);
+      outputs[i] = g_strdup_printf ("n%d", i);
+    }
+  assert_windows_exact (g, outputs, N, 1024, 3, 4 * N + 2);
+  for (int i = 0; i < N; i++)
+    g_free ((char *) outputs[i]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -965,5 +1097,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/row-fusion/failed-stage", test_row_fusion_failed_stage);
   g_test_add_func ("/graph/row-windows/exact", test_row_windows_exact);
   g_test_add_func ("/graph/row-windows/partial", test_row_windows_partial);
+  g_test_add_func ("/graph/row-windows/mixed-widths", test_row_windows_mixed_widths);
+  g_test_add_func ("/graph/row-windows/long-group", test_row_windows_long_group);
   return g_test_run ();
 }
