@@ -9,6 +9,7 @@
 #include <omp.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 struct _WgNodeContext {
   WgPlan *plan;
@@ -61,6 +62,7 @@ struct _WgPlan {
   gboolean row_windows;   /* give row-stage intermediates row windows (default) */
   gboolean relayout;      /* a node was prepared again: lay out row windows anew */
   guint n_windows;        /* outputs with a row window now */
+  pid_t layout_pid;       /* the process that laid them out */
 };
 
 /* ---------------------------------------------------------------------------
@@ -853,7 +855,9 @@ row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
  * the pending group, so a stage reading one has its producers join the
  * group again when they did not (a cached fft under a normals whose
  * parameter changed, or a group that ran early), and a group with windows
- * keeps every lag within what the windows and fusion allow.
+ * keeps every lag within what the windows and fusion allow. Window pages
+ * are shared memory, so a process forked from the one that laid them out
+ * lays out its own before it evaluates.
  * ------------------------------------------------------------------------- */
 
 static guint
@@ -966,6 +970,10 @@ plan_layout_windows (WgPlan *plan)
     if (group[i] >= 0)
       reach[group[i]] = MAX (reach[group[i]],
                              lag[i] + (gint) plan->nodes[i]->inst->type->row_halo);
+  /* Windows are shared memory: a child forked from the process that made
+   * them makes its own rather than writing rows its parent is using. */
+  const gboolean forked = plan->layout_pid != getpid ();
+  plan->layout_pid = getpid ();
   plan->relayout = FALSE;
   plan->n_windows = 0;
   for (guint i = 0; i < n; i++)
@@ -980,7 +988,8 @@ plan_layout_windows (WgPlan *plan)
               edge = (guint) (MAX (reach[group[i]], 1) + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
               ring = (guint) chunk_rows (plan, b->width) + edge;
             }
-          if (edge && b->mapped_bytes && b->window_edge == edge && b->window_ring == ring)
+          if (edge && b->mapped_bytes && !forked && b->window_edge == edge &&
+              b->window_ring == ring)
             {
               plan->n_windows++;
               continue;
@@ -1147,7 +1156,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
     }
   plan->frame = frame;
   plan->evaluated = TRUE;
-  if (plan->relayout)
+  if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != getpid ()))
     plan_layout_windows (plan);
 
   for (guint i = 0; i < plan->n_nodes; i++)

@@ -186,7 +186,9 @@ void wg_buffer_zero (WgBuffer *buffer);
  * holds its value only until the row @ring_rows further on is written.
  * The plan uses this for outputs that only fused row stages read, a few
  * rows behind their producer (see wg-plan.c, "Row windows"): the whole
- * chain's rows then stay in cache.
+ * chain's rows then stay in cache. The pages are shared memory (one memfd),
+ * so a forked child must not write them while its parent may: the plan
+ * gives a child windows of its own before it evaluates there.
  *
  * Returns: FALSE (the buffer unchanged, full storage) when the rows are not
  * whole pages at every boundary, bands are shorter than 2 × @edge_rows +

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <omp.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static char *
 read_text (const char *path)
@@ -1074,6 +1076,64 @@ test_row_windows_long_group (void)
     g_free ((char *) outputs[i]);
 }
 
+/* Evaluates frames [@first, @first + @n) of @plan and @whole and counts
+ * the frames whose normals or foam differ. */
+static guint
+windows_frames_differing (WgPlan *plan, WgPlan *whole, gint64 first, gint64 n)
+{
+  guint bad = 0;
+  for (gint64 f = first; f < first + n; f++)
+    {
+      g_assert_true (wg_plan_evaluate (plan, f, NULL));
+      g_assert_true (wg_plan_evaluate (whole, f, NULL));
+      const char *names[] = { "normal", "foam" };
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          WgBuffer *x = wg_plan_get_output (plan, names[k]);
+          WgBuffer *y = wg_plan_get_output (whole, names[k]);
+          bad += memcmp (wg_buffer_read (x, NULL), wg_buffer_read (y, NULL),
+                         x->n_floats * sizeof (float)) != 0;
+        }
+    }
+  return bad;
+}
+
+/* Windows are shared memory: a forked child evaluating the plan at the
+ * same time as its parent gets windows of its own, and neither process's
+ * values change. */
+static void
+test_row_windows_fork (void)
+{
+  g_autoptr (WgGraph) g = window_chain (256, 256, TRUE);
+  g_autoptr (WgPlan) plan = window_plan (g, 1, 4096, TRUE);
+  g_autoptr (WgPlan) whole = window_plan (g, 1, 4096, FALSE);
+  g_assert_cmpuint (windows_frames_differing (plan, whole, 0, 1), ==, 0);
+  g_assert_cmpuint (wg_plan_get_row_windows (plan), ==, 4);
+  int ready[2];
+  g_assert_cmpint (pipe (ready), ==, 0);
+  pid_t child = fork ();
+  g_assert_cmpint (child, >=, 0);
+  if (child == 0)
+    {
+      /* Start together with the parent, on frames of its own. */
+      char go = 1;
+      if (write (ready[1], &go, 1) != 1)
+        _exit (3);
+      guint bad = windows_frames_differing (plan, whole, 1000, 150);
+      _exit (bad == 0 && wg_plan_get_row_windows (plan) == 4 ? 0 : 1);
+    }
+  char go;
+  g_assert_cmpint (read (ready[0], &go, 1), ==, 1);
+  guint bad = windows_frames_differing (plan, whole, 1, 150);
+  int status = 0;
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  close (ready[0]);
+  close (ready[1]);
+  g_assert_cmpuint (bad, ==, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1099,5 +1159,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/row-windows/partial", test_row_windows_partial);
   g_test_add_func ("/graph/row-windows/mixed-widths", test_row_windows_mixed_widths);
   g_test_add_func ("/graph/row-windows/long-group", test_row_windows_long_group);
+  g_test_add_func ("/graph/row-windows/fork", test_row_windows_fork);
   return g_test_run ();
 }
