@@ -667,6 +667,7 @@ typedef struct {
   gpointer progress_data;
   const char *resume_state;    /* continue from this state file (its frame must be first − 1) */
   const char *save_state;      /* write the state after the last frame here */
+  GCancellable *cancellable;   /* stop between frames (NULL: never) */
 } WgBakeOptions;
 
 typedef struct {
@@ -685,6 +686,11 @@ typedef struct {
  * after @graph's preroll, and writes a contact sheet of the first
  * single-channel graph output. Checks that @out_dir is writable before
  * computing anything; every file is written atomically.
+ *
+ * Once @options->cancellable is cancelled, the bake stops before the next
+ * frame (or preroll frame): the files of frames already evaluated are
+ * finished, whole, and nothing else is written; the error is
+ * G_IO_ERROR_CANCELLED and @stats counts what was done.
  */
 gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
                   GError **error);

@@ -198,7 +198,8 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
       guint preroll = graph->settings.preroll;
       wg_plan_set_write_files (plan, FALSE);
       for (gint64 f = options->first - preroll; f < options->first; f++)
-        if (!wg_plan_evaluate (plan, f, error))
+        if (g_cancellable_set_error_if_cancelled (options->cancellable, error) ||
+            !wg_plan_evaluate (plan, f, error))
           return FALSE;
       wg_plan_set_write_files (plan, TRUE);
     }
@@ -206,7 +207,9 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   sheet_init (&cs, plan, options->first, options->last);
   for (gint64 f = options->first; f <= options->last; f++)
     {
-      if (!wg_plan_evaluate (plan, f, error) || !sheet_collect (&cs, f, error))
+      /* Cancelled between frames, so no frame has only some of its maps. */
+      if (g_cancellable_set_error_if_cancelled (options->cancellable, error) ||
+          !wg_plan_evaluate (plan, f, error) || !sheet_collect (&cs, f, error))
         {
           sheet_clear (&cs);
           /* Let the frames already queued finish: they are whole files. */

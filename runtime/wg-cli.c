@@ -1,8 +1,11 @@
 /* wg-cli.c — the `wavegraph` command: run, validate, nodes, info.
- * Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph. */
+ * Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph; a bake
+ * stopped by a signal ends by that signal once its files are whole. */
 #include "wg-private.h"
 
 #include <locale.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +139,61 @@ progress_cb (gint64 frame, gint64 done, gint64 total, gpointer data)
   fflush (stderr);
 }
 
+/* Ctrl-C, a closed terminal, or a farm's scheduler stopping the job: the
+ * signal is taken by a thread of its own (every thread blocks it), which
+ * cancels the bake; the frame in hand and the files queued are finished
+ * whole, and the process then ends by the same signal, so that shells and
+ * schedulers see how it ended. A second signal ends it at once. */
+typedef struct {
+  sigset_t set;
+  GCancellable *cancellable;
+  int signal; /* the first one taken, 0 before */
+} Interrupt;
+
+static gpointer
+interrupt_watch (gpointer data)
+{
+  Interrupt *in = data;
+  int sig;
+  if (sigwait (&in->set, &sig) != 0)
+    return NULL;
+  g_atomic_int_set (&in->signal, sig);
+  g_cancellable_cancel (in->cancellable);
+  if (sigwait (&in->set, &sig) == 0)
+    {
+      signal (sig, SIG_DFL);
+      pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
+      raise (sig);
+    }
+  return NULL;
+}
+
+/* Blocks the signals in this thread and so in every thread it starts
+ * later: call before any other thread exists. */
+static void
+interrupt_init (Interrupt *in)
+{
+  sigemptyset (&in->set);
+  sigaddset (&in->set, SIGINT);
+  sigaddset (&in->set, SIGTERM);
+  sigaddset (&in->set, SIGHUP);
+  in->cancellable = g_cancellable_new ();
+  in->signal = 0;
+  pthread_sigmask (SIG_BLOCK, &in->set, NULL);
+  g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
+}
+
+/* Ends the process by the signal @in took. */
+G_GNUC_NORETURN static void
+interrupt_reraise (Interrupt *in)
+{
+  int sig = g_atomic_int_get (&in->signal);
+  signal (sig, SIG_DFL);
+  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
+  raise (sig);
+  _exit (128 + sig);
+}
+
 static int
 cmd_run (int argc, char **argv)
 {
@@ -189,12 +247,25 @@ cmd_run (int argc, char **argv)
   opts.progress_data = &progress;
   opts.save_state = save_state;
   opts.resume_state = resume;
+  static Interrupt interrupt;
+  interrupt_init (&interrupt);
+  opts.cancellable = interrupt.cancellable;
   WgBakeStats stats;
   if (!wg_bake (graph, &opts, &stats, &error))
     {
       if (progress.tty && progress.last_width)
         fputc ('\n', stderr);
       g_free (stats.backend);
+      if (g_atomic_int_get (&interrupt.signal) &&
+          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          wg_eprintf ("wavegraph: %s: stopped after %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+                      " frames; %u files written, every one whole\n",
+                      strsignal (interrupt.signal), stats.frames, opts.last - opts.first + 1,
+                      stats.files_written);
+          g_error_free (error);
+          interrupt_reraise (&interrupt);
+        }
       return fail (error);
     }
   if (opts.backend != WG_BACKEND_CPU)
@@ -664,7 +735,9 @@ static const char main_help[] =
   "  nodes [--json|--markdown]            list node types, ports and parameters\n"
   "\n"
   "Run `wavegraph COMMAND --help` for a command's options.\n"
-  "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph.\n";
+  "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph. A bake stopped by\n"
+  "SIGINT, SIGTERM or SIGHUP finishes the files of the frames it computed, then ends by\n"
+  "that signal.\n";
 
 int
 main (int argc, char **argv)

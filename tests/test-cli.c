@@ -4,7 +4,9 @@
 #include "wg-test-util.h"
 #include "wg-image-io.h"
 
+#include <gio/gio.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -350,6 +352,64 @@ test_failure_mid_bake (void)
   remove_tree (dir);
 }
 
+/* Ctrl-C, or a scheduler's SIGTERM, in the middle of a bake: the frames
+ * computed are finished, whole, nothing partial is left, and the process
+ * ends by the signal (as shells and schedulers expect). */
+static void
+test_interrupted_bake (void)
+{
+  const int signals[] = { SIGINT, SIGTERM };
+  for (guint k = 0; k < G_N_ELEMENTS (signals); k++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+      /* Frames that take a while, and more of them than the test waits for. */
+      g_autoptr (GString) text = g_string_new (base_graph);
+      g_assert_cmpuint (g_string_replace (text, "[32, 32]", "[256, 256]", 1), ==, 1);
+      g_assert_cmpuint (g_string_replace (text, "[0, 2]", "[0, 9999]", 1), ==, 1);
+      g_autofree char *graph = write_file (dir, "graph.json", text->str);
+      g_autoptr (GSubprocessLauncher) launcher =
+        g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_subprocess_launcher_set_cwd (launcher, dir);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GSubprocess) bake =
+        g_subprocess_launcher_spawn (launcher, &error, g_getenv ("WAVEGRAPH_BIN"), "run",
+                                     "graph.json", "--out", "out", NULL);
+      g_assert_no_error (error);
+      g_autofree char *out = g_build_filename (dir, "out", NULL);
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      for (int waited = 0; files->len < 4; waited++)
+        {
+          g_assert_cmpint (waited, <, 6000);
+          g_usleep (5000);
+          g_ptr_array_set_size (files, 0);
+          list_files (out, NULL, files);
+        }
+      g_subprocess_send_signal (bake, signals[k]);
+      g_autofree char *err = NULL;
+      g_assert_true (g_subprocess_communicate_utf8 (bake, NULL, NULL, NULL, &err, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_signaled (bake));
+      g_assert_cmpint (g_subprocess_get_term_sig (bake), ==, signals[k]);
+
+      g_ptr_array_set_size (files, 0);
+      list_files (out, NULL, files);
+      g_autofree char *said = g_strdup_printf ("of 10000 frames; %u files written, every one whole",
+                                               files->len);
+      g_assert_nonnull (strstr (err, said));
+      for (guint i = 0; i < files->len; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("h.%04u.exr", i);
+          g_assert_true (g_ptr_array_find_with_equal_func (files, name, g_str_equal, NULL));
+          g_autofree char *path = g_build_filename (out, name, NULL);
+          guint w, h, ch;
+          g_autofree float *px = wg_exr_read (path, &w, &h, &ch, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (w * h * ch, ==, 256 * 256);
+        }
+      remove_tree (dir);
+    }
+}
+
 /* The baked files hold exactly what the runtime computes. */
 static void
 test_bake_matches_runtime (void)
@@ -592,6 +652,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/failure-mid-bake", test_failure_mid_bake);
+  g_test_add_func ("/cli/interrupted-bake", test_interrupted_bake);
   g_test_add_func ("/cli/bake-matches-runtime", test_bake_matches_runtime);
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
