@@ -190,6 +190,16 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
                       "channel names must not be empty");
         return FALSE;
       }
+  /* Refused here, before any frame, rather than by the first file. */
+  const char *problem = fo->png ? NULL
+                                : wg_exr_check_channel_names ((const char *const *) fo->channel_names,
+                                                              in->channels);
+  if (problem != NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_CHANNELS, "%s in \"%s\"", problem,
+                    names->str);
+      return FALSE;
+    }
 
   /* Everything the writer thread needs, so it never touches the context. */
   fo->where = wg_ctx_where (ctx, P_PATH);

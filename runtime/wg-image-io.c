@@ -507,14 +507,7 @@ wg_exr_check_write_args (const char *path, guint width, guint height, guint chan
   else if ((compression == WG_EXR_B44 || compression == WG_EXR_B44A) && pixel_type != WG_EXR_HALF)
     problem = "b44 and b44a need pixel type half";
   if (problem == NULL)
-    for (guint c = 0; c < channels && problem == NULL; c++)
-      {
-        if (channel_names[c] == NULL || channel_names[c][0] == '\0')
-          problem = "empty channel name";
-        for (guint d = 0; d < c && problem == NULL; d++)
-          if (strcmp (channel_names[c], channel_names[d]) == 0)
-            problem = "duplicate channel name";
-      }
+    problem = wg_exr_check_channel_names (channel_names, channels);
   if (problem != NULL)
     {
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, problem);
@@ -1264,6 +1257,22 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
   *height = img.height;
   *channels = img.channels;
   return out;
+}
+
+const char *
+wg_exr_check_channel_names (const char *const *names, guint n_channels)
+{
+  for (guint c = 0; c < n_channels; c++)
+    {
+      if (names[c] == NULL || names[c][0] == '\0')
+        return "empty channel name";
+      if (strlen (names[c]) > 255)
+        return "channel name longer than 255 bytes";
+      for (guint d = 0; d < c; d++)
+        if (strcmp (names[c], names[d]) == 0)
+          return "duplicate channel name";
+    }
+  return NULL;
 }
 
 gboolean

@@ -65,6 +65,15 @@ typedef enum {
 extern const char *const wg_exr_compression_names[];
 
 /**
+ * wg_exr_check_channel_names:
+ * Whether @n_channels names can name an EXR part's channels: none empty,
+ * no two alike, none over 255 bytes (OpenEXR's limit; over 31 bytes the
+ * file needs long-name support, which old readers lack).
+ * Returns: NULL, or what is wrong with them (a static string).
+ */
+const char *wg_exr_check_channel_names (const char *const *names, guint n_channels);
+
+/**
  * wg_exr_check_options:
  * Whether this build's OpenEXRCore can write @compression with @pixel_type:
  * DWAA/DWAB need OpenEXRCore 3.2 or newer, and B44/B44A only compress half

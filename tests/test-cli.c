@@ -124,6 +124,13 @@ typedef struct {
 #define PATH "\"path\": \"h.%04d.exr\""
 #define LINK3 "{ \"from\": \"fft:height\", \"to\": \"out:field\" }"
 
+/* The links before the one into "out". */
+#define LINKS_TO_OUT                                                                              \
+  "  ],\n  \"links\": [\n    { \"from\": \"spec:spectrum\", \"to\": \"evolve:spectrum\" },\n" \
+  "    { \"from\": \"evolve:spectrum\", \"to\": \"fft:spectrum\" },\n    "
+#define NAME64 "channel-name-channel-name-channel-name-channel-name-channel-name"
+#define LONG_NAME NAME64 NAME64 NAME64 NAME64 /* 256 bytes */
+
 /* A node added after the last one. */
 #define END_NODES "\n  ],\n  \"links\""
 #define NODE(json) ",\n    " json END_NODES
@@ -184,6 +191,12 @@ static const BadCase bad_cases[] = {
     "nodes[3] (\"out\").params.path: the file name must end in .exr or .png" },
   { "channel-count", PATH, PATH ", \"channels\": \"a,b\"", 2,
     "nodes[3] (\"out\").params.channels: 2 names for a 1-channel field" },
+  { "channel-name-duplicate", PATH " } }\n" LINKS_TO_OUT LINK3,
+    PATH ", \"channels\": \"x, x\" } }\n" LINKS_TO_OUT
+    "{ \"from\": \"fft:displacement\", \"to\": \"out:field\" }", 2,
+    "nodes[3] (\"out\").params.channels: duplicate channel name in \"x, x\"" },
+  { "channel-name-long", PATH, PATH ", \"channels\": \"" LONG_NAME "\"", 2,
+    "nodes[3] (\"out\").params.channels: channel name longer than 255 bytes" },
   { "dwa-unsupported", PATH, PATH ", \"compression\": \"dwaa\"", 2,
     "nodes[3] (\"out\").params.compression: dwaa compression needs OpenEXR 3.2" },
   { "mask-negative-radius", END_NODES,
