@@ -266,7 +266,12 @@ cmd_run (int argc, char **argv)
           g_error_free (error);
           interrupt_reraise (&interrupt);
         }
-      return fail (error);
+      int status = fail (error);
+      /* Files of earlier frames are whole: say where to pick up. */
+      if (stats.files_written > 0)
+        wg_eprintf ("wavegraph: files written before the failure: %u, every one whole\n",
+                    stats.files_written);
+      return status;
     }
   if (opts.backend != WG_BACKEND_CPU)
     wg_eprintf ("wavegraph: backend %s\n", stats.backend);

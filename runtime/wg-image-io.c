@@ -1,6 +1,7 @@
 /* wg-image-io.c — OpenEXR (through OpenEXRCore) and PNG (through libpng)
  * readers and writers. See wg-image-io.h for the layout conventions. */
 #include "wg-image-io.h"
+#include "wg-private.h"
 #include "wg-simd.h"
 
 #include <errno.h>
@@ -65,7 +66,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WgTmpFile, wg_tmp_file_clear)
 static gboolean
 wg_tmp_file_open (WgTmpFile *tf, const char *path, GError **error)
 {
-  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+  g_autofree char *tmp = wg_temp_template (path);
   int fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0)
     {

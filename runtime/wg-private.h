@@ -119,6 +119,15 @@ void wg_prefix_error (GError **error, const char *source);
 void wg_format_double (double v, char buf[32]);
 
 /**
+ * wg_temp_template:
+ * A g_mkstemp() template for a temporary file beside @path, to be renamed
+ * over it: @path's name and ".XXXXXX", the name cut short so that the
+ * whole stays within the 255-byte limit on one file name.
+ * Free with g_free().
+ */
+char *wg_temp_template (const char *path);
+
+/**
  * wg_write_file_atomic:
  * Writes @len bytes to @path through a temporary file in the same folder and
  * a rename, so a reader never sees a half-written file.

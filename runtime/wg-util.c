@@ -56,10 +56,20 @@ wg_format_double (double v, char buf[32])
     }
 }
 
+char *
+wg_temp_template (const char *path)
+{
+  enum { NAME_MAX_BYTES = 255, SUFFIX = 7 /* ".XXXXXX" */ };
+  const char *slash = strrchr (path, '/');
+  gsize dir_len = slash ? (gsize) (slash - path) + 1 : 0;
+  gsize name_len = MIN (strlen (path + dir_len), NAME_MAX_BYTES - SUFFIX);
+  return g_strdup_printf ("%.*s%.*s.XXXXXX", (int) dir_len, path, (int) name_len, path + dir_len);
+}
+
 gboolean
 wg_write_file_atomic (const char *path, const void *data, gsize len, GError **error)
 {
-  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+  g_autofree char *tmp = wg_temp_template (path);
   int fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0)
     {

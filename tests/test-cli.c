@@ -350,6 +350,7 @@ test_failure_mid_bake (void)
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "nodes[3] (\"out\").params.path: "));
   g_assert_nonnull (strstr (r.err, "h.0001.exr"));
+  g_assert_nonnull (strstr (r.err, "files written before the failure: 1, every one whole"));
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *out = g_build_filename (dir, "out", NULL);
   list_files (out, NULL, files);
@@ -421,6 +422,35 @@ test_interrupted_bake (void)
         }
       remove_tree (dir);
     }
+}
+
+/* A frame file name of 250 bytes (the limit is 255): the temporary file
+ * beside it gets a shortened name, and the frames are written. */
+static void
+test_long_file_name (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
+  g_autofree char *stem = g_strnfill (241, 'h');
+  g_autofree char *pattern = g_strdup_printf ("\"path\": \"%s.%%04d.exr\"", stem);
+  g_autoptr (GString) text = g_string_new (base_graph);
+  g_assert_cmpuint (g_string_replace (text, PATH, pattern, 1), ==, 1);
+  g_autofree char *graph = write_file (dir, "graph.json", text->str);
+  const char *args[] = { "run", "graph.json", "--out", "out", "--no-contact-sheet", NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint f = 0; f < 3; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.%04u.exr", stem, f);
+      g_assert_cmpuint (strlen (name), ==, 250);
+      g_autofree char *path = g_build_filename (dir, "out", name, NULL);
+      g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+    }
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  list_files (out, NULL, files);
+  g_assert_cmpuint (files->len, ==, 3);
+  run_clear (&r);
+  remove_tree (dir);
 }
 
 /* The baked files hold exactly what the runtime computes. */
@@ -666,6 +696,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/failure-mid-bake", test_failure_mid_bake);
   g_test_add_func ("/cli/interrupted-bake", test_interrupted_bake);
+  g_test_add_func ("/cli/long-file-name", test_long_file_name);
   g_test_add_func ("/cli/bake-matches-runtime", test_bake_matches_runtime);
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
