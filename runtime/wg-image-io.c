@@ -1017,6 +1017,22 @@ wg_png_warning (png_structp png, png_const_charp msg)
 {
 }
 
+/* libpng's own stdio writer reports only "Write Error"; this one says why. */
+static void
+wg_png_write_data (png_structp png, png_bytep data, size_t length)
+{
+  if (fwrite (data, 1, length, png_get_io_ptr (png)) != length)
+    {
+      png_error (png, g_strerror (errno));
+    }
+}
+
+static void
+wg_png_flush (png_structp png)
+{
+  fflush (png_get_io_ptr (png));
+}
+
 static const int wg_png_color_types[] = {
   PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA,
 };
@@ -1047,7 +1063,7 @@ wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const floa
       return FALSE;
     }
 
-  png_init_io (png, fp);
+  png_set_write_fn (png, fp, wg_png_write_data, wg_png_flush);
   png_set_IHDR (png, info, width, height, 16, wg_png_color_types[channels - 1],
                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info (png, info);

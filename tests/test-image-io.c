@@ -2,6 +2,7 @@
  * of wg-image-io. Every test works in its own temporary folder. */
 #include "wg-image-io.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -1103,6 +1104,46 @@ test_compression_names (void)
   g_assert_null (wg_exr_compression_names[WG_EXR_DWAB + 1]);
 }
 
+/* A PNG write that fails part way (the file-size limit) says why, leaves
+ * the old file and no temporary one. */
+static void
+test_png_write_fails_midway (void)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *target = g_build_filename (dir, "keep.png", NULL);
+  g_assert_true (g_file_set_contents (target, "old contents", -1, NULL));
+  signal (SIGXFSZ, SIG_IGN);
+  struct rlimit limit = { 200000, 200000 };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+
+  /* Noise, which deflate cannot shrink below the limit. */
+  const guint width = 256, height = 256;
+  g_autofree float *px = g_new (float, 4 * (gsize) width * height);
+  guint32 x = 12345;
+  for (gsize i = 0; i < 4 * (gsize) width * height; i++)
+    {
+      x = x * 1664525u + 1013904223u;
+      px[i] = (float) (x >> 8) / 16777216.0f;
+    }
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_png_write16 (target, width, height, 4, px, 0.0f, 1.0f, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE);
+  g_autofree char *expected = g_strdup_printf ("%s: cannot write PNG: %s", target,
+                                               g_strerror (EFBIG));
+  g_assert_cmpstr (error->message, ==, expected);
+  g_autofree char *listing = list_dir (dir);
+  g_assert_cmpstr (listing, ==, "keep.png");
+  g_autofree char *contents = NULL;
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "old contents");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1122,6 +1163,7 @@ main (int argc, char **argv)
   g_test_add_func ("/image-io/exr/write-fails-midway", test_exr_write_fails_midway);
   g_test_add_func ("/image-io/png/16-roundtrip", test_png16_roundtrip);
   g_test_add_func ("/image-io/png/16-clamp", test_png16_clamp);
+  g_test_add_func ("/image-io/png/write-fails-midway", test_png_write_fails_midway);
   g_test_add_func ("/image-io/png/read-8bit", test_png_read_8bit);
   g_test_add_func ("/image-io/png/read-errors", test_png_read_errors);
   return g_test_run ();
