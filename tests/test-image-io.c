@@ -831,6 +831,28 @@ test_atomic_failure (void)
   rm_rf (dir);
 }
 
+/* Runs the calling test again in a subprocess (the limit must not reach
+ * the other tests) and returns FALSE; in that subprocess, limits files to
+ * 200 000 bytes (writes past it fail with EFBIG), makes @name in a new
+ * folder (@dir) holding "old contents" (@target), and returns TRUE. */
+static gboolean
+size_limited_subprocess (const char *name, char **dir, char **target)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return FALSE;
+    }
+  *dir = make_tmp_dir ();
+  *target = g_build_filename (*dir, name, NULL);
+  g_assert_true (g_file_set_contents (*target, "old contents", -1, NULL));
+  signal (SIGXFSZ, SIG_IGN);
+  struct rlimit limit = { 200000, 200000 };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  return TRUE;
+}
+
 /* Writes that fail once bytes are going out (here a file size limit, as a
  * full disk would): the error names the file and the old file stays as it
  * was, with no temporary left, whichever write fails. The writer gathers
@@ -840,19 +862,9 @@ test_atomic_failure (void)
 static void
 test_exr_write_fails_midway (void)
 {
-  if (!g_test_subprocess ())
-    {
-      /* The limit must not reach the other tests. */
-      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-      g_test_trap_assert_passed ();
-      return;
-    }
-  g_autofree char *dir = make_tmp_dir ();
-  g_autofree char *target = g_build_filename (dir, "keep.exr", NULL);
-  g_assert_true (g_file_set_contents (target, "old contents", -1, NULL));
-  signal (SIGXFSZ, SIG_IGN);
-  struct rlimit limit = { 200000, 200000 };
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  g_autofree char *dir = NULL, *target = NULL;
+  if (!size_limited_subprocess ("keep.exr", &dir, &target))
+    return;
 
   /* 4 MiB of pixels fail when the buffer fills; 640 KB when the chunk
    * table is written; 64 KB fit. */
@@ -1109,18 +1121,9 @@ test_compression_names (void)
 static void
 test_png_write_fails_midway (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-      g_test_trap_assert_passed ();
-      return;
-    }
-  g_autofree char *dir = make_tmp_dir ();
-  g_autofree char *target = g_build_filename (dir, "keep.png", NULL);
-  g_assert_true (g_file_set_contents (target, "old contents", -1, NULL));
-  signal (SIGXFSZ, SIG_IGN);
-  struct rlimit limit = { 200000, 200000 };
-  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  g_autofree char *dir = NULL, *target = NULL;
+  if (!size_limited_subprocess ("keep.png", &dir, &target))
+    return;
 
   /* Noise, which deflate cannot shrink below the limit. */
   const guint width = 256, height = 256;
