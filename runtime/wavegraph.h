@@ -535,8 +535,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgPlan, wg_plan_free)
  * wg_plan_evaluate:
  * Evaluates the graph at frame @frame (t = frame / fps). Time-independent
  * nodes whose inputs and parameters did not change are not recomputed.
- * Stateful nodes step by dt = 1/fps; evaluating a frame that does not follow
- * the previous one resets them first.
+ * Stateful nodes step by dt = 1/fps, once to each frame: evaluating the
+ * same frame again does not step them (so a parameter change at that frame
+ * reaches them at the next one), unless the evaluation that should have
+ * stepped them was cancelled or failed before they ran; evaluating a frame
+ * that does not follow the previous one resets them first.
  */
 gboolean wg_plan_evaluate (WgPlan *plan, gint64 frame, GError **error);
 
@@ -576,7 +579,10 @@ gboolean wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable 
  */
 const GError *wg_plan_get_node_error (WgPlan *plan, const char *node);
 
-/** wg_plan_reset: returns stateful nodes to their initial state. */
+/**
+ * wg_plan_reset: returns stateful nodes to their initial state; the next
+ * evaluation, even of the current frame, steps them from there.
+ */
 void wg_plan_reset (WgPlan *plan);
 
 /**

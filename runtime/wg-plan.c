@@ -33,7 +33,11 @@ struct _WgNodeContext {
   gboolean changed;       /* outputs changed during the current evaluation */
   gint row_lag;           /* row stages: rows this stage trails the group's first stages */
   guint64 row_producers;  /* row stages: group indices of the stages it reads */
+  gint64 stepped;         /* stateful nodes: the frame their state is at; NO_STEP after a
+                           * reset, or when the step in hand was abandoned */
 };
+
+#define NO_STEP G_MININT64
 
 struct _WgPlan {
   WgGraph *graph;
@@ -539,6 +543,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
     {
       guint gi = g_array_index (order, guint, i);
       WgNodeContext *ctx = g_new0 (WgNodeContext, 1);
+      ctx->stepped = NO_STEP;
       ctx->plan = plan;
       ctx->inst = g_ptr_array_index (plan->graph->nodes, gi);
       ctx->graph_index = gi;
@@ -587,8 +592,13 @@ wg_plan_reset (WgPlan *plan)
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
-      if ((ctx->inst->type->flags & WG_NODE_STATEFUL) && ctx->inst->type->reset)
+      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
+        continue;
+      if (ctx->inst->type->reset)
         ctx->inst->type->reset (ctx);
+      /* Steps from the start at the next evaluation, even of this frame,
+       * and what reads it then recomputes. */
+      ctx->stepped = NO_STEP;
     }
   plan_threads_leave (caller_threads);
 }
@@ -795,6 +805,8 @@ row_group_abandon (WgPlan *plan)
     {
       plan->group[s]->dirty = TRUE;
       plan->group[s]->changed = FALSE;
+      /* A stateful stage's state did not move: it steps next time. */
+      plan->group[s]->stepped = NO_STEP;
     }
   plan->n_group = 0;
 }
@@ -1145,15 +1157,15 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
 
   if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
     return FALSE;
-  /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
-  if (new_frame && !next_frame)
-    wg_plan_reset (plan);
   /* A write that failed in the background fails the evaluation after it. */
   if (plan->writer && !wg_writer_check (plan->writer, error))
     {
       wg_prefix_error (error, plan->graph->source_name);
       return FALSE;
     }
+  /* Stateful nodes step by dt: a jump (or the first frame) starts them over. */
+  if (new_frame && !next_frame)
+    wg_plan_reset (plan);
   plan->frame = frame;
   plan->evaluated = TRUE;
   if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != getpid ()))
@@ -1191,12 +1203,14 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
           if (l && context_for (plan, l->from)->reprepared)
             ctx->reprepare = TRUE;
         }
-      /* Stateful nodes step once per new frame (re-running one would step
-       * twice); sinks write every new frame, changed or not; the rest run
-       * when something they read changed. */
+      /* Stateful nodes step once to each frame (re-running one would step
+       * twice), also when the evaluation that should have stepped them was
+       * cancelled or failed upstream; sinks write every new frame, changed
+       * or not; the rest run when something they read changed. */
+      const gboolean stateful = (type->flags & WG_NODE_STATEFUL) != 0;
       gboolean run;
-      if (type->flags & WG_NODE_STATEFUL)
-        run = new_frame;
+      if (stateful)
+        run = ctx->stepped != frame;
       else if (type->flags & WG_NODE_SINK)
         run = plan->write_files && (new_frame || ctx->dirty || inputs_changed);
       else
@@ -1224,8 +1238,8 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
             }
           ctx->reprepare = FALSE;
           ctx->reprepared = TRUE;
-          run = (type->flags & WG_NODE_STATEFUL) ? new_frame
-                : !((type->flags & WG_NODE_SINK) && !plan->write_files);
+          run = stateful ? ctx->stepped != frame
+                         : !((type->flags & WG_NODE_SINK) && !plan->write_files);
         }
       ctx->changed = FALSE;
       if (inputs_failed)
@@ -1278,6 +1292,8 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
         }
       ctx->dirty = FALSE;
       ctx->changed = TRUE;
+      if (stateful)
+        ctx->stepped = frame;
     }
   row_group_run (plan);
   if (progress)
@@ -1488,7 +1504,10 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
   plan->frame = frame;
   plan->evaluated = TRUE;
   for (guint i = 0; i < plan->n_nodes; i++)
-    plan->nodes[i]->dirty = TRUE;
+    {
+      plan->nodes[i]->dirty = TRUE;
+      plan->nodes[i]->stepped = frame;
+    }
   return TRUE;
 }
 

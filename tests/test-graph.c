@@ -1134,6 +1134,86 @@ test_row_windows_fork (void)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
+/* Cancels the evaluation when it reaches node @node. */
+typedef struct {
+  GCancellable *cancellable;
+  const char *node;
+} CancelAt;
+
+static void
+cancel_at_node (guint done, guint total, const char *node, gpointer data)
+{
+  CancelAt *at = data;
+  if (node && strcmp (node, at->node) == 0)
+    g_cancellable_cancel (at->cancellable);
+}
+
+/* window_chain with the foam's normals (foam read as a height field) as
+ * output "foam_normal": something downstream of the stateful node. */
+static WgGraph *
+stateful_chain (void)
+{
+  g_autoptr (WgGraph) g = window_chain (64, 64, TRUE);
+  wg_test_add (g, "normals", "foam_normals", "method=finite-difference", NULL);
+  wg_test_link (g, "foam:foam", "foam_normals:height");
+  g_assert_true (wg_graph_set_output (g, "foam_normal", "foam_normals", "normal", NULL));
+  return g_steal_pointer (&g);
+}
+
+/* An evaluation cancelled before a stateful node stepped (the editor
+ * cancels one at every edit during playback) and then run again: the node
+ * steps once to that frame, and the frames after match a plan never
+ * cancelled. */
+static void
+test_stateful_step_after_cancel (void)
+{
+  g_autoptr (WgGraph) g = stateful_chain ();
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  g_autoptr (WgPlan) reference = wg_test_plan (g, 2);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  CancelAt at = { cancellable, "foam" };
+  for (gint64 f = 0; f < 6; f++)
+    {
+      if (f == 3)
+        {
+          g_autoptr (GError) error = NULL;
+          g_assert_false (wg_plan_evaluate_cancellable (plan, f, cancellable, cancel_at_node, &at,
+                                                        &error));
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+          g_assert_cmpuint (runs (plan, "foam"), ==, 3);
+        }
+      g_assert_true (wg_plan_evaluate (plan, f, NULL));
+      g_assert_true (wg_plan_evaluate (reference, f, NULL));
+      assert_same_output (plan, reference, "foam");
+      assert_same_output (plan, reference, "foam_normal");
+    }
+  g_assert_cmpuint (runs (plan, "foam"), ==, 6);
+}
+
+/* wg_plan_reset, then the same frame again: stateful nodes start over at
+ * that frame, as a plan evaluating it first does, and what reads them
+ * follows. */
+static void
+test_reset_steps_again (void)
+{
+  g_autoptr (WgGraph) g = stateful_chain ();
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  for (gint64 f = 0; f < 4; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, NULL));
+  g_autoptr (WgPlan) fresh = wg_test_plan (g, 2);
+  g_assert_true (wg_plan_evaluate (fresh, 3, NULL));
+  wg_plan_reset (plan);
+  g_assert_true (wg_plan_evaluate (plan, 3, NULL));
+  assert_same_output (plan, fresh, "foam");
+  assert_same_output (plan, fresh, "foam_normal");
+  WgBuffer *foam = wg_plan_get_output (plan, "foam");
+  const float *v = wg_buffer_read (foam, NULL);
+  float most = 0.0f;
+  for (gsize i = 0; i < foam->n_floats; i++)
+    most = MAX (most, v[i]);
+  g_assert_cmpfloat (most, >, 0.0f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1160,5 +1240,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/row-windows/mixed-widths", test_row_windows_mixed_widths);
   g_test_add_func ("/graph/row-windows/long-group", test_row_windows_long_group);
   g_test_add_func ("/graph/row-windows/fork", test_row_windows_fork);
+  g_test_add_func ("/graph/stateful/step-after-cancel", test_stateful_step_after_cancel);
+  g_test_add_func ("/graph/stateful/reset-steps-again", test_reset_steps_again);
   return g_test_run ();
 }
