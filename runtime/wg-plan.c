@@ -54,7 +54,6 @@ struct _WgPlan {
   gboolean evaluated;
   gint64 frame;           /* last evaluated frame */
   WgWriter *writer;       /* sinks' background writes, created on first use */
-  char *checksum;         /* SHA-256 of the canonical graph the plan was built from */
   gint64 node_usec;       /* time in non-sink nodes */
   gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
   guint row_chunk_cells;  /* cells a fused stage advances per step; 0: CHUNK_CELLS */
@@ -402,7 +401,6 @@ wg_plan_free (WgPlan *plan)
   wg_graph_free (plan->graph);
   g_free (plan->out_dir);
   g_free (plan->backend_description);
-  g_free (plan->checksum);
   g_free (plan);
 }
 
@@ -531,11 +529,6 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->row_windows = TRUE;
   plan->group = g_new0 (WgNodeContext *, order->len);
   plan->group_usec = g_new0 (gint64, order->len);
-  {
-    gsize len;
-    g_autofree char *canonical = wg_graph_save_to_data (graph, &len);
-    plan->checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
-  }
   if (!resolve_backend (plan, o->backend, o->adopt_gl_context, error))
     return NULL;
 
@@ -1395,6 +1388,16 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
 #define STATE_MAGIC "wavegraph-state-1"
 #define STATE_TYPE "(ssxa(sa(uuuay)))"
 
+/* SHA-256 of the plan's graph in canonical form, as its parameters are now
+ * (wg_plan_update_params and graph inputs change them). */
+static char *
+plan_checksum (const WgPlan *plan)
+{
+  gsize len;
+  g_autofree char *canonical = wg_graph_save_to_data (plan->graph, &len);
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
+}
+
 GBytes *
 wg_plan_save_state (WgPlan *plan, GError **error)
 {
@@ -1431,8 +1434,9 @@ wg_plan_save_state (WgPlan *plan, GError **error)
         }
       g_variant_builder_add (&nodes, "(sa(uuuay))", ctx->inst->id, &buffers);
     }
+  g_autofree char *checksum = plan_checksum (plan);
   g_autoptr (GVariant) v = g_variant_ref_sink (
-    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, plan->checksum, plan->frame, &nodes));
+    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, checksum, plan->frame, &nodes));
   return g_variant_get_data_as_bytes (v);
 }
 
@@ -1455,7 +1459,8 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
       g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
       return FALSE;
     }
-  if (g_strcmp0 (checksum, plan->checksum) != 0)
+  g_autofree char *expected = plan_checksum (plan);
+  if (g_strcmp0 (checksum, expected) != 0)
     {
       g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                    "the state was saved from a different graph (or other --set values): its "

@@ -399,6 +399,19 @@ check_state_resume (void)
   g_autoptr (GBytes) junk = g_bytes_new_static ("not a state", 11);
   g_assert_false (wg_plan_restore_state (wrong, junk, &error));
   g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+  g_clear_error (&error);
+
+  /* What counts is the parameters when the state is saved, not when the
+   * plan was built: edited through wg_plan_update_params, they are other's. */
+  g_assert_true (wg_graph_set_param_double (g, "foam", "decay", 0.5, &error));
+  g_assert_true (wg_plan_update_params (first, g, &error));
+  g_autoptr (GBytes) edited = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  g_assert_false (wg_plan_restore_state (second, edited, &error));
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+  g_clear_error (&error);
+  g_assert_true (wg_plan_restore_state (wrong, edited, &error));
+  g_assert_no_error (error);
 }
 
 static void
