@@ -378,7 +378,7 @@ static JsonArray *
 parse_array (JsonParser *parser, const char *text, const char *where, GError **error)
 {
   g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_data (parser, text, -1, &local))
+  if (!wg_json_load (parser, text, -1, &local))
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: not valid JSON: %s", where,
                    local->message);

@@ -593,14 +593,14 @@ wg_graph_load_data (const char *data, gssize length, const char *base_dir,
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local = NULL;
 
-  if (!json_parser_load_from_data (parser, data, length, &local))
+  if (!wg_json_load (parser, data, length, &local))
     {
       /* json-glib says "<data>:LINE:COL: Parse error: …"; name the real file. */
       const char *msg = local->message;
-      if (g_str_has_prefix (msg, "<data>:"))
-        msg += strlen ("<data>:");
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARSE, "%s:%s",
-                   source_name ? source_name : "(graph)", msg);
+      gboolean located = g_str_has_prefix (msg, "<data>:");
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARSE, "%s:%s%s",
+                   source_name ? source_name : "(graph)", located ? "" : " ",
+                   located ? msg + strlen ("<data>:") : msg);
       return NULL;
     }
   JsonNode *root = json_parser_get_root (parser);
@@ -1002,6 +1002,64 @@ const char *
 wg_json_kind (JsonNode *node)
 {
   return json_kind (node);
+}
+
+/* Walks @data as JSON text (strings, escapes, brackets) without building
+ * anything. Returns NULL, or the problem with *line and *column. */
+static const char *
+json_scan (const char *data, gsize length, guint *line, guint *column)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE, escape = FALSE, opened = FALSE;
+  *line = *column = 1;
+  for (gsize i = 0; i < length; i++)
+    {
+      const char c = data[i];
+      if (opened && depth == 0 && !in_string && !g_ascii_isspace (c))
+        return "content after the end of the document";
+      if (in_string)
+        {
+          if (escape)
+            escape = FALSE;
+          else if (c == '\\')
+            escape = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          opened = TRUE;
+          if (++depth > WG_JSON_MAX_DEPTH)
+            return "nested deeper than " G_STRINGIFY (WG_JSON_MAX_DEPTH) " levels";
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+      if (c == '\n')
+        {
+          (*line)++;
+          *column = 1;
+        }
+      else if (((guchar) c & 0xC0) != 0x80)
+        (*column)++;
+    }
+  return NULL;
+}
+
+gboolean
+wg_json_load (JsonParser *parser, const char *data, gssize length, GError **error)
+{
+  guint line, column;
+  const char *problem = json_scan (data, length < 0 ? strlen (data) : (gsize) length, &line,
+                                   &column);
+  if (problem != NULL)
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE, "<data>:%u:%u: %s", line,
+                   column, problem);
+      return FALSE;
+    }
+  return json_parser_load_from_data (parser, data, length, error);
 }
 
 gboolean

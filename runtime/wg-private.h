@@ -102,6 +102,21 @@ char *wg_json_to_string (JsonNode *root);
 
 /* The checks graph files get, for nodes that read structured data from a
  * string parameter. Errors: WG_GRAPH_ERROR_SCHEMA, located at @path. */
+/* Nesting deeper than this is refused (see wg_json_load()). */
+#define WG_JSON_MAX_DEPTH 256
+
+/**
+ * wg_json_load:
+ * json_parser_load_from_data() guarded against what json-glib 1.6 gets
+ * wrong: nesting deeper than WG_JSON_MAX_DEPTH (its parser recurses, and a
+ * deep enough document overflows the stack) and anything after the
+ * top-level object or array (it keeps the first value and drops the rest
+ * without a word). @length −1: @data is NUL-terminated.
+ * Errors: json-glib's, or JSON_PARSER_ERROR_PARSE saying
+ * "<data>:LINE:COLUMN: …" in json-glib's own form.
+ */
+gboolean wg_json_load (JsonParser *parser, const char *data, gssize length, GError **error);
+
 /** wg_json_kind: "an object", "an array", "null", "a string", "a boolean" or "a number". */
 const char *wg_json_kind (JsonNode *node);
 gboolean wg_json_is_number (JsonNode *node);

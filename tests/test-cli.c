@@ -131,12 +131,23 @@ typedef struct {
 #define NAME64 "channel-name-channel-name-channel-name-channel-name-channel-name"
 #define LONG_NAME NAME64 NAME64 NAME64 NAME64 /* 256 bytes */
 
+#define OPEN10 "[[[[[[[[[["
+#define OPEN100 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10
+#define OPEN300 OPEN100 OPEN100 OPEN100
+#define CLOSE10 "]]]]]]]]]]"
+#define CLOSE100 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10 CLOSE10
+#define CLOSE300 CLOSE100 CLOSE100 CLOSE100
+
 /* A node added after the last one. */
 #define END_NODES "\n  ],\n  \"links\""
 #define NODE(json) ",\n    " json END_NODES
 
 static const BadCase bad_cases[] = {
   { "syntax", "\"version\": 1,", "\"version\": 1,,", 2, "graph.json:2:" },
+  { "nesting-too-deep", "\"outputs\"", "\"ui\": { \"a\": " OPEN300 CLOSE300 " }, \"outputs\"", 2,
+    "graph.json:15:270: nested deeper than 256 levels" },
+  { "content-after-graph", "\"fft:height\" }\n}\n", "\"fft:height\" }\n}\n{ \"x\": 1 }\n", 2,
+    "graph.json:17:1: content after the end of the document" },
   { "root-not-object", NULL, "[1, 2]", 2, "graph.json: (root): expected an object" },
   { "missing-format", "\"format\": \"wavegraph\", ", "", 2, "format: expected \"wavegraph\" (missing)" },
   { "wrong-version", "\"version\": 1", "\"version\": 2", 2, "version: expected 1" },

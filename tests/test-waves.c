@@ -630,6 +630,12 @@ test_bad_input (void)
   expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": []}]",
                 "params.boxes[0].trains: expected 1 to 16 trains, got 0");
   expect_error ("boxes=[{\"center\": [1, 2", "params.boxes: not valid JSON: ");
+  /* What json-glib would crash on (its parser recurses) or drop. */
+  g_autofree char *open = g_strnfill (300, '['), *close = g_strnfill (300, ']');
+  g_autofree char *deep = g_strdup_printf ("boxes=%s%s", open, close);
+  expect_error (deep, "params.boxes: not valid JSON: <data>:1:257: nested deeper than 256 levels");
+  expect_error ("boxes=[] []", "params.boxes: not valid JSON: <data>:1:4: content after the end of "
+                              "the document");
   expect_error ("boxes={}", "params.boxes: expected a JSON array, got an object");
   expect_error ("frustum=[[1, 0, 0]]",
                 "params.frustum[0]: expected a plane [a, b, c, d] of four numbers");
