@@ -998,6 +998,7 @@ wg_exr_read (const char *path, guint *width, guint *height, guint *channels,
 
 typedef struct {
   char message[256];
+  gboolean too_large; /* the header's size is over the reader's limits */
 } WgPngError;
 
 /* libpng must not return from its error callback; it jumps back to the
@@ -1011,10 +1012,13 @@ wg_png_error (png_structp png, png_const_charp msg)
 }
 
 /* Warnings concern ancillary chunks (bad iCCP, gamma…) that do not affect
- * the samples; they are dropped rather than printed. */
+ * the samples, and are dropped rather than printed; except that a size over
+ * png_set_user_limits() is only a warning before libpng's "Invalid IHDR". */
 static void
 wg_png_warning (png_structp png, png_const_charp msg)
 {
+  if (strstr (msg, "exceeds user limit") != NULL)
+    ((WgPngError *) png_get_error_ptr (png))->too_large = TRUE;
 }
 
 /* libpng's own stdio writer reports only "Write Error"; this one says why. */
@@ -1176,6 +1180,8 @@ wg_png_decode (FILE *fp, WgPngImage *img, WgPngError *err)
 
   png_init_io (png, fp);
   png_set_sig_bytes (png, 8);
+  /* A header may claim any size: refuse before allocating for it. */
+  png_set_user_limits (png, WG_PNG_READ_MAX_SIDE, WG_PNG_READ_MAX_SIDE);
   png_read_info (png, info);
   /* Palette → RGB, gray below 8 bits → 8 bits, tRNS → alpha channel. */
   png_set_expand (png);
@@ -1243,6 +1249,10 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
     {
       if (img.oom)
         g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      else if (err.too_large)
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                     "%s: larger than %d × %d pixels", path, WG_PNG_READ_MAX_SIDE,
+                     WG_PNG_READ_MAX_SIDE);
       else
         g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: corrupt PNG: %s", path,
                      err.message);

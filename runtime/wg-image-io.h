@@ -206,6 +206,10 @@ float *wg_exr_read (const char *path, guint *width, guint *height, guint *channe
 gboolean wg_png_write16 (const char *path, guint width, guint height, guint channels,
                          const float *data, float lo, float hi, GError **error);
 
+/* Sides of PNG images read: twice the largest grid, and a 16-bit RGBA
+ * image of that size already needs 8 GiB as floats. */
+#define WG_PNG_READ_MAX_SIDE 16384
+
 /**
  * wg_png_read:
  * @path: PNG file
@@ -216,11 +220,13 @@ gboolean wg_png_write16 (const char *path, guint width, guint height, guint chan
  * @error: return location for a #WG_IMAGE_ERROR
  *
  * Reads any PNG libpng reads (1 … 16 bits, gray, palette, RGB, with or
- * without alpha, interlaced or not). Samples are scaled to [0, 1] by their
- * bit depth's maximum (255 or 65535 after expansion); no gamma is applied.
+ * without alpha, interlaced or not) up to WG_PNG_READ_MAX_SIDE pixels a
+ * side. Samples are scaled to [0, 1] by their bit depth's maximum (255 or
+ * 65535 after expansion); no gamma is applied.
  *
  * Errors: %WG_IMAGE_ERROR_OPEN when the file cannot be opened;
- * %WG_IMAGE_ERROR_FORMAT when it is not a PNG or is corrupt or truncated;
+ * %WG_IMAGE_ERROR_FORMAT when it is not a PNG, is corrupt or truncated, or
+ * says it is larger (checked before anything is allocated);
  * %WG_IMAGE_ERROR_READ when the pixels do not fit in memory.
  *
  * Returns: (transfer full): width × height × channels float32 values in [0, 1],

@@ -1077,6 +1077,21 @@ test_png_read_errors (void)
   g_assert_nonnull (strstr (error->message, text));
   g_clear_error (&error);
 
+  /* A header claiming 65536 × 65536 gray pixels (4 GiB), and nothing more:
+   * refused before anything is allocated for it. */
+  static const guint8 huge_header[] = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+    0x52, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x49,
+    0xef, 0x6f, 0x3f,
+  };
+  g_autofree char *huge = g_build_filename (dir, "huge.png", NULL);
+  g_assert_true (g_file_set_contents (huge, (const char *) huge_header, sizeof huge_header, NULL));
+  g_assert_null (wg_png_read (huge, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_autofree char *expected = g_strdup_printf ("%s: larger than 16384 × 16384 pixels", huge);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
   /* Right signature, then cut inside the image data. */
   const guint width = 64, height = 64;
   g_autofree float *data = make_smooth_image (width, height, 3);
