@@ -9,6 +9,11 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+/* Graph files are a few KB; a bigger one is not a graph. */
+#define WG_GRAPH_MAX_BYTES (64 << 20)
 
 #define ERR(code, ...) g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_##code, __VA_ARGS__)
 
@@ -629,6 +634,14 @@ wg_graph_load_file (const char *path, GError **error)
   gsize length;
   g_autoptr (GError) local = NULL;
 
+  /* g_file_get_contents reads a device or FIFO (/dev/zero) for ever. */
+  GStatBuf st;
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) || st.st_size > WG_GRAPH_MAX_BYTES))
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_IO,
+                   "%s: not a regular file of at most 64 MiB", path);
+      return NULL;
+    }
   if (!g_file_get_contents (path, &data, &length, &local))
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_IO, "%s", local->message);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 G_DEFINE_QUARK (wg-ndbc-error-quark, wg_ndbc_error)
 
@@ -387,8 +388,23 @@ read_contents (const char *path, char **contents, gsize *length, GError **error)
       set_error_at (error, WG_NDBC_ERROR_OPEN, path, 0, "cannot open: %s", g_strerror (saved));
       return FALSE;
     }
+  /* A year of one station is a few MB; /dev/zero or a FIFO never ends. */
+  enum { MAX_BYTES = 256 << 20 };
+  struct stat st;
+  const char *problem = NULL;
+  if (fstat (fileno (fp), &st) == 0)
+    problem = S_ISDIR (st.st_mode)    ? g_strerror (EISDIR)
+              : !S_ISREG (st.st_mode) ? "not a regular file"
+              : st.st_size > MAX_BYTES ? "larger than 256 MiB"
+                                       : NULL;
+  if (problem != NULL)
+    {
+      fclose (fp);
+      set_error_at (error, WG_NDBC_ERROR_OPEN, path, 0, "cannot read: %s", problem);
+      return FALSE;
+    }
   buf = g_string_new (NULL);
-  while ((n = fread (chunk, 1, sizeof chunk, fp)) > 0)
+  while ((n = fread (chunk, 1, sizeof chunk, fp)) > 0 && buf->len <= MAX_BYTES)
     g_string_append_len (buf, chunk, (gssize) n);
   if (ferror (fp))
     {

@@ -186,6 +186,8 @@ static const BadCase bad_cases[] = {
     "nodes[2] (\"fft\"): required input \"spectrum\" (spectrum) is not linked" },
   { "buoy-file-missing", WIND, "\"model\": \"measured\", \"buoy_file\": \"nope.txt\"", 2,
     "nodes[0] (\"spec\").params.buoy_file: " },
+  { "buoy-file-device", WIND, "\"model\": \"measured\", \"buoy_file\": \"/dev/zero\"", 2,
+    "nodes[0] (\"spec\").params.buoy_file: /dev/zero: cannot read: not a regular file" },
   { "buoy-file-garbled", WIND, "\"model\": \"measured\", \"buoy_file\": \"garbled.txt\"", 2,
     "nodes[0] (\"spec\").params.buoy_file: @/garbled.txt:2:" },
   { "buoy-record-missing", WIND,
@@ -312,6 +314,8 @@ test_usage_errors (void)
     { { "run", "no-such-graph.json", NULL }, "no-such-graph.json" },
     { { "frobnicate", NULL }, "unknown command \"frobnicate\"" },
     { { "validate", "no-such-graph.json", NULL }, "no-such-graph.json" },
+    /* Read for ever, were it read. */
+    { { "validate", "/dev/zero", NULL }, "/dev/zero: not a regular file of at most 64 MiB" },
   };
   g_autofree char *dir = g_dir_make_tmp ("wg-cli-XXXXXX", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
