@@ -287,6 +287,8 @@ parse_date (const WgNdbcFile *file, GPtrArray *tokens, guint line, char **time, 
   return TRUE;
 }
 
+#define WG_NDBC_MAX_DENSITY 1e5 /* m²/Hz */
+
 /* NDBC's fill values. 99.00 is on the list although a storm peak could in
  * principle reach it: NDBC documents it as a fill value for this file type,
  * and refusing a real value is safer than turning a fill value into waves. */
@@ -336,11 +338,13 @@ parse_row (WgNdbcFile *file, GPtrArray *tokens, guint line, GError **error)
           row[i] = NAN;
           continue;
         }
-      if (!numeric || v < 0)
+      /* Above 1e5 m²/Hz a single 0.005 Hz band alone would make Hm0 about
+       * 90 m; 1e80 made the ocean infinite. */
+      if (!numeric || v < 0 || v > WG_NDBC_MAX_DENSITY)
         {
           set_error_at (error, WG_NDBC_ERROR_PARSE, file->path, line,
                         "column %u (band %s Hz): '%s' is not a spectral density "
-                        "(a number >= 0 or an NDBC fill value)",
+                        "(a number in [0, 1e5] m²/Hz or an NDBC fill value)",
                         file->n_date + i + 1, format_frequency (file->frequencies[i], fbuf),
                         token);
           g_array_set_size (file->density, offset);

@@ -372,6 +372,9 @@ static const GarbledCase garbled_cases[] = {
     WG_NDBC_ERROR_PARSE, 2, "'0x10'" },
   { "huge", HDR5 "2018 01 01 00 40   0.00   1e999  0.20   0.30   0.40\n", 0,
     WG_NDBC_ERROR_PARSE, 2, "'1e999'" },
+  { "implausible", HDR5 "2018 01 01 00 40   0.00   0.10   1e80   0.30   0.40\n", 0,
+    WG_NDBC_ERROR_PARSE, 2, "column 8 (band 0.0375 Hz): '1e80' is not a spectral density (a "
+    "number in [0, 1e5] m²/Hz" },
   { "bad-month", HDR5 "2018 13 01 00 40   0.00   0.10   0.20   0.30   0.40\n", 0,
     WG_NDBC_ERROR_PARSE, 2, "month 13" },
   { "month-zero", HDR5 "2018 00 01 00 40   0.00   0.10   0.20   0.30   0.40\n", 0,
