@@ -852,6 +852,8 @@ refraction_rate (const TrainGpu *t, float inv_amplitude, float d)
          t->cos_angle * (float) INV_TWO_PI;
 }
 
+#define MAX_REACH_STEPS 4096
+
 /* The ray grid of box @b: from the grid's upwind edge less S + R to its
  * downwind edge, across the part of the box over the grid. */
 static void
@@ -859,7 +861,12 @@ ray_grid (const GerstnerState *st, guint b, const Frame *f, RayGrid *rg)
 {
   const Box *bx = &st->boxes[b];
   const BoxLayout *bl = &st->layout[b];
-  const double step = MIN (st->spacing[0], st->spacing[1]), reach = f->shadow + f->recovery;
+  /* Each ray sample looks back over reach / step samples: past
+   * MAX_REACH_STEPS (kilometres of shadow over centimetre cells, or a tiny
+   * extent) the rays are sampled coarser than the grid, not for hours into
+   * gigabytes of rays. */
+  const double reach = f->shadow + f->recovery;
+  const double step = MAX (MIN (st->spacing[0], st->spacing[1]), reach / MAX_REACH_STEPS);
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
   for (int c = 0; c < 4; c++)
     {

@@ -328,6 +328,8 @@ iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
   return wg_gpu_check ("preparing iwave", error);
 }
 
+static gboolean check_substeps (WgNodeContext *ctx, const IwaveState *st, GError **error);
+
 static gboolean
 iwave_prepare (WgNodeContext *ctx, GError **error)
 {
@@ -371,6 +373,8 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
   wg_iwave_operator ((guint) P, kernel, cell, st->op, NULL);
   double lambda_min;
   wg_iwave_response_extremes ((guint) P, st->op, &lambda_min, &st->lambda_max);
+  if (!check_substeps (ctx, st, error))
+    return FALSE;
   build_groups (st);
 
   fft_layout (st, w, h, boundary, wg_ctx_gpu (ctx) != NULL);
@@ -412,8 +416,12 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+#define MAX_SUBSTEPS 4096
+
 /* One frame's stepping: sub-steps and their coefficients; smoothing is the
- * share of a 2-cell checkerboard's velocity removed per sub-step. */
+ * share of a 2-cell checkerboard's velocity removed per sub-step. More
+ * sub-steps than MAX_SUBSTEPS (cells far too small for the frame rate: a
+ * frame would take hours) are refused by check_substeps(). */
 typedef struct {
   guint substeps;
   float a, b, c, smoothing;
@@ -431,11 +439,26 @@ step_coefficients (WgNodeContext *ctx, const IwaveState *st)
 {
   const double g = wg_ctx_double (ctx, P_GRAVITY), dt = wg_ctx_dt (ctx);
   const double dt_max = 0.9 * 2.0 / sqrt (g * st->lambda_max);
-  const guint substeps = (guint) MAX (1.0, ceil (dt / dt_max));
+  const guint substeps = (guint) CLAMP (ceil (dt / dt_max), 1.0, MAX_SUBSTEPS + 1.0);
   const double h = dt / substeps, alpha = wg_ctx_double (ctx, P_DAMPING), d = 1.0 + alpha * h;
   return (StepCoefficients) { substeps, (float) ((2.0 + alpha * h) / d), (float) (1.0 / d),
                               (float) (g * h * h / d),
                               (float) -expm1 (-wg_ctx_double (ctx, P_SMOOTHING) * h) };
+}
+
+static gboolean
+check_substeps (WgNodeContext *ctx, const IwaveState *st, GError **error)
+{
+  const guint substeps = step_coefficients (ctx, st).substeps;
+  if (substeps <= MAX_SUBSTEPS)
+    return TRUE;
+  const WgSettings *s = wg_ctx_settings (ctx);
+  wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                "cells of %g m at %g frames/s need more than %d sub-steps per frame to stay "
+                "stable; use larger cells (settings.extent, settings.grid) or a higher "
+                "settings.fps",
+                s->extent[0] / s->grid[0], s->fps, MAX_SUBSTEPS);
+  return FALSE;
 }
 
 /* (L∘L v)/64 at (i, j), L = 4 − (the 4 neighbours): the 13-point stencil,
@@ -622,7 +645,7 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
   const float *src = sb ? wg_buffer_cpu (sb, error) : NULL;
   const float *obs = ob ? wg_buffer_cpu (ob, error) : NULL;
   const float *amb_in = ab ? wg_buffer_cpu (ab, error) : NULL;
-  if ((sb && !src) || (ob && !obs) || (ab && !amb_in))
+  if ((sb && !src) || (ob && !obs) || (ab && !amb_in) || !check_substeps (ctx, st, error))
     return FALSE;
   if (ab)
     resample_ambient (ctx, st, amb_in, ab, hb);
@@ -689,7 +712,7 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
       !(vd = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE), error)) ||
       !(src = sb ? wg_buffer_gpu (sb, error) : height) ||
       !(obs = ob ? wg_buffer_gpu (ob, error) : height) ||
-      !(amb = ab ? wg_buffer_gpu (ab, error) : height))
+      !(amb = ab ? wg_buffer_gpu (ab, error) : height) || !check_substeps (ctx, st, error))
     return FALSE;
 
   g_autoptr (GString) defines = g_string_new (NULL);

@@ -1226,10 +1226,15 @@ test_iwave_errors (void)
 {
   const struct {
     guint nx, ny;
+    double fps; /* 0: the default */
     const char *param, *expect;
   } cases[] = {
-    { 64, 64, "kernel_radius=32", "below half the grid" },
-    { 64, 32, "kernel_radius=6", "square cells" },
+    { 64, 64, 0, "kernel_radius=32", "below half the grid" },
+    { 64, 32, 0, "kernel_radius=6", "square cells" },
+    /* Cells far too small for the frame rate: refused, not hours per frame. */
+    { 64, 64, 1e-6, "kernel_radius=6",
+      "nodes[0] (\"water\"): cells of 0.25 m at 1e-06 frames/s need more than 4096 sub-steps "
+      "per frame" },
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -1238,6 +1243,8 @@ test_iwave_errors (void)
       s.grid[0] = cases[c].nx;
       s.grid[1] = cases[c].ny;
       s.extent[0] = s.extent[1] = 16;
+      if (cases[c].fps > 0)
+        s.fps = cases[c].fps;
       g_assert_true (wg_graph_set_settings (g, &s, NULL));
       wg_test_add (g, "iwave", "water", cases[c].param, NULL);
       WgPlanOptions o = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };

@@ -605,6 +605,28 @@ expect_error (const char *setting, const char *message)
   g_assert_cmpint (wg_error_exit_code (error), ==, 2);
 }
 
+/* Cells of 10 nm under a 40 m land shadow: the rays are sampled coarser
+ * than the grid rather than 10^9 times per ray (which asked for 20 GB or
+ * never finished); the frame comes out finite. */
+static void
+test_land_damping_tiny_cells (void)
+{
+  g_autoptr (WgGraph) g = waves_graph (
+    64, "[{\"center\": [0, 0], \"size\": [1, 1], \"trains\": "
+        "[{\"wavelength\": 0.5, \"amplitude\": 0.01}]}]",
+    (const char *[]) { "land_shadow=10", "land_recovery=30", NULL });
+  WgSettings s = *wg_graph_get_settings (g);
+  s.extent[0] = s.extent[1] = 64e-8;
+  g_assert_true (wg_graph_set_settings (g, &s, NULL));
+  const char *floor_params[] = { "depth=20", NULL };
+  add_floor (g, floor_params);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *h = NULL, *d = NULL;
+  evaluate (plan, 3, &h, &d);
+  for (guint i = 0; i < 64 * 64; i++)
+    g_assert_true (isfinite (h[i]));
+}
+
 static void
 test_bad_input (void)
 {
@@ -685,6 +707,7 @@ main (int argc, char **argv)
   wg_test_add_both ("waves", "irregular-and-round", test_irregular_and_round);
   wg_test_add_both ("waves", "noise", test_noise);
   wg_test_add_both ("waves", "land-damping", test_land_damping);
+  wg_test_add_both ("waves", "land-damping-tiny-cells", test_land_damping_tiny_cells);
   wg_test_add_both ("waves", "refraction-phase", test_refraction_phase);
   wg_test_add_both ("waves", "refraction-frequency", test_refraction_frequency);
   wg_test_add_both ("waves", "culling", test_culling);
