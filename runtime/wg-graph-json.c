@@ -184,6 +184,14 @@ read_settings (JsonObject *obj, WgSettings *s, GError **error)
     {
       if (!read_pair (n, "settings.frames", TRUE, pair, error))
         return FALSE;
+      /* Checked as numbers: 2^63 has no int64 to become. */
+      for (int a = 0; a < 2; a++)
+        if (!(fabs (pair[a]) <= 1e9))
+          {
+            ERR (SETTINGS, "settings.frames[%d]: expected a frame number in [-1e9, 1e9], got %.17g",
+                 a, pair[a]);
+            return FALSE;
+          }
       s->frames[0] = (gint64) pair[0];
       s->frames[1] = (gint64) pair[1];
     }
@@ -1017,45 +1025,93 @@ wg_json_kind (JsonNode *node)
   return json_kind (node);
 }
 
-/* Walks @data as JSON text (strings, escapes, brackets) without building
- * anything. Returns NULL, or the problem with *line and *column. */
-static const char *
+static void
+keys_free (gpointer keys)
+{
+  if (keys != NULL)
+    g_hash_table_unref (keys);
+}
+
+/* Walks @data as JSON text (strings, escapes, brackets, keys) without
+ * building values. Returns NULL, or the problem (free it) with *line and
+ * *column where it starts. */
+static char *
 json_scan (const char *data, gsize length, guint *line, guint *column)
 {
-  guint depth = 0;
+  /* Per open bracket: the keys of an object so far, or NULL for an array. */
+  g_autoptr (GPtrArray) open = g_ptr_array_new_with_free_func (keys_free);
   gboolean in_string = FALSE, escape = FALSE, opened = FALSE;
-  *line = *column = 1;
+  gsize string_start = 0, last_string = G_MAXSIZE, last_length = 0;
+  guint string_line = 0, string_column = 0, last_line = 0, last_column = 0;
+  guint l = 1, c = 1;
   for (gsize i = 0; i < length; i++)
     {
-      const char c = data[i];
-      if (opened && depth == 0 && !in_string && !g_ascii_isspace (c))
-        return "content after the end of the document";
+      const char ch = data[i];
+      if (opened && open->len == 0 && !in_string && !g_ascii_isspace (ch))
+        {
+          *line = l;
+          *column = c;
+          return g_strdup ("content after the end of the document");
+        }
       if (in_string)
         {
           if (escape)
             escape = FALSE;
-          else if (c == '\\')
+          else if (ch == '\\')
             escape = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
+          else if (ch == '"')
+            {
+              in_string = FALSE;
+              last_string = string_start;
+              last_length = i - string_start;
+              last_line = string_line;
+              last_column = string_column;
+            }
         }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
+      else if (ch == '"')
+        {
+          in_string = TRUE;
+          string_start = i + 1;
+          string_line = l;
+          string_column = c;
+        }
+      else if (ch == ':' && last_string != G_MAXSIZE && open->len > 0 &&
+               g_ptr_array_index (open, open->len - 1) != NULL)
+        {
+          /* A key: json-glib would keep the last of two alike. */
+          GHashTable *keys = g_ptr_array_index (open, open->len - 1);
+          char *key = g_strndup (data + last_string, last_length);
+          if (!g_hash_table_add (keys, key))
+            {
+              *line = last_line;
+              *column = last_column;
+              return g_strdup_printf ("duplicate key \"%s\"", key);
+            }
+        }
+      else if (ch == '{' || ch == '[')
         {
           opened = TRUE;
-          if (++depth > WG_JSON_MAX_DEPTH)
-            return "nested deeper than " G_STRINGIFY (WG_JSON_MAX_DEPTH) " levels";
+          if (open->len >= WG_JSON_MAX_DEPTH)
+            {
+              *line = l;
+              *column = c;
+              return g_strdup ("nested deeper than " G_STRINGIFY (WG_JSON_MAX_DEPTH) " levels");
+            }
+          g_ptr_array_add (open, ch == '{' ? g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                                    g_free, NULL)
+                                          : NULL);
         }
-      else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
-      if (c == '\n')
+      else if ((ch == '}' || ch == ']') && open->len > 0)
+        g_ptr_array_set_size (open, open->len - 1);
+      if (!in_string && ch != '"' && !g_ascii_isspace (ch))
+        last_string = G_MAXSIZE;
+      if (ch == '\n')
         {
-          (*line)++;
-          *column = 1;
+          l++;
+          c = 1;
         }
-      else if (((guchar) c & 0xC0) != 0x80)
-        (*column)++;
+      else if (((guchar) ch & 0xC0) != 0x80)
+        c++;
     }
   return NULL;
 }
@@ -1064,8 +1120,8 @@ gboolean
 wg_json_load (JsonParser *parser, const char *data, gssize length, GError **error)
 {
   guint line, column;
-  const char *problem = json_scan (data, length < 0 ? strlen (data) : (gsize) length, &line,
-                                   &column);
+  g_autofree char *problem = json_scan (data, length < 0 ? strlen (data) : (gsize) length, &line,
+                                        &column);
   if (problem != NULL)
     {
       g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE, "<data>:%u:%u: %s", line,

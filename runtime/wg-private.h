@@ -111,7 +111,8 @@ char *wg_json_to_string (JsonNode *root);
  * wrong: nesting deeper than WG_JSON_MAX_DEPTH (its parser recurses, and a
  * deep enough document overflows the stack) and anything after the
  * top-level object or array (it keeps the first value and drops the rest
- * without a word). @length −1: @data is NUL-terminated.
+ * without a word), and two alike keys in one object (it keeps the last).
+ * @length −1: @data is NUL-terminated.
  * Errors: json-glib's, or JSON_PARSER_ERROR_PARSE saying
  * "<data>:LINE:COLUMN: …" in json-glib's own form.
  */
