@@ -424,7 +424,9 @@ guint wg_graph_get_n_links (const WgGraph *graph);
 void wg_graph_get_link (const WgGraph *graph, guint index, const char **from_node,
                         const char **from_port, const char **to_node, const char **to_port);
 
-/* Named graph outputs ("outputs": { "height": "fft:height" }). */
+/* Named graph outputs ("outputs": { "height": "fft:height" }). Names follow
+ * the node id rule: a letter or '_', then letters, digits, '_' and '-', at
+ * most 64 (WG_GRAPH_ERROR_INVALID_ID otherwise). */
 gboolean wg_graph_set_output (WgGraph *graph, const char *name, const char *node,
                               const char *port, GError **error);
 gboolean wg_graph_remove_output (WgGraph *graph, const char *name);

@@ -1103,6 +1103,13 @@ gboolean
 wg_graph_set_output (WgGraph *graph, const char *name, const char *node_id, const char *port,
                      GError **error)
 {
+  /* Names that become file and channel names downstream: the inputs' rule. */
+  if (!id_is_valid (name))
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
+                   "invalid output name \"%s\": use letters, digits, '_' and '-'", name);
+      return FALSE;
+    }
   WgNodeInst *node = lookup_node_or_error (graph, node_id, error);
   if (node == NULL)
     return FALSE;

@@ -179,6 +179,8 @@ static const BadCase bad_cases[] = {
     "nodes[0].params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, measured, got \"rogue\"" },
   { "grid-not-pow2", "[32, 32]", "[48, 32]", 2,
     "settings.grid[0]: expected a power of two in [16, 8192], got 48" },
+  { "output-name-empty", "{ \"height\": \"fft:height\" }", "{ \"\": \"fft:height\" }", 2,
+    "invalid output name \"\": use letters, digits, '_' and '-'" },
   { "duplicate-key", "\"fps\": 10,", "\"fps\": 10, \"fps\": 30,", 2,
     "graph.json:3:66: duplicate key \"fps\"" },
   { "frames-beyond-int64", "[0, 2]", "[0, 9223372036854775807]", 2,
