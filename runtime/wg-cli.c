@@ -150,6 +150,16 @@ typedef struct {
   int signal; /* the first one taken, 0 before */
 } Interrupt;
 
+/* Ends the process by signal @sig, as its default action would. */
+G_GNUC_NORETURN static void
+die_by (const Interrupt *in, int sig)
+{
+  signal (sig, SIG_DFL);
+  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
+  raise (sig);
+  _exit (128 + sig);
+}
+
 static gpointer
 interrupt_watch (gpointer data)
 {
@@ -160,11 +170,7 @@ interrupt_watch (gpointer data)
   g_atomic_int_set (&in->signal, sig);
   g_cancellable_cancel (in->cancellable);
   if (sigwait (&in->set, &sig) == 0)
-    {
-      signal (sig, SIG_DFL);
-      pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
-      raise (sig);
-    }
+    die_by (in, sig);
   return NULL;
 }
 
@@ -181,17 +187,6 @@ interrupt_init (Interrupt *in)
   in->signal = 0;
   pthread_sigmask (SIG_BLOCK, &in->set, NULL);
   g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
-}
-
-/* Ends the process by the signal @in took. */
-G_GNUC_NORETURN static void
-interrupt_reraise (Interrupt *in)
-{
-  int sig = g_atomic_int_get (&in->signal);
-  signal (sig, SIG_DFL);
-  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
-  raise (sig);
-  _exit (128 + sig);
 }
 
 static int
@@ -264,7 +259,7 @@ cmd_run (int argc, char **argv)
                       strsignal (interrupt.signal), stats.frames, opts.last - opts.first + 1,
                       stats.files_written);
           g_error_free (error);
-          interrupt_reraise (&interrupt);
+          die_by (&interrupt, g_atomic_int_get (&interrupt.signal));
         }
       int status = fail (error);
       /* Files of earlier frames are whole: say where to pick up. */
