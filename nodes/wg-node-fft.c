@@ -376,7 +376,7 @@ fft_process_gpu (WgNodeContext *ctx, GError **error)
   const guint nx = in->grid[0], ny = in->grid[1];
   const gsize array_bytes = (gsize) nx * ny * 2 * sizeof (float);
 
-  GLuint fill = wg_gpu_program (gpu, "fft-fill.comp", NULL, error);
+  GLuint fill = wg_gpu_program (gpu, "fft.comp", NULL, error);
   GLuint spectrum = wg_buffer_gpu (in, error);
   if (fill == 0 || spectrum == 0)
     return FALSE;
@@ -392,7 +392,7 @@ fft_process_gpu (WgNodeContext *ctx, GError **error)
 
   if (wg_ctx_output_used (ctx, OUT_HEIGHT))
     {
-      GLuint extract = wg_gpu_program (gpu, "fft-fill.comp", "#define EXTRACT 1\n", error);
+      GLuint extract = wg_gpu_program (gpu, "fft.comp", "#define EXTRACT 1\n", error);
       GLuint height = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_HEIGHT), error);
       if (extract == 0 || height == 0)
         return FALSE;

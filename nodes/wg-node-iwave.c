@@ -1,7 +1,7 @@
 /* iwave — interactive water: Tessendorf's iWave ("Interactive Water
  * Surfaces", papers/000). Linear waves ∂²h/∂t² + α ∂h/∂t = −g √(−∇²) h
  * (eq. 1) with the vertical derivative √(−∇²) as a convolution (eq. 2; the
- * operator and its corrections are in runtime/wg-iwave.h), stepped
+ * operator and its corrections are in nodes/wg-iwave.h), stepped
  * explicitly (eq. 3; the damping sign follows the equation, not the paper's
  * pseudo-code, see step_coefficients()):
  *   h⁺ = h (2 + αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) − g Δt² V h/(1 + αΔt).

@@ -221,7 +221,7 @@ evolve_process_gpu (WgNodeContext *ctx, GError **error)
 
   if (wg_ctx_input_changed (ctx, 0))
     {
-      GLuint pack = wg_gpu_program (gpu, "evolve.comp", "#define PACK 1\n", error);
+      GLuint pack = wg_gpu_program (gpu, "spectrum-evolve.comp", "#define PACK 1\n", error);
       GLuint h0 = wg_buffer_gpu (in, error);
       if (pack == 0 || h0 == 0)
         return FALSE;
@@ -230,7 +230,7 @@ evolve_process_gpu (WgNodeContext *ctx, GError **error)
       wg_gpu_bind (1, st->gpu_packed);
       wg_gpu_dispatch (pack, groups, 1, 1);
     }
-  GLuint program = wg_gpu_program (gpu, "evolve.comp", NULL, error);
+  GLuint program = wg_gpu_program (gpu, "spectrum-evolve.comp", NULL, error);
   GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
   if (program == 0 || out == 0)
     return FALSE;

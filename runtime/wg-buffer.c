@@ -167,6 +167,7 @@ ensure_gpu_storage (WgBuffer *b)
   if (b->ssbo)
     return;
   glGenBuffers (1, &b->ssbo);
+  wg_gpu_context_count_object (b->gpu);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
   glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
   glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);

@@ -23,6 +23,8 @@ struct _WgGpuContext {
   char *version;
   guint max_shared;
   GHashTable *programs;  /* "name\ndefines" → GLuint program */
+  guint64 objects;       /* GL objects created (wg_gpu_context_get_counts) */
+  guint64 lookups;       /* wg_gpu_program() calls */
 };
 
 /* eglInitialize is not reference counted: terminating a display tears down
@@ -576,7 +578,8 @@ program_build (const char *name, const char *defines, const char *body, GError *
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (files, g_strdup (name));
-  g_autoptr (GString) source = g_string_new ("#version 430\n");
+  /* WG_GLSL: headers shared with C (wg-uniforms.h) take their GLSL form. */
+  g_autoptr (GString) source = g_string_new ("#version 430\n#define WG_GLSL 1\n");
   if (defines)
     g_string_append (source, defines);
   g_string_append (source, "\n#line 1 0\n");
@@ -622,6 +625,7 @@ program_build (const char *name, const char *defines, const char *body, GError *
 GLuint
 wg_gpu_program (WgGpuContext *ctx, const char *name, const char *defines, GError **error)
 {
+  ctx->lookups++;
   g_autofree char *key = g_strconcat (name, "\n", defines ? defines : "", NULL);
   gpointer cached = g_hash_table_lookup (ctx->programs, key);
   if (cached != NULL)
@@ -635,6 +639,7 @@ wg_gpu_program (WgGpuContext *ctx, const char *name, const char *defines, GError
       return 0;
     }
   GLuint program = program_build (name, defines, body, error);
+  ctx->objects++;
   if (program != 0)
     g_hash_table_insert (ctx->programs, g_steal_pointer (&key), GUINT_TO_POINTER (program));
   return program;
@@ -667,4 +672,19 @@ wg_gpu_check (const char *what, GError **error)
     return TRUE;
   g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_FAILED, "%s: %s", what, names->str);
   return FALSE;
+}
+
+void
+wg_gpu_context_count_object (WgGpuContext *ctx)
+{
+  ctx->objects++;
+}
+
+void
+wg_gpu_context_get_counts (const WgGpuContext *ctx, guint64 *objects, guint64 *lookups)
+{
+  if (objects)
+    *objects = ctx->objects;
+  if (lookups)
+    *lookups = ctx->lookups;
 }

@@ -152,4 +152,15 @@ GLuint wg_gpu_program_from_source (WgGpuContext *ctx, const char *name, const ch
  */
 gboolean wg_gpu_check (const char *what, GError **error);
 
+/**
+ * wg_gpu_context_count_object / _get_counts:
+ * Bookkeeping for the rule that nodes create GL objects in prepare, never
+ * per frame: @objects counts programs built and buffers made through
+ * wg_gpu_buffer_new() and WgGpuKernel (and anything else that calls
+ * count_object), @lookups the wg_gpu_program() calls (a string key built
+ * and hashed). A test evaluates many frames and checks both stay put.
+ */
+void wg_gpu_context_count_object (WgGpuContext *ctx);
+void wg_gpu_context_get_counts (const WgGpuContext *ctx, guint64 *objects, guint64 *lookups);
+
 G_END_DECLS

@@ -19,6 +19,16 @@ gint64 wg_ctx_frame (WgNodeContext *ctx);
 double wg_ctx_time (WgNodeContext *ctx);
 double wg_ctx_dt (WgNodeContext *ctx);
 
+/**
+ * wg_ctx_params:
+ * The node's parameter struct (WgNodeType.params_size bytes, each parameter
+ * at its WgParamSpec.offset) holding the values at the context's time:
+ * keyframes interpolated, graph inputs applied, angles in radians, paths
+ * resolved. Filled by the plan before every hook; valid until the hook
+ * returns (process_rows: until the evaluation ends).
+ */
+const void *wg_ctx_params (WgNodeContext *ctx);
+
 /* Parameter values by index into the type's params[]. */
 double wg_ctx_double (WgNodeContext *ctx, guint param);
 /** wg_ctx_radians: an angle parameter (degrees in JSON) in radians. */

@@ -11,6 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+typedef struct {
+  char *raw, *full;
+} ResolvedPath;
+
 struct _WgNodeContext {
   WgPlan *plan;
   WgNodeInst *inst;       /* in plan->graph */
@@ -35,6 +39,8 @@ struct _WgNodeContext {
   guint64 row_producers;  /* row stages: group indices of the stages it reads */
   gint64 stepped;         /* stateful nodes: the frame their state is at; NO_STEP after a
                            * reset, or when the step in hand was abandoned */
+  guint8 *params;         /* the type's parameter struct (wg_ctx_params) */
+  ResolvedPath *paths;    /* per parameter: a path parameter resolved */
 };
 
 #define NO_STEP G_MININT64
@@ -100,6 +106,86 @@ double
 wg_ctx_dt (WgNodeContext *ctx)
 {
   return 1.0 / ctx->plan->graph->settings.fps;
+}
+
+/* The path parameter's value resolved against the graph's folder, kept
+ * until the value changes so that filling the struct allocates only then. */
+static const char *
+resolved_path (WgNodeContext *ctx, guint param)
+{
+  const char *p = ctx->inst->values[param].s ? ctx->inst->values[param].s : "";
+  ResolvedPath *slot = &ctx->paths[param];
+  if (slot->raw == NULL || strcmp (slot->raw, p) != 0)
+    {
+      g_free (slot->raw);
+      g_free (slot->full);
+      slot->raw = g_strdup (p);
+      slot->full = *p == '\0' || g_path_is_absolute (p)
+                     ? g_strdup (p)
+                     : g_build_filename (ctx->plan->graph->base_dir, p, NULL);
+    }
+  return slot->full;
+}
+
+/* Fills the parameter struct with the values at the plan's time. */
+static void
+fill_params (WgNodeContext *ctx)
+{
+  const WgNodeType *type = ctx->inst->type;
+  if (type->params_size == 0)
+    return;
+  const double t = wg_ctx_time (ctx);
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      const WgParamSpec *spec = &type->params[k];
+      const WgValue *v = &ctx->inst->values[k];
+      guint8 *field = ctx->params + spec->offset;
+      switch (spec->type)
+        {
+        case WG_PARAM_FLOAT:
+          {
+            double x = wg_value_at (v, t);
+            if (spec->flags & WG_PARAM_FLAG_DEGREES)
+              x *= G_PI / 180.0;
+            memcpy (field, &x, sizeof x);
+          }
+          break;
+        case WG_PARAM_INT:
+          memcpy (field, &v->i, sizeof v->i);
+          break;
+        case WG_PARAM_BOOL:
+          {
+            gboolean b = v->i != 0;
+            memcpy (field, &b, sizeof b);
+          }
+          break;
+        case WG_PARAM_ENUM:
+          {
+            int e = (int) v->i;
+            memcpy (field, &e, sizeof e);
+          }
+          break;
+        case WG_PARAM_STRING:
+          {
+            const char *str = v->s ? v->s : "";
+            memcpy (field, &str, sizeof str);
+          }
+          break;
+        case WG_PARAM_PATH:
+          {
+            const char *str = resolved_path (ctx, k);
+            memcpy (field, &str, sizeof str);
+          }
+          break;
+        }
+    }
+}
+
+const void *
+wg_ctx_params (WgNodeContext *ctx)
+{
+  g_assert (ctx->params != NULL);
+  return ctx->params;
 }
 
 static const WgValue *
@@ -378,6 +464,14 @@ node_context_free (WgNodeContext *ctx)
   g_free (ctx->output_used);
   g_free (ctx->output_requested);
   g_free (ctx->input_changed);
+  if (ctx->paths)
+    for (guint k = 0; k < ctx->inst->type->n_params; k++)
+      {
+        g_free (ctx->paths[k].raw);
+        g_free (ctx->paths[k].full);
+      }
+  g_free (ctx->paths);
+  g_free (ctx->params);
   g_clear_error (&ctx->error);
   g_free (ctx);
 }
@@ -439,6 +533,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   ctx->animated = FALSE;
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
+  fill_params (ctx);
   if (type->prepare && !type->prepare (ctx, error))
     return FALSE;
   for (guint p = 0; p < type->n_outputs; p++)
@@ -546,6 +641,8 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
       ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
       ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
+      ctx->params = g_malloc0 (MAX (ctx->inst->type->params_size, 1));
+      ctx->paths = g_new0 (ResolvedPath, MAX (ctx->inst->type->n_params, 1));
       plan->nodes[i] = ctx;
     }
   /* An output is used when linked or exposed as a graph output. */
@@ -588,7 +685,10 @@ wg_plan_reset (WgPlan *plan)
       if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
         continue;
       if (ctx->inst->type->reset)
-        ctx->inst->type->reset (ctx);
+        {
+          fill_params (ctx);
+          ctx->inst->type->reset (ctx);
+        }
       /* Steps from the start at the next evaluation, even of this frame,
        * and what reads it then recomputes. */
       ctx->stepped = NO_STEP;
@@ -828,6 +928,7 @@ row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
   gint64 t0 = g_get_monotonic_time ();
+  fill_params (ctx);
   gboolean ok = type->begin_rows (ctx, error);
   gint64 spent = g_get_monotonic_time () - t0;
   ctx->usec += spent;
@@ -1253,6 +1354,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
         {
           row_group_run (plan);
           gint64 t0 = g_get_monotonic_time ();
+          fill_params (ctx);
           ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
                            : type->process_cpu (ctx, &local);
           if (ok && ctx->on_gpu && plan->gpu_sync_timing)

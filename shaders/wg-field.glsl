@@ -4,7 +4,11 @@
 
 layout (local_size_x = 16, local_size_y = 16) in;
 
-uniform uvec2 u_size; /* field width and height in cells */
+/* u_size: the field's width and height in cells, a member of the kernel's
+ * uniform block (wg-uniforms.h), which is included before this file. */
+#ifndef WG_FIELD_BLOCK
+uniform uvec2 u_size;
+#endif
 
 /* The cell this invocation computes, or false when it lies outside. */
 bool

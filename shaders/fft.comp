@@ -1,4 +1,4 @@
-/* fft-fill.comp — GPU path of the fft node (nodes/wg-node-fft.c).
+/* fft.comp — GPU path of the fft node (nodes/wg-node-fft.c).
  *
  * FILL: from h̃(k, t) (Hermitian half spectrum, or a full grid folded to
  * ½(X(k) + conj X(−k))) three full complex arrays for one batched inverse

@@ -1,4 +1,4 @@
-/* evolve.comp — GPU path of spectrum-evolve (nodes/wg-node-spectrum-evolve.c).
+/* spectrum-evolve.comp — GPU path of spectrum-evolve (nodes/wg-node-spectrum-evolve.c).
  *
  * PACK: from h̃0 (full grid) the sums and differences of a = h̃0(k) and
  * b = h̃0(−k) per half-spectrum cell. Otherwise, per cell,

@@ -118,6 +118,14 @@ typedef enum {
  * @default_value indexes @choices (NULL-terminated). @visible_when is a UI
  * hint: clauses "param=choice|choice" separated by ';', the parameter is
  * relevant when any clause holds (NULL: always relevant).
+ *
+ * @offset: where the node type's parameter struct (WgNodeType.params_size)
+ * holds the value, as offsetof() gives it; the plan fills the struct with
+ * the values at the frame being computed before each hook runs. The field's
+ * C type follows @type: FLOAT double (radians for WG_PARAM_FLAG_DEGREES),
+ * INT gint64, BOOL gboolean, ENUM int (the choice's index), STRING const
+ * char * (never NULL), PATH const char * resolved against the graph file's
+ * folder ("" when empty).
  */
 typedef struct {
   const char *name;
@@ -132,6 +140,7 @@ typedef struct {
   const char *default_string;
   unsigned flags;
   const char *visible_when;
+  gsize offset;
 } WgParamSpec;
 
 /**
@@ -221,6 +230,9 @@ struct _WgNodeType {
   void (*process_rows) (WgNodeContext *ctx, guint row0, guint row1);
   unsigned row_halo;  /* rows of an input read above and below each output row */
   unsigned row_flags; /* WgRowFlags */
+  /* Size of the parameter struct the hooks read (wg_ctx_params()), each
+   * parameter at its WgParamSpec.offset. */
+  gsize params_size;
 };
 
 /**

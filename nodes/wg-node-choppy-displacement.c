@@ -12,7 +12,9 @@
 #include "wg-node-private.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
+#include "choppy-displacement.h"
 
+#include <stddef.h>
 #include <string.h>
 
 enum { IN_HEIGHT, IN_DISPLACEMENT };
@@ -21,18 +23,27 @@ enum { METHOD_SPECTRAL, METHOD_FINITE_DIFFERENCE };
 
 static const char *const methods[] = { "spectral", "finite-difference", NULL };
 
+typedef struct {
+  int method;
+  double choppiness;
+  gboolean wrap;
+} ChoppyParams;
+
+#define OFFSET(x) offsetof (ChoppyParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_METHOD] = { "method", "Method", WG_PARAM_ENUM, "",
                  "spectral: D = i k/|k| h̃ from the fft node (eq. 10); finite-difference: "
                  "Belyaev's shortcut from the height map alone (eq. 11)",
-                 METHOD_SPECTRAL, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE },
+                 METHOD_SPECTRAL, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE,
+                 .offset = OFFSET (method) },
   [P_CHOPPINESS] = { "choppiness", "Choppiness λ", WG_PARAM_FLOAT, "",
                      "Scale λ of the horizontal displacement; too large folds the surface "
                      "(foam marks where)",
-                     1, -20, 20, 0, 2 },
+                     1, -20, 20, 0, 2, .offset = OFFSET (choppiness) },
   [P_WRAP] = { "wrap", "Periodic edges", WG_PARAM_BOOL, "",
                "Finite differences wrap around the edges (tiling ocean); off: clamp", 1,
-               .visible_when = "method=finite-difference" },
+               .visible_when = "method=finite-difference", .offset = OFFSET (wrap) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -45,20 +56,31 @@ static const WgPortSpec outputs[] = {
     "Vector displacement (λDx, λDy, h) (m): where each grid point moves" },
 };
 
-/* This evaluation's pointers and constants, from begin_rows. */
+/* This evaluation's pointers and constants, from begin_rows, and the GPU
+ * kernel built in prepare. */
 typedef struct {
   const float *h, *d; /* d: NULL for the finite-difference method */
   float *out;
   guint w, hh;
   float lambda, sx, sy;
   gboolean wrap;
-} ChoppyRows;
+  WgGpuKernel kernel;
+} ChoppyState;
+
+static void
+choppy_free_state (gpointer data)
+{
+  ChoppyState *st = data;
+  wg_gpu_kernel_clear (&st->kernel);
+  g_free (st);
+}
 
 static gboolean
 choppy_prepare (WgNodeContext *ctx, GError **error)
 {
+  const ChoppyParams *p = wg_ctx_params (ctx);
   WgBuffer *h = wg_ctx_input (ctx, IN_HEIGHT), *d = wg_ctx_input (ctx, IN_DISPLACEMENT);
-  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
+  if (p->method == METHOD_SPECTRAL)
     {
       if (d == NULL)
         {
@@ -76,29 +98,35 @@ choppy_prepare (WgNodeContext *ctx, GError **error)
         }
     }
   wg_ctx_define_field (ctx, 0, h->width, h->height, 3, h->extent);
-  wg_ctx_set_state (ctx, g_new0 (ChoppyRows, 1));
-  return TRUE;
+  ChoppyState *st = g_new0 (ChoppyState, 1);
+  wg_ctx_set_state (ctx, st);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  return gpu == NULL ||
+         wg_gpu_kernel_init (&st->kernel, gpu, "choppy-displacement.comp",
+                             p->method == METHOD_SPECTRAL ? "#define SPECTRAL 1\n" : NULL,
+                             sizeof (ChoppyUniforms), error);
 }
 
 static gboolean
 choppy_begin_rows (WgNodeContext *ctx, GError **error)
 {
-  ChoppyRows *st = wg_ctx_get_state (ctx);
+  const ChoppyParams *p = wg_ctx_params (ctx);
+  ChoppyState *st = wg_ctx_get_state (ctx);
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
   st->h = wg_buffer_cpu (hb, error);
   if (st->h == NULL)
     return FALSE;
   st->d = NULL;
-  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
+  if (p->method == METHOD_SPECTRAL &&
       (st->d = wg_buffer_cpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error)) == NULL)
     return FALSE;
   st->out = wg_buffer_data (wg_ctx_output (ctx, 0));
   st->w = hb->width;
   st->hh = hb->height;
-  st->lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+  st->lambda = (float) p->choppiness;
   st->sx = (float) (hb->extent[0] / hb->width) * st->lambda;
   st->sy = (float) (hb->extent[1] / hb->height) * st->lambda;
-  st->wrap = wg_ctx_bool (ctx, P_WRAP);
+  st->wrap = p->wrap;
   return TRUE;
 }
 
@@ -143,7 +171,7 @@ interleave (const float *restrict d, const float *restrict h, float lambda, gsiz
 static void
 choppy_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 {
-  const ChoppyRows *st = wg_ctx_get_state (ctx);
+  const ChoppyState *st = wg_ctx_get_state (ctx);
   const float *h = st->h, *d = st->d;
   float *out = st->out;
   const guint w = st->w, hh = st->hh;
@@ -170,28 +198,27 @@ choppy_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 static gboolean
 choppy_process_gpu (WgNodeContext *ctx, GError **error)
 {
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  const ChoppyParams *p = wg_ctx_params (ctx);
+  const ChoppyState *st = wg_ctx_get_state (ctx);
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
-  gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
-  GLuint program = wg_gpu_program (gpu, "choppy.comp", spectral ? "#define SPECTRAL 1\n" : NULL,
-                                   error);
-  if (program == 0)
-    return FALSE;
-  const float lambda = (float) wg_ctx_double (ctx, P_CHOPPINESS);
+  gboolean spectral = p->method == METHOD_SPECTRAL;
   GLuint h = wg_buffer_gpu (hb, error);
   GLuint d = spectral ? wg_buffer_gpu (wg_ctx_input (ctx, IN_DISPLACEMENT), error) : 0;
   GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
   if (h == 0 || (spectral && d == 0) || out == 0)
     return FALSE;
-  wg_gpu_set_uvec2 (program, "u_size", hb->width, hb->height);
-  wg_gpu_set_float (program, "u_lambda", lambda);
-  wg_gpu_set_vec2 (program, "u_step", (float) (hb->extent[0] / hb->width) * lambda,
-                   (float) (hb->extent[1] / hb->height) * lambda);
-  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
+  const float lambda = (float) p->choppiness;
+  const ChoppyUniforms u = {
+    .u_size = { hb->width, hb->height },
+    .u_step = { (float) (hb->extent[0] / hb->width) * lambda,
+                (float) (hb->extent[1] / hb->height) * lambda },
+    .u_lambda = lambda,
+    .u_wrap = p->wrap,
+  };
   wg_gpu_bind (0, h);
   wg_gpu_bind (1, d);
   wg_gpu_bind (2, out);
-  wg_gpu_dispatch_field (program, hb->width, hb->height);
+  wg_gpu_kernel_dispatch_field (&st->kernel, &u, hb->width, hb->height);
   return TRUE;
 }
 
@@ -211,8 +238,9 @@ const WgNodeType wg_node_choppy_displacement = {
   .n_params = N_PARAMS,
   .prepare = choppy_prepare,
   .process_gpu = choppy_process_gpu,
-  .free_state = g_free,
+  .free_state = choppy_free_state,
   .begin_rows = choppy_begin_rows,
   .process_rows = choppy_process_rows,
   .row_halo = 1,
+  .params_size = sizeof (ChoppyParams),
 };

@@ -1,6 +1,8 @@
-/* choppy.comp — GPU path of choppy-displacement (nodes/wg-node-choppy.c):
+/* choppy-displacement.comp — GPU path of choppy-displacement (nodes/wg-node-choppy-displacement.c):
  * the vector displacement (λDx, λDy, h), from the spectral D (SPECTRAL) or
  * Belyaev's finite-difference shortcut, papers/003 eq. 9–11. */
+#define WG_FIELD_BLOCK
+#include "choppy-displacement.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict readonly buffer Height { float h[]; };
@@ -8,10 +10,6 @@ layout (std430, binding = 0) restrict readonly buffer Height { float h[]; };
 layout (std430, binding = 1) restrict readonly buffer Displacement { float d[]; };
 #endif
 layout (std430, binding = 2) restrict writeonly buffer Out { float o[]; };
-
-uniform float u_lambda;
-uniform vec2 u_step; /* finite differences: λ·Δx, λ·Δy */
-uniform bool u_wrap;
 
 void
 main ()
