@@ -12,6 +12,9 @@
 #include "wg-node-private.h"
 #include "wg-gpu-kernel.h"
 #include "wg-resample.h"
+#include "ambient-blend.h"
+
+#include <stddef.h>
 
 enum { IN_HEIGHT, IN_AMBIENT, IN_OBSTRUCTION };
 enum { P_MODE, P_SCALE, P_WRAP, N_PARAMS };
@@ -19,15 +22,29 @@ enum { MODE_SUBTRACT, MODE_ADD };
 
 static const char *const modes[] = { "subtract", "add", NULL };
 
+typedef struct {
+  int mode;
+  double scale;
+  gboolean wrap;
+} AmbientBlendParams;
+
+#define OFFSET(x) offsetof (AmbientBlendParams, x)
+
+/* Kernels by mode, built in prepare: the mode may be a graph input. */
+typedef struct {
+  WgGpuKernel kernels[2];
+} AmbientBlendState;
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_MODE] = { "mode", "Mode", WG_PARAM_ENUM, "",
                "subtract: h − a (1 − obstruction), the paper's coupling; add: (h + a) · "
                "obstruction, the surface you see",
-               MODE_SUBTRACT, .choices = modes },
+               MODE_SUBTRACT, .choices = modes, .offset = OFFSET (mode) },
   [P_SCALE] = { "scale", "Ambient scale", WG_PARAM_FLOAT, "", "Multiplies the ambient waves", 1,
-                -100, 100, 0, 2 },
+                -100, 100, 0, 2, .offset = OFFSET (scale) },
   [P_WRAP] = { "wrap", "Tile ambient", WG_PARAM_BOOL, "",
-               "The ambient field repeats (a periodic ocean tile); off: clamp at its edges", 1 },
+               "The ambient field repeats (a periodic ocean tile); off: clamp at its edges", 1,
+               .offset = OFFSET (wrap) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -51,7 +68,26 @@ ambient_blend_prepare (WgNodeContext *ctx, GError **error)
       return FALSE;
     }
   wg_ctx_define_field (ctx, 0, h->width, h->height, 1, h->extent);
-  return TRUE;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    return TRUE;
+  AmbientBlendState *st = g_new0 (AmbientBlendState, 1);
+  wg_ctx_set_state (ctx, st);
+  const char *obstruction = o ? "#define OBSTRUCTION 1\n" : "";
+  g_autofree char *add = g_strconcat (obstruction, "#define ADD 1\n", NULL);
+  return wg_gpu_kernel_init (&st->kernels[MODE_SUBTRACT], gpu, "ambient-blend.comp", obstruction,
+                             sizeof (AmbientBlendUniforms), error) &&
+         wg_gpu_kernel_init (&st->kernels[MODE_ADD], gpu, "ambient-blend.comp", add,
+                             sizeof (AmbientBlendUniforms), error);
+}
+
+static void
+ambient_blend_free_state (gpointer data)
+{
+  AmbientBlendState *st = data;
+  for (guint m = 0; m < G_N_ELEMENTS (st->kernels); m++)
+    wg_gpu_kernel_clear (&st->kernels[m]);
+  g_free (st);
 }
 
 static gboolean
@@ -64,21 +100,22 @@ ambient_blend_process_cpu (WgNodeContext *ctx, GError **error)
   const float *o = ob && a ? wg_buffer_cpu (ob, error) : NULL;
   if (!h || !a || (ob && !o))
     return FALSE;
+  const AmbientBlendParams *p = wg_ctx_params (ctx);
   float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
   WgResampler r = { a, ab->width, ab->height, (float) (ab->width / ab->extent[0]),
-                    (float) (ab->height / ab->extent[1]), wg_ctx_bool (ctx, P_WRAP) };
+                    (float) (ab->height / ab->extent[1]), p->wrap };
   const float dx = (float) (hb->extent[0] / hb->width), dy = (float) (hb->extent[1] / hb->height);
-  const float scale = (float) wg_ctx_double (ctx, P_SCALE);
-  const gboolean add = wg_ctx_enum (ctx, P_MODE) == MODE_ADD;
+  const float scale = (float) p->scale;
+  const gboolean add = p->mode == MODE_ADD;
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < hb->height; j++)
     for (guint i = 0; i < hb->width; i++)
       {
-        gsize p = (gsize) j * hb->width + i;
+        gsize c = (gsize) j * hb->width + i;
         float amb = scale * wg_resample (&r, i * dx, j * dy);
-        float mask = o ? o[p] : 1.0f;
-        out[p] = add ? (h[p] + amb) * mask : h[p] - amb * (1.0f - mask);
+        float mask = o ? o[c] : 1.0f;
+        out[c] = add ? (h[c] + amb) * mask : h[c] - amb * (1.0f - mask);
       }
   return TRUE;
 }
@@ -86,35 +123,29 @@ ambient_blend_process_cpu (WgNodeContext *ctx, GError **error)
 static gboolean
 ambient_blend_process_gpu (WgNodeContext *ctx, GError **error)
 {
+  const AmbientBlendParams *p = wg_ctx_params (ctx);
+  const AmbientBlendState *st = wg_ctx_get_state (ctx);
   WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT), *ab = wg_ctx_input (ctx, IN_AMBIENT);
   WgBuffer *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
-  GString *defines = g_string_new (NULL);
-  if (ob)
-    g_string_append (defines, "#define OBSTRUCTION 1\n");
-  if (wg_ctx_enum (ctx, P_MODE) == MODE_ADD)
-    g_string_append (defines, "#define ADD 1\n");
-  GLuint program, out, h, a, o;
-  gboolean ok =
-    (program = wg_gpu_program (wg_ctx_gpu (ctx), "ambient-blend.comp", defines->str, error)) &&
-    (out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error)) &&
-    (h = wg_buffer_gpu (hb, error)) && (a = wg_buffer_gpu (ab, error)) &&
-    (o = ob ? wg_buffer_gpu (ob, error) : out);
-  g_string_free (defines, TRUE);
-  if (!ok)
+  GLuint out, h, a, o;
+  if (!(out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error)) ||
+      !(h = wg_buffer_gpu (hb, error)) || !(a = wg_buffer_gpu (ab, error)) ||
+      !(o = ob ? wg_buffer_gpu (ob, error) : out))
     return FALSE;
-  wg_gpu_set_uvec2 (program, "u_size", hb->width, hb->height);
-  wg_gpu_set_vec2 (program, "u_spacing", (float) (hb->extent[0] / hb->width),
-                   (float) (hb->extent[1] / hb->height));
-  wg_gpu_set_uvec2 (program, "u_ambient_size", ab->width, ab->height);
-  wg_gpu_set_vec2 (program, "u_ambient_inv_spacing", (float) (ab->width / ab->extent[0]),
-                   (float) (ab->height / ab->extent[1]));
-  wg_gpu_set_int (program, "u_ambient_wrap", wg_ctx_bool (ctx, P_WRAP));
-  wg_gpu_set_float (program, "u_scale", (float) wg_ctx_double (ctx, P_SCALE));
+  const AmbientBlendUniforms u = {
+    .u_size = { hb->width, hb->height },
+    .u_spacing = { (float) (hb->extent[0] / hb->width), (float) (hb->extent[1] / hb->height) },
+    .u_ambient_size = { ab->width, ab->height },
+    .u_ambient_inv_spacing = { (float) (ab->width / ab->extent[0]),
+                               (float) (ab->height / ab->extent[1]) },
+    .u_ambient_wrap = p->wrap,
+    .u_scale = (float) p->scale,
+  };
   wg_gpu_bind (0, out);
   wg_gpu_bind (1, h);
   wg_gpu_bind (2, a);
   wg_gpu_bind (3, o);
-  wg_gpu_dispatch_field (program, hb->width, hb->height);
+  wg_gpu_kernel_dispatch_field (&st->kernels[p->mode], &u, hb->width, hb->height);
   return TRUE;
 }
 
@@ -134,4 +165,6 @@ const WgNodeType wg_node_ambient_blend = {
   .prepare = ambient_blend_prepare,
   .process_cpu = ambient_blend_process_cpu,
   .process_gpu = ambient_blend_process_gpu,
+  .free_state = ambient_blend_free_state,
+  .params_size = sizeof (AmbientBlendParams),
 };

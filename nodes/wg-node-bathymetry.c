@@ -11,8 +11,10 @@
  */
 #include "wg-node-private.h"
 #include "wg-gpu-kernel.h"
+#include "bathymetry.h"
 
 #include <math.h>
+#include <stddef.h>
 
 enum {
   P_DEPTH,
@@ -26,60 +28,67 @@ enum {
   N_PARAMS
 };
 
+typedef struct {
+  double depth, shore_direction, shore_distance, slope;
+  double island_x, island_y, island_radius, island_slope;
+} BathymetryParams;
+
+#define OFFSET(x) offsetof (BathymetryParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_DEPTH] = { "depth", "Open-sea depth", WG_PARAM_FLOAT, "m",
-                "Water depth D away from the beach and the island", 20, 0.01, 11000, 1, 100 },
+                "Water depth D away from the beach and the island", 20, 0.01, 11000, 1, 100,
+                .offset = OFFSET (depth) },
   [P_SHORE_DIRECTION] = { "shore_direction", "Shore direction", WG_PARAM_FLOAT, "°",
                           "Direction toward land, counter-clockwise from +x", 0, -360, 360, -180,
-                          180, .flags = WG_PARAM_FLAG_DEGREES },
+                          180, .flags = WG_PARAM_FLAG_DEGREES,
+                          .offset = OFFSET (shore_direction) },
   [P_SHORE_DISTANCE] = { "shore_distance", "Shoreline distance", WG_PARAM_FLOAT, "m",
                          "Signed distance s₀ of the beach's still-water shoreline from the "
                          "patch centre, along the shore direction (\"inf\": no beach)",
-                         INFINITY, -1e6, 1e6, -500, 500, .flags = WG_PARAM_FLAG_ALLOW_INF },
+                         INFINITY, -1e6, 1e6, -500, 500, .flags = WG_PARAM_FLAG_ALLOW_INF,
+                         .offset = OFFSET (shore_distance) },
   [P_SLOPE] = { "slope", "Beach slope", WG_PARAM_FLOAT, "",
                 "Rise m_b of the beach per metre toward land (tangent of its angle)", 0.05, 1e-4,
-                10, 0.005, 0.5 },
+                10, 0.005, 0.5, .offset = OFFSET (slope) },
   [P_ISLAND_X] = { "island_x", "Island x", WG_PARAM_FLOAT, "m", "Centre of the island, x", 0,
-                   -1e6, 1e6, 0, 1000 },
+                   -1e6, 1e6, 0, 1000, .offset = OFFSET (island_x) },
   [P_ISLAND_Y] = { "island_y", "Island y", WG_PARAM_FLOAT, "m", "Centre of the island, y", 0,
-                   -1e6, 1e6, 0, 1000 },
+                   -1e6, 1e6, 0, 1000, .offset = OFFSET (island_y) },
   [P_ISLAND_RADIUS] = { "island_radius", "Island radius", WG_PARAM_FLOAT, "m",
                         "Radius R of the island's still-water shoreline (0: no island)", 0, 0,
-                        1e6, 0, 100 },
+                        1e6, 0, 100, .offset = OFFSET (island_radius) },
   [P_ISLAND_SLOPE] = { "island_slope", "Island slope", WG_PARAM_FLOAT, "",
                        "Rise m_i of the island's flanks per metre toward its centre", 0.3, 1e-4,
-                       100, 0.01, 2 },
+                       100, 0.01, 2, .offset = OFFSET (island_slope) },
 };
 
 static const WgPortSpec outputs[] = {
   { "depth", WG_PORT_FIELD, 1, FALSE, "Water depth (m); negative on land" },
 };
 
-/* The formula's constants, in the float precision both backends use. */
-typedef struct {
-  float depth, centre_x, centre_y, nx, ny, shore, slope;
-  float island_x, island_y, island_radius, island_slope;
-  gboolean beach, island;
-} Seabed;
-
-static void
-seabed_from_params (WgNodeContext *ctx, Seabed *sb)
+/* The formula's constants in the float precision both backends use: the
+ * GPU's uniform block, which the CPU loop reads too. */
+static BathymetryUniforms
+seabed_from_params (WgNodeContext *ctx, const WgBuffer *out)
 {
+  const BathymetryParams *p = wg_ctx_params (ctx);
   const WgSettings *s = wg_ctx_settings (ctx);
-  double phi = wg_ctx_radians (ctx, P_SHORE_DIRECTION), shore = wg_ctx_double (ctx, P_SHORE_DISTANCE);
-  sb->depth = (float) wg_ctx_double (ctx, P_DEPTH);
-  sb->centre_x = (float) (0.5 * s->extent[0]);
-  sb->centre_y = (float) (0.5 * s->extent[1]);
-  sb->nx = (float) cos (phi);
-  sb->ny = (float) sin (phi);
-  sb->beach = !isinf (shore);
-  sb->shore = sb->beach ? (float) shore : 0.0f;
-  sb->slope = (float) wg_ctx_double (ctx, P_SLOPE);
-  sb->island_x = (float) wg_ctx_double (ctx, P_ISLAND_X);
-  sb->island_y = (float) wg_ctx_double (ctx, P_ISLAND_Y);
-  sb->island_radius = (float) wg_ctx_double (ctx, P_ISLAND_RADIUS);
-  sb->island_slope = (float) wg_ctx_double (ctx, P_ISLAND_SLOPE);
-  sb->island = sb->island_radius > 0.0f;
+  const gboolean beach = !isinf (p->shore_distance);
+  return (BathymetryUniforms) {
+    .u_size = { out->width, out->height },
+    .u_spacing = { (float) (out->extent[0] / out->width), (float) (out->extent[1] / out->height) },
+    .u_centre = { (float) (0.5 * s->extent[0]), (float) (0.5 * s->extent[1]) },
+    .u_normal = { (float) cos (p->shore_direction), (float) sin (p->shore_direction) },
+    .u_island_centre = { (float) p->island_x, (float) p->island_y },
+    .u_depth = (float) p->depth,
+    .u_shore = beach ? (float) p->shore_distance : 0.0f,
+    .u_slope = (float) p->slope,
+    .u_island_radius = (float) p->island_radius,
+    .u_island_slope = (float) p->island_slope,
+    .u_beach = beach,
+    .u_island = (float) p->island_radius > 0.0f,
+  };
 }
 
 static gboolean
@@ -87,7 +96,20 @@ bathymetry_prepare (WgNodeContext *ctx, GError **error)
 {
   const WgSettings *s = wg_ctx_settings (ctx);
   wg_ctx_define_field (ctx, 0, s->grid[0], s->grid[1], 1, s->extent);
-  return TRUE;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    return TRUE;
+  WgGpuKernel *kernel = g_new0 (WgGpuKernel, 1);
+  wg_ctx_set_state (ctx, kernel);
+  return wg_gpu_kernel_init (kernel, gpu, "bathymetry.comp", NULL, sizeof (BathymetryUniforms),
+                             error);
+}
+
+static void
+bathymetry_free_state (gpointer state)
+{
+  wg_gpu_kernel_clear (state);
+  g_free (state);
 }
 
 static gboolean
@@ -96,24 +118,24 @@ bathymetry_process_cpu (WgNodeContext *ctx, GError **error)
   WgBuffer *out = wg_ctx_output (ctx, 0);
   float *d = wg_buffer_data (out);
   const guint w = out->width, hh = out->height;
-  const float dx = (float) (out->extent[0] / w), dy = (float) (out->extent[1] / hh);
-  Seabed sb;
-  seabed_from_params (ctx, &sb);
+  const BathymetryUniforms sb = seabed_from_params (ctx, out);
+  const float dx = sb.u_spacing[0], dy = sb.u_spacing[1];
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < hh; j++)
     for (guint i = 0; i < w; i++)
       {
-        float x = (float) i * dx, y = (float) j * dy, depth = sb.depth;
-        if (sb.beach)
+        float x = (float) i * dx, y = (float) j * dy, depth = sb.u_depth;
+        if (sb.u_beach)
           {
-            float s = (x - sb.centre_x) * sb.nx + (y - sb.centre_y) * sb.ny;
-            depth = fminf (depth, sb.slope * (sb.shore - s));
+            float s = (x - sb.u_centre[0]) * sb.u_normal[0] + (y - sb.u_centre[1]) * sb.u_normal[1];
+            depth = fminf (depth, sb.u_slope * (sb.u_shore - s));
           }
-        if (sb.island)
+        if (sb.u_island)
           {
-            float ex = x - sb.island_x, ey = y - sb.island_y;
-            depth = fminf (depth, sb.island_slope * (sqrtf (ex * ex + ey * ey) - sb.island_radius));
+            float ex = x - sb.u_island_centre[0], ey = y - sb.u_island_centre[1];
+            depth = fminf (depth,
+                           sb.u_island_slope * (sqrtf (ex * ex + ey * ey) - sb.u_island_radius));
           }
         d[(gsize) j * w + i] = depth;
       }
@@ -124,27 +146,12 @@ static gboolean
 bathymetry_process_gpu (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *out = wg_ctx_output (ctx, 0);
-  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "bathymetry.comp", NULL, error);
   GLuint d = wg_buffer_gpu_write (out, error);
-  if (program == 0 || d == 0)
+  if (d == 0)
     return FALSE;
-  Seabed sb;
-  seabed_from_params (ctx, &sb);
-  wg_gpu_set_uvec2 (program, "u_size", out->width, out->height);
-  wg_gpu_set_vec2 (program, "u_spacing", (float) (out->extent[0] / out->width),
-                   (float) (out->extent[1] / out->height));
-  wg_gpu_set_float (program, "u_depth", sb.depth);
-  wg_gpu_set_vec2 (program, "u_centre", sb.centre_x, sb.centre_y);
-  wg_gpu_set_vec2 (program, "u_normal", sb.nx, sb.ny);
-  wg_gpu_set_int (program, "u_beach", sb.beach);
-  wg_gpu_set_float (program, "u_shore", sb.shore);
-  wg_gpu_set_float (program, "u_slope", sb.slope);
-  wg_gpu_set_int (program, "u_island", sb.island);
-  wg_gpu_set_vec2 (program, "u_island_centre", sb.island_x, sb.island_y);
-  wg_gpu_set_float (program, "u_island_radius", sb.island_radius);
-  wg_gpu_set_float (program, "u_island_slope", sb.island_slope);
+  const BathymetryUniforms u = seabed_from_params (ctx, out);
   wg_gpu_bind (0, d);
-  wg_gpu_dispatch_field (program, out->width, out->height);
+  wg_gpu_kernel_dispatch_field (wg_ctx_get_state (ctx), &u, out->width, out->height);
   return TRUE;
 }
 
@@ -161,4 +168,6 @@ const WgNodeType wg_node_bathymetry = {
   .prepare = bathymetry_prepare,
   .process_cpu = bathymetry_process_cpu,
   .process_gpu = bathymetry_process_gpu,
+  .free_state = bathymetry_free_state,
+  .params_size = sizeof (BathymetryParams),
 };

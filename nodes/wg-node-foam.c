@@ -11,26 +11,37 @@
 #include "wg-rows.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
+#include "foam.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <string.h>
 
 enum { OUT_FOAM, OUT_JACOBIAN };
 enum { P_THRESHOLD, P_FALLOFF, P_DECAY, P_WRAP, N_PARAMS };
 
+typedef struct {
+  double threshold, falloff, decay;
+  gboolean wrap;
+} FoamParams;
+
+#define OFFSET(x) offsetof (FoamParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_THRESHOLD] = { "threshold", "Coverage threshold", WG_PARAM_FLOAT, "",
                     "Jacobian value below which foam forms (1: flat water; 0: folding); higher "
                     "covers more of the sea",
-                    0.5, -2, 2, -0.5, 1.5 },
+                    0.5, -2, 2, -0.5, 1.5, .offset = OFFSET (threshold) },
   [P_FALLOFF] = { "falloff", "Falloff", WG_PARAM_FLOAT, "",
                   "Drop of the Jacobian below the threshold over which foam ramps to full", 0.5,
-                  0.001, 10, 0.01, 2 },
+                  0.001, 10, 0.01, 2, .offset = OFFSET (falloff) },
   [P_DECAY] = { "decay", "Decay per frame", WG_PARAM_FLOAT, "",
-                "Fraction of last frame's foam that remains (0: no memory)", 0.9, 0, 1, 0, 1 },
+                "Fraction of last frame's foam that remains (0: no memory)", 0.9, 0, 1, 0, 1,
+                .offset = OFFSET (decay) },
   [P_WRAP] = { "wrap", "Periodic edges", WG_PARAM_BOOL, "",
-               "Differences wrap around the edges (tiling ocean); off: one-sided at the edges", 1 },
+               "Differences wrap around the edges (tiling ocean); off: one-sided at the edges", 1,
+               .offset = OFFSET (wrap) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -41,11 +52,13 @@ static const WgPortSpec outputs[] = {
   { "jacobian", WG_PORT_FIELD, 1, FALSE, "Jacobian J of the displaced grid (1: undistorted)" },
 };
 
+/* The kernel's constants in float, as the GPU path computes them. */
 typedef struct {
   float threshold, inv_falloff, decay;
-} FoamParams;
+} FoamConstants;
 
-/* This evaluation's pointers and constants, from begin_rows. */
+/* This evaluation's pointers and constants, from begin_rows, and the GPU
+ * kernel built in prepare. */
 typedef struct {
   const float *d;
   float *foam;
@@ -55,13 +68,15 @@ typedef struct {
   guint w, hh;
   float sx, sx1, idy;
   gboolean wrap;
-  FoamParams fp;
-} FoamRows;
+  FoamConstants fp;
+  WgGpuKernel kernel;
+} FoamState;
 
 static void
-foam_rows_free (gpointer data)
+foam_state_free (gpointer data)
 {
-  FoamRows *st = data;
+  FoamState *st = data;
+  wg_gpu_kernel_clear (&st->kernel);
   g_free (st->scratch);
   g_free (st);
 }
@@ -70,12 +85,22 @@ static gboolean
 foam_prepare (WgNodeContext *ctx, GError **error)
 {
   WgBuffer *d = wg_ctx_input (ctx, 0);
-  FoamRows *st = g_new0 (FoamRows, 1);
-  st->scratch = g_new (float, 7 * (gsize) d->width * wg_ctx_threads (ctx));
+  FoamState *st = g_new0 (FoamState, 1);
   wg_ctx_set_state (ctx, st);
   wg_ctx_define_field (ctx, OUT_FOAM, d->width, d->height, 1, d->extent);
   wg_ctx_define_field (ctx, OUT_JACOBIAN, d->width, d->height, 1, d->extent);
-  return TRUE;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    {
+      st->scratch = g_new (float, 7 * (gsize) d->width * wg_ctx_threads (ctx));
+      return TRUE;
+    }
+  /* Whether the Jacobian is consumed is fixed for the plan: asking for it
+   * later (wg_plan_get_node_output) prepares the node again. */
+  return wg_gpu_kernel_init (&st->kernel, gpu, "foam.comp",
+                             wg_ctx_output_used (ctx, OUT_JACOBIAN) ? "#define KEEP_JACOBIAN 1\n"
+                                                                   : NULL,
+                             sizeof (FoamUniforms), error);
 }
 
 static void
@@ -86,7 +111,7 @@ foam_reset (WgNodeContext *ctx)
 
 /* Jacobian and foam at one column from its neighbours w, e, s, n. */
 static inline void
-foam_at (const FoamParams *fp, const float *w, const float *e, const float *s, const float *n,
+foam_at (const FoamConstants *fp, const float *w, const float *e, const float *s, const float *n,
          float sx, float sy, float *restrict jac, float *restrict foam)
 {
   float jxx = 1.0f + sx * (e[0] - w[0]), jyy = 1.0f + sy * (n[1] - s[1]);
@@ -104,7 +129,7 @@ foam_at (const FoamParams *fp, const float *w, const float *e, const float *s, c
  * row (cx, cy) and of rows j∓1 (sx_, sy_ and nx_, ny_). The two border
  * columns are the caller's. */
 WG_HOT_KERNEL static void
-foam_row (const FoamParams *fp, const float *restrict cx, const float *restrict cy,
+foam_row (const FoamConstants *fp, const float *restrict cx, const float *restrict cy,
           const float *restrict sx_, const float *restrict sy_, const float *restrict nx_,
           const float *restrict ny_, guint w, float sx, float sy, float *restrict jac,
           float *restrict foam)
@@ -132,7 +157,8 @@ foam_row (const FoamParams *fp, const float *restrict cx, const float *restrict 
 static gboolean
 foam_begin_rows (WgNodeContext *ctx, GError **error)
 {
-  FoamRows *st = wg_ctx_get_state (ctx);
+  const FoamParams *p = wg_ctx_params (ctx);
+  FoamState *st = wg_ctx_get_state (ctx);
   WgBuffer *db = wg_ctx_input (ctx, 0);
   if ((st->d = wg_buffer_cpu (db, error)) == NULL)
     return FALSE;
@@ -143,10 +169,9 @@ foam_begin_rows (WgNodeContext *ctx, GError **error)
   st->hh = db->height;
   const float idx = (float) (db->width / db->extent[0]);
   st->idy = (float) (db->height / db->extent[1]);
-  st->fp = (FoamParams) { (float) wg_ctx_double (ctx, P_THRESHOLD),
-                          (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF)),
-                          (float) wg_ctx_double (ctx, P_DECAY) };
-  st->wrap = wg_ctx_bool (ctx, P_WRAP);
+  st->fp = (FoamConstants) { (float) p->threshold, (float) (1.0 / p->falloff),
+                             (float) p->decay };
+  st->wrap = p->wrap;
   st->sx = 0.5f * idx;
   st->sx1 = st->wrap ? st->sx : idx;
   return TRUE;
@@ -155,7 +180,7 @@ foam_begin_rows (WgNodeContext *ctx, GError **error)
 static void
 foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 {
-  const FoamRows *st = wg_ctx_get_state (ctx);
+  const FoamState *st = wg_ctx_get_state (ctx);
   const guint w = st->w, hh = st->hh;
   const gboolean wrap = st->wrap;
   const float *d = st->d;
@@ -183,29 +208,27 @@ foam_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 static gboolean
 foam_process_gpu (WgNodeContext *ctx, GError **error)
 {
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  const FoamParams *p = wg_ctx_params (ctx);
+  const FoamState *st = wg_ctx_get_state (ctx);
   WgBuffer *db = wg_ctx_input (ctx, 0);
   gboolean keep_jacobian = wg_ctx_output_used (ctx, OUT_JACOBIAN);
-  GLuint program = wg_gpu_program (gpu, "foam.comp",
-                                   keep_jacobian ? "#define KEEP_JACOBIAN 1\n" : NULL, error);
-  if (program == 0)
-    return FALSE;
   GLuint d = wg_buffer_gpu (db, error);
   GLuint foam = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_FOAM), error);
   GLuint jac = keep_jacobian ? wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_JACOBIAN), error) : 0;
   if (d == 0 || foam == 0 || (keep_jacobian && jac == 0))
     return FALSE;
-  wg_gpu_set_uvec2 (program, "u_size", db->width, db->height);
-  wg_gpu_set_vec2 (program, "u_inv_spacing", (float) (db->width / db->extent[0]),
-                   (float) (db->height / db->extent[1]));
-  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
-  wg_gpu_set_float (program, "u_threshold", (float) wg_ctx_double (ctx, P_THRESHOLD));
-  wg_gpu_set_float (program, "u_inv_falloff", (float) (1.0 / wg_ctx_double (ctx, P_FALLOFF)));
-  wg_gpu_set_float (program, "u_decay", (float) wg_ctx_double (ctx, P_DECAY));
+  const FoamUniforms u = {
+    .u_size = { db->width, db->height },
+    .u_inv_spacing = { (float) (db->width / db->extent[0]), (float) (db->height / db->extent[1]) },
+    .u_threshold = (float) p->threshold,
+    .u_inv_falloff = (float) (1.0 / p->falloff),
+    .u_decay = (float) p->decay,
+    .u_wrap = p->wrap,
+  };
   wg_gpu_bind (0, d);
   wg_gpu_bind (1, foam);
   wg_gpu_bind (2, jac);
-  wg_gpu_dispatch_field (program, db->width, db->height);
+  wg_gpu_kernel_dispatch_field (&st->kernel, &u, db->width, db->height);
   return TRUE;
 }
 
@@ -226,8 +249,9 @@ const WgNodeType wg_node_foam = {
   .prepare = foam_prepare,
   .process_gpu = foam_process_gpu,
   .reset = foam_reset,
-  .free_state = foam_rows_free,
+  .free_state = foam_state_free,
   .begin_rows = foam_begin_rows,
   .process_rows = foam_process_rows,
   .row_halo = 1,
+  .params_size = sizeof (FoamParams),
 };

@@ -17,9 +17,11 @@
 #include "wg-rows.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
+#include "normals.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 
 enum { IN_DISPLACEMENT, IN_SLOPE, IN_HEIGHT };
 enum { P_METHOD, P_WRAP, N_PARAMS };
@@ -27,13 +29,21 @@ enum { METHOD_SPECTRAL, METHOD_FINITE_DIFFERENCE };
 
 static const char *const methods[] = { "spectral", "finite-difference", NULL };
 
+typedef struct {
+  int method;
+  gboolean wrap;
+} NormalsParams;
+
+#define OFFSET(x) offsetof (NormalsParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_METHOD] = { "method", "Method", WG_PARAM_ENUM, "",
                  "spectral: exact slopes from the fft node with the displaced grid's Jacobian; "
                  "finite-difference: Belyaev's eq. 12 from the displacement map alone",
-                 METHOD_SPECTRAL, .choices = methods },
+                 METHOD_SPECTRAL, .choices = methods, .offset = OFFSET (method) },
   [P_WRAP] = { "wrap", "Periodic edges", WG_PARAM_BOOL, "",
-               "Differences wrap around the edges (tiling ocean); off: one-sided at the edges", 1 },
+               "Differences wrap around the edges (tiling ocean); off: one-sided at the edges", 1,
+               .offset = OFFSET (wrap) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -65,7 +75,8 @@ checked_surface (WgNodeContext *ctx, GError **error)
   const char *surface = d ? "displacement" : "height";
   if (d == NULL)
     d = hb;
-  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL)
+  const NormalsParams *p = wg_ctx_params (ctx);
+  if (p->method == METHOD_SPECTRAL)
     {
       if (s == NULL)
         {
@@ -85,7 +96,9 @@ checked_surface (WgNodeContext *ctx, GError **error)
   return d;
 }
 
-/* This evaluation's pointers and constants, from begin_rows. */
+/* This evaluation's pointers and constants, from begin_rows; on the GPU a
+ * kernel per method, built in prepare (the method may be a graph input, so
+ * it can change without the node being prepared again). */
 typedef struct {
   const float *surface; /* displacement (3 channels) or height (1) */
   const float *slope;   /* NULL: finite differences */
@@ -95,12 +108,15 @@ typedef struct {
   float dx, dy;
   gboolean wrap;
   float *scratch;       /* per thread: wg-rows.h planes */
-} NormalsRows;
+  WgGpuKernel kernels[2]; /* by method; spectral only when a slope is linked */
+} NormalsState;
 
 static void
-normals_rows_free (gpointer data)
+normals_state_free (gpointer data)
 {
-  NormalsRows *st = data;
+  NormalsState *st = data;
+  for (guint m = 0; m < G_N_ELEMENTS (st->kernels); m++)
+    wg_gpu_kernel_clear (&st->kernels[m]);
   g_free (st->scratch);
   g_free (st);
 }
@@ -112,10 +128,21 @@ normals_prepare (WgNodeContext *ctx, GError **error)
   if (d == NULL)
     return FALSE;
   wg_ctx_define_field (ctx, 0, d->width, d->height, 3, d->extent);
-  NormalsRows *st = g_new0 (NormalsRows, 1);
-  st->scratch = g_new (float, 6 * (gsize) d->width * wg_ctx_threads (ctx));
+  NormalsState *st = g_new0 (NormalsState, 1);
   wg_ctx_set_state (ctx, st);
-  return TRUE;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    {
+      st->scratch = g_new (float, 6 * (gsize) d->width * wg_ctx_threads (ctx));
+      return TRUE;
+    }
+  const char *height = wg_ctx_input (ctx, IN_HEIGHT) ? "#define HEIGHT 1\n" : "";
+  g_autofree char *spectral = g_strconcat ("#define SPECTRAL 1\n", height, NULL);
+  return wg_gpu_kernel_init (&st->kernels[METHOD_FINITE_DIFFERENCE], gpu, "normals.comp",
+                             height, sizeof (NormalsUniforms), error) &&
+         (wg_ctx_input (ctx, IN_SLOPE) == NULL ||
+          wg_gpu_kernel_init (&st->kernels[METHOD_SPECTRAL], gpu, "normals.comp", spectral,
+                              sizeof (NormalsUniforms), error));
 }
 
 /* The unit normal a × b of the displaced surface's tangents
@@ -177,7 +204,7 @@ finite_difference_at (float *restrict out, const float *c, const float *e, const
 /* Row j of a height field's normals: normalize(−∂h/∂x, −∂h/∂y, 1) from the
  * slope input or from central differences. */
 static void
-height_normals_row (const NormalsRows *st, guint j)
+height_normals_row (const NormalsState *st, guint j)
 {
   const float *h = st->surface, *slope = st->slope;
   const guint w = st->w, hh = st->hh;
@@ -208,7 +235,7 @@ height_normals_row (const NormalsRows *st, guint j)
 
 /* Row j of the displaced surface's normals. */
 static void
-displaced_normals_row (const NormalsRows *st, WgSplitRows *split, guint j)
+displaced_normals_row (const NormalsState *st, WgSplitRows *split, guint j)
 {
   const guint w = st->w, hh = st->hh;
   const float dx = st->dx, dy = st->dy;
@@ -247,12 +274,13 @@ displaced_normals_row (const NormalsRows *st, WgSplitRows *split, guint j)
 static gboolean
 normals_begin_rows (WgNodeContext *ctx, GError **error)
 {
-  NormalsRows *st = wg_ctx_get_state (ctx);
+  const NormalsParams *p = wg_ctx_params (ctx);
+  NormalsState *st = wg_ctx_get_state (ctx);
   WgBuffer *sb = checked_surface (ctx, error);
   if (sb == NULL || (st->surface = wg_buffer_cpu (sb, error)) == NULL)
     return FALSE;
   st->slope = NULL;
-  if (wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL &&
+  if (p->method == METHOD_SPECTRAL &&
       (st->slope = wg_buffer_cpu (wg_ctx_input (ctx, IN_SLOPE), error)) == NULL)
     return FALSE;
   st->out = wg_buffer_data (wg_ctx_output (ctx, 0));
@@ -261,14 +289,14 @@ normals_begin_rows (WgNodeContext *ctx, GError **error)
   st->hh = sb->height;
   st->dx = (float) (sb->extent[0] / sb->width);
   st->dy = (float) (sb->extent[1] / sb->height);
-  st->wrap = wg_ctx_bool (ctx, P_WRAP);
+  st->wrap = p->wrap;
   return TRUE;
 }
 
 static void
 normals_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 {
-  const NormalsRows *st = wg_ctx_get_state (ctx);
+  const NormalsState *st = wg_ctx_get_state (ctx);
   WgSplitRows split;
   wg_split_rows_init (&split, st->surface, st->w,
                       st->scratch + 6 * (gsize) st->w * (guint) omp_get_thread_num ());
@@ -284,28 +312,26 @@ normals_process_rows (WgNodeContext *ctx, guint row0, guint row1)
 static gboolean
 normals_process_gpu (WgNodeContext *ctx, GError **error)
 {
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
-  WgBuffer *hb = wg_ctx_input (ctx, IN_HEIGHT);
+  const NormalsParams *p = wg_ctx_params (ctx);
+  const NormalsState *st = wg_ctx_get_state (ctx);
   WgBuffer *db = checked_surface (ctx, error);
   if (db == NULL)
     return FALSE;
-  gboolean spectral = wg_ctx_enum (ctx, P_METHOD) == METHOD_SPECTRAL;
-  g_autofree char *defines = g_strconcat (spectral ? "#define SPECTRAL 1\n" : "",
-                                          hb ? "#define HEIGHT 1\n" : "", NULL);
-  GLuint program, d, s = 0, out;
-  if (!(program = wg_gpu_program (gpu, "normals.comp", defines, error)) ||
-      !(d = wg_buffer_gpu (db, error)) ||
+  gboolean spectral = p->method == METHOD_SPECTRAL;
+  GLuint d, s = 0, out;
+  if (!(d = wg_buffer_gpu (db, error)) ||
       (spectral && !(s = wg_buffer_gpu (wg_ctx_input (ctx, IN_SLOPE), error))) ||
       !(out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error)))
     return FALSE;
-  wg_gpu_set_uvec2 (program, "u_size", db->width, db->height);
-  wg_gpu_set_vec2 (program, "u_spacing", (float) (db->extent[0] / db->width),
-                   (float) (db->extent[1] / db->height));
-  wg_gpu_set_int (program, "u_wrap", wg_ctx_bool (ctx, P_WRAP));
+  const NormalsUniforms u = {
+    .u_size = { db->width, db->height },
+    .u_spacing = { (float) (db->extent[0] / db->width), (float) (db->extent[1] / db->height) },
+    .u_wrap = p->wrap,
+  };
   wg_gpu_bind (0, d);
   wg_gpu_bind (1, s);
   wg_gpu_bind (2, out);
-  wg_gpu_dispatch_field (program, db->width, db->height);
+  wg_gpu_kernel_dispatch_field (&st->kernels[p->method], &u, db->width, db->height);
   return TRUE;
 }
 
@@ -324,8 +350,9 @@ const WgNodeType wg_node_normals = {
   .n_params = N_PARAMS,
   .prepare = normals_prepare,
   .process_gpu = normals_process_gpu,
-  .free_state = normals_rows_free,
+  .free_state = normals_state_free,
   .begin_rows = normals_begin_rows,
   .process_rows = normals_process_rows,
   .row_halo = 1,
+  .params_size = sizeof (NormalsParams),
 };

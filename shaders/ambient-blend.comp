@@ -1,6 +1,9 @@
 /* ambient-blend.comp — GPU path of ambient-blend (nodes/wg-node-ambient-blend.c):
  * h − a (1 − obstruction), or (h + a) · obstruction (ADD), with a the
  * ambient field resampled by world position, times the scale. */
+#define WG_FIELD_BLOCK
+#define WG_RESAMPLE_BLOCK
+#include "ambient-blend.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict writeonly buffer Out { float o[]; };
@@ -10,9 +13,6 @@ layout (std430, binding = 2) restrict readonly buffer Ambient { float ambient[];
 layout (std430, binding = 3) restrict readonly buffer Obstruction { float obs[]; };
 #endif
 #include "wg-resample.glsl"
-
-uniform vec2 u_spacing;
-uniform float u_scale;
 
 void
 main ()

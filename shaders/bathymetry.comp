@@ -1,19 +1,11 @@
 /* bathymetry.comp — GPU path of bathymetry (nodes/wg-node-bathymetry.c):
  * d = min(D, m_b (s₀ − (p − c)·n̂), m_i (|p − q| − R)) per cell, in the
  * same float operations as the CPU. */
+#define WG_FIELD_BLOCK
+#include "bathymetry.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict writeonly buffer Depth { float depth[]; };
-
-uniform vec2 u_spacing;       /* Δx, Δy (m) */
-uniform float u_depth;        /* open-sea depth D */
-uniform vec2 u_centre;        /* patch centre c */
-uniform vec2 u_normal;        /* n̂, toward land */
-uniform bool u_beach;
-uniform float u_shore, u_slope;
-uniform bool u_island;
-uniform vec2 u_island_centre;
-uniform float u_island_radius, u_island_slope;
 
 void
 main ()

@@ -1,6 +1,8 @@
 /* foam.comp — GPU path of foam (nodes/wg-node-foam.c): the Jacobian J of
  * the displaced grid by central differences, fresh foam
  * clamp((threshold − J)/falloff, 0, 1), kept as max(fresh, decay · foam). */
+#define WG_FIELD_BLOCK
+#include "foam.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict readonly buffer Displacement { float d[]; };
@@ -8,12 +10,6 @@ layout (std430, binding = 1) restrict buffer Foam { float foam[]; };
 #ifdef KEEP_JACOBIAN
 layout (std430, binding = 2) restrict writeonly buffer Jacobian { float jac[]; };
 #endif
-
-uniform vec2 u_inv_spacing; /* 1/Δx, 1/Δy */
-uniform bool u_wrap;
-uniform float u_threshold;
-uniform float u_inv_falloff;
-uniform float u_decay;
 
 vec2
 load (uint x, uint y)

@@ -4,6 +4,8 @@
  * (SPECTRAL) or Belyaev's forward differences of all of P. HEIGHT: binding
  * 0 holds a plain height field; its normal is normalize(−∂h/∂x, −∂h/∂y, 1)
  * from the slopes (SPECTRAL) or central differences. */
+#define WG_FIELD_BLOCK
+#include "normals.h"
 #include "wg-field.glsl"
 
 #ifdef HEIGHT
@@ -16,8 +18,6 @@ layout (std430, binding = 1) restrict readonly buffer Slope { float s[]; };
 #endif
 layout (std430, binding = 2) restrict writeonly buffer Normal { float o[]; };
 
-uniform vec2 u_spacing; /* Δx, Δy (m) */
-uniform bool u_wrap;
 
 vec3
 load (uint x, uint y)
