@@ -8,6 +8,7 @@
 #include "wg-writer.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -17,34 +18,47 @@ enum { P_PATH, P_PIXEL_TYPE, P_COMPRESSION, P_ZIP_LEVEL, P_CHANNELS, P_PNG_MIN, 
 
 static const char *const pixel_types[] = { "half", "float", NULL };
 
+typedef struct {
+  const char *path;
+  int pixel_type;
+  int compression; /* WgExrCompression */
+  gint64 zip_level;
+  const char *channels;
+  double png_min, png_max;
+} FieldOutParams;
+
+#define OFFSET(x) offsetof (FieldOutParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_PATH] = { "path", "File pattern", WG_PARAM_STRING, "",
                "Output file per frame, relative to the bake's folder; one %0Nd for the frame "
                "number; the extension (.exr or .png) picks the format",
                .default_string = "field.%04d.exr",
-               .flags = WG_PARAM_FLAG_OUTPUT_PATH | WG_PARAM_FLAG_PREPARE },
+               .flags = WG_PARAM_FLAG_OUTPUT_PATH | WG_PARAM_FLAG_PREPARE, .offset = OFFSET (path) },
   [P_PIXEL_TYPE] = { "pixel_type", "EXR pixel type", WG_PARAM_ENUM, "",
                      "EXR channel type: 16-bit half or 32-bit float", 0,
-                     .choices = pixel_types, .flags = WG_PARAM_FLAG_PREPARE },
+                     .choices = pixel_types, .flags = WG_PARAM_FLAG_PREPARE,
+                     .offset = OFFSET (pixel_type) },
   [P_COMPRESSION] = { "compression", "EXR compression", WG_PARAM_ENUM, "",
                       "OpenEXR compression; zip/zips/piz/rle/none are lossless",
                       WG_EXR_ZIP, .choices = wg_exr_compression_names,
-                      .flags = WG_PARAM_FLAG_PREPARE },
+                      .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (compression) },
   [P_ZIP_LEVEL] = { "zip_level", "ZIP level", WG_PARAM_INT, "",
                     "Deflate level for zip/zips (libdeflate), 0 stores raw, 1 fastest … 9 smallest "
                     "(-1: OpenEXR's default, 4); on ocean maps level 4 saves about 1% of the size "
                     "of level 1 for a third more time",
                     1, -1, 9, -1, 9, .visible_when = "compression=zip|zips",
-                    .flags = WG_PARAM_FLAG_PREPARE },
+                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (zip_level) },
   [P_CHANNELS] = { "channels", "Channel names", WG_PARAM_STRING, "",
                    "Comma-separated EXR channel names, one per field channel (empty: Y; R,G; "
-                   "R,G,B; R,G,B,A)", .flags = WG_PARAM_FLAG_PREPARE },
+                   "R,G,B; R,G,B,A)", .flags = WG_PARAM_FLAG_PREPARE,
+                   .offset = OFFSET (channels) },
   [P_PNG_MIN] = { "png_min", "PNG black", WG_PARAM_FLOAT, "",
                   "Field value written as 0 in a PNG", -1, -1e6, 1e6, -10, 10,
-                  .flags = WG_PARAM_FLAG_PREPARE },
+                  .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (png_min) },
   [P_PNG_MAX] = { "png_max", "PNG white", WG_PARAM_FLOAT, "",
                   "Field value written as 65535 in a PNG", 1, -1e6, 1e6, -10, 10,
-                  .flags = WG_PARAM_FLAG_PREPARE },
+                  .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (png_max) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -123,18 +137,14 @@ parse_pattern (const char *pattern, FieldOut *fo)
   return TRUE;
 }
 
-static WgExrPixelType
-pixel_type (WgNodeContext *ctx)
-{
-  return wg_ctx_enum (ctx, P_PIXEL_TYPE) == 0 ? WG_EXR_HALF : WG_EXR_FLOAT;
-}
-
 static gboolean
 field_out_prepare (WgNodeContext *ctx, GError **error)
 {
+  const FieldOutParams *p = wg_ctx_params (ctx);
   WgBuffer *in = wg_ctx_input (ctx, 0);
-  const char *pattern = wg_ctx_string (ctx, P_PATH);
-  g_autoptr (GString) names = g_string_new (wg_ctx_string (ctx, P_CHANNELS));
+  const char *pattern = p->path;
+  const WgExrPixelType pixel_type = p->pixel_type == 0 ? WG_EXR_HALF : WG_EXR_FLOAT;
+  g_autoptr (GString) names = g_string_new (p->channels);
   FieldOut *fo = g_new0 (FieldOut, 1);
   g_mutex_init (&fo->lock);
   g_cond_init (&fo->freed);
@@ -155,14 +165,12 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  if (!fo->png && !wg_exr_check_options (pixel_type (ctx),
-                                         (WgExrCompression) wg_ctx_enum (ctx, P_COMPRESSION),
-                                         &local))
+  if (!fo->png && !wg_exr_check_options (pixel_type, (WgExrCompression) p->compression, &local))
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_COMPRESSION, "%s", local->message);
       return FALSE;
     }
-  if (fo->png && wg_ctx_double (ctx, P_PNG_MAX) == wg_ctx_double (ctx, P_PNG_MIN))
+  if (fo->png && p->png_max == p->png_min)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PNG_MAX,
                     "png_max must differ from png_min");
@@ -206,12 +214,12 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
   fo->w = in->width;
   fo->h = in->height;
   fo->channels = in->channels;
-  fo->pixel_type = pixel_type (ctx);
-  fo->compression = (WgExrCompression) wg_ctx_enum (ctx, P_COMPRESSION);
-  fo->zip_level = (int) wg_ctx_int (ctx, P_ZIP_LEVEL);
+  fo->pixel_type = pixel_type;
+  fo->compression = (WgExrCompression) p->compression;
+  fo->zip_level = (int) p->zip_level;
   fo->threads = wg_ctx_threads (ctx);
-  fo->png_min = (float) wg_ctx_double (ctx, P_PNG_MIN);
-  fo->png_max = (float) wg_ctx_double (ctx, P_PNG_MAX);
+  fo->png_min = (float) p->png_min;
+  fo->png_max = (float) p->png_max;
   /* Converting while staging halves the bytes held and copied per frame,
    * and takes the conversion off the writer thread. */
   fo->halves = !fo->png && fo->pixel_type == WG_EXR_HALF;
@@ -336,4 +344,5 @@ const WgNodeType wg_node_field_out = {
   .prepare = field_out_prepare,
   .process_cpu = field_out_process_cpu,
   .free_state = field_out_free,
+  .params_size = sizeof (FieldOutParams),
 };

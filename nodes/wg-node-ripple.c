@@ -49,8 +49,10 @@
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
 #include "wg-rng.h"
+#include "ripple.h"
 
 #include <math.h>
+#include <stddef.h>
 
 enum { IN_SOURCE };
 enum { OUT_HEIGHT, OUT_PREVIOUS };
@@ -59,42 +61,52 @@ enum { P_FLOW_FACTOR, P_DAMPENING, P_EDGES, P_STEPS, P_DROP_RATE, P_DROP_RADIUS,
 enum { EDGES_WRAP, EDGES_CLAMP };
 
 /* Drops one frame may take; the GPU receives them as a uniform array. */
-#define RIPPLE_MAX_DROPS 32
+#define RIPPLE_MAX_DROPS WG_RIPPLE_MAX_DROPS
 #define RIPPLE_FLUSH 1e-30f
 #define RIPPLE_DROP_STREAM 1u
 
 static const char *const edge_modes[] = { "wrap", "clamp", NULL };
+
+typedef struct {
+  double flow_factor, dampening;
+  int edges;
+  gint64 steps_per_frame;
+  double drop_rate, drop_radius, drop_strength;
+  gint64 seed;
+} RippleParams;
+
+#define OFFSET(x) offsetof (RippleParams, x)
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_FLOW_FACTOR] = { "flow_factor", "Flow factor", WG_PARAM_FLOAT, "",
                       "The paper's flow factor F: weight of the neighbours' mean against the "
                       "current height; waves cross √(F/(2(F+1))) cells per step (0: none, "
                       "1: half a cell); stable over the whole range",
-                      1, 0, 1, 0, 1 },
+                      1, 0, 1, 0, 1, .offset = OFFSET (flow_factor) },
   [P_DAMPENING] = { "dampening", "Dampening", WG_PARAM_FLOAT, "",
                     "Factor applied to the new height each step (1: no loss); wave energy "
                     "falls by this factor per step",
-                    0.99, 0, 1, 0.9, 1 },
+                    0.99, 0, 1, 0.9, 1, .offset = OFFSET (dampening) },
   [P_EDGES] = { "edges", "Edges", WG_PARAM_ENUM, "",
                 "wrap: periodic (tiling water); clamp: the edge cell stands in for its missing "
                 "neighbour, so waves reflect off the borders",
-                EDGES_WRAP, .choices = edge_modes },
+                EDGES_WRAP, .choices = edge_modes, .offset = OFFSET (edges) },
   [P_STEPS] = { "steps_per_frame", "Steps per frame", WG_PARAM_INT, "",
                 "Updates per frame (the paper's update rate): wave speed is "
                 "√(F/(2(F+1)))·Δ·steps·fps m/s",
-                2, 1, 64, 1, 8 },
+                2, 1, 64, 1, 8, .offset = OFFSET (steps_per_frame) },
   [P_DROP_RATE] = { "drop_rate", "Drop rate", WG_PARAM_FLOAT, "1/s",
                     "Built-in drops per second at seeded random cells (0: none)", 0, 0, 1000, 0,
-                    10 },
+                    10, .offset = OFFSET (drop_rate) },
   [P_DROP_RADIUS] = { "drop_radius", "Drop radius", WG_PARAM_FLOAT, "m",
                       "Radius R of a drop's bump strength·(1 − r²/R²)²", 1, 0.001, 10000, 0.1,
-                      10 },
+                      10, .offset = OFFSET (drop_radius) },
   [P_DROP_STRENGTH] = { "drop_strength", "Drop strength", WG_PARAM_FLOAT, "m",
                         "Height a drop adds at its centre (negative: a dent)", 0.1, -100, 100,
-                        -1, 1 },
+                        -1, 1, .offset = OFFSET (drop_strength) },
   [P_SEED] = { "seed", "Seed offset", WG_PARAM_INT, "",
                "Combined with the graph's seed: different values drop at different places", 0,
-               0, 2147483647.0, 0, 1000 },
+               0, 2147483647.0, 0, 1000, .offset = OFFSET (seed) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -116,13 +128,19 @@ typedef struct {
   guint cells[RIPPLE_MAX_DROPS][2];
 } RippleDrops;
 
+/* The GPU passes, built in prepare. */
+typedef struct {
+  WgGpuKernel add, step, swap;
+} RippleKernels;
+
 static RippleCoeffs
 ripple_coeffs (WgNodeContext *ctx)
 {
   /* 2 (F·flow + cur)/(F + 1) = (2/(F + 1))·cur + (F/(2 (F + 1)))·Σ neighbours. */
-  const double F = wg_ctx_double (ctx, P_FLOW_FACTOR);
+  const RippleParams *p = wg_ctx_params (ctx);
+  const double F = p->flow_factor;
   return (RippleCoeffs) { (float) (2.0 / (F + 1.0)), (float) (F / (2.0 * (F + 1.0))),
-                          (float) wg_ctx_double (ctx, P_DAMPENING) };
+                          (float) p->dampening };
 }
 
 /* First drop index of frame @frame: ⌈frame·rate/fps⌉. */
@@ -138,7 +156,8 @@ first_drop (gint64 frame, double rate, double fps)
 static gboolean
 ripple_check_rate (WgNodeContext *ctx, GError **error)
 {
-  const double rate = wg_ctx_double (ctx, P_DROP_RATE), fps = wg_ctx_settings (ctx)->fps;
+  const RippleParams *p = wg_ctx_params (ctx);
+  const double rate = p->drop_rate, fps = wg_ctx_settings (ctx)->fps;
   if (ceil (rate / fps) + 1 <= RIPPLE_MAX_DROPS)
     return TRUE;
   wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_DROP_RATE,
@@ -153,11 +172,12 @@ ripple_drops (WgNodeContext *ctx, guint w, guint h, RippleDrops *drops, GError *
 {
   if (!ripple_check_rate (ctx, error))
     return FALSE;
+  const RippleParams *p = wg_ctx_params (ctx);
   const WgSettings *s = wg_ctx_settings (ctx);
-  const double rate = wg_ctx_double (ctx, P_DROP_RATE);
+  const double rate = p->drop_rate;
   const gint64 f = wg_ctx_frame (ctx);
   const gint64 k0 = first_drop (f, rate, s->fps), k1 = first_drop (f + 1, rate, s->fps);
-  const guint32 node_seed = (guint32) wg_ctx_int (ctx, P_SEED);
+  const guint32 node_seed = (guint32) p->seed;
   drops->n = (guint) (k1 - k0);
   for (gint64 k = k0; k < k1; k++)
     {
@@ -185,7 +205,29 @@ ripple_prepare (WgNodeContext *ctx, GError **error)
     return FALSE;
   for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
     wg_ctx_define_field (ctx, o, s->grid[0], s->grid[1], 1, s->extent);
-  return TRUE;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    return TRUE;
+  RippleKernels *k = g_new0 (RippleKernels, 1);
+  wg_ctx_set_state (ctx, k);
+  return wg_gpu_kernel_init (&k->add, gpu, "ripple.comp",
+                             src ? "#define RIPPLE_ADD 1\n#define HAS_SOURCE 1\n"
+                                 : "#define RIPPLE_ADD 1\n",
+                             sizeof (RippleAddUniforms), error) &&
+         wg_gpu_kernel_init (&k->step, gpu, "ripple.comp", "#define RIPPLE_STEP 1\n",
+                             sizeof (RippleStepUniforms), error) &&
+         wg_gpu_kernel_init (&k->swap, gpu, "ripple.comp", "#define RIPPLE_SWAP 1\n",
+                             sizeof (RippleSwapUniforms), error);
+}
+
+static void
+ripple_free_state (gpointer data)
+{
+  RippleKernels *k = data;
+  wg_gpu_kernel_clear (&k->add);
+  wg_gpu_kernel_clear (&k->step);
+  wg_gpu_kernel_clear (&k->swap);
+  g_free (k);
 }
 
 static void
@@ -215,10 +257,11 @@ typedef struct {
 static DropShape
 drop_shape (WgNodeContext *ctx)
 {
+  const RippleParams *p = wg_ctx_params (ctx);
   const WgSettings *s = wg_ctx_settings (ctx);
-  const double r = wg_ctx_double (ctx, P_DROP_RADIUS);
+  const double r = p->drop_radius;
   return (DropShape) { (float) (s->extent[0] / s->grid[0]), (float) (s->extent[1] / s->grid[1]),
-                       (float) (1.0 / (r * r)), (float) wg_ctx_double (ctx, P_DROP_STRENGTH) };
+                       (float) (1.0 / (r * r)), (float) p->drop_strength };
 }
 
 /* height += source + the frame's drops, in that order on both backends. */
@@ -307,15 +350,16 @@ ripple_process_cpu (WgNodeContext *ctx, GError **error)
   const float *src = sb ? wg_buffer_cpu (sb, error) : NULL;
   if (sb && src == NULL)
     return FALSE;
+  const RippleParams *p = wg_ctx_params (ctx);
   float *bufs[2] = { wg_buffer_data (hb), wg_buffer_data (wg_ctx_output (ctx, OUT_PREVIOUS)) };
-  const gboolean wrap = wg_ctx_enum (ctx, P_EDGES) == EDGES_WRAP;
+  const gboolean wrap = p->edges == EDGES_WRAP;
   if (src || drops.n > 0)
     {
       const DropShape ds = drop_shape (ctx);
       ripple_add_cpu (bufs[0], src, &drops, &ds, w, hh, wrap);
     }
   const RippleCoeffs k = ripple_coeffs (ctx);
-  const gint64 steps = wg_ctx_int (ctx, P_STEPS);
+  const gint64 steps = p->steps_per_frame;
   for (gint64 i = 0; i < steps; i++)
     ripple_step_cpu (&k, bufs[i & 1], bufs[(i + 1) & 1], w, hh, wrap);
   if (steps & 1)
@@ -331,19 +375,11 @@ ripple_process_cpu (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
-static GLuint
-ripple_program (WgGpuContext *gpu, const char *pass, gboolean has_source, GError **error)
-{
-  g_autofree char *defines = g_strdup_printf ("#define %s 1\n#define MAX_DROPS %d\n%s", pass,
-                                              RIPPLE_MAX_DROPS,
-                                              has_source ? "#define HAS_SOURCE 1\n" : "");
-  return wg_gpu_program (gpu, "ripple.comp", defines, error);
-}
-
 static gboolean
 ripple_process_gpu (WgNodeContext *ctx, GError **error)
 {
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  const RippleParams *p = wg_ctx_params (ctx);
+  const RippleKernels *kernels = wg_ctx_get_state (ctx);
   WgBuffer *hb = wg_ctx_output (ctx, OUT_HEIGHT), *sb = wg_ctx_input (ctx, IN_SOURCE);
   const guint w = hb->width, hh = hb->height;
   RippleDrops drops;
@@ -355,54 +391,53 @@ ripple_process_gpu (WgNodeContext *ctx, GError **error)
   bufs[1] = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_PREVIOUS), error);
   if (bufs[1] == 0)
     return FALSE;
-  const gboolean wrap = wg_ctx_enum (ctx, P_EDGES) == EDGES_WRAP;
+  const gboolean wrap = p->edges == EDGES_WRAP;
 
   if (sb || drops.n > 0)
     {
       GLuint src = sb ? wg_buffer_gpu (sb, error) : 0;
-      GLuint add = ripple_program (gpu, "RIPPLE_ADD", sb != NULL, error);
-      if ((sb && src == 0) || add == 0)
+      if (sb && src == 0)
         return FALSE;
       const DropShape ds = drop_shape (ctx);
-      wg_gpu_set_uvec2 (add, "u_size", w, hh);
-      wg_gpu_set_int (add, "u_wrap", wrap);
-      wg_gpu_set_uint (add, "u_n_drops", drops.n);
-      if (drops.n > 0)
-        glProgramUniform2uiv (add, glGetUniformLocation (add, "u_drops"), (GLsizei) drops.n,
-                            &drops.cells[0][0]);
-      wg_gpu_set_vec2 (add, "u_spacing", ds.sx, ds.sy);
-      wg_gpu_set_float (add, "u_inv_radius2", ds.inv_r2);
-      wg_gpu_set_float (add, "u_strength", ds.strength);
+      RippleAddUniforms u = {
+        .u_size = { w, hh },
+        .u_spacing = { ds.sx, ds.sy },
+        .u_n_drops = drops.n,
+        .u_inv_radius2 = ds.inv_r2,
+        .u_strength = ds.strength,
+        .u_wrap = wrap,
+      };
+      for (guint k = 0; k < drops.n; k++)
+        {
+          u.u_drops[k][0] = drops.cells[k][0];
+          u.u_drops[k][1] = drops.cells[k][1];
+        }
       wg_gpu_bind (0, bufs[0]);
       wg_gpu_bind (1, src);
-      wg_gpu_dispatch_field (add, w, hh);
+      wg_gpu_kernel_dispatch_field (&kernels->add, &u, w, hh);
     }
 
-  GLuint step = ripple_program (gpu, "RIPPLE_STEP", FALSE, error);
-  if (step == 0)
-    return FALSE;
   const RippleCoeffs k = ripple_coeffs (ctx);
-  wg_gpu_set_uvec2 (step, "u_size", w, hh);
-  wg_gpu_set_int (step, "u_wrap", wrap);
-  wg_gpu_set_float (step, "u_k_cur", k.k_cur);
-  wg_gpu_set_float (step, "u_k_flow", k.k_flow);
-  wg_gpu_set_float (step, "u_damp", k.damp);
-  const gint64 steps = wg_ctx_int (ctx, P_STEPS);
+  const RippleStepUniforms step = {
+    .u_size = { w, hh },
+    .u_k_cur = k.k_cur,
+    .u_k_flow = k.k_flow,
+    .u_damp = k.damp,
+    .u_wrap = wrap,
+  };
+  const gint64 steps = p->steps_per_frame;
   for (gint64 i = 0; i < steps; i++)
     {
       wg_gpu_bind (0, bufs[i & 1]);
       wg_gpu_bind (1, bufs[(i + 1) & 1]);
-      wg_gpu_dispatch_field (step, w, hh);
+      wg_gpu_kernel_dispatch_field (&kernels->step, &step, w, hh);
     }
   if (steps & 1)
     {
-      GLuint swap = ripple_program (gpu, "RIPPLE_SWAP", FALSE, error);
-      if (swap == 0)
-        return FALSE;
-      wg_gpu_set_uvec2 (swap, "u_size", w, hh);
+      const RippleSwapUniforms swap = { .u_size = { w, hh } };
       wg_gpu_bind (0, bufs[0]);
       wg_gpu_bind (1, bufs[1]);
-      wg_gpu_dispatch_field (swap, w, hh);
+      wg_gpu_kernel_dispatch_field (&kernels->swap, &swap, w, hh);
     }
   return TRUE;
 }
@@ -427,4 +462,6 @@ const WgNodeType wg_node_ripple = {
   .process_cpu = ripple_process_cpu,
   .process_gpu = ripple_process_gpu,
   .reset = ripple_reset,
+  .free_state = ripple_free_state,
+  .params_size = sizeof (RippleParams),
 };

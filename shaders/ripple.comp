@@ -5,9 +5,9 @@
  *               next = d·(k_cur·cur + k_flow·((e + w) + (n + s)) − prev);
  *  RIPPLE_SWAP: exchanges height and previous after an odd number of steps.
  * Results are `precise` (no fused multiply-add), the CPU's rounding. */
+#define WG_FIELD_BLOCK
+#include "ripple.h"
 #include "wg-field.glsl"
-
-uniform bool u_wrap;
 
 #if defined(RIPPLE_ADD)
 
@@ -15,12 +15,6 @@ layout (std430, binding = 0) restrict buffer Height { float h[]; };
 #ifdef HAS_SOURCE
 layout (std430, binding = 1) restrict readonly buffer Source { float src[]; };
 #endif
-
-uniform uint u_n_drops;
-uniform uvec2 u_drops[MAX_DROPS]; /* drop centre cells */
-uniform vec2 u_spacing;           /* Δx, Δy (m) */
-uniform float u_inv_radius2;      /* 1/R² (1/m²) */
-uniform float u_strength;         /* m */
 
 /* Signed offset from @c to @i along an axis of @n cells, the shorter way
  * round on wrap edges. */
@@ -61,10 +55,6 @@ main ()
 
 layout (std430, binding = 0) restrict readonly buffer Current { float cur[]; };
 layout (std430, binding = 1) restrict buffer Previous { float prev[]; };
-
-uniform float u_k_cur;  /* 2/(F + 1) */
-uniform float u_k_flow; /* F/(2(F + 1)) */
-uniform float u_damp;   /* d */
 
 void
 main ()

@@ -14,6 +14,9 @@
  * members are globals; C sees a struct laid out by std140's rules (scalars
  * 4 bytes, vec2 aligned to 8, vec4 and array elements to 16, the block
  * rounded to 16), so a member can be neither misspelt nor misplaced.
+ * Arrays have 16-byte elements in std140: only vec4/uvec4 arrays exist here.
+ * A .comp built in several variants (one define per pass) that need
+ * different blocks guards each block with the variant's define.
  * WgGpuKernel checks the block's size against sizeof when it builds the
  * program. Enum values shared by C and GLSL are plain #defines in the same
  * headers. No vec3 (its std140 alignment trips hand-written mirrors): use
@@ -32,6 +35,7 @@
 #define WG_UVEC2(n) uvec2 n
 #define WG_VEC4(n) vec4 n
 #define WG_VEC4_ARRAY(n, count) vec4 n[count]
+#define WG_UVEC4_ARRAY(n, count) uvec4 n[count]
 #else
 #include <stdint.h>
 #define WG_UNIFORMS(name) \
@@ -46,6 +50,7 @@
 #define WG_UVEC2(n) uint32_t n[2] __attribute__ ((aligned (8)))
 #define WG_VEC4(n) float n[4] __attribute__ ((aligned (16)))
 #define WG_VEC4_ARRAY(n, count) float n[count][4] __attribute__ ((aligned (16)))
+#define WG_UVEC4_ARRAY(n, count) uint32_t n[count][4] __attribute__ ((aligned (16)))
 #endif
 
 #endif
