@@ -15,21 +15,32 @@
 #include "wg-simd.h"
 #include "wg-trig.h"
 #include "wg-gpu-kernel.h"
+#include "spectrum-evolve.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 enum { P_LOOP_PERIOD, P_TIME_SCALE, P_TIME_OFFSET, N_PARAMS };
+
+typedef struct {
+  double loop_period, time_scale, time_offset;
+} EvolveParams;
+
+#define OFFSET(x) offsetof (EvolveParams, x)
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_LOOP_PERIOD] = { "loop_period", "Loop period", WG_PARAM_FLOAT, "s",
                       "Period T after which the sea repeats exactly (0: no loop); ω is "
                       "quantised to multiples of 2π/T",
-                      0, 0, 100000, 0, 60, .flags = WG_PARAM_FLAG_PREPARE },
+                      0, 0, 100000, 0, 60, .flags = WG_PARAM_FLAG_PREPARE,
+                      .offset = OFFSET (loop_period) },
   [P_TIME_SCALE] = { "time_scale", "Time scale", WG_PARAM_FLOAT, "",
-                     "Multiplies the graph time (slow motion < 1)", 1, 0, 100, 0, 4 },
+                     "Multiplies the graph time (slow motion < 1)", 1, 0, 100, 0, 4,
+                     .offset = OFFSET (time_scale) },
   [P_TIME_OFFSET] = { "time_offset", "Time offset", WG_PARAM_FLOAT, "s",
-                      "Added to the scaled graph time", 0, -1e6, 1e6, -100, 100 },
+                      "Added to the scaled graph time", 0, -1e6, 1e6, -100, 100,
+                      .offset = OFFSET (time_offset) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -51,6 +62,7 @@ typedef struct {
   gsize n_cells;
   GLuint gpu_packed; /* GPU path: the same, and f = ω/2π as two floats */
   GLuint gpu_freq;
+  WgGpuKernel pack, evolve;
 } EvolveState;
 
 static void
@@ -66,6 +78,8 @@ evolve_state_free (gpointer data)
     glDeleteBuffers (1, &st->gpu_packed);
   if (st->gpu_freq)
     glDeleteBuffers (1, &st->gpu_freq);
+  wg_gpu_kernel_clear (&st->pack);
+  wg_gpu_kernel_clear (&st->evolve);
   g_free (st);
 }
 
@@ -82,7 +96,8 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
     }
   const guint nx = in->grid[0], ny = in->grid[1], hw = nx / 2 + 1;
   const double dkx = 2.0 * G_PI / in->extent[0], dky = 2.0 * G_PI / in->extent[1];
-  const double period = wg_ctx_double (ctx, P_LOOP_PERIOD);
+  const EvolveParams *p = wg_ctx_params (ctx);
+  const double period = p->loop_period;
   const double omega0 = period > 0 ? 2.0 * G_PI / period : 0.0;
 
   EvolveState *st = g_new0 (EvolveState, 1);
@@ -109,7 +124,10 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
           st->mirror[(gsize) j * hw + i] = (guint32) (jm * nx + im);
         }
     }
-  if (wg_ctx_gpu (ctx))
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  wg_ctx_set_state (ctx, st);
+  wg_ctx_define_spectrum (ctx, 0, nx, ny, TRUE, in->extent, in->depth, in->gravity);
+  if (gpu)
     {
       /* Frequencies split into hi + lo floats so the kernel keeps double
        * precision in ω t; the packed amplitudes are made on the GPU. */
@@ -120,18 +138,16 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
           freq[2 * c] = (float) f;
           freq[2 * c + 1] = (float) (f - (double) freq[2 * c]);
         }
-      glGenBuffers (1, &st->gpu_freq);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_freq);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_cells * sizeof (float)), freq,
-                    GL_STATIC_DRAW);
-      glGenBuffers (1, &st->gpu_packed);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_packed);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (4 * st->n_cells * sizeof (float)), NULL,
-                    GL_DYNAMIC_COPY);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      st->gpu_freq = wg_gpu_buffer_new (gpu, 2 * st->n_cells * sizeof (float), freq,
+                                        GL_STATIC_DRAW);
+      st->gpu_packed = wg_gpu_buffer_new (gpu, 4 * st->n_cells * sizeof (float), NULL,
+                                          GL_DYNAMIC_COPY);
+      if (!wg_gpu_kernel_init (&st->pack, gpu, "spectrum-evolve.comp", "#define PACK 1\n",
+                               sizeof (EvolvePackUniforms), error) ||
+          !wg_gpu_kernel_init (&st->evolve, gpu, "spectrum-evolve.comp", NULL,
+                               sizeof (EvolveUniforms), error))
+        return FALSE;
     }
-  wg_ctx_set_state (ctx, st);
-  wg_ctx_define_spectrum (ctx, 0, nx, ny, TRUE, in->extent, in->depth, in->gravity);
   return wg_gpu_check ("preparing spectrum-evolve", error);
 }
 
@@ -140,9 +156,9 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
 static double
 evolve_time (WgNodeContext *ctx)
 {
-  double t = wg_ctx_time (ctx) * wg_ctx_double (ctx, P_TIME_SCALE) +
-             wg_ctx_double (ctx, P_TIME_OFFSET);
-  double period = wg_ctx_double (ctx, P_LOOP_PERIOD);
+  const EvolveParams *p = wg_ctx_params (ctx);
+  double t = wg_ctx_time (ctx) * p->time_scale + p->time_offset;
+  double period = p->loop_period;
   if (period > 0)
     {
       t = fmod (t, period);
@@ -215,33 +231,32 @@ static gboolean
 evolve_process_gpu (WgNodeContext *ctx, GError **error)
 {
   EvolveState *st = wg_ctx_get_state (ctx);
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
   WgBuffer *in = wg_ctx_input (ctx, 0);
   const guint groups = (guint) ((st->n_cells + 255) / 256);
 
   if (wg_ctx_input_changed (ctx, 0))
     {
-      GLuint pack = wg_gpu_program (gpu, "spectrum-evolve.comp", "#define PACK 1\n", error);
       GLuint h0 = wg_buffer_gpu (in, error);
-      if (pack == 0 || h0 == 0)
+      if (h0 == 0)
         return FALSE;
-      wg_gpu_set_uvec2 (pack, "u_grid", in->grid[0], in->grid[1]);
+      const EvolvePackUniforms u = { .u_grid = { in->grid[0], in->grid[1] } };
       wg_gpu_bind (0, h0);
       wg_gpu_bind (1, st->gpu_packed);
-      wg_gpu_dispatch (pack, groups, 1, 1);
+      wg_gpu_kernel_dispatch (&st->pack, &u, groups, 1, 1);
     }
-  GLuint program = wg_gpu_program (gpu, "spectrum-evolve.comp", NULL, error);
   GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
-  if (program == 0 || out == 0)
+  if (out == 0)
     return FALSE;
   const double t = evolve_time (ctx);
   const float t_hi = (float) t;
-  wg_gpu_set_uint (program, "u_cells", (guint) st->n_cells);
-  wg_gpu_set_vec2 (program, "u_time", t_hi, (float) (t - (double) t_hi));
+  const EvolveUniforms u = {
+    .u_time = { t_hi, (float) (t - (double) t_hi) },
+    .u_cells = (guint) st->n_cells,
+  };
   wg_gpu_bind (0, st->gpu_packed);
   wg_gpu_bind (1, st->gpu_freq);
   wg_gpu_bind (2, out);
-  wg_gpu_dispatch (program, groups, 1, 1);
+  wg_gpu_kernel_dispatch (&st->evolve, &u, groups, 1, 1);
   return TRUE;
 }
 
@@ -263,4 +278,5 @@ const WgNodeType wg_node_spectrum_evolve = {
   .process_cpu = evolve_process_cpu,
   .process_gpu = evolve_process_gpu,
   .free_state = evolve_state_free,
+  .params_size = sizeof (EvolveParams),
 };

@@ -11,12 +11,12 @@
 
 layout (local_size_x = 256) in;
 
+#include "spectrum-evolve.h"
 #include "wg-trig.glsl"
 
 #ifdef PACK
 layout (std430, binding = 0) restrict readonly buffer Spectrum0 { vec2 h0[]; };
 layout (std430, binding = 1) restrict writeonly buffer Packed { vec4 amp[]; };
-uniform uvec2 u_grid; /* nx, ny of the full h̃0 grid */
 
 void
 main ()
@@ -35,8 +35,6 @@ main ()
 layout (std430, binding = 0) restrict readonly buffer Packed { vec4 amp[]; };
 layout (std430, binding = 1) restrict readonly buffer Frequency { vec2 freq[]; }; /* f = hi + lo (Hz) */
 layout (std430, binding = 2) restrict writeonly buffer Spectrum { vec2 h[]; };
-uniform uint u_cells;
-uniform vec2 u_time; /* t = hi + lo (s) */
 
 void
 main ()
