@@ -2,35 +2,15 @@
  * (nodes/wg-node-ocean-spectrum.c, which documents the models): h̃0(k) for
  * every wave number of the grid, with the same Philox draws as the CPU
  * (wg-rng.glsl), so both backends make the same sea.
- *
- * Models as in the C code: 0 phillips, 1 belyaev, 2 pierson-moskowitz,
- * 3 jonswap, 4 tma, 5 measured (its band histogram uploaded by the CPU), −1
- * calm; spreading 0 cos2s, 1 mitsuyasu, 2 hasselmann, 3 aligned. */
+ * Models and spreadings are the WG_SPECTRUM_* and WG_SPREADING_* names of
+ * ocean-spectrum.h, which the C code uses too. */
+#define WG_FIELD_BLOCK
+#include "ocean-spectrum.h"
 #include "wg-field.glsl"
 #include "wg-rng.glsl"
 
 layout (std430, binding = 0) restrict writeonly buffer Spectrum { vec2 h0[]; };
 layout (std430, binding = 1) restrict readonly buffer Bands { float bands[]; }; /* edges[n+1], S(f)[n] */
-
-uniform vec2 u_dk;            /* 2π/Lx, 2π/Ly (rad/m) */
-uniform int u_model;
-uniform int u_spreading;
-uniform float u_g;
-uniform float u_depth;        /* m; negative: deep water */
-uniform float u_wind;         /* m/s */
-uniform vec2 u_wind_dir;       /* ŵ = (cos θw, sin θw) */
-uniform float u_alpha;        /* Phillips constant of the frequency spectra */
-uniform float u_omega_peak;   /* rad/s */
-uniform float u_gamma, u_sigma_a, u_sigma_b;
-uniform float u_spread, u_swell, u_alignment, u_opposing;
-uniform float u_aligned_norm; /* (1 + opposing) ∫cos^a over a half plane, from the CPU */
-uniform float u_phillips_alpha, u_phillips_l, u_gamma_plus, u_gamma_minus;
-uniform float u_k_min, u_cutoff;
-uniform int u_samples;
-uniform bool u_random_amplitude;
-uniform uvec2 u_seed;
-uniform uint u_node_seed;
-uniform int u_n_bands;
 
 const float PI = 3.14159265358979323846;
 
@@ -90,16 +70,16 @@ float
 spreading (float c, float c2, float omega)
 {
   float r = omega / u_omega_peak;
-  if (u_spreading == 0)
+  if (u_spreading == WG_SPREADING_COS2S)
     return cos2s (c2, u_spread + swell_s (omega));
-  if (u_spreading == 1)
+  if (u_spreading == WG_SPREADING_MITSUYASU)
     {
       float cp = u_g / u_omega_peak;
       float sp = 11.5 * pow (max (u_wind, 1e-3) / cp, -2.5);
       float s = omega <= u_omega_peak ? sp * pow (r, 5.0) : sp * pow (r, -2.5);
       return cos2s (c2, s + swell_s (omega));
     }
-  if (u_spreading == 2)
+  if (u_spreading == WG_SPREADING_HASSELMANN)
     {
       float s;
       if (omega <= u_omega_peak)
@@ -147,14 +127,14 @@ directional_spectrum (float kx, float ky)
   float c2 = 0.25 * dot (half_vector, half_vector);
   float envelope = u_cutoff > 0.0 ? exp (-k * k * u_cutoff * u_cutoff) : 1.0;
 
-  if (u_model == 0 || u_model == 1)
+  if (u_model == WG_SPECTRUM_PHILLIPS || u_model == WG_SPECTRUM_BELYAEV)
     {
       if (u_phillips_l <= 0.0)
         return 0.0;
       float kl = k * u_phillips_l;
       float base = u_phillips_alpha / (2.0 * PI) * pow (k, -4.0) * exp (-1.0 / (kl * kl));
       float d;
-      if (u_model == 0)
+      if (u_model == WG_SPECTRUM_PHILLIPS)
         d = PI * (c >= 0.0 ? 1.0 : u_opposing) * pow (abs (c), u_alignment) / u_aligned_norm;
       else
         d = pow (abs (c), c >= 0.0 ? u_gamma_plus : u_gamma_minus);
@@ -163,12 +143,12 @@ directional_spectrum (float kx, float ky)
 
   float omega = dispersion_omega (k);
   float s_omega;
-  if (u_model == 2)
+  if (u_model == WG_SPECTRUM_PIERSON_MOSKOWITZ)
     {
       float r = (u_g / u_wind) / omega;
       s_omega = 8.1e-3 * u_g * u_g * pow (omega, -5.0) * exp (-0.74 * r * r * r * r);
     }
-  else if (u_model == 3 || u_model == 4)
+  else if (u_model == WG_SPECTRUM_JONSWAP || u_model == WG_SPECTRUM_TMA)
     {
       float r = u_omega_peak / omega;
       s_omega = u_alpha * u_g * u_g * pow (omega, -5.0) * exp (-1.25 * r * r * r * r);
@@ -178,7 +158,7 @@ directional_spectrum (float kx, float ky)
           float d = (omega - u_omega_peak) / (sigma * u_omega_peak);
           s_omega *= pow (u_gamma, exp (-0.5 * d * d));
         }
-      if (u_model == 4)
+      if (u_model == WG_SPECTRUM_TMA)
         {
           /* TMA: (k⁻³ dk/dω) / (k∞⁻³ dk∞/dω); k(ω) is this cell's k. */
           float k_deep = omega * omega / u_g;
@@ -206,7 +186,7 @@ main ()
 
   /* Nyquist row and column: no ±k partner on the grid; k = 0: the mean. */
   float f = 0.0;
-  if (u_model >= 0 && n != -nx / 2 && m != -ny / 2 && (n != 0 || m != 0))
+  if (u_model != WG_SPECTRUM_CALM && n != -nx / 2 && m != -ny / 2 && (n != 0 || m != 0))
     {
       for (int b = 0; b < u_samples; b++)
         for (int a = 0; a < u_samples; a++)
