@@ -1,6 +1,8 @@
 /* source.comp — GPU path of source (nodes/wg-node-source.c): a bump
  * a·(1 − (r/R)²)² around the centre, or the wake a·(1 − obstruction) (WAKE),
  * plus an input source (INPUT_SOURCE). */
+#define WG_FIELD_BLOCK
+#include "source.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict writeonly buffer Out { float o[]; };
@@ -10,12 +12,6 @@ layout (std430, binding = 1) restrict readonly buffer In { float in_source[]; };
 #ifdef WAKE
 layout (std430, binding = 2) restrict readonly buffer Obstruction { float obstruction[]; };
 #endif
-
-uniform vec2 u_spacing;
-uniform vec2 u_center;
-uniform float u_radius;
-uniform float u_inv_r2;
-uniform float u_amplitude; /* this frame's amplitude, 0 when inactive */
 
 void
 main ()
