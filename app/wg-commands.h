@@ -118,14 +118,4 @@ gboolean wg_node_get_position (const WgGraph *graph, const char *id, double *x, 
  */
 char *wg_clipboard_from_nodes (const WgGraph *graph, const char *const *ids);
 
-/**
- * wg_graph_load_partial:
- * Loads graph JSON like wg_graph_load_data(), and also a graph whose only
- * fault is an unlinked required input — work in progress an editor must be
- * able to reopen (the CLI still refuses it). @incomplete receives that
- * validation error (NULL when the graph is complete).
- */
-WgGraph *wg_graph_load_partial (const char *data, gssize length, const char *base_dir,
-                                const char *source_name, GError **incomplete, GError **error);
-
 G_END_DECLS

@@ -317,6 +317,29 @@ WgGraph *wg_graph_load_data (const char *data, gssize length, const char *base_d
                              const char *source_name, GError **error);
 
 /**
+ * WgLoadFlags:
+ * @WG_LOAD_PARTIAL: also accept a graph whose only faults are unlinked
+ * required inputs: work in progress an editor must be able to reopen (the
+ * CLI refuses it). Such a graph cannot be planned until they are linked.
+ */
+typedef enum {
+  WG_LOAD_PARTIAL = 1 << 0,
+} WgLoadFlags;
+
+/**
+ * wg_graph_load_data_full:
+ * wg_graph_load_data() with @flags. @problems (optional) receives a new
+ * array (g_ptr_array_unref) of the GErrors a partial graph has, each
+ * WG_GRAPH_ERROR_MISSING_INPUT with the message the strict loader would
+ * give for it (source name, JSON path of the node, the input), in node then
+ * input order; empty for a complete graph. Without WG_LOAD_PARTIAL the
+ * first such problem fails the load, as in wg_graph_load_data().
+ */
+WgGraph *wg_graph_load_data_full (const char *data, gssize length, const char *base_dir,
+                                  const char *source_name, WgLoadFlags flags,
+                                  GPtrArray **problems, GError **error);
+
+/**
  * wg_graph_save_to_data:
  * The graph in canonical form: fixed member order, parameters in descriptor
  * order, only explicitly set parameters, shortest round-trip numbers.

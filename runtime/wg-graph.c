@@ -1288,7 +1288,7 @@ wg_graph_topo_order (const WgGraph *graph, GError **error)
 }
 
 gboolean
-wg_graph_validate (const WgGraph *graph, GError **error)
+wg_graph_check (const WgGraph *graph, GPtrArray *missing, GError **error)
 {
   if (!wg_settings_check (&graph->settings, "settings", error))
     return FALSE;
@@ -1298,13 +1298,25 @@ wg_graph_validate (const WgGraph *graph, GError **error)
       for (guint p = 0; p < node->type->n_inputs; p++)
         if (!node->type->inputs[p].optional && !wg_graph_input_link (graph, node, p))
           {
-            g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT,
-                         "nodes[%u] (\"%s\"): required input \"%s\" (%s) is not linked", i,
-                         node->id, node->type->inputs[p].name,
-                         wg_port_type_name (node->type->inputs[p].type));
-            return FALSE;
+            GError *problem = g_error_new (WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT,
+                                           "nodes[%u] (\"%s\"): required input \"%s\" (%s) "
+                                           "is not linked", i, node->id,
+                                           node->type->inputs[p].name,
+                                           wg_port_type_name (node->type->inputs[p].type));
+            if (missing == NULL)
+              {
+                g_propagate_error (error, problem);
+                return FALSE;
+              }
+            g_ptr_array_add (missing, problem);
           }
     }
   g_autoptr (GArray) order = wg_graph_topo_order (graph, error);
   return order != NULL;
+}
+
+gboolean
+wg_graph_validate (const WgGraph *graph, GError **error)
+{
+  return wg_graph_check (graph, NULL, error);
 }

@@ -494,6 +494,69 @@ test_keyframes (void)
   g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 0);
 }
 
+/* A partial graph (WG_LOAD_PARTIAL) loads whole, with every unlinked
+ * required input listed as the strict loader reports the first; any other
+ * fault still fails the load. */
+static void
+test_partial_load (void)
+{
+  const char *text =
+    "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[64,64],\"extent\":[64,64]},"
+    "\"nodes\":[{\"id\":\"spec\",\"type\":\"ocean-spectrum\"},{\"id\":\"evolve\",\"type\":\"spectrum-evolve\"},"
+    "{\"id\":\"fft\",\"type\":\"fft\"},{\"id\":\"chop\",\"type\":\"choppy-displacement\","
+    "\"params\":{\"choppiness\":{\"keys\":[[0,0],[1,2]]}}}],"
+    "\"links\":[{\"from\":\"evolve:spectrum\",\"to\":\"fft:spectrum\"}],"
+    "\"outputs\":{\"height\":\"fft:height\"}}";
+  const char *const expected[] = {
+    "wip.json: nodes[1] (\"evolve\"): required input \"spectrum\" (spectrum) is not linked",
+    "wip.json: nodes[3] (\"chop\"): required input \"height\" (field) is not linked",
+  };
+  g_autoptr (GError) error = NULL;
+  g_assert_null (wg_graph_load_data (text, -1, ".", "wip.json", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+  g_assert_cmpstr (error->message, ==, expected[0]);
+  g_clear_error (&error);
+
+  g_autoptr (GPtrArray) problems = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data_full (text, -1, ".", "wip.json", WG_LOAD_PARTIAL,
+                                                   &problems, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (problems->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const GError *problem = problems->pdata[i];
+      g_assert_error (problem, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+      g_assert_cmpstr (problem->message, ==, expected[i]);
+    }
+  g_assert_cmpuint (wg_graph_get_n_nodes (g), ==, 4);
+  g_assert_cmpuint (wg_graph_get_n_links (g), ==, 1);
+  g_assert_cmpuint (wg_graph_get_n_outputs (g), ==, 1);
+  g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 2);
+  g_assert_false (wg_graph_validate (g, NULL));
+
+  /* Linked, it is complete: no problems, and the strict loader agrees. */
+  g_assert_true (wg_graph_link (g, "spec", "spectrum", "evolve", "spectrum", &error));
+  g_assert_true (wg_graph_link (g, "fft", "height", "chop", "height", &error));
+  g_autofree char *saved = wg_graph_save_to_data (g, NULL);
+  g_autoptr (GPtrArray) none = NULL;
+  g_autoptr (WgGraph) whole = wg_graph_load_data_full (saved, -1, ".", NULL, WG_LOAD_PARTIAL,
+                                                       &none, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_autoptr (WgGraph) strict = wg_graph_load_data (saved, -1, ".", NULL, &error);
+  g_assert_no_error (error);
+
+  /* Partial is about links only: an unknown port fails as without the flag. */
+  g_autoptr (GString) bad = g_string_new (text);
+  g_string_replace (bad, "\"to\":\"fft:spectrum\"", "\"to\":\"fft:nope\"", 1);
+  g_autoptr (GPtrArray) unset = NULL;
+  g_assert_null (wg_graph_load_data_full (bad->str, -1, ".", "wip.json", WG_LOAD_PARTIAL, &unset,
+                                          &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT);
+  g_assert_true (g_str_has_prefix (error->message, "wip.json: links[0]"));
+  g_assert_null (unset);
+}
+
 static void
 count_progress (guint done, guint total, const char *node, gpointer data)
 {
@@ -1240,6 +1303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/topological-order", test_topological_order);
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/keyframes", test_keyframes);
+  g_test_add_func ("/graph/partial-load", test_partial_load);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
