@@ -310,21 +310,6 @@ ui_with_position (JsonObject *ui, double x, double y)
   return out;
 }
 
-double
-wg_keyframes_value_at (const double *times, const double *values, guint n, double t)
-{
-  g_return_val_if_fail (n > 0, NAN);
-  if (t <= times[0])
-    return values[0];
-  if (t >= times[n - 1])
-    return values[n - 1];
-  guint k = 1;
-  while (times[k] < t)
-    k++;
-  double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
-  return values[k - 1] + w * (values[k] - values[k - 1]);
-}
-
 int
 wg_keyframes_find (const double *times, guint n, double t, double tolerance)
 {

@@ -100,10 +100,6 @@ const char *const *wg_command_get_created (const WgCommand *command);
  * Keyframes, as the runtime reads them (wg_graph_set_param_keyframes())
  * ------------------------------------------------------------------------- */
 
-/* The value of @n keys (@times, @values) at time @t (s): linear in time between keys,
- * held before the first and after the last. */
-double wg_keyframes_value_at (const double *times, const double *values, guint n, double t);
-
 /* Index of the key nearest @t within @tolerance seconds, or -1. */
 int wg_keyframes_find (const double *times, guint n, double t, double tolerance);
 

@@ -428,6 +428,17 @@ gboolean wg_graph_set_param_keyframes (WgGraph *graph, const char *node, const c
 guint wg_graph_get_param_keyframes (const WgGraph *graph, const char *node, const char *param,
                                     double **times, double **values);
 
+/**
+ * wg_graph_get_param_value_at:
+ * The value of numeric parameter @param of @node at time @t (s): for an
+ * animated float its keys interpolated exactly as a plan evaluating frame
+ * t · fps gives them to the node, else the constant value (degrees for
+ * angles, as wg_graph_get_param_double()). NAN when there is no such
+ * parameter. The keys themselves: wg_graph_get_param_keyframes().
+ */
+double wg_graph_get_param_value_at (const WgGraph *graph, const char *node, const char *param,
+                                    double t);
+
 /** wg_graph_reset_param: back to the default; the parameter is no longer saved. */
 gboolean wg_graph_reset_param (WgGraph *graph, const char *node, const char *param,
                                GError **error);

@@ -893,6 +893,19 @@ wg_graph_get_param_double (const WgGraph *graph, const char *node_id, const char
                                                        : (double) node->values[p].i;
 }
 
+double
+wg_graph_get_param_value_at (const WgGraph *graph, const char *node_id, const char *param,
+                             double t)
+{
+  int p;
+  WgNodeInst *node = lookup_param (graph, node_id, param, &p, NULL);
+  if (node == NULL)
+    return NAN;
+  /* wg_value_at: what the plan gives the node at t (fill_params). */
+  return node->type->params[p].type == WG_PARAM_FLOAT ? wg_value_at (&node->values[p], t)
+                                                       : (double) node->values[p].i;
+}
+
 gint64
 wg_graph_get_param_int (const WgGraph *graph, const char *node_id, const char *param)
 {

@@ -489,6 +489,25 @@ test_keyframes (void)
   g_assert_false (wg_graph_set_param_keyframes (g, "chop", "choppiness", times, values, 2, &error));
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
   g_clear_error (&error);
+  /* The value at t is the one the plan uses at frame t · fps, between keys
+   * and after the last: a constant of that value gives the same bytes. */
+  const gint64 frames[] = { 7, 25, 40 };
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      double at = wg_graph_get_param_value_at (g, "chop", "choppiness", frames[i] / 10.0);
+      g_assert_cmpfloat (at, ==, frames[i] < 10 ? 0.7 * 2 : frames[i] < 30 ? 2.375 : 2.5);
+      g_autoptr (WgPlan) keyed = wg_test_plan (g, 0);
+      g_autofree float *want = wg_test_eval_copy (keyed, frames[i], "chop:displacement", NULL);
+      g_autoptr (WgGraph) constant = wg_graph_copy (g);
+      g_assert_true (wg_graph_set_param_double (constant, "chop", "choppiness", at, &error));
+      g_autoptr (WgPlan) still = wg_test_plan (constant, 0);
+      const float *got = wg_test_eval (still, frames[i], "chop:displacement");
+      g_assert_cmpmem (got, 64 * 64 * 3 * sizeof (float), want, 64 * 64 * 3 * sizeof (float));
+    }
+  g_assert_true (isnan (wg_graph_get_param_value_at (g, "chop", "no-such", 0)));
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "spec", "samples", 0), ==,
+                     wg_graph_get_param_double (g, "spec", "samples"));
+
   /* A plain value replaces the animation. */
   g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 1.0, &error));
   g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 0);
