@@ -705,6 +705,36 @@ WgBackend wg_plan_get_backend (const WgPlan *plan);
 const WgGraph *wg_plan_get_graph (const WgPlan *plan);
 
 /* ---------------------------------------------------------------------------
+ * GLSL sources
+ * ------------------------------------------------------------------------- */
+
+/**
+ * wg_shader_source:
+ * The GLSL of shader @name from the runtime's bundle (shaders/ in the
+ * source tree: the compute kernels, and the surface and sky shaders an
+ * editor or a game draws the water with), as the runtime compiles it and
+ * ready for glShaderSource(): "#version 430", "#define WG_GLSL 1" (headers
+ * shared with C take their GLSL form), @defines ("#define X 1\n" lines, or
+ * NULL), then the file. Each line `#include "x"` is replaced by x's text,
+ * itself expanded, the first time x is included and by an empty line after
+ * that; "#line 1 N" before each included text and "#line L M" after it
+ * (back in the including file M) make compiler messages name source string
+ * N (the Nth distinct file included, 0 being @name) and the line in it.
+ * Errors: G_IO_ERROR_NOT_FOUND naming the missing file, prefixed by
+ * "FILE:LINE: " of the include that asked for it.
+ * Returns: (transfer full): NUL-terminated source.
+ */
+char *wg_shader_source (const char *name, const char *defines, GError **error);
+
+/**
+ * wg_shader_expand:
+ * wg_shader_source() for @text given as shader @name (a host's own shader,
+ * which may include the bundle's files, "surface-shading.glsl" say).
+ */
+char *wg_shader_expand (const char *name, const char *text, const char *defines,
+                        GError **error);
+
+/* ---------------------------------------------------------------------------
  * Baking: a frame range to files
  * ------------------------------------------------------------------------- */
 
