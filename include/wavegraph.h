@@ -166,6 +166,25 @@ typedef enum {
   WG_NODE_SINK           = 1 << 2, /* writes files; runs only when a plan writes files */
 } WgNodeFlags;
 
+/**
+ * WgNodeRoles:
+ * What a node type is to an interactive host (an editor's viewport, a
+ * game), which finds nodes by role rather than by type name. A role comes
+ * with the parameters and ports it names.
+ * @WG_NODE_ROLE_POKE: a disturbance a click drives: float parameters "x"
+ * and "y" (m) place it, "amplitude" is its strength and "radius" (m) its
+ * size; it chains through an input and an output called "source".
+ * @WG_NODE_ROLE_DRAG_POSITION: something a drag moves: float parameters
+ * "x" and "y" (m) place it.
+ * @WG_NODE_ROLE_SIMULATION: water that pokes disturb, through its input
+ * "source".
+ */
+typedef enum {
+  WG_NODE_ROLE_POKE          = 1 << 0,
+  WG_NODE_ROLE_DRAG_POSITION = 1 << 1,
+  WG_NODE_ROLE_SIMULATION    = 1 << 2,
+} WgNodeRoles;
+
 typedef struct _WgNodeContext WgNodeContext;
 
 /**
@@ -233,6 +252,7 @@ struct _WgNodeType {
   /* Size of the parameter struct the hooks read (wg_ctx_params()), each
    * parameter at its WgParamSpec.offset. */
   gsize params_size;
+  unsigned roles; /* WgNodeRoles */
 };
 
 /**

@@ -576,6 +576,38 @@ test_partial_load (void)
   g_assert_null (unset);
 }
 
+/* A float parameter @name of @type. */
+static gboolean
+has_float (const WgNodeType *type, const char *name)
+{
+  int p = wg_node_type_find_param (type, name);
+  return p >= 0 && type->params[p].type == WG_PARAM_FLOAT;
+}
+
+/* Node roles: who declares them, and that each declaring type has the
+ * parameters and ports the role names (hosts rely on them). */
+static void
+test_node_roles (void)
+{
+  g_assert_cmpuint (wg_node_type_find ("source")->roles, ==, WG_NODE_ROLE_POKE);
+  g_assert_cmpuint (wg_node_type_find ("obstacle-mask")->roles, ==, WG_NODE_ROLE_DRAG_POSITION);
+  g_assert_cmpuint (wg_node_type_find ("iwave")->roles, ==, WG_NODE_ROLE_SIMULATION);
+  g_assert_cmpuint (wg_node_type_find ("fft")->roles, ==, 0);
+  guint n;
+  const WgNodeType *const *types = wg_node_types (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WgNodeType *t = types[i];
+      if (t->roles & (WG_NODE_ROLE_POKE | WG_NODE_ROLE_DRAG_POSITION))
+        g_assert_true (has_float (t, "x") && has_float (t, "y"));
+      if (t->roles & WG_NODE_ROLE_POKE)
+        g_assert_true (has_float (t, "amplitude") && has_float (t, "radius") &&
+                       wg_node_type_find_output (t, "source") >= 0);
+      if (t->roles & (WG_NODE_ROLE_POKE | WG_NODE_ROLE_SIMULATION))
+        g_assert_cmpint (wg_node_type_find_input (t, "source"), >=, 0);
+    }
+}
+
 static void
 count_progress (guint done, guint total, const char *node, gpointer data)
 {
@@ -1323,6 +1355,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/keyframes", test_keyframes);
   g_test_add_func ("/graph/partial-load", test_partial_load);
+  g_test_add_func ("/graph/node-roles", test_node_roles);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
