@@ -100,10 +100,6 @@ const char *const *wg_command_get_created (const WgCommand *command);
  * Keyframes, as the runtime reads them (wg_graph_set_param_keyframes())
  * ------------------------------------------------------------------------- */
 
-/* The value of @n keys (@times, @values) at time @t (s): linear in time between keys,
- * held before the first and after the last. */
-double wg_keyframes_value_at (const double *times, const double *values, guint n, double t);
-
 /* Index of the key nearest @t within @tolerance seconds, or -1. */
 int wg_keyframes_find (const double *times, guint n, double t, double tolerance);
 
@@ -117,15 +113,5 @@ gboolean wg_node_get_position (const WgGraph *graph, const char *id, double *x, 
  * on its own since inputs from outside the selection are left out).
  */
 char *wg_clipboard_from_nodes (const WgGraph *graph, const char *const *ids);
-
-/**
- * wg_graph_load_partial:
- * Loads graph JSON like wg_graph_load_data(), and also a graph whose only
- * fault is an unlinked required input — work in progress an editor must be
- * able to reopen (the CLI still refuses it). @incomplete receives that
- * validation error (NULL when the graph is complete).
- */
-WgGraph *wg_graph_load_partial (const char *data, gssize length, const char *base_dir,
-                                const char *source_name, GError **incomplete, GError **error);
 
 G_END_DECLS

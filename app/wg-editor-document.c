@@ -55,9 +55,13 @@ wg_document_open (const char *path, GError **incomplete, GError **error)
       return NULL;
     }
   g_autofree char *dir = g_path_get_dirname (path);
-  WgGraph *graph = wg_graph_load_partial (data, (gssize) len, dir, path, incomplete, error);
+  g_autoptr (GPtrArray) problems = NULL;
+  WgGraph *graph = wg_graph_load_data_full (data, (gssize) len, dir, path, WG_LOAD_PARTIAL,
+                                            &problems, error);
   if (graph == NULL)
     return NULL;
+  if (incomplete && problems->len > 0)
+    *incomplete = g_error_copy (problems->pdata[0]);
   return document_new (graph, path);
 }
 
@@ -379,8 +383,9 @@ wg_document_recover (const WgRecovery *r, GError **error)
     return NULL;
   /* Relative data paths resolve against the original document's folder. */
   g_autofree char *dir = r->source ? g_path_get_dirname (r->source) : g_get_current_dir ();
-  WgGraph *graph = wg_graph_load_partial (data, (gssize) len, dir, r->source ? r->source : r->file,
-                                          NULL, error);
+  WgGraph *graph = wg_graph_load_data_full (data, (gssize) len, dir,
+                                            r->source ? r->source : r->file, WG_LOAD_PARTIAL,
+                                            NULL, error);
   if (graph == NULL)
     return NULL;
   WgDocument *doc = document_new (graph, r->source);

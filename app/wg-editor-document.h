@@ -18,8 +18,8 @@ WgDocument *wg_document_new (void);
 
 /**
  * wg_document_open:
- * Loads @path. A graph whose only fault is an unlinked required input opens
- * (wg_graph_load_partial()); @incomplete then says what is missing.
+ * Loads @path. A graph whose only faults are unlinked required inputs opens
+ * (WG_LOAD_PARTIAL); @incomplete then names the first of them.
  * Errors: WG_GRAPH_ERROR with the file name and JSON path.
  */
 WgDocument *wg_document_open (const char *path, GError **incomplete, GError **error);

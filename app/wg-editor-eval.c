@@ -847,8 +847,17 @@ wg_evaluator_run_gpu (WgEvaluator *ev)
  * Interaction
  * ------------------------------------------------------------------------- */
 
-const WgInteractionRole wg_poke_role = { "source", "x", "y", "amplitude", "radius" };
-const WgInteractionRole wg_obstacle_role = { "obstacle-mask", "x", "y", NULL, NULL };
+const WgInteractionRole wg_poke_role = { .x = "x", .y = "y", .strength = "amplitude",
+                                         .size = "radius", .node_role = WG_NODE_ROLE_POKE };
+const WgInteractionRole wg_obstacle_role = { .x = "x", .y = "y",
+                                             .node_role = WG_NODE_ROLE_DRAG_POSITION };
+
+/* Whether nodes of @type play @role. */
+static gboolean
+plays (const WgNodeType *type, const WgInteractionRole *role)
+{
+  return role->type ? strcmp (type->name, role->type) == 0 : (type->roles & role->node_role) != 0;
+}
 
 void
 wg_interaction_free (WgInteraction *it)
@@ -883,7 +892,7 @@ wg_interaction_find (const WgGraph *graph, const WgInteractionRole *role)
     {
       const char *id = wg_graph_get_node_id (graph, i);
       const WgNodeType *type = wg_graph_get_node_type (graph, id);
-      if (strcmp (type->name, role->type) != 0)
+      if (!plays (type, role))
         continue;
       const char *x = input_for (graph, id, role->x), *y = input_for (graph, id, role->y);
       if (x == NULL || y == NULL)
@@ -930,16 +939,28 @@ wg_interaction_apply (const WgInteraction *it, WgEvaluator *ev, double x, double
     wg_evaluator_release_input (ev, it->strength_input, 0);
 }
 
-/* The first node of type @type, or NULL. */
+/* The first node whose type declares @role (WgNodeRoles), or NULL. */
 static const char *
-first_of_type (const WgGraph *graph, const char *type)
+first_with_role (const WgGraph *graph, unsigned role)
 {
   for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
     {
       const char *id = wg_graph_get_node_id (graph, i);
-      if (strcmp (wg_graph_get_node_type (graph, id)->name, type) == 0)
+      if (wg_graph_get_node_type (graph, id)->roles & role)
         return id;
     }
+  return NULL;
+}
+
+/* The first registered type declaring @role, or NULL. */
+static const WgNodeType *
+type_with_role (unsigned role)
+{
+  guint n;
+  const WgNodeType *const *types = wg_node_types (&n);
+  for (guint i = 0; i < n; i++)
+    if (types[i]->roles & role)
+      return types[i];
   return NULL;
 }
 
@@ -971,8 +992,9 @@ WgCommand *
 wg_interaction_enable_command (const WgGraph *graph)
 {
   g_autoptr (WgInteraction) poke = wg_interaction_find (graph, &wg_poke_role);
-  const char *water = first_of_type (graph, "iwave");
-  if (poke || water == NULL)
+  const char *water = first_with_role (graph, WG_NODE_ROLE_SIMULATION);
+  const WgNodeType *poker = type_with_role (wg_poke_role.node_role);
+  if (poke || water == NULL || poker == NULL)
     return NULL;
 
   /* A fresh id whose input names are free too. */
@@ -991,7 +1013,7 @@ wg_interaction_enable_command (const WgGraph *graph)
   g_autoptr (GPtrArray) commands = g_ptr_array_new ();
   double wx, wy;
   wg_node_get_position (graph, water, &wx, &wy);
-  g_ptr_array_add (commands, wg_command_add_node ("source", id, wx - 240, wy + 200));
+  g_ptr_array_add (commands, wg_command_add_node (poker->name, id, wx - 240, wy + 200));
   /* A bump an eighth of the patch wide, at least four cells; placed mid-patch. */
   const WgSettings *s = wg_graph_get_settings (graph);
   double radius = MAX (MAX (s->extent[0], s->extent[1]) / 32,
@@ -1027,7 +1049,7 @@ wg_interaction_enable_command (const WgGraph *graph)
   for (guint i = 0; obstacle == NULL && i < wg_graph_get_n_nodes (graph); i++)
     {
       const char *node = wg_graph_get_node_id (graph, i);
-      if (strcmp (wg_graph_get_node_type (graph, node)->name, wg_obstacle_role.type) == 0 &&
+      if (plays (wg_graph_get_node_type (graph, node), &wg_obstacle_role) &&
           g_strcmp0 (wg_graph_get_param_string (graph, node, "shape"), "image") != 0)
         {
           const char *const moved[] = { wg_obstacle_role.x, wg_obstacle_role.y, NULL };

@@ -126,20 +126,21 @@ void wg_thumbnail_free (WgThumbnail *thumbnail);
 
 /* ---------------------------------------------------------------------------
  * Interaction: what clicking and dragging in the viewport drives. A role is
- * a node type and which of its parameters hold a position (m) and a
- * strength; the graph exposes them as graph inputs.
+ * the node types that play it and which of their parameters hold a
+ * position (m) and a strength; the graph exposes them as graph inputs.
  * ------------------------------------------------------------------------- */
 
 typedef struct {
-  const char *type;
+  const char *type;      /* the type of this name plays it; NULL: node_role says */
   const char *x, *y;     /* parameters holding the position (m) */
   const char *strength;  /* parameter set while the button is down, 0 on release; or NULL */
   const char *size;      /* parameter the strength scales with (m), or NULL */
+  unsigned node_role;    /* WgNodeRoles: types declaring it play the role */
 } WgInteractionRole;
 
-/* Clicking pokes an iWave "source" node: x, y and amplitude. */
+/* Clicking pokes a WG_NODE_ROLE_POKE node (iWave's "source"): x, y and amplitude. */
 extern const WgInteractionRole wg_poke_role;
-/* Dragging moves an "obstacle-mask" node: x and y. */
+/* Dragging moves a WG_NODE_ROLE_DRAG_POSITION node ("obstacle-mask"): x and y. */
 extern const WgInteractionRole wg_obstacle_role;
 
 typedef struct {
@@ -155,7 +156,7 @@ typedef struct {
 
 /**
  * wg_interaction_find:
- * The first node of @role's type whose position parameters are both exposed
+ * The first node playing @role whose position parameters are both exposed
  * as graph inputs. Returns NULL when the graph has none (clicking then does
  * nothing special).
  */
@@ -165,11 +166,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgInteraction, wg_interaction_free)
 
 /**
  * wg_interaction_enable_command:
- * What makes clicks poke @graph's first iWave node, as one undoable command: a
- * "source" node (impulse, lasting forever, amplitude 0 so that bakes are unchanged)
- * spliced into the chain feeding the iWave's source input, its x, y and amplitude
- * exposed as graph inputs, and the x and y of the first shape obstacle-mask exposed
- * too (drags move it). Returns: NULL when @graph has no iWave or already pokes one.
+ * What makes clicks poke @graph's first simulation (WG_NODE_ROLE_SIMULATION: an
+ * iWave), as one undoable command: a poke node (WG_NODE_ROLE_POKE: a "source";
+ * impulse, lasting forever, amplitude 0 so that bakes are unchanged) spliced into
+ * the chain feeding the simulation's source input, its x, y and amplitude exposed
+ * as graph inputs, and the x and y of the first draggable node that is not an
+ * image (a shape obstacle-mask) exposed too (drags move it). Returns: NULL when
+ * @graph has no simulation or already pokes one.
  */
 WgCommand *wg_interaction_enable_command (const WgGraph *graph);
 

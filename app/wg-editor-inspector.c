@@ -175,10 +175,8 @@ keys_of (Row *row, double **times, double **values)
 static double
 value_now (Row *row)
 {
-  g_autofree double *times = NULL, *values = NULL;
-  guint n = keys_of (row, &times, &values);
-  return n ? wg_keyframes_value_at (times, values, n, now (row->inspector))
-           : wg_graph_get_param_double (graph (row->inspector), row->inspector->node, row->name);
+  WgInspector *self = row->inspector;
+  return wg_graph_get_param_value_at (graph (self), self->node, row->name, now (self));
 }
 
 static void

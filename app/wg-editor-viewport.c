@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#define SHADER_PATH "/org/wavegraph/Editor/shaders/"
 /* Quads along a patch side: the tessellation of each of the 3 × 3 patches;
  * software GL (llvmpipe) gets fewer, its vertex stage is slow. */
 #define GRID_QUADS 128
@@ -63,18 +62,6 @@ G_DEFINE_FINAL_TYPE (WgViewport, wg_viewport, GTK_TYPE_GL_AREA)
 
 enum { SIGNAL_GPU_RESULT, SIGNAL_RENDERED, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-/* ---------------------------------------------------------------------------
- * Shaders
- * ------------------------------------------------------------------------- */
-
-/* The viewport's shaders, from the editor's GResource. */
-static GBytes *
-read_resource (const char *name, gpointer data, GError **error)
-{
-  g_autofree char *path = g_strconcat (SHADER_PATH, name, NULL);
-  return g_resources_lookup_data (path, 0, error);
-}
 
 /* ---------------------------------------------------------------------------
  * Geometry
@@ -718,9 +705,9 @@ realize (GtkWidget *widget)
       return;
     }
   g_autoptr (GError) error = NULL;
-  self->surface_program = wg_glsl_program ("surface.vert", "surface.frag", read_resource, NULL, &error);
+  self->surface_program = wg_glsl_program ("surface.vert", "surface.frag", &error);
   if (self->surface_program)
-    self->sky_program = wg_glsl_program ("sky.vert", "sky.frag", read_resource, NULL, &error);
+    self->sky_program = wg_glsl_program ("sky.vert", "sky.frag", &error);
   if (self->sky_program == 0)
     {
       fail (self, error->message);

@@ -166,6 +166,25 @@ typedef enum {
   WG_NODE_SINK           = 1 << 2, /* writes files; runs only when a plan writes files */
 } WgNodeFlags;
 
+/**
+ * WgNodeRoles:
+ * What a node type is to an interactive host (an editor's viewport, a
+ * game), which finds nodes by role rather than by type name. A role comes
+ * with the parameters and ports it names.
+ * @WG_NODE_ROLE_POKE: a disturbance a click drives: float parameters "x"
+ * and "y" (m) place it, "amplitude" is its strength and "radius" (m) its
+ * size; it chains through an input and an output called "source".
+ * @WG_NODE_ROLE_DRAG_POSITION: something a drag moves: float parameters
+ * "x" and "y" (m) place it.
+ * @WG_NODE_ROLE_SIMULATION: water that pokes disturb, through its input
+ * "source".
+ */
+typedef enum {
+  WG_NODE_ROLE_POKE          = 1 << 0,
+  WG_NODE_ROLE_DRAG_POSITION = 1 << 1,
+  WG_NODE_ROLE_SIMULATION    = 1 << 2,
+} WgNodeRoles;
+
 typedef struct _WgNodeContext WgNodeContext;
 
 /**
@@ -233,6 +252,7 @@ struct _WgNodeType {
   /* Size of the parameter struct the hooks read (wg_ctx_params()), each
    * parameter at its WgParamSpec.offset. */
   gsize params_size;
+  unsigned roles; /* WgNodeRoles */
 };
 
 /**
@@ -315,6 +335,29 @@ WgGraph *wg_graph_load_file (const char *path, GError **error);
  */
 WgGraph *wg_graph_load_data (const char *data, gssize length, const char *base_dir,
                              const char *source_name, GError **error);
+
+/**
+ * WgLoadFlags:
+ * @WG_LOAD_PARTIAL: also accept a graph whose only faults are unlinked
+ * required inputs: work in progress an editor must be able to reopen (the
+ * CLI refuses it). Such a graph cannot be planned until they are linked.
+ */
+typedef enum {
+  WG_LOAD_PARTIAL = 1 << 0,
+} WgLoadFlags;
+
+/**
+ * wg_graph_load_data_full:
+ * wg_graph_load_data() with @flags. @problems (optional) receives a new
+ * array (g_ptr_array_unref) of the GErrors a partial graph has, each
+ * WG_GRAPH_ERROR_MISSING_INPUT with the message the strict loader would
+ * give for it (source name, JSON path of the node, the input), in node then
+ * input order; empty for a complete graph. Without WG_LOAD_PARTIAL the
+ * first such problem fails the load, as in wg_graph_load_data().
+ */
+WgGraph *wg_graph_load_data_full (const char *data, gssize length, const char *base_dir,
+                                  const char *source_name, WgLoadFlags flags,
+                                  GPtrArray **problems, GError **error);
 
 /**
  * wg_graph_save_to_data:
@@ -404,6 +447,17 @@ gboolean wg_graph_set_param_keyframes (WgGraph *graph, const char *node, const c
  */
 guint wg_graph_get_param_keyframes (const WgGraph *graph, const char *node, const char *param,
                                     double **times, double **values);
+
+/**
+ * wg_graph_get_param_value_at:
+ * The value of numeric parameter @param of @node at time @t (s): for an
+ * animated float its keys interpolated exactly as a plan evaluating frame
+ * t · fps gives them to the node, else the constant value (degrees for
+ * angles, as wg_graph_get_param_double()). NAN when there is no such
+ * parameter. The keys themselves: wg_graph_get_param_keyframes().
+ */
+double wg_graph_get_param_value_at (const WgGraph *graph, const char *node, const char *param,
+                                    double t);
 
 /** wg_graph_reset_param: back to the default; the parameter is no longer saved. */
 gboolean wg_graph_reset_param (WgGraph *graph, const char *node, const char *param,
@@ -669,6 +723,36 @@ int wg_plan_get_threads (const WgPlan *plan);
 WgBackend wg_plan_get_backend (const WgPlan *plan);
 /** wg_plan_get_graph: the plan's own copy of the graph. */
 const WgGraph *wg_plan_get_graph (const WgPlan *plan);
+
+/* ---------------------------------------------------------------------------
+ * GLSL sources
+ * ------------------------------------------------------------------------- */
+
+/**
+ * wg_shader_source:
+ * The GLSL of shader @name from the runtime's bundle (shaders/ in the
+ * source tree: the compute kernels, and the surface and sky shaders an
+ * editor or a game draws the water with), as the runtime compiles it and
+ * ready for glShaderSource(): "#version 430", "#define WG_GLSL 1" (headers
+ * shared with C take their GLSL form), @defines ("#define X 1\n" lines, or
+ * NULL), then the file. Each line `#include "x"` is replaced by x's text,
+ * itself expanded, the first time x is included and by an empty line after
+ * that; "#line 1 N" before each included text and "#line L M" after it
+ * (back in the including file M) make compiler messages name source string
+ * N (the Nth distinct file included, 0 being @name) and the line in it.
+ * Errors: G_IO_ERROR_NOT_FOUND naming the missing file, prefixed by
+ * "FILE:LINE: " of the include that asked for it.
+ * Returns: (transfer full): NUL-terminated source.
+ */
+char *wg_shader_source (const char *name, const char *defines, GError **error);
+
+/**
+ * wg_shader_expand:
+ * wg_shader_source() for @text given as shader @name (a host's own shader,
+ * which may include the bundle's files, "surface-shading.glsl" say).
+ */
+char *wg_shader_expand (const char *name, const char *text, const char *defines,
+                        GError **error);
 
 /* ---------------------------------------------------------------------------
  * Baking: a frame range to files

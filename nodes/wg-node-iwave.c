@@ -834,6 +834,7 @@ const WgNodeType wg_node_iwave = {
   .name = "iwave",
   .title = "iWave",
   .category = "Interaction",
+  .roles = WG_NODE_ROLE_SIMULATION,
   .description = "Interactive water: waves from pokes, wakes and ambient swell propagate, "
                  "reflect off obstacles and walls, and fade with damping (Tessendorf's iWave).",
   .reference = "Tessendorf, Interactive Water Surfaces (papers/000), eq. 1–3",

@@ -495,6 +495,7 @@ const WgNodeType wg_node_obstacle_mask = {
   .name = "obstacle-mask",
   .title = "Obstacle Mask",
   .category = "Interaction",
+  .roles = WG_NODE_ROLE_DRAG_POSITION,
   .description = "Where the water is (1) and where obstacles are (0), with an anti-aliased "
                  "border: from an image or from circles, boxes, capsules and polygons placed by "
                  "an animatable transform.",

@@ -215,6 +215,7 @@ const WgNodeType wg_node_source = {
   .name = "source",
   .title = "Source",
   .category = "Interaction",
+  .roles = WG_NODE_ROLE_POKE,
   .description = "Height pushed into a simulation each frame: timed impulses, oscillators, or "
                  "the wake of a moving obstacle; chains to combine several.",
   .reference = "Tessendorf, Interactive Water Surfaces (papers/000), Sources and Wakes",

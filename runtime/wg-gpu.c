@@ -1,5 +1,6 @@
 /* wg-gpu.c — headless or adopted GL contexts and compute programs (see header). */
 #include "wg-gpu.h"
+#include "wavegraph.h"
 
 #include <dlfcn.h>
 #include <gio/gio.h>
@@ -573,17 +574,31 @@ append_file_legend (GString *message, GPtrArray *files)
   g_string_append_c (message, ')');
 }
 
+/* The text glShaderSource() gets for @body (source string 0, @files[0]):
+ * version, defines, then @body with its includes expanded into @files. */
+static GString *
+shader_text (const char *defines, const char *body, GPtrArray *files, GError **error)
+{
+  /* WG_GLSL: headers shared with C (wg-uniforms.h) take their GLSL form. */
+  GString *source = g_string_new ("#version 430\n#define WG_GLSL 1\n");
+  if (defines)
+    g_string_append (source, defines);
+  g_string_append (source, "\n#line 1 0\n");
+  if (!expand_includes (source, body, 0, files, error))
+    {
+      g_string_free (source, TRUE);
+      return NULL;
+    }
+  return source;
+}
+
 static GLuint
 program_build (const char *name, const char *defines, const char *body, GError **error)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (files, g_strdup (name));
-  /* WG_GLSL: headers shared with C (wg-uniforms.h) take their GLSL form. */
-  g_autoptr (GString) source = g_string_new ("#version 430\n#define WG_GLSL 1\n");
-  if (defines)
-    g_string_append (source, defines);
-  g_string_append (source, "\n#line 1 0\n");
-  if (!expand_includes (source, body, 0, files, error))
+  g_autoptr (GString) source = shader_text (defines, body, files, error);
+  if (source == NULL)
     return 0;
 
   GLuint shader = glCreateShader (GL_COMPUTE_SHADER);
@@ -650,6 +665,34 @@ wg_gpu_program_from_source (WgGpuContext *ctx, const char *name, const char *sou
                             GError **error)
 {
   return program_build (name, NULL, source, error);
+}
+
+char *
+wg_shader_expand (const char *name, const char *text, const char *defines, GError **error)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (files, g_strdup (name));
+  g_autoptr (GError) local = NULL;
+  GString *source = shader_text (defines, text, files, &local);
+  if (source == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, local->message);
+      return NULL;
+    }
+  return g_string_free (source, FALSE);
+}
+
+char *
+wg_shader_source (const char *name, const char *defines, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *body = shader_resource_text (name, &local);
+  if (body == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: %s", name, local->message);
+      return NULL;
+    }
+  return wg_shader_expand (name, body, defines, error);
 }
 
 gboolean

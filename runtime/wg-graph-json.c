@@ -461,8 +461,9 @@ read_link (WgGraph *graph, JsonNode *n, guint index, GError **error)
   return TRUE;
 }
 
+/* Reads @root into @graph; @missing: see wg_graph_check(). */
 static gboolean
-read_graph (WgGraph *graph, JsonNode *root, GError **error)
+read_graph (WgGraph *graph, JsonNode *root, GPtrArray *missing, GError **error)
 {
   static const char *const keys[] = { "format", "version", "settings", "nodes", "links",
                                       "inputs", "outputs", "ui", NULL };
@@ -596,12 +597,20 @@ read_graph (WgGraph *graph, JsonNode *root, GError **error)
       graph->ui = json_object_ref (json_node_get_object (n));
     }
 
-  return wg_graph_validate (graph, error);
+  return wg_graph_check (graph, missing, error);
 }
 
 WgGraph *
 wg_graph_load_data (const char *data, gssize length, const char *base_dir,
                     const char *source_name, GError **error)
+{
+  return wg_graph_load_data_full (data, length, base_dir, source_name, 0, NULL, error);
+}
+
+WgGraph *
+wg_graph_load_data_full (const char *data, gssize length, const char *base_dir,
+                         const char *source_name, WgLoadFlags flags, GPtrArray **problems,
+                         GError **error)
 {
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local = NULL;
@@ -627,10 +636,21 @@ wg_graph_load_data (const char *data, gssize length, const char *base_dir,
   g_autoptr (WgGraph) graph = wg_graph_new ();
   wg_graph_set_base_dir (graph, base_dir);
   graph->source_name = g_strdup (source_name);
-  if (!read_graph (graph, root, error))
+  g_autoptr (GPtrArray) missing = NULL;
+  if (flags & WG_LOAD_PARTIAL)
+    missing = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+  if (!read_graph (graph, root, missing, error))
     {
       wg_prefix_error (error, source_name);
       return NULL;
+    }
+  if (problems)
+    {
+      if (missing == NULL)
+        missing = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+      for (guint i = 0; i < missing->len; i++)
+        wg_prefix_error ((GError **) &missing->pdata[i], source_name);
+      *problems = g_steal_pointer (&missing);
     }
   return g_steal_pointer (&graph);
 }

@@ -893,6 +893,19 @@ wg_graph_get_param_double (const WgGraph *graph, const char *node_id, const char
                                                        : (double) node->values[p].i;
 }
 
+double
+wg_graph_get_param_value_at (const WgGraph *graph, const char *node_id, const char *param,
+                             double t)
+{
+  int p;
+  WgNodeInst *node = lookup_param (graph, node_id, param, &p, NULL);
+  if (node == NULL)
+    return NAN;
+  /* wg_value_at: what the plan gives the node at t (fill_params). */
+  return node->type->params[p].type == WG_PARAM_FLOAT ? wg_value_at (&node->values[p], t)
+                                                       : (double) node->values[p].i;
+}
+
 gint64
 wg_graph_get_param_int (const WgGraph *graph, const char *node_id, const char *param)
 {
@@ -1288,7 +1301,7 @@ wg_graph_topo_order (const WgGraph *graph, GError **error)
 }
 
 gboolean
-wg_graph_validate (const WgGraph *graph, GError **error)
+wg_graph_check (const WgGraph *graph, GPtrArray *missing, GError **error)
 {
   if (!wg_settings_check (&graph->settings, "settings", error))
     return FALSE;
@@ -1298,13 +1311,25 @@ wg_graph_validate (const WgGraph *graph, GError **error)
       for (guint p = 0; p < node->type->n_inputs; p++)
         if (!node->type->inputs[p].optional && !wg_graph_input_link (graph, node, p))
           {
-            g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT,
-                         "nodes[%u] (\"%s\"): required input \"%s\" (%s) is not linked", i,
-                         node->id, node->type->inputs[p].name,
-                         wg_port_type_name (node->type->inputs[p].type));
-            return FALSE;
+            GError *problem = g_error_new (WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT,
+                                           "nodes[%u] (\"%s\"): required input \"%s\" (%s) "
+                                           "is not linked", i, node->id,
+                                           node->type->inputs[p].name,
+                                           wg_port_type_name (node->type->inputs[p].type));
+            if (missing == NULL)
+              {
+                g_propagate_error (error, problem);
+                return FALSE;
+              }
+            g_ptr_array_add (missing, problem);
           }
     }
   g_autoptr (GArray) order = wg_graph_topo_order (graph, error);
   return order != NULL;
+}
+
+gboolean
+wg_graph_validate (const WgGraph *graph, GError **error)
+{
+  return wg_graph_check (graph, NULL, error);
 }

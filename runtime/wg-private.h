@@ -90,6 +90,14 @@ const WgLink *wg_graph_input_link (const WgGraph *graph, const WgNodeInst *node,
  */
 GArray *wg_graph_topo_order (const WgGraph *graph, GError **error);
 
+/**
+ * wg_graph_check:
+ * wg_graph_validate(), except that with @missing not NULL each unlinked
+ * required input is appended to it (a GError, WG_GRAPH_ERROR_MISSING_INPUT)
+ * instead of failing: a partial graph (WG_LOAD_PARTIAL).
+ */
+gboolean wg_graph_check (const WgGraph *graph, GPtrArray *missing, GError **error);
+
 /** wg_json_object_copy: deep copy of @object, or NULL. */
 JsonObject *wg_json_object_copy (JsonObject *object);
 

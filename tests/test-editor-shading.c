@@ -1,7 +1,8 @@
 /* test-editor-shading.c — shaders/surface-shading.glsl on the GPU (llvmpipe
  * in CI): its exact Fresnel term (papers/003 eq. 16) against the Fresnel
- * equations evaluated in double precision, its approximation (eq. 17), and
- * the viewport's shader programs compiling and linking. */
+ * equations evaluated in double precision, its approximation (eq. 17), the
+ * viewport's shader programs compiling and linking, and their sources as
+ * the runtime expands them (wg_shader_source()). */
 #include "wg-test-util.h"
 #include "wg-gpu.h"
 #include "wg-editor-glsl.h"
@@ -9,30 +10,37 @@
 #include <math.h>
 #include <string.h>
 
-/* Shaders from the source tree, as the editor bundles them. */
-static GBytes *
-read_source (const char *name, gpointer data, GError **error)
+/* The text of shaders/@name in the source tree. */
+static char *
+read_source (const char *name)
 {
   g_autofree char *path = wg_test_source_path ("shaders", name, NULL);
-  char *text;
-  gsize len;
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  return g_bytes_new_take (text, len);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
 }
 
-/* One in-memory file, the rest from the source tree. */
-typedef struct {
-  const char *name, *text;
-} Inline;
-
-static GBytes *
-read_inline (const char *name, gpointer data, GError **error)
+/* Occurrences of @needle in @haystack. */
+static guint
+count (const char *haystack, const char *needle)
 {
-  const Inline *in = data;
-  if (strcmp (name, in->name) == 0)
-    return g_bytes_new_static (in->text, strlen (in->text));
-  return read_source (name, NULL, error);
+  guint n = 0;
+  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* The line (from 1) of @text that is exactly @line, or 0. */
+static guint
+line_number (const char *text, const char *line)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strcmp (lines[i], line) == 0)
+      return i + 1;
+  return 0;
 }
 
 /* Reflectance of unpolarised light from the Fresnel equations (Born & Wolf):
@@ -58,7 +66,7 @@ test_fresnel (void)
   g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
   g_assert_no_error (error);
 
-  Inline test = { "fresnel-test.comp",
+  static const char test[] =
     "#include \"surface-shading.glsl\"\n"
     "layout (local_size_x = 1) in;\n"
     "layout (std430, binding = 0) buffer Out { float o[]; };\n"
@@ -68,8 +76,8 @@ test_fresnel (void)
     "  o[3u * i] = wg_fresnel_exact (k, WG_WATER_IOR);\n"
     "  o[3u * i + 1u] = wg_fresnel_approx (k, 7.0);\n"
     "  o[3u * i + 2u] = wg_fresnel_exact (k, 1.5);\n"
-    "}\n" };
-  GLuint program = wg_glsl_program (test.name, NULL, read_inline, &test, &error);
+    "}\n";
+  GLuint program = wg_gpu_program_from_source (ctx, "fresnel-test.comp", test, &error);
   g_assert_no_error (error);
   GLuint buffer;
   glGenBuffers (1, &buffer);
@@ -113,15 +121,54 @@ test_viewport_programs (void)
   const char *pairs[][2] = { { "surface.vert", "surface.frag" }, { "sky.vert", "sky.frag" } };
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     {
-      GLuint program = wg_glsl_program (pairs[i][0], pairs[i][1], read_source, NULL, &error);
+      GLuint program = wg_glsl_program (pairs[i][0], pairs[i][1], &error);
       g_assert_no_error (error);
       g_assert_cmpuint (program, !=, 0);
       glDeleteProgram (program);
     }
   /* A missing include names the file and line that asked for it. */
-  Inline broken = { "broken.frag", "void main () {}\n#include \"no-such.glsl\"\n" };
-  g_assert_cmpuint (wg_glsl_program ("sky.vert", "broken.frag", read_inline, &broken, &error), ==, 0);
+  g_assert_null (wg_shader_expand ("broken.frag", "void main () {}\n#include \"no-such.glsl\"\n",
+                                   NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "broken.frag:2: "));
+}
+
+/* The viewport's shaders as the runtime gives them: version and WG_GLSL
+ * first, the defines, then the file with its include expanded once, between
+ * #line directives that keep each file's own line numbers. */
+static void
+test_shader_source (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *shading = read_source ("surface-shading.glsl");
+  const char *const names[] = { "surface.frag", "sky.frag" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file = read_source (names[i]);
+      g_autofree char *source = wg_shader_source (names[i], "#define WG_TEST 1\n", &error);
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (source, "#version 430\n#define WG_GLSL 1\n"
+                                               "#define WG_TEST 1\n\n#line 1 0\n"));
+      g_assert_cmpuint (count (source, shading), ==, 1);
+      g_assert_cmpuint (count (source, "#line 1 1\n"), ==, 1);
+      g_assert_cmpuint (count (source, "#include"), ==, 0);
+      /* Back in the including file on the line after the include. */
+      guint line = line_number (file, "#include \"surface-shading.glsl\"");
+      g_assert_cmpuint (line, >, 0);
+      g_autofree char *back = g_strdup_printf ("%s#line %u 0\n", shading, line + 1);
+      g_assert_cmpuint (count (source, back), ==, 1);
+    }
+  /* Included twice, expanded once: the second include leaves an empty line. */
+  g_autofree char *twice = wg_shader_expand ("twice.frag",
+                                             "#include \"surface-shading.glsl\"\n"
+                                             "#include \"surface-shading.glsl\"\n"
+                                             "void main () {}\n", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count (twice, shading), ==, 1);
+  g_assert_true (g_str_has_suffix (twice, "#line 2 0\n\nvoid main () {}\n"));
+  g_assert_null (wg_shader_source ("no-such.frag", NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_true (g_str_has_prefix (error->message, "no-such.frag: "));
 }
 
 int
@@ -130,5 +177,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/shading/fresnel", test_fresnel);
   g_test_add_func ("/shading/viewport-programs", test_viewport_programs);
+  g_test_add_func ("/shading/shader-source", test_shader_source);
   return g_test_run ();
 }

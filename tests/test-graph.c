@@ -489,9 +489,123 @@ test_keyframes (void)
   g_assert_false (wg_graph_set_param_keyframes (g, "chop", "choppiness", times, values, 2, &error));
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
   g_clear_error (&error);
+  /* The value at t is the one the plan uses at frame t · fps, between keys
+   * and after the last: a constant of that value gives the same bytes. */
+  const gint64 frames[] = { 7, 25, 40 };
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      double at = wg_graph_get_param_value_at (g, "chop", "choppiness", frames[i] / 10.0);
+      g_assert_cmpfloat (at, ==, frames[i] < 10 ? 0.7 * 2 : frames[i] < 30 ? 2.375 : 2.5);
+      g_autoptr (WgPlan) keyed = wg_test_plan (g, 0);
+      g_autofree float *want = wg_test_eval_copy (keyed, frames[i], "chop:displacement", NULL);
+      g_autoptr (WgGraph) constant = wg_graph_copy (g);
+      g_assert_true (wg_graph_set_param_double (constant, "chop", "choppiness", at, &error));
+      g_autoptr (WgPlan) still = wg_test_plan (constant, 0);
+      const float *got = wg_test_eval (still, frames[i], "chop:displacement");
+      g_assert_cmpmem (got, 64 * 64 * 3 * sizeof (float), want, 64 * 64 * 3 * sizeof (float));
+    }
+  g_assert_true (isnan (wg_graph_get_param_value_at (g, "chop", "no-such", 0)));
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "spec", "samples", 0), ==,
+                     wg_graph_get_param_double (g, "spec", "samples"));
+
   /* A plain value replaces the animation. */
   g_assert_true (wg_graph_set_param_double (g, "chop", "choppiness", 1.0, &error));
   g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 0);
+}
+
+/* A partial graph (WG_LOAD_PARTIAL) loads whole, with every unlinked
+ * required input listed as the strict loader reports the first; any other
+ * fault still fails the load. */
+static void
+test_partial_load (void)
+{
+  const char *text =
+    "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[64,64],\"extent\":[64,64]},"
+    "\"nodes\":[{\"id\":\"spec\",\"type\":\"ocean-spectrum\"},{\"id\":\"evolve\",\"type\":\"spectrum-evolve\"},"
+    "{\"id\":\"fft\",\"type\":\"fft\"},{\"id\":\"chop\",\"type\":\"choppy-displacement\","
+    "\"params\":{\"choppiness\":{\"keys\":[[0,0],[1,2]]}}}],"
+    "\"links\":[{\"from\":\"evolve:spectrum\",\"to\":\"fft:spectrum\"}],"
+    "\"outputs\":{\"height\":\"fft:height\"}}";
+  const char *const expected[] = {
+    "wip.json: nodes[1] (\"evolve\"): required input \"spectrum\" (spectrum) is not linked",
+    "wip.json: nodes[3] (\"chop\"): required input \"height\" (field) is not linked",
+  };
+  g_autoptr (GError) error = NULL;
+  g_assert_null (wg_graph_load_data (text, -1, ".", "wip.json", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+  g_assert_cmpstr (error->message, ==, expected[0]);
+  g_clear_error (&error);
+
+  g_autoptr (GPtrArray) problems = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data_full (text, -1, ".", "wip.json", WG_LOAD_PARTIAL,
+                                                   &problems, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (problems->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const GError *problem = problems->pdata[i];
+      g_assert_error (problem, WG_GRAPH_ERROR, WG_GRAPH_ERROR_MISSING_INPUT);
+      g_assert_cmpstr (problem->message, ==, expected[i]);
+    }
+  g_assert_cmpuint (wg_graph_get_n_nodes (g), ==, 4);
+  g_assert_cmpuint (wg_graph_get_n_links (g), ==, 1);
+  g_assert_cmpuint (wg_graph_get_n_outputs (g), ==, 1);
+  g_assert_cmpuint (wg_graph_get_param_keyframes (g, "chop", "choppiness", NULL, NULL), ==, 2);
+  g_assert_false (wg_graph_validate (g, NULL));
+
+  /* Linked, it is complete: no problems, and the strict loader agrees. */
+  g_assert_true (wg_graph_link (g, "spec", "spectrum", "evolve", "spectrum", &error));
+  g_assert_true (wg_graph_link (g, "fft", "height", "chop", "height", &error));
+  g_autofree char *saved = wg_graph_save_to_data (g, NULL);
+  g_autoptr (GPtrArray) none = NULL;
+  g_autoptr (WgGraph) whole = wg_graph_load_data_full (saved, -1, ".", NULL, WG_LOAD_PARTIAL,
+                                                       &none, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_autoptr (WgGraph) strict = wg_graph_load_data (saved, -1, ".", NULL, &error);
+  g_assert_no_error (error);
+
+  /* Partial is about links only: an unknown port fails as without the flag. */
+  g_autoptr (GString) bad = g_string_new (text);
+  g_string_replace (bad, "\"to\":\"fft:spectrum\"", "\"to\":\"fft:nope\"", 1);
+  g_autoptr (GPtrArray) unset = NULL;
+  g_assert_null (wg_graph_load_data_full (bad->str, -1, ".", "wip.json", WG_LOAD_PARTIAL, &unset,
+                                          &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT);
+  g_assert_true (g_str_has_prefix (error->message, "wip.json: links[0]"));
+  g_assert_null (unset);
+}
+
+/* A float parameter @name of @type. */
+static gboolean
+has_float (const WgNodeType *type, const char *name)
+{
+  int p = wg_node_type_find_param (type, name);
+  return p >= 0 && type->params[p].type == WG_PARAM_FLOAT;
+}
+
+/* Node roles: who declares them, and that each declaring type has the
+ * parameters and ports the role names (hosts rely on them). */
+static void
+test_node_roles (void)
+{
+  g_assert_cmpuint (wg_node_type_find ("source")->roles, ==, WG_NODE_ROLE_POKE);
+  g_assert_cmpuint (wg_node_type_find ("obstacle-mask")->roles, ==, WG_NODE_ROLE_DRAG_POSITION);
+  g_assert_cmpuint (wg_node_type_find ("iwave")->roles, ==, WG_NODE_ROLE_SIMULATION);
+  g_assert_cmpuint (wg_node_type_find ("fft")->roles, ==, 0);
+  guint n;
+  const WgNodeType *const *types = wg_node_types (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WgNodeType *t = types[i];
+      if (t->roles & (WG_NODE_ROLE_POKE | WG_NODE_ROLE_DRAG_POSITION))
+        g_assert_true (has_float (t, "x") && has_float (t, "y"));
+      if (t->roles & WG_NODE_ROLE_POKE)
+        g_assert_true (has_float (t, "amplitude") && has_float (t, "radius") &&
+                       wg_node_type_find_output (t, "source") >= 0);
+      if (t->roles & (WG_NODE_ROLE_POKE | WG_NODE_ROLE_SIMULATION))
+        g_assert_cmpint (wg_node_type_find_input (t, "source"), >=, 0);
+    }
 }
 
 static void
@@ -1240,6 +1354,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/topological-order", test_topological_order);
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/keyframes", test_keyframes);
+  g_test_add_func ("/graph/partial-load", test_partial_load);
+  g_test_add_func ("/graph/node-roles", test_node_roles);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);

@@ -691,8 +691,9 @@ test_step_limit (void)
   g_assert_cmpint (wg_graph_get_param_int (wg_history_get_graph (h), "spec", "seed"), ==, 20);
 }
 
-/* Keys read as the runtime evaluates them: linear in time, held outside;
- * the key "at" a time is the nearest one within the tolerance. */
+/* Keys read as the runtime evaluates them (wg_graph_get_param_value_at):
+ * linear in time, held outside; the key "at" a time is the nearest one
+ * within the tolerance. */
 static void
 test_keyframes_value_at (void)
 {
@@ -700,10 +701,14 @@ test_keyframes_value_at (void)
   const struct { double t, v; } at[] = {
     { -3, 8 }, { 0, 8 }, { 0.25, 8.5 }, { 1, 10 }, { 2.5, 4 }, { 4, -2 }, { 60, -2 },
   };
+  g_autoptr (WgGraph) g = wg_graph_new ();
+  g_assert_nonnull (wg_graph_add_node (g, "spectrum-evolve", "evolve", NULL));
+  g_assert_true (wg_graph_set_param_keyframes (g, "evolve", "time_offset", times, values, 3, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (at); i++)
-    g_assert_cmpfloat_with_epsilon (wg_keyframes_value_at (times, values, 3, at[i].t), at[i].v,
-                                    1e-12);
-  g_assert_cmpfloat (wg_keyframes_value_at (times, values, 1, 5), ==, 8);
+    g_assert_cmpfloat_with_epsilon (wg_graph_get_param_value_at (g, "evolve", "time_offset",
+                                                                 at[i].t), at[i].v, 1e-12);
+  g_assert_true (wg_graph_set_param_keyframes (g, "evolve", "time_offset", times, values, 1, NULL));
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "evolve", "time_offset", 5), ==, 8);
   g_assert_cmpint (wg_keyframes_find (times, 3, 1.01, 0.02), ==, 1);
   g_assert_cmpint (wg_keyframes_find (times, 3, 1.03, 0.02), ==, -1);
   g_assert_cmpint (wg_keyframes_find (times, 3, 0.6, 0.5), ==, 1);
