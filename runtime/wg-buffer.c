@@ -2,6 +2,7 @@
  * GPU or both, copied lazily between them (see struct _WgBuffer). */
 #include "wg-node-private.h"
 #include "wg-gpu.h"
+#include "wg-gpu-kernel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -166,12 +167,7 @@ ensure_gpu_storage (WgBuffer *b)
 {
   if (b->ssbo)
     return;
-  glGenBuffers (1, &b->ssbo);
-  wg_gpu_context_count_object (b->gpu);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
-  glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  b->ssbo = wg_gpu_buffer_new (b->gpu, buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
 }
 
 /* The current contents on the CPU side. */
