@@ -1,341 +1,12 @@
 /* wg-plan.c — a graph compiled for evaluation: topological schedule, buffers
  * allocated up front, per-node state, and change tracking so that work that
- * does not depend on time (h̃0) is done once. */
-#include "wg-node-private.h"
-#include "wg-writer.h"
-#include "wg-gpu.h"
+ * does not depend on time (h̃0) is done once. The node context API lives in
+ * wg-node-context.c. */
+#include "wg-plan-private.h"
 
-#include <math.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef struct {
-  char *raw, *full;
-} ResolvedPath;
-
-struct _WgNodeContext {
-  WgPlan *plan;
-  WgNodeInst *inst;       /* in plan->graph */
-  guint graph_index;
-  WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
-  WgBuffer **outputs;     /* owned */
-  gboolean *output_used;
-  gboolean *output_requested; /* asked for by wg_plan_get_node_output(): never windowed */
-  gpointer state;
-  gboolean dirty;         /* parameters changed or never computed */
-  gboolean reprepare;     /* an output was requested that prepare did not plan for, or a
-                           * parameter read by prepare was set as a graph input */
-  gboolean reprepared;    /* prepared again in the current evaluation */
-  gboolean *input_changed; /* per input: upstream ran in this evaluation */
-  gboolean on_gpu;        /* runs process_gpu */
-  gboolean animated;      /* a parameter has keyframes: recompute every frame */
-  GError *error;          /* keep_going: this node's error in the last evaluation */
-  guint runs;             /* process calls, for tests and profiling */
-  gint64 usec;            /* time spent in process calls */
-  gboolean changed;       /* outputs changed during the current evaluation */
-  gint row_lag;           /* row stages: rows this stage trails the group's first stages */
-  guint64 row_producers;  /* row stages: group indices of the stages it reads */
-  gint64 stepped;         /* stateful nodes: the frame their state is at; NO_STEP after a
-                           * reset, or when the step in hand was abandoned */
-  guint8 *params;         /* the type's parameter struct (wg_ctx_params) */
-  ResolvedPath *paths;    /* per parameter: a path parameter resolved */
-};
-
-#define NO_STEP G_MININT64
-
-struct _WgPlan {
-  WgGraph *graph;
-  WgBackend backend;
-  WgGpuContext *gpu;      /* GPU plans: own headless context or the caller's */
-  char *backend_description;
-  gboolean gpu_sync_timing;
-  int threads;
-  gboolean write_files;
-  gboolean keep_going;
-  char *out_dir;
-  WgNodeContext **nodes;  /* schedule order */
-  guint n_nodes;
-  gboolean evaluated;
-  gint64 frame;           /* last evaluated frame */
-  WgWriter *writer;       /* sinks' background writes, created on first use */
-  gint64 node_usec;       /* time in non-sink nodes */
-  gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
-  guint row_chunk_cells;  /* cells a fused stage advances per step; 0: CHUNK_CELLS */
-  WgNodeContext **group;  /* row stages begun and waiting to run, in schedule order */
-  guint n_group;
-  guint group_rows;       /* their common height */
-  gint64 *group_usec;     /* per stage: time the first thread spent in it */
-  guint64 fused_stages;   /* stages run fused with others, for tests */
-  gboolean row_windows;   /* give row-stage intermediates row windows (default) */
-  gboolean relayout;      /* a node was prepared again: lay out row windows anew */
-  guint n_windows;        /* outputs with a row window now */
-  pid_t layout_pid;       /* the process that laid them out */
-};
-
-/* ---------------------------------------------------------------------------
- * Context API for nodes
- * ------------------------------------------------------------------------- */
-
-const WgSettings *
-wg_ctx_settings (WgNodeContext *ctx)
-{
-  return &ctx->plan->graph->settings;
-}
-
-const char *
-wg_ctx_node_id (WgNodeContext *ctx)
-{
-  return ctx->inst->id;
-}
-
-gint64
-wg_ctx_frame (WgNodeContext *ctx)
-{
-  return ctx->plan->frame;
-}
-
-double
-wg_ctx_time (WgNodeContext *ctx)
-{
-  return (double) ctx->plan->frame / ctx->plan->graph->settings.fps;
-}
-
-double
-wg_ctx_dt (WgNodeContext *ctx)
-{
-  return 1.0 / ctx->plan->graph->settings.fps;
-}
-
-/* The path parameter's value resolved against the graph's folder, kept
- * until the value changes so that filling the struct allocates only then. */
-static const char *
-resolved_path (WgNodeContext *ctx, guint param)
-{
-  const char *p = ctx->inst->values[param].s ? ctx->inst->values[param].s : "";
-  ResolvedPath *slot = &ctx->paths[param];
-  if (slot->raw == NULL || strcmp (slot->raw, p) != 0)
-    {
-      g_free (slot->raw);
-      g_free (slot->full);
-      slot->raw = g_strdup (p);
-      slot->full = *p == '\0' || g_path_is_absolute (p)
-                     ? g_strdup (p)
-                     : g_build_filename (ctx->plan->graph->base_dir, p, NULL);
-    }
-  return slot->full;
-}
-
-/* Fills the parameter struct with the values at the plan's time. */
-static void
-fill_params (WgNodeContext *ctx)
-{
-  const WgNodeType *type = ctx->inst->type;
-  if (type->params_size == 0)
-    return;
-  const double t = wg_ctx_time (ctx);
-  for (guint k = 0; k < type->n_params; k++)
-    {
-      const WgParamSpec *spec = &type->params[k];
-      const WgValue *v = &ctx->inst->values[k];
-      guint8 *field = ctx->params + spec->offset;
-      switch (spec->type)
-        {
-        case WG_PARAM_FLOAT:
-          {
-            double x = wg_value_at (v, t);
-            if (spec->flags & WG_PARAM_FLAG_DEGREES)
-              x *= G_PI / 180.0;
-            memcpy (field, &x, sizeof x);
-          }
-          break;
-        case WG_PARAM_INT:
-          memcpy (field, &v->i, sizeof v->i);
-          break;
-        case WG_PARAM_BOOL:
-          {
-            gboolean b = v->i != 0;
-            memcpy (field, &b, sizeof b);
-          }
-          break;
-        case WG_PARAM_ENUM:
-          {
-            int e = (int) v->i;
-            memcpy (field, &e, sizeof e);
-          }
-          break;
-        case WG_PARAM_STRING:
-          {
-            const char *str = v->s ? v->s : "";
-            memcpy (field, &str, sizeof str);
-          }
-          break;
-        case WG_PARAM_PATH:
-          {
-            const char *str = resolved_path (ctx, k);
-            memcpy (field, &str, sizeof str);
-          }
-          break;
-        }
-    }
-}
-
-const void *
-wg_ctx_params (WgNodeContext *ctx)
-{
-  g_assert (ctx->params != NULL);
-  return ctx->params;
-}
-
-static const WgValue *
-value_of (WgNodeContext *ctx, guint param, WgParamType type)
-{
-  g_assert (param < ctx->inst->type->n_params);
-  g_assert (ctx->inst->type->params[param].type == type ||
-            (type == WG_PARAM_STRING && ctx->inst->type->params[param].type == WG_PARAM_PATH));
-  return &ctx->inst->values[param];
-}
-
-double
-wg_ctx_double (WgNodeContext *ctx, guint param)
-{
-  return wg_value_at (value_of (ctx, param, WG_PARAM_FLOAT), wg_ctx_time (ctx));
-}
-
-double
-wg_ctx_radians (WgNodeContext *ctx, guint param)
-{
-  return wg_ctx_double (ctx, param) * (G_PI / 180.0);
-}
-
-gint64
-wg_ctx_int (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_INT)->i;
-}
-
-gboolean
-wg_ctx_bool (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_BOOL)->i != 0;
-}
-
-int
-wg_ctx_enum (WgNodeContext *ctx, guint param)
-{
-  return (int) value_of (ctx, param, WG_PARAM_ENUM)->i;
-}
-
-const char *
-wg_ctx_string (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_STRING)->s;
-}
-
-char *
-wg_ctx_path (WgNodeContext *ctx, guint param)
-{
-  const char *p = wg_ctx_string (ctx, param);
-  if (p == NULL || *p == '\0')
-    return g_strdup ("");
-  if (g_path_is_absolute (p))
-    return g_strdup (p);
-  return g_build_filename (ctx->plan->graph->base_dir, p, NULL);
-}
-
-WgBuffer *
-wg_ctx_input (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_inputs);
-  return ctx->inputs[port];
-}
-
-WgBuffer *
-wg_ctx_output (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  return ctx->outputs[port];
-}
-
-gboolean
-wg_ctx_input_changed (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_inputs);
-  return ctx->input_changed[port];
-}
-
-gboolean
-wg_ctx_output_used (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  return ctx->output_used[port];
-}
-
-/* Replaces an output's buffer only when its shape changes, so downstream
- * pointers stay valid across a re-prepare with the same shape. */
-static void
-set_output (WgNodeContext *ctx, guint port, WgBuffer *fresh)
-{
-  WgBuffer *old = ctx->outputs[port];
-  if (old && old->kind == fresh->kind && old->width == fresh->width &&
-      old->height == fresh->height && old->channels == fresh->channels &&
-      old->half == fresh->half)
-    {
-      old->extent[0] = fresh->extent[0];
-      old->extent[1] = fresh->extent[1];
-      old->depth = fresh->depth;
-      old->gravity = fresh->gravity;
-      old->grid[0] = fresh->grid[0];
-      old->grid[1] = fresh->grid[1];
-      wg_buffer_free (fresh);
-      return;
-    }
-  wg_buffer_free (old);
-  ctx->outputs[port] = fresh;
-}
-
-void
-wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
-                     guint channels, const double extent[2])
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_FIELD);
-  g_assert (channels >= 1 && channels <= 4);
-  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent, ctx->plan->gpu));
-}
-
-void
-wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboolean half,
-                        const double extent[2], double depth, double gravity)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_SPECTRUM);
-  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent, ctx->plan->gpu);
-  b->depth = depth;
-  b->gravity = gravity;
-  set_output (ctx, port, b);
-}
-
-gpointer
-wg_ctx_get_state (WgNodeContext *ctx)
-{
-  return ctx->state;
-}
-
-void
-wg_ctx_set_state (WgNodeContext *ctx, gpointer state)
-{
-  if (ctx->state && ctx->state != state && ctx->inst->type->free_state)
-    ctx->inst->type->free_state (ctx->state);
-  ctx->state = state;
-}
-
-int
-wg_ctx_threads (WgNodeContext *ctx)
-{
-  return ctx->plan->threads;
-}
 
 /* Node code runs with the plan's thread count, which per-thread scratch was
  * sized for, whatever the caller's OpenMP setting is; the caller gets its
@@ -354,128 +25,6 @@ plan_threads_leave (int caller)
   omp_set_num_threads (caller);
 }
 
-WgWriter *
-wg_ctx_writer (WgNodeContext *ctx)
-{
-  if (ctx->plan->writer == NULL)
-    ctx->plan->writer = wg_writer_new ();
-  return ctx->plan->writer;
-}
-
-guint
-wg_plan_get_files_written (const WgPlan *plan)
-{
-  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
-}
-
-double
-wg_plan_get_node_seconds (const WgPlan *plan)
-{
-  return (double) plan->node_usec / 1e6;
-}
-
-double
-wg_plan_get_write_seconds (const WgPlan *plan)
-{
-  return plan->writer ? wg_writer_get_busy_seconds (plan->writer) : 0.0;
-}
-
-gboolean
-wg_plan_flush (WgPlan *plan, GError **error)
-{
-  if (plan->writer && !wg_writer_flush (plan->writer, error))
-    {
-      wg_prefix_error (error, plan->graph->source_name);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-void
-wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
-{
-  plan->write_files = write_files;
-}
-
-WgGpuContext *
-wg_ctx_gpu (WgNodeContext *ctx)
-{
-  return ctx->on_gpu ? ctx->plan->gpu : NULL;
-}
-
-gboolean
-wg_ctx_writes_files (WgNodeContext *ctx)
-{
-  return ctx->plan->write_files;
-}
-
-const char *
-wg_ctx_out_dir (WgNodeContext *ctx)
-{
-  return ctx->plan->out_dir;
-}
-
-char *
-wg_ctx_where (WgNodeContext *ctx, int param)
-{
-  if (param >= 0)
-    return g_strdup_printf ("nodes[%u] (\"%s\").params.%s", ctx->graph_index, ctx->inst->id,
-                            ctx->inst->type->params[param].name);
-  return g_strdup_printf ("nodes[%u] (\"%s\")", ctx->graph_index, ctx->inst->id);
-}
-
-void
-wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
-              const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  g_autofree char *msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_autofree char *path = wg_ctx_where (ctx, param);
-  g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
-}
-
-void
-wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
-{
-  if (error == NULL || *error == NULL)
-    return;
-  g_autofree char *path = wg_ctx_where (ctx, param);
-  g_prefix_error (error, "%s: ", path);
-}
-
-/* ---------------------------------------------------------------------------
- * Plan
- * ------------------------------------------------------------------------- */
-
-static void
-node_context_free (WgNodeContext *ctx)
-{
-  /* A plan that failed while being built has contexts not made yet. */
-  if (ctx == NULL)
-    return;
-  if (ctx->state && ctx->inst->type->free_state)
-    ctx->inst->type->free_state (ctx->state);
-  for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
-    wg_buffer_free (ctx->outputs[i]);
-  g_free (ctx->outputs);
-  g_free (ctx->inputs);
-  g_free (ctx->output_used);
-  g_free (ctx->output_requested);
-  g_free (ctx->input_changed);
-  if (ctx->paths)
-    for (guint k = 0; k < ctx->inst->type->n_params; k++)
-      {
-        g_free (ctx->paths[k].raw);
-        g_free (ctx->paths[k].full);
-      }
-  g_free (ctx->paths);
-  g_free (ctx->params);
-  g_clear_error (&ctx->error);
-  g_free (ctx);
-}
-
 void
 wg_plan_free (WgPlan *plan)
 {
@@ -487,7 +36,7 @@ wg_plan_free (WgPlan *plan)
   if (plan->gpu)
     wg_gpu_context_make_current (plan->gpu, NULL);
   for (guint i = 0; i < plan->n_nodes; i++)
-    node_context_free (plan->nodes[i]);
+    wg_node_context_free (plan->nodes[i]);
   g_free (plan->nodes);
   g_free (plan->group);
   g_free (plan->group_usec);
@@ -533,7 +82,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   ctx->animated = FALSE;
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
-  fill_params (ctx);
+  wg_node_context_fill_params (ctx);
   if (type->prepare && !type->prepare (ctx, error))
     return FALSE;
   for (guint p = 0; p < type->n_outputs; p++)
@@ -628,23 +177,7 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
     return NULL;
 
   for (guint i = 0; i < order->len; i++)
-    {
-      guint gi = g_array_index (order, guint, i);
-      WgNodeContext *ctx = g_new0 (WgNodeContext, 1);
-      ctx->stepped = NO_STEP;
-      ctx->plan = plan;
-      ctx->inst = g_ptr_array_index (plan->graph->nodes, gi);
-      ctx->graph_index = gi;
-      ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
-      ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
-      ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
-      ctx->params = g_malloc0 (MAX (ctx->inst->type->params_size, 1));
-      ctx->paths = g_new0 (ResolvedPath, MAX (ctx->inst->type->n_params, 1));
-      plan->nodes[i] = ctx;
-    }
+    plan->nodes[i] = wg_node_context_new (plan, g_array_index (order, guint, i));
   /* An output is used when linked or exposed as a graph output. */
   for (guint i = 0; i < plan->graph->links->len; i++)
     {
@@ -686,7 +219,7 @@ wg_plan_reset (WgPlan *plan)
         continue;
       if (ctx->inst->type->reset)
         {
-          fill_params (ctx);
+          wg_node_context_fill_params (ctx);
           ctx->inst->type->reset (ctx);
         }
       /* Steps from the start at the next evaluation, even of this frame,
@@ -928,7 +461,7 @@ row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
   gint64 t0 = g_get_monotonic_time ();
-  fill_params (ctx);
+  wg_node_context_fill_params (ctx);
   gboolean ok = type->begin_rows (ctx, error);
   gint64 spent = g_get_monotonic_time () - t0;
   ctx->usec += spent;
@@ -1240,7 +773,6 @@ wg_plan_get_fused_stages (const WgPlan *plan)
   return plan->fused_stages;
 }
 
-
 static gboolean
 plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
                WgPlanProgressFunc progress, gpointer progress_data, GError **error)
@@ -1354,7 +886,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
         {
           row_group_run (plan);
           gint64 t0 = g_get_monotonic_time ();
-          fill_params (ctx);
+          wg_node_context_fill_params (ctx);
           ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
                            : type->process_cpu (ctx, &local);
           if (ok && ctx->on_gpu && plan->gpu_sync_timing)
@@ -1794,4 +1326,39 @@ const WgGraph *
 wg_plan_get_graph (const WgPlan *plan)
 {
   return plan->graph;
+}
+
+guint
+wg_plan_get_files_written (const WgPlan *plan)
+{
+  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
+}
+
+double
+wg_plan_get_node_seconds (const WgPlan *plan)
+{
+  return (double) plan->node_usec / 1e6;
+}
+
+double
+wg_plan_get_write_seconds (const WgPlan *plan)
+{
+  return plan->writer ? wg_writer_get_busy_seconds (plan->writer) : 0.0;
+}
+
+gboolean
+wg_plan_flush (WgPlan *plan, GError **error)
+{
+  if (plan->writer && !wg_writer_flush (plan->writer, error))
+    {
+      wg_prefix_error (error, plan->graph->source_name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
+{
+  plan->write_files = write_files;
 }
