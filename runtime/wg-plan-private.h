@@ -1,7 +1,7 @@
 /* wg-plan-private.h — what the files of the plan share:
- * wg-plan.c (the plan: build, evaluate, row stages, saved state,
- * parameters, inputs and outputs) and wg-node-context.c (the context API
- * nodes call).
+ * wg-plan.c (the plan: build, evaluate, saved state, parameters, inputs
+ * and outputs), wg-node-context.c (the context API nodes call) and
+ * wg-plan-rows.c (row stages, their fusion and row windows).
  * It holds the node context and plan structs and the functions one of
  * those files calls in another. Not installed; nodes see the context
  * through wg-node-private.h only. */
@@ -94,5 +94,29 @@ void wg_node_context_free (WgNodeContext *ctx);
  * time; called before every hook.
  */
 void wg_node_context_fill_params (WgNodeContext *ctx);
+
+/* wg-plan.c */
+
+/** wg_plan_context_for: the context of @inst, a node of the plan's graph, or NULL. */
+WgNodeContext *wg_plan_context_for (WgPlan *plan, const WgNodeInst *inst);
+
+/* wg-plan-rows.c: evaluation of row stages (see "Row stages" there) */
+
+/**
+ * wg_plan_row_group_join:
+ * Begins row stage @ctx and adds it to the pending group, running the
+ * group first when @ctx cannot join it.
+ */
+gboolean wg_plan_row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error);
+/** wg_plan_row_group_run: runs the pending group of row stages, if any, and empties it. */
+void wg_plan_row_group_run (WgPlan *plan);
+/** wg_plan_row_group_abandon: empties the pending group without running it (the evaluation stops). */
+void wg_plan_row_group_abandon (WgPlan *plan);
+/**
+ * wg_plan_layout_windows:
+ * Gives row windows to the outputs that may have one and whole storage to
+ * the rest; when plan->relayout is set or the process was forked.
+ */
+void wg_plan_layout_windows (WgPlan *plan);
 
 G_END_DECLS
