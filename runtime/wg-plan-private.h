@@ -1,7 +1,8 @@
 /* wg-plan-private.h — what the files of the plan share:
- * wg-plan.c (the plan: build, evaluate, saved state, parameters, inputs
- * and outputs), wg-node-context.c (the context API nodes call) and
- * wg-plan-rows.c (row stages, their fusion and row windows).
+ * wg-plan.c (the plan proper: build, evaluate, parameters, inputs and
+ * outputs), wg-node-context.c (the context API nodes call), wg-plan-rows.c
+ * (row stages, their fusion and row windows) and wg-plan-state.c (saving
+ * and restoring stateful nodes' outputs).
  * It holds the node context and plan structs and the functions one of
  * those files calls in another. Not installed; nodes see the context
  * through wg-node-private.h only. */
