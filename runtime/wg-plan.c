@@ -1,341 +1,16 @@
 /* wg-plan.c — a graph compiled for evaluation: topological schedule, buffers
  * allocated up front, per-node state, and change tracking so that work that
- * does not depend on time (h̃0) is done once. */
-#include "wg-node-private.h"
-#include "wg-writer.h"
-#include "wg-gpu.h"
+ * does not depend on time (h̃0) is done once. This file builds and frees the
+ * plan, evaluates it, and takes parameter, input and output changes; the
+ * node context API, row stages and saved state live in wg-node-context.c,
+ * wg-plan-rows.c and wg-plan-state.c. Longer than 600 lines because the
+ * evaluation loop and the calls that change what it runs (new parameters,
+ * inputs, requested outputs) read best together. */
+#include "wg-plan-private.h"
 
-#include <math.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef struct {
-  char *raw, *full;
-} ResolvedPath;
-
-struct _WgNodeContext {
-  WgPlan *plan;
-  WgNodeInst *inst;       /* in plan->graph */
-  guint graph_index;
-  WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
-  WgBuffer **outputs;     /* owned */
-  gboolean *output_used;
-  gboolean *output_requested; /* asked for by wg_plan_get_node_output(): never windowed */
-  gpointer state;
-  gboolean dirty;         /* parameters changed or never computed */
-  gboolean reprepare;     /* an output was requested that prepare did not plan for, or a
-                           * parameter read by prepare was set as a graph input */
-  gboolean reprepared;    /* prepared again in the current evaluation */
-  gboolean *input_changed; /* per input: upstream ran in this evaluation */
-  gboolean on_gpu;        /* runs process_gpu */
-  gboolean animated;      /* a parameter has keyframes: recompute every frame */
-  GError *error;          /* keep_going: this node's error in the last evaluation */
-  guint runs;             /* process calls, for tests and profiling */
-  gint64 usec;            /* time spent in process calls */
-  gboolean changed;       /* outputs changed during the current evaluation */
-  gint row_lag;           /* row stages: rows this stage trails the group's first stages */
-  guint64 row_producers;  /* row stages: group indices of the stages it reads */
-  gint64 stepped;         /* stateful nodes: the frame their state is at; NO_STEP after a
-                           * reset, or when the step in hand was abandoned */
-  guint8 *params;         /* the type's parameter struct (wg_ctx_params) */
-  ResolvedPath *paths;    /* per parameter: a path parameter resolved */
-};
-
-#define NO_STEP G_MININT64
-
-struct _WgPlan {
-  WgGraph *graph;
-  WgBackend backend;
-  WgGpuContext *gpu;      /* GPU plans: own headless context or the caller's */
-  char *backend_description;
-  gboolean gpu_sync_timing;
-  int threads;
-  gboolean write_files;
-  gboolean keep_going;
-  char *out_dir;
-  WgNodeContext **nodes;  /* schedule order */
-  guint n_nodes;
-  gboolean evaluated;
-  gint64 frame;           /* last evaluated frame */
-  WgWriter *writer;       /* sinks' background writes, created on first use */
-  gint64 node_usec;       /* time in non-sink nodes */
-  gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
-  guint row_chunk_cells;  /* cells a fused stage advances per step; 0: CHUNK_CELLS */
-  WgNodeContext **group;  /* row stages begun and waiting to run, in schedule order */
-  guint n_group;
-  guint group_rows;       /* their common height */
-  gint64 *group_usec;     /* per stage: time the first thread spent in it */
-  guint64 fused_stages;   /* stages run fused with others, for tests */
-  gboolean row_windows;   /* give row-stage intermediates row windows (default) */
-  gboolean relayout;      /* a node was prepared again: lay out row windows anew */
-  guint n_windows;        /* outputs with a row window now */
-  pid_t layout_pid;       /* the process that laid them out */
-};
-
-/* ---------------------------------------------------------------------------
- * Context API for nodes
- * ------------------------------------------------------------------------- */
-
-const WgSettings *
-wg_ctx_settings (WgNodeContext *ctx)
-{
-  return &ctx->plan->graph->settings;
-}
-
-const char *
-wg_ctx_node_id (WgNodeContext *ctx)
-{
-  return ctx->inst->id;
-}
-
-gint64
-wg_ctx_frame (WgNodeContext *ctx)
-{
-  return ctx->plan->frame;
-}
-
-double
-wg_ctx_time (WgNodeContext *ctx)
-{
-  return (double) ctx->plan->frame / ctx->plan->graph->settings.fps;
-}
-
-double
-wg_ctx_dt (WgNodeContext *ctx)
-{
-  return 1.0 / ctx->plan->graph->settings.fps;
-}
-
-/* The path parameter's value resolved against the graph's folder, kept
- * until the value changes so that filling the struct allocates only then. */
-static const char *
-resolved_path (WgNodeContext *ctx, guint param)
-{
-  const char *p = ctx->inst->values[param].s ? ctx->inst->values[param].s : "";
-  ResolvedPath *slot = &ctx->paths[param];
-  if (slot->raw == NULL || strcmp (slot->raw, p) != 0)
-    {
-      g_free (slot->raw);
-      g_free (slot->full);
-      slot->raw = g_strdup (p);
-      slot->full = *p == '\0' || g_path_is_absolute (p)
-                     ? g_strdup (p)
-                     : g_build_filename (ctx->plan->graph->base_dir, p, NULL);
-    }
-  return slot->full;
-}
-
-/* Fills the parameter struct with the values at the plan's time. */
-static void
-fill_params (WgNodeContext *ctx)
-{
-  const WgNodeType *type = ctx->inst->type;
-  if (type->params_size == 0)
-    return;
-  const double t = wg_ctx_time (ctx);
-  for (guint k = 0; k < type->n_params; k++)
-    {
-      const WgParamSpec *spec = &type->params[k];
-      const WgValue *v = &ctx->inst->values[k];
-      guint8 *field = ctx->params + spec->offset;
-      switch (spec->type)
-        {
-        case WG_PARAM_FLOAT:
-          {
-            double x = wg_value_at (v, t);
-            if (spec->flags & WG_PARAM_FLAG_DEGREES)
-              x *= G_PI / 180.0;
-            memcpy (field, &x, sizeof x);
-          }
-          break;
-        case WG_PARAM_INT:
-          memcpy (field, &v->i, sizeof v->i);
-          break;
-        case WG_PARAM_BOOL:
-          {
-            gboolean b = v->i != 0;
-            memcpy (field, &b, sizeof b);
-          }
-          break;
-        case WG_PARAM_ENUM:
-          {
-            int e = (int) v->i;
-            memcpy (field, &e, sizeof e);
-          }
-          break;
-        case WG_PARAM_STRING:
-          {
-            const char *str = v->s ? v->s : "";
-            memcpy (field, &str, sizeof str);
-          }
-          break;
-        case WG_PARAM_PATH:
-          {
-            const char *str = resolved_path (ctx, k);
-            memcpy (field, &str, sizeof str);
-          }
-          break;
-        }
-    }
-}
-
-const void *
-wg_ctx_params (WgNodeContext *ctx)
-{
-  g_assert (ctx->params != NULL);
-  return ctx->params;
-}
-
-static const WgValue *
-value_of (WgNodeContext *ctx, guint param, WgParamType type)
-{
-  g_assert (param < ctx->inst->type->n_params);
-  g_assert (ctx->inst->type->params[param].type == type ||
-            (type == WG_PARAM_STRING && ctx->inst->type->params[param].type == WG_PARAM_PATH));
-  return &ctx->inst->values[param];
-}
-
-double
-wg_ctx_double (WgNodeContext *ctx, guint param)
-{
-  return wg_value_at (value_of (ctx, param, WG_PARAM_FLOAT), wg_ctx_time (ctx));
-}
-
-double
-wg_ctx_radians (WgNodeContext *ctx, guint param)
-{
-  return wg_ctx_double (ctx, param) * (G_PI / 180.0);
-}
-
-gint64
-wg_ctx_int (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_INT)->i;
-}
-
-gboolean
-wg_ctx_bool (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_BOOL)->i != 0;
-}
-
-int
-wg_ctx_enum (WgNodeContext *ctx, guint param)
-{
-  return (int) value_of (ctx, param, WG_PARAM_ENUM)->i;
-}
-
-const char *
-wg_ctx_string (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_STRING)->s;
-}
-
-char *
-wg_ctx_path (WgNodeContext *ctx, guint param)
-{
-  const char *p = wg_ctx_string (ctx, param);
-  if (p == NULL || *p == '\0')
-    return g_strdup ("");
-  if (g_path_is_absolute (p))
-    return g_strdup (p);
-  return g_build_filename (ctx->plan->graph->base_dir, p, NULL);
-}
-
-WgBuffer *
-wg_ctx_input (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_inputs);
-  return ctx->inputs[port];
-}
-
-WgBuffer *
-wg_ctx_output (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  return ctx->outputs[port];
-}
-
-gboolean
-wg_ctx_input_changed (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_inputs);
-  return ctx->input_changed[port];
-}
-
-gboolean
-wg_ctx_output_used (WgNodeContext *ctx, guint port)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  return ctx->output_used[port];
-}
-
-/* Replaces an output's buffer only when its shape changes, so downstream
- * pointers stay valid across a re-prepare with the same shape. */
-static void
-set_output (WgNodeContext *ctx, guint port, WgBuffer *fresh)
-{
-  WgBuffer *old = ctx->outputs[port];
-  if (old && old->kind == fresh->kind && old->width == fresh->width &&
-      old->height == fresh->height && old->channels == fresh->channels &&
-      old->half == fresh->half)
-    {
-      old->extent[0] = fresh->extent[0];
-      old->extent[1] = fresh->extent[1];
-      old->depth = fresh->depth;
-      old->gravity = fresh->gravity;
-      old->grid[0] = fresh->grid[0];
-      old->grid[1] = fresh->grid[1];
-      wg_buffer_free (fresh);
-      return;
-    }
-  wg_buffer_free (old);
-  ctx->outputs[port] = fresh;
-}
-
-void
-wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
-                     guint channels, const double extent[2])
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_FIELD);
-  g_assert (channels >= 1 && channels <= 4);
-  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent, ctx->plan->gpu));
-}
-
-void
-wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboolean half,
-                        const double extent[2], double depth, double gravity)
-{
-  g_assert (port < ctx->inst->type->n_outputs);
-  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_SPECTRUM);
-  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent, ctx->plan->gpu);
-  b->depth = depth;
-  b->gravity = gravity;
-  set_output (ctx, port, b);
-}
-
-gpointer
-wg_ctx_get_state (WgNodeContext *ctx)
-{
-  return ctx->state;
-}
-
-void
-wg_ctx_set_state (WgNodeContext *ctx, gpointer state)
-{
-  if (ctx->state && ctx->state != state && ctx->inst->type->free_state)
-    ctx->inst->type->free_state (ctx->state);
-  ctx->state = state;
-}
-
-int
-wg_ctx_threads (WgNodeContext *ctx)
-{
-  return ctx->plan->threads;
-}
 
 /* Node code runs with the plan's thread count, which per-thread scratch was
  * sized for, whatever the caller's OpenMP setting is; the caller gets its
@@ -354,128 +29,6 @@ plan_threads_leave (int caller)
   omp_set_num_threads (caller);
 }
 
-WgWriter *
-wg_ctx_writer (WgNodeContext *ctx)
-{
-  if (ctx->plan->writer == NULL)
-    ctx->plan->writer = wg_writer_new ();
-  return ctx->plan->writer;
-}
-
-guint
-wg_plan_get_files_written (const WgPlan *plan)
-{
-  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
-}
-
-double
-wg_plan_get_node_seconds (const WgPlan *plan)
-{
-  return (double) plan->node_usec / 1e6;
-}
-
-double
-wg_plan_get_write_seconds (const WgPlan *plan)
-{
-  return plan->writer ? wg_writer_get_busy_seconds (plan->writer) : 0.0;
-}
-
-gboolean
-wg_plan_flush (WgPlan *plan, GError **error)
-{
-  if (plan->writer && !wg_writer_flush (plan->writer, error))
-    {
-      wg_prefix_error (error, plan->graph->source_name);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-void
-wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
-{
-  plan->write_files = write_files;
-}
-
-WgGpuContext *
-wg_ctx_gpu (WgNodeContext *ctx)
-{
-  return ctx->on_gpu ? ctx->plan->gpu : NULL;
-}
-
-gboolean
-wg_ctx_writes_files (WgNodeContext *ctx)
-{
-  return ctx->plan->write_files;
-}
-
-const char *
-wg_ctx_out_dir (WgNodeContext *ctx)
-{
-  return ctx->plan->out_dir;
-}
-
-char *
-wg_ctx_where (WgNodeContext *ctx, int param)
-{
-  if (param >= 0)
-    return g_strdup_printf ("nodes[%u] (\"%s\").params.%s", ctx->graph_index, ctx->inst->id,
-                            ctx->inst->type->params[param].name);
-  return g_strdup_printf ("nodes[%u] (\"%s\")", ctx->graph_index, ctx->inst->id);
-}
-
-void
-wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
-              const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  g_autofree char *msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_autofree char *path = wg_ctx_where (ctx, param);
-  g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
-}
-
-void
-wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
-{
-  if (error == NULL || *error == NULL)
-    return;
-  g_autofree char *path = wg_ctx_where (ctx, param);
-  g_prefix_error (error, "%s: ", path);
-}
-
-/* ---------------------------------------------------------------------------
- * Plan
- * ------------------------------------------------------------------------- */
-
-static void
-node_context_free (WgNodeContext *ctx)
-{
-  /* A plan that failed while being built has contexts not made yet. */
-  if (ctx == NULL)
-    return;
-  if (ctx->state && ctx->inst->type->free_state)
-    ctx->inst->type->free_state (ctx->state);
-  for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
-    wg_buffer_free (ctx->outputs[i]);
-  g_free (ctx->outputs);
-  g_free (ctx->inputs);
-  g_free (ctx->output_used);
-  g_free (ctx->output_requested);
-  g_free (ctx->input_changed);
-  if (ctx->paths)
-    for (guint k = 0; k < ctx->inst->type->n_params; k++)
-      {
-        g_free (ctx->paths[k].raw);
-        g_free (ctx->paths[k].full);
-      }
-  g_free (ctx->paths);
-  g_free (ctx->params);
-  g_clear_error (&ctx->error);
-  g_free (ctx);
-}
-
 void
 wg_plan_free (WgPlan *plan)
 {
@@ -487,7 +40,7 @@ wg_plan_free (WgPlan *plan)
   if (plan->gpu)
     wg_gpu_context_make_current (plan->gpu, NULL);
   for (guint i = 0; i < plan->n_nodes; i++)
-    node_context_free (plan->nodes[i]);
+    wg_node_context_free (plan->nodes[i]);
   g_free (plan->nodes);
   g_free (plan->group);
   g_free (plan->group_usec);
@@ -498,8 +51,8 @@ wg_plan_free (WgPlan *plan)
   g_free (plan);
 }
 
-static WgNodeContext *
-context_for (WgPlan *plan, const WgNodeInst *inst)
+WgNodeContext *
+wg_plan_context_for (WgPlan *plan, const WgNodeInst *inst)
 {
   for (guint i = 0; i < plan->n_nodes; i++)
     if (plan->nodes[i]->inst == inst)
@@ -519,7 +72,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   for (guint p = 0; p < type->n_inputs; p++)
     {
       const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-      ctx->inputs[p] = l ? context_for (plan, l->from)->outputs[l->from_port] : NULL;
+      ctx->inputs[p] = l ? wg_plan_context_for (plan, l->from)->outputs[l->from_port] : NULL;
       const WgPortSpec *spec = &type->inputs[p];
       if (ctx->inputs[p] && spec->type == WG_PORT_FIELD && spec->channels &&
           ctx->inputs[p]->channels != spec->channels)
@@ -533,7 +86,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   ctx->animated = FALSE;
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
-  fill_params (ctx);
+  wg_node_context_fill_params (ctx);
   if (type->prepare && !type->prepare (ctx, error))
     return FALSE;
   for (guint p = 0; p < type->n_outputs; p++)
@@ -628,33 +181,17 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
     return NULL;
 
   for (guint i = 0; i < order->len; i++)
-    {
-      guint gi = g_array_index (order, guint, i);
-      WgNodeContext *ctx = g_new0 (WgNodeContext, 1);
-      ctx->stepped = NO_STEP;
-      ctx->plan = plan;
-      ctx->inst = g_ptr_array_index (plan->graph->nodes, gi);
-      ctx->graph_index = gi;
-      ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
-      ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
-      ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
-      ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
-      ctx->params = g_malloc0 (MAX (ctx->inst->type->params_size, 1));
-      ctx->paths = g_new0 (ResolvedPath, MAX (ctx->inst->type->n_params, 1));
-      plan->nodes[i] = ctx;
-    }
+    plan->nodes[i] = wg_node_context_new (plan, g_array_index (order, guint, i));
   /* An output is used when linked or exposed as a graph output. */
   for (guint i = 0; i < plan->graph->links->len; i++)
     {
       const WgLink *l = &g_array_index (plan->graph->links, WgLink, i);
-      context_for (plan, l->from)->output_used[l->from_port] = TRUE;
+      wg_plan_context_for (plan, l->from)->output_used[l->from_port] = TRUE;
     }
   for (guint i = 0; i < plan->graph->outputs->len; i++)
     {
       const WgOutput *out = g_ptr_array_index (plan->graph->outputs, i);
-      context_for (plan, out->node)->output_used[out->index] = TRUE;
+      wg_plan_context_for (plan, out->node)->output_used[out->index] = TRUE;
     }
 
   int caller_threads = plan_threads_enter (plan);
@@ -686,7 +223,7 @@ wg_plan_reset (WgPlan *plan)
         continue;
       if (ctx->inst->type->reset)
         {
-          fill_params (ctx);
+          wg_node_context_fill_params (ctx);
           ctx->inst->type->reset (ctx);
         }
       /* Steps from the start at the next evaluation, even of this frame,
@@ -695,551 +232,6 @@ wg_plan_reset (WgPlan *plan)
     }
   plan_threads_leave (caller_threads);
 }
-
-/* ---------------------------------------------------------------------------
- * Row stages (WgNodeType.begin_rows / process_rows)
- *
- * Row-stage nodes that run in a row are begun one by one as the schedule
- * reaches them and collected into a group, which runs when the schedule
- * reaches a node that is not a row stage (or the end). Each thread takes a
- * band of rows and walks it in chunks through every stage of the group, each
- * stage trailing its producers by their halo, so the rows a stage reads were
- * written a moment ago and are still in cache.
- *
- * A stage's lag L is the largest producer lag plus its own halo (0 without
- * producers in the group). Phase 1: each thread runs stage s over rows
- * [j0 + L, j1 − L) of its band [j0, j1), which read only rows of the same
- * band that phase 1 has produced. Phase 2, stage by stage after a barrier:
- * the L rows at each end of each band, whose neighbours (in the next band,
- * or across the periodic edge) are complete by then. Every row of every
- * stage is computed exactly once, from the same inputs as when the nodes run
- * one after another, so the results are the same bits.
- * ------------------------------------------------------------------------- */
-
-#define ROW_ALIGN 8 /* bands and chunks start on multiples of 8 rows (FFT row blocks) */
-/* Cells a stage advances per step. Measured on the ocean chain at 256²-1024²
- * (2-core EPYC, 1 MB L2, 32 MB L3; minimum of 6 interleaved runs): steps of
- * 8K cells, which keep the group's working set in L2, were 5-10% slower at
- * 512² and 1024² on one thread than 64K-128K cells and level on two. 64K
- * cells (64 rows at 1024², about 4.5 MB of the chain's buffers) stay in L3. */
-#define CHUNK_CELLS 65536
-#define MAX_GROUP 64 /* stages per group: row_producers is a 64-bit mask */
-
-static guint
-stage_rows (const WgNodeContext *ctx)
-{
-  return ctx->outputs[0]->height;
-}
-
-static guint
-stage_width (const WgNodeContext *ctx)
-{
-  return ctx->outputs[0]->width;
-}
-
-/* The group index of the pending stage that produces input @port, or -1. */
-static int
-pending_producer (WgPlan *plan, WgNodeContext *ctx, guint port)
-{
-  const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, port);
-  if (l == NULL)
-    return -1;
-  WgNodeContext *from = context_for (plan, l->from);
-  for (guint i = 0; i < plan->n_group; i++)
-    if (plan->group[i] == from)
-      return (int) i;
-  return -1;
-}
-
-static void
-run_stage (WgNodeContext *ctx, gint64 row0, gint64 row1, gint64 *usec)
-{
-  if (row1 <= row0)
-    return;
-  gint64 t0 = usec ? g_get_monotonic_time () : 0;
-  ctx->inst->type->process_rows (ctx, (guint) row0, (guint) row1);
-  if (usec)
-    *usec += g_get_monotonic_time () - t0;
-}
-
-/* Band @t of @n_bands: whole ROW_ALIGN blocks, the last band taking the rest. */
-static void
-band_of (guint rows, guint n_bands, guint t, gint64 *j0, gint64 *j1)
-{
-  guint blocks = rows / ROW_ALIGN;
-  *j0 = (gint64) (blocks * t / n_bands) * ROW_ALIGN;
-  *j1 = t + 1 == n_bands ? rows : (gint64) (blocks * (t + 1) / n_bands) * ROW_ALIGN;
-}
-
-/* Rows a fused stage advances per step in a group whose first stage is
- * @width cells wide (groups may mix widths; all step alike). */
-static gint64
-chunk_rows (const WgPlan *plan, guint width)
-{
-  const guint cells = plan->row_chunk_cells ? plan->row_chunk_cells : CHUNK_CELLS;
-  return MAX (ROW_ALIGN, cells / MAX (width, 1) / ROW_ALIGN * ROW_ALIGN);
-}
-
-static guint
-n_bands_for (const WgPlan *plan, guint rows)
-{
-  return CLAMP (rows / ROW_ALIGN, 1, (guint) plan->threads);
-}
-
-/* The shortest band of a group of @rows rows. */
-static gint64
-shortest_band (const WgPlan *plan, guint rows)
-{
-  const guint n_bands = n_bands_for (plan, rows);
-  gint64 shortest = rows;
-  for (guint t = 0; t < n_bands; t++)
-    {
-      gint64 j0, j1;
-      band_of (rows, n_bands, t, &j0, &j1);
-      shortest = MIN (shortest, j1 - j0);
-    }
-  return shortest;
-}
-
-/* Phase 1 and 2 above for the band [j0, j1) of the calling thread. */
-static void
-run_band_fused (WgPlan *plan, gint64 j0, gint64 j1, gint64 *usec)
-{
-  const guint n = plan->n_group;
-  gint64 *done = g_newa (gint64, n);
-  for (guint s = 0; s < n; s++)
-    done[s] = j0 + plan->group[s]->row_lag;
-  const gint64 chunk = chunk_rows (plan, stage_width (plan->group[0]));
-  for (gint64 chunk_end = j0 + chunk;; chunk_end += chunk)
-    {
-      gboolean busy = FALSE;
-      for (guint s = 0; s < n; s++)
-        {
-          WgNodeContext *ctx = plan->group[s];
-          gint64 end = j1 - ctx->row_lag, upto = MIN (end, chunk_end);
-          if (ctx->row_producers)
-            {
-              upto = end;
-              for (guint p = 0; p < s; p++)
-                if (ctx->row_producers & (G_GUINT64_CONSTANT (1) << p))
-                  upto = MIN (upto, done[p] - (gint64) ctx->inst->type->row_halo);
-            }
-          if (upto > done[s])
-            {
-              run_stage (ctx, done[s], upto, usec ? &usec[s] : NULL);
-              done[s] = upto;
-            }
-          busy |= done[s] < end;
-        }
-      if (!busy)
-        break;
-    }
-  for (guint s = 0; s < n; s++)
-    {
-      WgNodeContext *ctx = plan->group[s];
-      if (ctx->row_lag == 0)
-        continue;
-#pragma omp barrier
-      run_stage (ctx, j0, j0 + ctx->row_lag, usec ? &usec[s] : NULL);
-      run_stage (ctx, j1 - ctx->row_lag, j1, usec ? &usec[s] : NULL);
-    }
-}
-
-/* Runs the pending group and empties it. */
-static void
-row_group_run (WgPlan *plan)
-{
-  const guint n = plan->n_group, rows = plan->group_rows;
-  if (n == 0)
-    return;
-  guint n_bands = n_bands_for (plan, rows);
-  gint64 max_lag = 0;
-  for (guint s = 0; s < n; s++)
-    max_lag = MAX (max_lag, plan->group[s]->row_lag);
-  /* Deferring L rows at each end needs bands of at least 2L rows. */
-  gboolean fused = plan->row_fusion;
-  for (guint t = 0; t < n_bands; t++)
-    {
-      gint64 j0, j1;
-      band_of (rows, n_bands, t, &j0, &j1);
-      fused &= j1 - j0 >= 2 * max_lag;
-    }
-  memset (plan->group_usec, 0, n * sizeof (gint64));
-  gint64 t0 = g_get_monotonic_time ();
-#pragma omp parallel num_threads (n_bands)
-  {
-    guint t = (guint) omp_get_thread_num ();
-    gint64 j0, j1;
-    band_of (rows, n_bands, t, &j0, &j1);
-    gint64 *usec = t == 0 ? plan->group_usec : NULL;
-    if (fused)
-      run_band_fused (plan, j0, j1, usec);
-    else
-      for (guint s = 0; s < n; s++)
-        {
-          /* One stage after another over whole bands. */
-          run_stage (plan->group[s], j0, j1, usec ? &usec[s] : NULL);
-#pragma omp barrier
-        }
-  }
-  plan->node_usec += g_get_monotonic_time () - t0;
-  if (fused && n > 1)
-    plan->fused_stages += n;
-  for (guint s = 0; s < n; s++)
-    plan->group[s]->usec += plan->group_usec[s];
-  plan->n_group = 0;
-}
-
-/* An evaluation that stops early: the begun stages did not run. */
-static void
-row_group_abandon (WgPlan *plan)
-{
-  for (guint s = 0; s < plan->n_group; s++)
-    {
-      plan->group[s]->dirty = TRUE;
-      plan->group[s]->changed = FALSE;
-      /* A stateful stage's state did not move: it steps next time. */
-      plan->group[s]->stepped = NO_STEP;
-    }
-  plan->n_group = 0;
-}
-
-/* The lag @ctx has in the pending group, and in @producers the group
- * indices of the pending stages it reads. */
-static gint
-pending_lag (WgPlan *plan, WgNodeContext *ctx, guint64 *producers)
-{
-  gint lag = 0;
-  *producers = 0;
-  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
-    {
-      int from = pending_producer (plan, ctx, p);
-      if (from < 0)
-        continue;
-      *producers |= G_GUINT64_CONSTANT (1) << from;
-      lag = MAX (lag, plan->group[from]->row_lag + (gint) ctx->inst->type->row_halo);
-    }
-  return lag;
-}
-
-/* Begins row stage @ctx and appends it to the pending group. */
-static gboolean
-row_group_add (WgPlan *plan, WgNodeContext *ctx, GError **error)
-{
-  const WgNodeType *type = ctx->inst->type;
-  gint64 t0 = g_get_monotonic_time ();
-  fill_params (ctx);
-  gboolean ok = type->begin_rows (ctx, error);
-  gint64 spent = g_get_monotonic_time () - t0;
-  ctx->usec += spent;
-  plan->node_usec += spent;
-  if (!ok)
-    return FALSE;
-  ctx->row_lag = pending_lag (plan, ctx, &ctx->row_producers);
-  if (plan->n_group == 0)
-    plan->group_rows = stage_rows (ctx);
-  plan->group[plan->n_group++] = ctx;
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------------------
- * Row windows
- *
- * An output of a row stage that only later stages of its fused group read
- * (fft's displacement and slope, read by choppy and normals) is needed from
- * the moment a row is written until its last reader, a few rows behind,
- * has read it. Such an output gets a row window (wg_buffer_set_row_window):
- * each band keeps its first and last E rows, which phase 2 reads after the
- * barrier, and cycles the rows between through a ring of R = chunk + E
- * rows. A reader trails the writer by its lag plus halo, E or less, so when
- * the writer reaches a ring slot again every reader is done with the row
- * there. What the chain touches per frame shrinks by those fields (7 of the
- * 19 MB of the 512² ocean chain) and its rows stay in cache.
- *
- * The windows follow the groups the schedule forms when every node runs
- * (row_groups_static). A window holds rows only while its producer runs in
- * the pending group, so a stage reading one has its producers join the
- * group again when they did not (a cached fft under a normals whose
- * parameter changed, or a group that ran early), and a group with windows
- * keeps every lag within what the windows and fusion allow. Window pages
- * are shared memory, so a process forked from the one that laid them out
- * lays out its own before it evaluates.
- * ------------------------------------------------------------------------- */
-
-static guint
-node_index (const WgPlan *plan, const WgNodeInst *inst)
-{
-  for (guint i = 0; i < plan->n_nodes; i++)
-    if (plan->nodes[i]->inst == inst)
-      return i;
-  g_assert_not_reached ();
-}
-
-static gboolean
-is_cpu_row_stage (const WgNodeContext *ctx)
-{
-  return !ctx->on_gpu && ctx->inst->type->process_rows != NULL;
-}
-
-/* The group each node joins when every node runs (−1: not a row stage) and
- * its lag there, by the rules of row_group_join. */
-static void
-row_groups_static (WgPlan *plan, int *group, gint *lag)
-{
-  int g = -1;
-  guint size = 0, rows = 0;
-  for (guint i = 0; i < plan->n_nodes; i++)
-    {
-      WgNodeContext *ctx = plan->nodes[i];
-      const WgNodeType *type = ctx->inst->type;
-      group[i] = -1;
-      lag[i] = 0;
-      if (!is_cpu_row_stage (ctx))
-        {
-          size = 0;
-          continue;
-        }
-      gboolean linked = FALSE;
-      gint l = 0;
-      for (guint p = 0; p < type->n_inputs; p++)
-        {
-          const WgLink *link = wg_graph_input_link (plan->graph, ctx->inst, p);
-          guint from = link ? node_index (plan, link->from) : 0;
-          if (link && size > 0 && group[from] == g)
-            {
-              linked = TRUE;
-              l = MAX (l, lag[from] + (gint) type->row_halo);
-            }
-        }
-      if (size == 0 || size == MAX_GROUP || stage_rows (ctx) != rows ||
-          (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)))
-        {
-          g++;
-          size = 0;
-          rows = stage_rows (ctx);
-          l = 0;
-        }
-      group[i] = g;
-      lag[i] = l;
-      size++;
-    }
-}
-
-/* Whether output @o of node @i may have a window: a field of a CPU row
- * stage that keeps nothing between frames, read only by stages of its own
- * static group, and not a graph output or requested. */
-static gboolean
-window_allowed (WgPlan *plan, guint i, guint o, const int *group)
-{
-  WgNodeContext *ctx = plan->nodes[i];
-  const WgBuffer *b = ctx->outputs[o];
-  if (!plan->row_windows || !plan->row_fusion || plan->gpu || group[i] < 0 ||
-      (ctx->inst->type->flags & WG_NODE_STATEFUL) || ctx->output_requested[o] ||
-      b->kind != WG_PORT_FIELD || b->height != stage_rows (ctx))
-    return FALSE;
-  for (guint k = 0; k < plan->graph->outputs->len; k++)
-    {
-      const WgOutput *out = g_ptr_array_index (plan->graph->outputs, k);
-      if (out->node == ctx->inst && out->index == o)
-        return FALSE;
-    }
-  guint readers = 0;
-  for (guint k = 0; k < plan->graph->links->len; k++)
-    {
-      const WgLink *l = &g_array_index (plan->graph->links, WgLink, k);
-      if (l->from != ctx->inst || l->from_port != o)
-        continue;
-      if (group[node_index (plan, l->to)] != group[i])
-        return FALSE;
-      readers++;
-    }
-  /* The ring holds a step of rows of this width; a group of mixed widths
-   * would step by its first stage's. */
-  for (guint k = 0; k < plan->n_nodes; k++)
-    if (group[k] == group[i] && stage_width (plan->nodes[k]) != b->width)
-      return FALSE;
-  return readers > 0;
-}
-
-/* Gives every output that may have one a row window sized for its group,
- * and whole storage back to the rest. */
-static void
-plan_layout_windows (WgPlan *plan)
-{
-  const guint n = plan->n_nodes;
-  g_autofree int *group = g_new (int, n);
-  g_autofree gint *lag = g_new (gint, n);
-  g_autofree gint *reach = g_new0 (gint, n);
-  row_groups_static (plan, group, lag);
-  /* E: the farthest any stage of the group reads behind its first stages. */
-  for (guint i = 0; i < n; i++)
-    if (group[i] >= 0)
-      reach[group[i]] = MAX (reach[group[i]],
-                             lag[i] + (gint) plan->nodes[i]->inst->type->row_halo);
-  /* Windows are shared memory: a child forked from the process that made
-   * them makes its own rather than writing rows its parent is using. */
-  const gboolean forked = plan->layout_pid != getpid ();
-  plan->layout_pid = getpid ();
-  plan->relayout = FALSE;
-  plan->n_windows = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      WgNodeContext *ctx = plan->nodes[i];
-      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
-        {
-          WgBuffer *b = ctx->outputs[o];
-          guint edge = 0, ring = 0;
-          if (window_allowed (plan, i, o, group))
-            {
-              edge = (guint) (MAX (reach[group[i]], 1) + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
-              ring = (guint) chunk_rows (plan, b->width) + edge;
-            }
-          if (edge && b->mapped_bytes && !forked && b->window_edge == edge &&
-              b->window_ring == ring)
-            {
-              plan->n_windows++;
-              continue;
-            }
-          if (b->mapped_bytes)
-            {
-              /* What the window held is gone: compute it whole. */
-              wg_buffer_clear_row_window (b);
-              ctx->dirty = TRUE;
-            }
-          if (edge == 0)
-            continue;
-          const guint n_bands = n_bands_for (plan, b->height);
-          guint *starts = g_newa (guint, n_bands + 1);
-          for (guint t = 0; t < n_bands; t++)
-            {
-              gint64 j0, j1;
-              band_of (b->height, n_bands, t, &j0, &j1);
-              starts[t] = (guint) j0;
-            }
-          starts[n_bands] = b->height;
-          if (wg_buffer_set_row_window (b, n_bands, starts, edge, ring))
-            plan->n_windows++;
-        }
-    }
-}
-
-/* Whether @ctx, joining the pending group with lag @lag, reads its windowed
- * inputs from pending producers and within their windows, and keeps the
- * group fusable. The group steps by its first stage's chunk, which differs
- * from the windows' own when cached nodes between static groups of other
- * widths no longer split them. */
-static gboolean
-windows_fit (WgPlan *plan, WgNodeContext *ctx, gint lag)
-{
-  if (plan->n_windows == 0)
-    return TRUE;
-  if (2 * (gint64) lag > shortest_band (plan, stage_rows (ctx)))
-    return FALSE;
-  const gint reach = lag + (gint) ctx->inst->type->row_halo;
-  const gint64 chunk = chunk_rows (plan, stage_width (plan->n_group > 0 ? plan->group[0] : ctx));
-  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
-    {
-      const WgBuffer *b = ctx->inputs[p];
-      if (b == NULL || b->mapped_bytes == 0)
-        continue;
-      int from = pending_producer (plan, ctx, p);
-      if (from < 0)
-        return FALSE;
-      gint64 span = reach - plan->group[from]->row_lag + chunk;
-      if (reach > (gint) b->window_edge || span > (gint64) b->window_ring)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Marks in @need (by schedule index) the producers of @ctx's windowed
- * inputs and, before them, of theirs. */
-static void
-window_producers (WgPlan *plan, WgNodeContext *ctx, gboolean *need)
-{
-  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
-    {
-      const WgBuffer *b = ctx->inputs[p];
-      const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-      if (b == NULL || b->mapped_bytes == 0 || l == NULL)
-        continue;
-      guint from = node_index (plan, l->from);
-      if (!need[from])
-        {
-          need[from] = TRUE;
-          window_producers (plan, plan->nodes[from], need);
-        }
-    }
-}
-
-/* Adds row stage @ctx to the pending group, running the group first when
- * @ctx cannot join it; producers of windowed inputs that are not pending
- * then join again, ahead of @ctx. */
-static gboolean
-row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error)
-{
-  const WgNodeType *type = ctx->inst->type;
-  guint64 producers;
-  gint lag = pending_lag (plan, ctx, &producers);
-  gboolean linked = producers != 0, fits = windows_fit (plan, ctx, lag);
-  if (plan->n_group > 0 &&
-      (plan->n_group == MAX_GROUP || stage_rows (ctx) != plan->group_rows ||
-       (linked && (type->row_flags & WG_ROWS_BEGIN_READS_INPUTS)) || !fits))
-    {
-      row_group_run (plan);
-      /* Whatever ran it (a full group, say), its windows hold nothing now. */
-      fits = windows_fit (plan, ctx, 0);
-    }
-  if (!fits)
-    {
-      /* Their static group had room for all of them: they fit now. */
-      g_autofree gboolean *need = g_new0 (gboolean, plan->n_nodes);
-      window_producers (plan, ctx, need);
-      for (guint i = 0; i < plan->n_nodes; i++)
-        if (need[i])
-          {
-            WgNodeContext *producer = plan->nodes[i];
-            if (!row_group_add (plan, producer, error))
-              return FALSE;
-            producer->runs++;
-          }
-    }
-  return row_group_add (plan, ctx, error);
-}
-
-void
-wg_plan_set_row_fusion (WgPlan *plan, gboolean fuse)
-{
-  plan->row_fusion = fuse;
-  plan->relayout = TRUE;
-}
-
-void
-wg_plan_set_row_chunk (WgPlan *plan, guint cells)
-{
-  plan->row_chunk_cells = cells;
-  plan->relayout = TRUE;
-}
-
-void
-wg_plan_set_row_windows (WgPlan *plan, gboolean windows)
-{
-  plan->row_windows = windows;
-  plan->relayout = TRUE;
-}
-
-guint
-wg_plan_get_row_windows (const WgPlan *plan)
-{
-  return plan->n_windows;
-}
-
-guint64
-wg_plan_get_fused_stages (const WgPlan *plan)
-{
-  return plan->fused_stages;
-}
-
 
 static gboolean
 plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
@@ -1263,7 +255,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
   plan->frame = frame;
   plan->evaluated = TRUE;
   if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != getpid ()))
-    plan_layout_windows (plan);
+    wg_plan_layout_windows (plan);
 
   for (guint i = 0; i < plan->n_nodes; i++)
     {
@@ -1276,7 +268,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           /* What did not run recomputes next time. */
-          row_group_abandon (plan);
+          wg_plan_row_group_abandon (plan);
           for (guint k = i; k < plan->n_nodes; k++)
             plan->nodes[k]->dirty = TRUE;
           g_clear_error (&first_error);
@@ -1288,13 +280,13 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
       for (guint p = 0; p < type->n_inputs; p++)
         {
           const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-          ctx->input_changed[p] = (l && context_for (plan, l->from)->changed) || ctx->dirty;
+          ctx->input_changed[p] = (l && wg_plan_context_for (plan, l->from)->changed) || ctx->dirty;
           inputs_changed |= ctx->input_changed[p];
-          if (l && context_for (plan, l->from)->error)
+          if (l && wg_plan_context_for (plan, l->from)->error)
             inputs_failed = TRUE;
           /* What prepare read from an input (a spectrum's depth, a field's
            * size) may have changed with it. */
-          if (l && context_for (plan, l->from)->reprepared)
+          if (l && wg_plan_context_for (plan, l->from)->reprepared)
             ctx->reprepare = TRUE;
         }
       /* Stateful nodes step once to each frame (re-running one would step
@@ -1319,7 +311,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
               /* Tried again next time (the input may be fixed by then). */
               if (!plan->keep_going)
                 {
-                  row_group_abandon (plan);
+                  wg_plan_row_group_abandon (plan);
                   g_propagate_error (error, local);
                   wg_prefix_error (error, plan->graph->source_name);
                   return FALSE;
@@ -1349,12 +341,12 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
       GError *local = NULL;
       gboolean ok;
       if (!ctx->on_gpu && type->process_rows)
-        ok = row_group_join (plan, ctx, &local);
+        ok = wg_plan_row_group_join (plan, ctx, &local);
       else
         {
-          row_group_run (plan);
+          wg_plan_row_group_run (plan);
           gint64 t0 = g_get_monotonic_time ();
-          fill_params (ctx);
+          wg_node_context_fill_params (ctx);
           ok = ctx->on_gpu ? type->process_gpu (ctx, &local) && wg_gpu_check (type->name, &local)
                            : type->process_cpu (ctx, &local);
           if (ok && ctx->on_gpu && plan->gpu_sync_timing)
@@ -1372,7 +364,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
                                  ctx->inst->id);
           if (!plan->keep_going)
             {
-              row_group_abandon (plan);
+              wg_plan_row_group_abandon (plan);
               g_propagate_error (error, local);
               wg_prefix_error (error, plan->graph->source_name);
               return FALSE;
@@ -1390,7 +382,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
       if (stateful)
         ctx->stepped = frame;
     }
-  row_group_run (plan);
+  wg_plan_row_group_run (plan);
   if (progress)
     progress (plan->n_nodes, plan->n_nodes, NULL, progress_data);
   if (first_error)
@@ -1422,7 +414,7 @@ const GError *
 wg_plan_get_node_error (WgPlan *plan, const char *node)
 {
   WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
-  return inst ? context_for (plan, inst)->error : NULL;
+  return inst ? wg_plan_context_for (plan, inst)->error : NULL;
 }
 
 gboolean
@@ -1468,7 +460,7 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
       for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
         {
           const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-          if (l && context_for (plan, l->from)->dirty)
+          if (l && wg_plan_context_for (plan, l->from)->dirty)
             upstream_dirty = TRUE;
         }
       if (changed || upstream_dirty)
@@ -1479,175 +471,6 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
           if (!ok)
             return FALSE;
         }
-    }
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------------------
- * State: stateful nodes' outputs, saved and restored bit for bit
- * ------------------------------------------------------------------------- */
-
-#define STATE_MAGIC "wavegraph-state-1"
-#define STATE_TYPE "(ssxa(sa(uuuay)))"
-
-/* SHA-256 of the plan's graph in canonical form, as its parameters are now
- * (wg_plan_update_params and graph inputs change them). */
-static char *
-plan_checksum (const WgPlan *plan)
-{
-  gsize len;
-  g_autofree char *canonical = wg_graph_save_to_data (plan->graph, &len);
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
-}
-
-GBytes *
-wg_plan_save_state (WgPlan *plan, GError **error)
-{
-  if (!plan->evaluated)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
-                   "nothing to save: the plan has not evaluated a frame yet");
-      return NULL;
-    }
-  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
-    return NULL;
-  GVariantBuilder nodes;
-  g_variant_builder_init (&nodes, G_VARIANT_TYPE ("a(sa(uuuay))"));
-  for (guint i = 0; i < plan->n_nodes; i++)
-    {
-      WgNodeContext *ctx = plan->nodes[i];
-      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
-        continue;
-      GVariantBuilder buffers;
-      g_variant_builder_init (&buffers, G_VARIANT_TYPE ("a(uuuay)"));
-      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
-        {
-          WgBuffer *b = ctx->outputs[o];
-          const float *data = wg_buffer_cpu (b, error);
-          if (data == NULL)
-            {
-              g_variant_builder_clear (&buffers);
-              g_variant_builder_clear (&nodes);
-              return NULL;
-            }
-          GVariant *bytes = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data,
-                                                       b->n_floats * sizeof (float), 1);
-          g_variant_builder_add (&buffers, "(uuu@ay)", b->width, b->height, b->channels, bytes);
-        }
-      g_variant_builder_add (&nodes, "(sa(uuuay))", ctx->inst->id, &buffers);
-    }
-  g_autofree char *checksum = plan_checksum (plan);
-  g_autoptr (GVariant) v = g_variant_ref_sink (
-    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, checksum, plan->frame, &nodes));
-  return g_variant_get_data_as_bytes (v);
-}
-
-gboolean
-wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
-{
-  g_autoptr (GVariant) v = g_variant_ref_sink (
-    g_variant_new_from_bytes (G_VARIANT_TYPE (STATE_TYPE), bytes, FALSE));
-  const char *magic, *checksum;
-  gint64 frame;
-  g_autoptr (GVariantIter) nodes = NULL;
-  if (!g_variant_is_normal_form (v))
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state (malformed)");
-      return FALSE;
-    }
-  g_variant_get (v, "(&s&sxa(sa(uuuay)))", &magic, &checksum, &frame, &nodes);
-  if (g_strcmp0 (magic, STATE_MAGIC) != 0)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
-      return FALSE;
-    }
-  g_autofree char *expected = plan_checksum (plan);
-  if (g_strcmp0 (checksum, expected) != 0)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
-                   "the state was saved from a different graph (or other --set values): its "
-                   "frames would not continue this graph's");
-      return FALSE;
-    }
-  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
-    return FALSE;
-
-  const char *id;
-  GVariantIter *buffers;
-  while (g_variant_iter_next (nodes, "(&sa(uuuay))", &id, &buffers))
-    {
-      g_autoptr (GVariantIter) owned = buffers;
-      WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
-      WgNodeContext *ctx = inst ? context_for (plan, inst) : NULL;
-      if (ctx == NULL || !(inst->type->flags & WG_NODE_STATEFUL) ||
-          g_variant_iter_n_children (buffers) != inst->type->n_outputs)
-        {
-          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
-                       "the state's node \"%s\" does not match the graph", id);
-          return FALSE;
-        }
-      guint32 w, h, c;
-      GVariant *data;
-      for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &data); o++)
-        {
-          g_autoptr (GVariant) owned_data = data;
-          WgBuffer *b = ctx->outputs[o];
-          gsize n;
-          const void *src = g_variant_get_fixed_array (data, &n, 1);
-          if (w != b->width || h != b->height || c != b->channels ||
-              n != b->n_floats * sizeof (float))
-            {
-              g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
-                           "the state's %s.%s is %u×%u×%u, the graph's %u×%u×%u", id,
-                           inst->type->outputs[o].name, w, h, c, b->width, b->height,
-                           b->channels);
-              return FALSE;
-            }
-          memcpy (wg_buffer_data (b), src, n);
-        }
-    }
-  /* The next frame continues from here: stateful nodes step, the others
-   * recompute. */
-  plan->frame = frame;
-  plan->evaluated = TRUE;
-  for (guint i = 0; i < plan->n_nodes; i++)
-    {
-      plan->nodes[i]->dirty = TRUE;
-      plan->nodes[i]->stepped = frame;
-    }
-  return TRUE;
-}
-
-gboolean
-wg_plan_save_state_file (WgPlan *plan, const char *path, GError **error)
-{
-  g_autoptr (GBytes) bytes = wg_plan_save_state (plan, error);
-  if (bytes == NULL)
-    return FALSE;
-  g_autoptr (GError) local = NULL;
-  if (!wg_write_file_atomic (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                             &local))
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s", local->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-wg_plan_restore_state_file (WgPlan *plan, const char *path, GError **error)
-{
-  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, error);
-  if (file == NULL)
-    {
-      g_prefix_error (error, "state file: ");
-      return FALSE;
-    }
-  g_autoptr (GBytes) bytes = g_mapped_file_get_bytes (file);
-  if (!wg_plan_restore_state (plan, bytes, error))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return FALSE;
     }
   return TRUE;
 }
@@ -1688,7 +511,7 @@ set_input (WgPlan *plan, const char *name, const char *text, double value, GErro
       g_prefix_error (error, "input %s: ", name);
       return FALSE;
     }
-  WgNodeContext *ctx = context_for (plan, in->node);
+  WgNodeContext *ctx = wg_plan_context_for (plan, in->node);
   ctx->dirty = TRUE;
   if (in->node->type->params[in->index].flags & WG_PARAM_FLAG_PREPARE)
     ctx->reprepare = TRUE;
@@ -1714,7 +537,7 @@ wg_plan_get_output (WgPlan *plan, const char *name)
     {
       const WgOutput *o = g_ptr_array_index (plan->graph->outputs, i);
       if (g_strcmp0 (o->name, name) == 0)
-        return context_for (plan, o->node)->outputs[o->index];
+        return wg_plan_context_for (plan, o->node)->outputs[o->index];
     }
   return NULL;
 }
@@ -1728,7 +551,7 @@ wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port)
   int p = wg_node_type_find_output (inst->type, port);
   if (p < 0)
     return NULL;
-  WgNodeContext *ctx = context_for (plan, inst);
+  WgNodeContext *ctx = wg_plan_context_for (plan, inst);
   if (!ctx->output_used[p])
     {
       ctx->output_used[p] = TRUE;
@@ -1751,7 +574,7 @@ wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *sec
   WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
   if (inst == NULL)
     return FALSE;
-  WgNodeContext *ctx = context_for (plan, inst);
+  WgNodeContext *ctx = wg_plan_context_for (plan, inst);
   if (runs)
     *runs = ctx->runs;
   if (seconds)
@@ -1794,4 +617,39 @@ const WgGraph *
 wg_plan_get_graph (const WgPlan *plan)
 {
   return plan->graph;
+}
+
+guint
+wg_plan_get_files_written (const WgPlan *plan)
+{
+  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
+}
+
+double
+wg_plan_get_node_seconds (const WgPlan *plan)
+{
+  return (double) plan->node_usec / 1e6;
+}
+
+double
+wg_plan_get_write_seconds (const WgPlan *plan)
+{
+  return plan->writer ? wg_writer_get_busy_seconds (plan->writer) : 0.0;
+}
+
+gboolean
+wg_plan_flush (WgPlan *plan, GError **error)
+{
+  if (plan->writer && !wg_writer_flush (plan->writer, error))
+    {
+      wg_prefix_error (error, plan->graph->source_name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
+{
+  plan->write_files = write_files;
 }

@@ -218,7 +218,7 @@ void wg_buffer_zero (WgBuffer *buffer);
  * way), so the nodes that write and read it do not change; but a row
  * holds its value only until the row @ring_rows further on is written.
  * The plan uses this for outputs that only fused row stages read, a few
- * rows behind their producer (see wg-plan.c, "Row windows"): the whole
+ * rows behind their producer (see wg-plan-rows.c, "Row windows"): the whole
  * chain's rows then stay in cache. The pages are shared memory (one memfd),
  * so a forked child must not write them while its parent may: the plan
  * gives a child windows of its own before it evaluates there.

@@ -1,0 +1,371 @@
+/* wg-node-context.c — the context API that node hooks call (wg_ctx_*,
+ * declared in wg-node-private.h): the node's parameters, filled into its
+ * struct at the plan's time, its inputs and outputs, its state, the time,
+ * and errors that name the node; and the contexts' making and freeing. */
+#include "wg-plan-private.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* A context for node @graph_index of @plan's graph, its buffers not yet
+ * defined (prepare defines them). */
+WgNodeContext *
+wg_node_context_new (WgPlan *plan, guint graph_index)
+{
+  WgNodeContext *ctx = g_new0 (WgNodeContext, 1);
+  ctx->stepped = NO_STEP;
+  ctx->plan = plan;
+  ctx->inst = g_ptr_array_index (plan->graph->nodes, graph_index);
+  ctx->graph_index = graph_index;
+  ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
+  ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
+  ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+  ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+  ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
+  ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
+  ctx->params = g_malloc0 (MAX (ctx->inst->type->params_size, 1));
+  ctx->paths = g_new0 (ResolvedPath, MAX (ctx->inst->type->n_params, 1));
+  return ctx;
+}
+
+void
+wg_node_context_free (WgNodeContext *ctx)
+{
+  /* A plan that failed while being built has contexts not made yet. */
+  if (ctx == NULL)
+    return;
+  if (ctx->state && ctx->inst->type->free_state)
+    ctx->inst->type->free_state (ctx->state);
+  for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
+    wg_buffer_free (ctx->outputs[i]);
+  g_free (ctx->outputs);
+  g_free (ctx->inputs);
+  g_free (ctx->output_used);
+  g_free (ctx->output_requested);
+  g_free (ctx->input_changed);
+  if (ctx->paths)
+    for (guint k = 0; k < ctx->inst->type->n_params; k++)
+      {
+        g_free (ctx->paths[k].raw);
+        g_free (ctx->paths[k].full);
+      }
+  g_free (ctx->paths);
+  g_free (ctx->params);
+  g_clear_error (&ctx->error);
+  g_free (ctx);
+}
+
+const WgSettings *
+wg_ctx_settings (WgNodeContext *ctx)
+{
+  return &ctx->plan->graph->settings;
+}
+
+const char *
+wg_ctx_node_id (WgNodeContext *ctx)
+{
+  return ctx->inst->id;
+}
+
+gint64
+wg_ctx_frame (WgNodeContext *ctx)
+{
+  return ctx->plan->frame;
+}
+
+double
+wg_ctx_time (WgNodeContext *ctx)
+{
+  return (double) ctx->plan->frame / ctx->plan->graph->settings.fps;
+}
+
+double
+wg_ctx_dt (WgNodeContext *ctx)
+{
+  return 1.0 / ctx->plan->graph->settings.fps;
+}
+
+/* The path parameter's value resolved against the graph's folder, kept
+ * until the value changes so that filling the struct allocates only then. */
+static const char *
+resolved_path (WgNodeContext *ctx, guint param)
+{
+  const char *p = ctx->inst->values[param].s ? ctx->inst->values[param].s : "";
+  ResolvedPath *slot = &ctx->paths[param];
+  if (slot->raw == NULL || strcmp (slot->raw, p) != 0)
+    {
+      g_free (slot->raw);
+      g_free (slot->full);
+      slot->raw = g_strdup (p);
+      slot->full = *p == '\0' || g_path_is_absolute (p)
+                     ? g_strdup (p)
+                     : g_build_filename (ctx->plan->graph->base_dir, p, NULL);
+    }
+  return slot->full;
+}
+
+/* Fills the parameter struct with the values at the plan's time. */
+void
+wg_node_context_fill_params (WgNodeContext *ctx)
+{
+  const WgNodeType *type = ctx->inst->type;
+  if (type->params_size == 0)
+    return;
+  const double t = wg_ctx_time (ctx);
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      const WgParamSpec *spec = &type->params[k];
+      const WgValue *v = &ctx->inst->values[k];
+      guint8 *field = ctx->params + spec->offset;
+      switch (spec->type)
+        {
+        case WG_PARAM_FLOAT:
+          {
+            double x = wg_value_at (v, t);
+            if (spec->flags & WG_PARAM_FLAG_DEGREES)
+              x *= G_PI / 180.0;
+            memcpy (field, &x, sizeof x);
+          }
+          break;
+        case WG_PARAM_INT:
+          memcpy (field, &v->i, sizeof v->i);
+          break;
+        case WG_PARAM_BOOL:
+          {
+            gboolean b = v->i != 0;
+            memcpy (field, &b, sizeof b);
+          }
+          break;
+        case WG_PARAM_ENUM:
+          {
+            int e = (int) v->i;
+            memcpy (field, &e, sizeof e);
+          }
+          break;
+        case WG_PARAM_STRING:
+          {
+            const char *str = v->s ? v->s : "";
+            memcpy (field, &str, sizeof str);
+          }
+          break;
+        case WG_PARAM_PATH:
+          {
+            const char *str = resolved_path (ctx, k);
+            memcpy (field, &str, sizeof str);
+          }
+          break;
+        }
+    }
+}
+
+const void *
+wg_ctx_params (WgNodeContext *ctx)
+{
+  g_assert (ctx->params != NULL);
+  return ctx->params;
+}
+
+static const WgValue *
+value_of (WgNodeContext *ctx, guint param, WgParamType type)
+{
+  g_assert (param < ctx->inst->type->n_params);
+  g_assert (ctx->inst->type->params[param].type == type ||
+            (type == WG_PARAM_STRING && ctx->inst->type->params[param].type == WG_PARAM_PATH));
+  return &ctx->inst->values[param];
+}
+
+double
+wg_ctx_double (WgNodeContext *ctx, guint param)
+{
+  return wg_value_at (value_of (ctx, param, WG_PARAM_FLOAT), wg_ctx_time (ctx));
+}
+
+double
+wg_ctx_radians (WgNodeContext *ctx, guint param)
+{
+  return wg_ctx_double (ctx, param) * (G_PI / 180.0);
+}
+
+gint64
+wg_ctx_int (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_INT)->i;
+}
+
+gboolean
+wg_ctx_bool (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_BOOL)->i != 0;
+}
+
+int
+wg_ctx_enum (WgNodeContext *ctx, guint param)
+{
+  return (int) value_of (ctx, param, WG_PARAM_ENUM)->i;
+}
+
+const char *
+wg_ctx_string (WgNodeContext *ctx, guint param)
+{
+  return value_of (ctx, param, WG_PARAM_STRING)->s;
+}
+
+char *
+wg_ctx_path (WgNodeContext *ctx, guint param)
+{
+  const char *p = wg_ctx_string (ctx, param);
+  if (p == NULL || *p == '\0')
+    return g_strdup ("");
+  if (g_path_is_absolute (p))
+    return g_strdup (p);
+  return g_build_filename (ctx->plan->graph->base_dir, p, NULL);
+}
+
+WgBuffer *
+wg_ctx_input (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_inputs);
+  return ctx->inputs[port];
+}
+
+WgBuffer *
+wg_ctx_output (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  return ctx->outputs[port];
+}
+
+gboolean
+wg_ctx_input_changed (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_inputs);
+  return ctx->input_changed[port];
+}
+
+gboolean
+wg_ctx_output_used (WgNodeContext *ctx, guint port)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  return ctx->output_used[port];
+}
+
+/* Replaces an output's buffer only when its shape changes, so downstream
+ * pointers stay valid across a re-prepare with the same shape. */
+static void
+set_output (WgNodeContext *ctx, guint port, WgBuffer *fresh)
+{
+  WgBuffer *old = ctx->outputs[port];
+  if (old && old->kind == fresh->kind && old->width == fresh->width &&
+      old->height == fresh->height && old->channels == fresh->channels &&
+      old->half == fresh->half)
+    {
+      old->extent[0] = fresh->extent[0];
+      old->extent[1] = fresh->extent[1];
+      old->depth = fresh->depth;
+      old->gravity = fresh->gravity;
+      old->grid[0] = fresh->grid[0];
+      old->grid[1] = fresh->grid[1];
+      wg_buffer_free (fresh);
+      return;
+    }
+  wg_buffer_free (old);
+  ctx->outputs[port] = fresh;
+}
+
+void
+wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
+                     guint channels, const double extent[2])
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_FIELD);
+  g_assert (channels >= 1 && channels <= 4);
+  set_output (ctx, port, wg_buffer_new_field (width, height, channels, extent, ctx->plan->gpu));
+}
+
+void
+wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboolean half,
+                        const double extent[2], double depth, double gravity)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_SPECTRUM);
+  WgBuffer *b = wg_buffer_new_spectrum (nx, ny, half, extent, ctx->plan->gpu);
+  b->depth = depth;
+  b->gravity = gravity;
+  set_output (ctx, port, b);
+}
+
+gpointer
+wg_ctx_get_state (WgNodeContext *ctx)
+{
+  return ctx->state;
+}
+
+void
+wg_ctx_set_state (WgNodeContext *ctx, gpointer state)
+{
+  if (ctx->state && ctx->state != state && ctx->inst->type->free_state)
+    ctx->inst->type->free_state (ctx->state);
+  ctx->state = state;
+}
+
+int
+wg_ctx_threads (WgNodeContext *ctx)
+{
+  return ctx->plan->threads;
+}
+
+WgWriter *
+wg_ctx_writer (WgNodeContext *ctx)
+{
+  if (ctx->plan->writer == NULL)
+    ctx->plan->writer = wg_writer_new ();
+  return ctx->plan->writer;
+}
+
+WgGpuContext *
+wg_ctx_gpu (WgNodeContext *ctx)
+{
+  return ctx->on_gpu ? ctx->plan->gpu : NULL;
+}
+
+gboolean
+wg_ctx_writes_files (WgNodeContext *ctx)
+{
+  return ctx->plan->write_files;
+}
+
+const char *
+wg_ctx_out_dir (WgNodeContext *ctx)
+{
+  return ctx->plan->out_dir;
+}
+
+char *
+wg_ctx_where (WgNodeContext *ctx, int param)
+{
+  if (param >= 0)
+    return g_strdup_printf ("nodes[%u] (\"%s\").params.%s", ctx->graph_index, ctx->inst->id,
+                            ctx->inst->type->params[param].name);
+  return g_strdup_printf ("nodes[%u] (\"%s\")", ctx->graph_index, ctx->inst->id);
+}
+
+void
+wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
+              const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_autofree char *path = wg_ctx_where (ctx, param);
+  g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
+}
+
+void
+wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
+{
+  if (error == NULL || *error == NULL)
+    return;
+  g_autofree char *path = wg_ctx_where (ctx, param);
+  g_prefix_error (error, "%s: ", path);
+}

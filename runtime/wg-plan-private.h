@@ -1,0 +1,123 @@
+/* wg-plan-private.h — what the files of the plan share:
+ * wg-plan.c (the plan proper: build, evaluate, parameters, inputs and
+ * outputs), wg-node-context.c (the context API nodes call), wg-plan-rows.c
+ * (row stages, their fusion and row windows) and wg-plan-state.c (saving
+ * and restoring stateful nodes' outputs).
+ * It holds the node context and plan structs and the functions one of
+ * those files calls in another. Not installed; nodes see the context
+ * through wg-node-private.h only. */
+#pragma once
+
+#include "wg-node-private.h"
+#include "wg-gpu.h"
+#include "wg-writer.h"
+
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+/* A path parameter's value as set (raw) and resolved against the graph's
+ * folder (full), kept so that the parameter struct points at a string that
+ * lives until the value changes. */
+typedef struct {
+  char *raw, *full;
+} ResolvedPath;
+
+struct _WgNodeContext {
+  WgPlan *plan;
+  WgNodeInst *inst;       /* in plan->graph */
+  guint graph_index;
+  WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
+  WgBuffer **outputs;     /* owned */
+  gboolean *output_used;
+  gboolean *output_requested; /* asked for by wg_plan_get_node_output(): never windowed */
+  gpointer state;
+  gboolean dirty;         /* parameters changed or never computed */
+  gboolean reprepare;     /* an output was requested that prepare did not plan for, or a
+                           * parameter read by prepare was set as a graph input */
+  gboolean reprepared;    /* prepared again in the current evaluation */
+  gboolean *input_changed; /* per input: upstream ran in this evaluation */
+  gboolean on_gpu;        /* runs process_gpu */
+  gboolean animated;      /* a parameter has keyframes: recompute every frame */
+  GError *error;          /* keep_going: this node's error in the last evaluation */
+  guint runs;             /* process calls, for tests and profiling */
+  gint64 usec;            /* time spent in process calls */
+  gboolean changed;       /* outputs changed during the current evaluation */
+  gint row_lag;           /* row stages: rows this stage trails the group's first stages */
+  guint64 row_producers;  /* row stages: group indices of the stages it reads */
+  gint64 stepped;         /* stateful nodes: the frame their state is at; NO_STEP after a
+                           * reset, or when the step in hand was abandoned */
+  guint8 *params;         /* the type's parameter struct (wg_ctx_params) */
+  ResolvedPath *paths;    /* per parameter: a path parameter resolved */
+};
+
+/* WgNodeContext.stepped when the node's state is at no frame. */
+#define NO_STEP G_MININT64
+
+struct _WgPlan {
+  WgGraph *graph;
+  WgBackend backend;
+  WgGpuContext *gpu;      /* GPU plans: own headless context or the caller's */
+  char *backend_description;
+  gboolean gpu_sync_timing;
+  int threads;
+  gboolean write_files;
+  gboolean keep_going;
+  char *out_dir;
+  WgNodeContext **nodes;  /* schedule order */
+  guint n_nodes;
+  gboolean evaluated;
+  gint64 frame;           /* last evaluated frame */
+  WgWriter *writer;       /* sinks' background writes, created on first use */
+  gint64 node_usec;       /* time in non-sink nodes */
+  gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
+  guint row_chunk_cells;  /* cells a fused stage advances per step; 0: CHUNK_CELLS */
+  WgNodeContext **group;  /* row stages begun and waiting to run, in schedule order */
+  guint n_group;
+  guint group_rows;       /* their common height */
+  gint64 *group_usec;     /* per stage: time the first thread spent in it */
+  guint64 fused_stages;   /* stages run fused with others, for tests */
+  gboolean row_windows;   /* give row-stage intermediates row windows (default) */
+  gboolean relayout;      /* a node was prepared again: lay out row windows anew */
+  guint n_windows;        /* outputs with a row window now */
+  pid_t layout_pid;       /* the process that laid them out */
+};
+
+/* wg-node-context.c */
+
+/** wg_node_context_new: a context for node @graph_index of @plan's graph (schedule order is the caller's). */
+WgNodeContext *wg_node_context_new (WgPlan *plan, guint graph_index);
+/** wg_node_context_free: frees @ctx, its state and its outputs; NULL is allowed. */
+void wg_node_context_free (WgNodeContext *ctx);
+/**
+ * wg_node_context_fill_params:
+ * Fills the parameter struct (wg_ctx_params) with the values at the plan's
+ * time; called before every hook.
+ */
+void wg_node_context_fill_params (WgNodeContext *ctx);
+
+/* wg-plan.c */
+
+/** wg_plan_context_for: the context of @inst, a node of the plan's graph, or NULL. */
+WgNodeContext *wg_plan_context_for (WgPlan *plan, const WgNodeInst *inst);
+
+/* wg-plan-rows.c: evaluation of row stages (see "Row stages" there) */
+
+/**
+ * wg_plan_row_group_join:
+ * Begins row stage @ctx and adds it to the pending group, running the
+ * group first when @ctx cannot join it.
+ */
+gboolean wg_plan_row_group_join (WgPlan *plan, WgNodeContext *ctx, GError **error);
+/** wg_plan_row_group_run: runs the pending group of row stages, if any, and empties it. */
+void wg_plan_row_group_run (WgPlan *plan);
+/** wg_plan_row_group_abandon: empties the pending group without running it (the evaluation stops). */
+void wg_plan_row_group_abandon (WgPlan *plan);
+/**
+ * wg_plan_layout_windows:
+ * Gives row windows to the outputs that may have one and whole storage to
+ * the rest; when plan->relayout is set or the process was forked.
+ */
+void wg_plan_layout_windows (WgPlan *plan);
+
+G_END_DECLS

@@ -1,0 +1,172 @@
+/* wg-plan-state.c — saving and restoring a plan's state: the outputs of
+ * its stateful nodes, bit for bit, with the frame they are at and a
+ * checksum of the graph they belong to, so that a bake can stop and later
+ * continue (checkpoints) with the same bytes as one that ran through. */
+#include "wg-plan-private.h"
+
+#include <string.h>
+
+#define STATE_MAGIC "wavegraph-state-1"
+#define STATE_TYPE "(ssxa(sa(uuuay)))"
+
+/* SHA-256 of the plan's graph in canonical form, as its parameters are now
+ * (wg_plan_update_params and graph inputs change them). */
+static char *
+plan_checksum (const WgPlan *plan)
+{
+  gsize len;
+  g_autofree char *canonical = wg_graph_save_to_data (plan->graph, &len);
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
+}
+
+GBytes *
+wg_plan_save_state (WgPlan *plan, GError **error)
+{
+  if (!plan->evaluated)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
+                   "nothing to save: the plan has not evaluated a frame yet");
+      return NULL;
+    }
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return NULL;
+  GVariantBuilder nodes;
+  g_variant_builder_init (&nodes, G_VARIANT_TYPE ("a(sa(uuuay))"));
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
+      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
+        continue;
+      GVariantBuilder buffers;
+      g_variant_builder_init (&buffers, G_VARIANT_TYPE ("a(uuuay)"));
+      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
+        {
+          WgBuffer *b = ctx->outputs[o];
+          const float *data = wg_buffer_cpu (b, error);
+          if (data == NULL)
+            {
+              g_variant_builder_clear (&buffers);
+              g_variant_builder_clear (&nodes);
+              return NULL;
+            }
+          GVariant *bytes = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data,
+                                                       b->n_floats * sizeof (float), 1);
+          g_variant_builder_add (&buffers, "(uuu@ay)", b->width, b->height, b->channels, bytes);
+        }
+      g_variant_builder_add (&nodes, "(sa(uuuay))", ctx->inst->id, &buffers);
+    }
+  g_autofree char *checksum = plan_checksum (plan);
+  g_autoptr (GVariant) v = g_variant_ref_sink (
+    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, checksum, plan->frame, &nodes));
+  return g_variant_get_data_as_bytes (v);
+}
+
+gboolean
+wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
+{
+  g_autoptr (GVariant) v = g_variant_ref_sink (
+    g_variant_new_from_bytes (G_VARIANT_TYPE (STATE_TYPE), bytes, FALSE));
+  const char *magic, *checksum;
+  gint64 frame;
+  g_autoptr (GVariantIter) nodes = NULL;
+  if (!g_variant_is_normal_form (v))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state (malformed)");
+      return FALSE;
+    }
+  g_variant_get (v, "(&s&sxa(sa(uuuay)))", &magic, &checksum, &frame, &nodes);
+  if (g_strcmp0 (magic, STATE_MAGIC) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
+      return FALSE;
+    }
+  g_autofree char *expected = plan_checksum (plan);
+  if (g_strcmp0 (checksum, expected) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state was saved from a different graph (or other --set values): its "
+                   "frames would not continue this graph's");
+      return FALSE;
+    }
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return FALSE;
+
+  const char *id;
+  GVariantIter *buffers;
+  while (g_variant_iter_next (nodes, "(&sa(uuuay))", &id, &buffers))
+    {
+      g_autoptr (GVariantIter) owned = buffers;
+      WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
+      WgNodeContext *ctx = inst ? wg_plan_context_for (plan, inst) : NULL;
+      if (ctx == NULL || !(inst->type->flags & WG_NODE_STATEFUL) ||
+          g_variant_iter_n_children (buffers) != inst->type->n_outputs)
+        {
+          g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                       "the state's node \"%s\" does not match the graph", id);
+          return FALSE;
+        }
+      guint32 w, h, c;
+      GVariant *data;
+      for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &data); o++)
+        {
+          g_autoptr (GVariant) owned_data = data;
+          WgBuffer *b = ctx->outputs[o];
+          gsize n;
+          const void *src = g_variant_get_fixed_array (data, &n, 1);
+          if (w != b->width || h != b->height || c != b->channels ||
+              n != b->n_floats * sizeof (float))
+            {
+              g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                           "the state's %s.%s is %u×%u×%u, the graph's %u×%u×%u", id,
+                           inst->type->outputs[o].name, w, h, c, b->width, b->height,
+                           b->channels);
+              return FALSE;
+            }
+          memcpy (wg_buffer_data (b), src, n);
+        }
+    }
+  /* The next frame continues from here: stateful nodes step, the others
+   * recompute. */
+  plan->frame = frame;
+  plan->evaluated = TRUE;
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      plan->nodes[i]->dirty = TRUE;
+      plan->nodes[i]->stepped = frame;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_plan_save_state_file (WgPlan *plan, const char *path, GError **error)
+{
+  g_autoptr (GBytes) bytes = wg_plan_save_state (plan, error);
+  if (bytes == NULL)
+    return FALSE;
+  g_autoptr (GError) local = NULL;
+  if (!wg_write_file_atomic (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                             &local))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s", local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+wg_plan_restore_state_file (WgPlan *plan, const char *path, GError **error)
+{
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    {
+      g_prefix_error (error, "state file: ");
+      return FALSE;
+    }
+  g_autoptr (GBytes) bytes = g_mapped_file_get_bytes (file);
+  if (!wg_plan_restore_state (plan, bytes, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
