@@ -34,6 +34,10 @@
  * 0): the paper's "2N − i − k" with its 1-based indices, read as a wall at
  * the edge; a reflecting grid then evolves exactly as half of a periodic
  * grid twice as wide holding the mirrored field.
+ *
+ * One file beyond the usual length: both convolution forms on both
+ * backends share the state, the padded layouts and the cost model that
+ * picks between them (the operator's maths is in wg-iwave.c).
  */
 #include "wg-node-private.h"
 #include "wg-fft-cpu.h"
@@ -42,9 +46,12 @@
 #include "wg-iwave.h"
 #include "wg-resample.h"
 #include "wg-simd.h"
+#include "iwave.h"
+#include "iwave-convolve.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,43 +59,61 @@ enum { IN_SOURCE, IN_OBSTRUCTION, IN_AMBIENT };
 enum { OUT_HEIGHT, OUT_VERTICAL_DERIVATIVE, OUT_PREVIOUS };
 enum { P_KERNEL_RADIUS, P_DAMPING, P_SMOOTHING, P_GRAVITY, P_SURFACE_TENSION, P_BOUNDARY,
        P_METHOD, P_AMBIENT_WRAP, N_PARAMS };
-enum { BOUNDARY_PERIODIC, BOUNDARY_REFLECTING, BOUNDARY_ZERO };
+enum {
+  BOUNDARY_PERIODIC = WG_IWAVE_BOUNDARY_PERIODIC,
+  BOUNDARY_REFLECTING = WG_IWAVE_BOUNDARY_REFLECTING,
+  BOUNDARY_ZERO = WG_IWAVE_BOUNDARY_ZERO,
+};
 enum { METHOD_AUTO, METHOD_DIRECT, METHOD_FFT };
 
 static const char *const boundaries[] = { "periodic", "reflecting", "zero", NULL };
 static const char *const methods[] = { "auto", "direct", "fft", NULL };
 
+typedef struct {
+  gint64 kernel_radius;
+  double damping, smoothing, gravity, surface_tension;
+  int boundary, method;
+  gboolean ambient_wrap;
+} IwaveParams;
+
+#define OFFSET(x) offsetof (IwaveParams, x)
+
 static const WgParamSpec params[N_PARAMS] = {
   [P_KERNEL_RADIUS] = { "kernel_radius", "Kernel radius P", WG_PARAM_INT, "cells",
                         "Half-width of the vertical-derivative kernel: waves up to about P cells "
                         "long propagate like gravity waves (6: the paper's fast choice)",
-                        6, 1, WG_IWAVE_MAX_RADIUS, 2, 32, .flags = WG_PARAM_FLAG_PREPARE },
+                        6, 1, WG_IWAVE_MAX_RADIUS, 2, 32, .flags = WG_PARAM_FLAG_PREPARE,
+                        .offset = OFFSET (kernel_radius) },
   [P_DAMPING] = { "damping", "Damping α", WG_PARAM_FLOAT, "1/s",
-                  "Velocity damping: wave amplitudes decay as e^(−αt/2)", 0.05, 0, 100, 0, 2 },
+                  "Velocity damping: wave amplitudes decay as e^(−αt/2)", 0.05, 0, 100, 0, 2,
+                  .offset = OFFSET (damping) },
   [P_SMOOTHING] = { "smoothing", "Grid-scale damping", WG_PARAM_FLOAT, "1/s",
                     "Velocity decay rate of the shortest (2-cell) waves, falling off as k⁴ "
                     "toward longer ones (8-cell waves get 0.5% of it, 16-cell 0.04%): clears "
                     "the grid-scale speckle moving obstacles leave, which the kernel barely "
                     "restores (0: the paper's scheme)",
-                    0, 0, 1000, 0, 20 },
+                    0, 0, 1000, 0, 20, .offset = OFFSET (smoothing) },
   [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
-                  9.81, 0.1, 100, 1, 30 },
+                  9.81, 0.1, 100, 1, 30, .offset = OFFSET (gravity) },
   [P_SURFACE_TENSION] = { "surface_tension", "Surface tension length", WG_PARAM_FLOAT, "m",
                           "L_T: below this length waves run faster, as capillary waves (0: "
                           "none)",
-                          0, 0, 100, 0, 1, .flags = WG_PARAM_FLAG_PREPARE },
+                          0, 0, 100, 0, 1, .flags = WG_PARAM_FLAG_PREPARE,
+                          .offset = OFFSET (surface_tension) },
   [P_BOUNDARY] = { "boundary", "Grid edges", WG_PARAM_ENUM, "",
                    "periodic: waves leaving one side come back on the other; reflecting: "
                    "walls; zero: open water held flat outside",
-                   BOUNDARY_REFLECTING, .choices = boundaries, .flags = WG_PARAM_FLAG_PREPARE },
+                   BOUNDARY_REFLECTING, .choices = boundaries, .flags = WG_PARAM_FLAG_PREPARE,
+                   .offset = OFFSET (boundary) },
   [P_METHOD] = { "method", "Convolution", WG_PARAM_ENUM, "",
                  "direct: the paper's symmetric sum; fft: an FFT product, cheaper for large "
                  "kernels; auto: the cheaper (same results to float rounding)",
-                 METHOD_AUTO, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE },
+                 METHOD_AUTO, .choices = methods, .flags = WG_PARAM_FLAG_PREPARE,
+                 .offset = OFFSET (method) },
   [P_AMBIENT_WRAP] = { "ambient_wrap", "Tile ambient", WG_PARAM_BOOL, "",
                        "The ambient field repeats (a periodic ocean tile); off: clamp at its "
                        "edges",
-                       1 },
+                       1, .offset = OFFSET (ambient_wrap) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -128,7 +153,8 @@ typedef struct {
   WgFft2d *fft;
   float *work;
   float *spectrum;     /* the operator's (real) spectrum, mx × my */
-  /* GPU */
+  /* GPU: the kernels and buffers a frame uses, all made in prepare */
+  WgGpuKernel pre, step, smooth, direct, fft_fill, fft_multiply, fft_extract;
   GLuint gpu_op, gpu_spectrum, gpu_work, gpu_velocity;
   WgGpuFft *gpu_fft;
 } IwaveState;
@@ -147,6 +173,10 @@ iwave_state_free (gpointer data)
   wg_fft2d_free (st->fft);
   wg_fft2d_free_array (st->work);
   g_free (st->spectrum);
+  WgGpuKernel *kernels[] = { &st->pre, &st->step, &st->smooth, &st->direct,
+                             &st->fft_fill, &st->fft_multiply, &st->fft_extract };
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    wg_gpu_kernel_clear (kernels[i]);
   GLuint buffers[] = { st->gpu_op, st->gpu_spectrum, st->gpu_work, st->gpu_velocity };
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (buffers[i])
@@ -292,39 +322,76 @@ operator_spectrum (const IwaveState *st, float *work, WgFft2d *fft, float *spect
       spectrum[(gsize) j * mx + i] = work[2 * ((gsize) j * stride + i)];
 }
 
+/* Builds @kernel from @shader with the plan's @constants and the pass's
+ * define. */
+static gboolean
+kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader, const char *constants,
+             const char *pass, gsize uniform_size, GError **error)
+{
+  g_autofree char *defines = g_strconcat (constants, pass, NULL);
+  return wg_gpu_kernel_init (kernel, gpu, shader, defines, uniform_size, error);
+}
+
+/* The GPU path's kernels and buffers. What shapes the kernels is fixed
+ * until prepare runs again: the linked inputs, the edge rule and the
+ * radius. Smoothing may be animated, so its kernel and velocity buffer are
+ * made whatever its value now. */
 static gboolean
 iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
 {
-  const int side = 2 * st->radius + 1;
-  g_autofree float *op = g_new (float, side * side);
-  for (int i = 0; i < side * side; i++)
-    op[i] = (float) st->op[i];
-  glGenBuffers (1, &st->gpu_op);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_op);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (side * side * sizeof (float)), op,
-                GL_STATIC_DRAW);
-  if (st->use_fft)
+  const IwaveParams *p = wg_ctx_params (ctx);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  const WgSettings *s = wg_ctx_settings (ctx);
+  const gboolean obstruction = wg_ctx_input (ctx, IN_OBSTRUCTION) != NULL;
+  g_autofree char *update = g_strdup_printf (
+    "%s%s#define BOUNDARY %d\n", obstruction ? "#define OBSTRUCTION 1\n" : "",
+    obstruction && wg_ctx_input (ctx, IN_AMBIENT) ? "#define AMBIENT 1\n" : "", p->boundary);
+  g_autofree char *convolve = g_strdup_printf ("#define RADIUS %d\n#define BOUNDARY %d\n",
+                                               st->radius, p->boundary);
+  if (!kernel_init (&st->pre, gpu, "iwave.comp", update,
+                    wg_ctx_input (ctx, IN_SOURCE) ? "#define PRE 1\n#define SOURCE 1\n"
+                                                  : "#define PRE 1\n",
+                    sizeof (IwavePreUniforms), error) ||
+      !kernel_init (&st->step, gpu, "iwave.comp", update, "#define STEP 1\n",
+                    sizeof (IwaveStepUniforms), error) ||
+      !kernel_init (&st->smooth, gpu, "iwave.comp", update, "#define SMOOTH 1\n",
+                    sizeof (IwaveSmoothUniforms), error))
+    return FALSE;
+  st->gpu_velocity = wg_gpu_buffer_new (gpu, (gsize) s->grid[0] * s->grid[1] * sizeof (float),
+                                        NULL, GL_DYNAMIC_COPY);
+  if (!st->use_fft)
+    {
+      const int side = 2 * st->radius + 1;
+      g_autofree float *op = g_new (float, side * side);
+      for (int i = 0; i < side * side; i++)
+        op[i] = (float) st->op[i];
+      st->gpu_op = wg_gpu_buffer_new (gpu, (gsize) side * side * sizeof (float), op,
+                                      GL_STATIC_DRAW);
+      if (!kernel_init (&st->direct, gpu, "iwave-convolve.comp", convolve, "#define DIRECT 1\n",
+                        sizeof (IwaveDirectUniforms), error))
+        return FALSE;
+    }
+  else
     {
       g_autoptr (GError) local = NULL;
-      st->gpu_fft = wg_gpu_fft_new (wg_ctx_gpu (ctx), st->mx, st->my, &local);
+      st->gpu_fft = wg_gpu_fft_new (gpu, st->mx, st->my, &local);
       if (st->gpu_fft == NULL)
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, P_METHOD, "GPU FFT of %u×%u: %s",
                         st->mx, st->my, local->message);
           return FALSE;
         }
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-      glGenBuffers (1, &st->gpu_spectrum);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_spectrum);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) ((gsize) st->mx * st->my * sizeof (float)),
-                    st->spectrum, GL_STATIC_DRAW);
-      glGenBuffers (1, &st->gpu_work);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_work);
-      glBufferData (GL_SHADER_STORAGE_BUFFER,
-                    (GLsizeiptr) ((gsize) st->mx * st->my * 2 * sizeof (float)), NULL,
-                    GL_DYNAMIC_COPY);
+      const gsize m = (gsize) st->mx * st->my;
+      st->gpu_spectrum = wg_gpu_buffer_new (gpu, m * sizeof (float), st->spectrum, GL_STATIC_DRAW);
+      st->gpu_work = wg_gpu_buffer_new (gpu, m * 2 * sizeof (float), NULL, GL_DYNAMIC_COPY);
+      if (!kernel_init (&st->fft_fill, gpu, "iwave-convolve.comp", convolve,
+                        "#define FFT_FILL 1\n", sizeof (IwaveFftUniforms), error) ||
+          !kernel_init (&st->fft_multiply, gpu, "iwave-convolve.comp", convolve,
+                        "#define FFT_MULTIPLY 1\n", sizeof (IwaveFftUniforms), error) ||
+          !kernel_init (&st->fft_extract, gpu, "iwave-convolve.comp", convolve,
+                        "#define FFT_EXTRACT 1\n", sizeof (IwaveFftUniforms), error))
+        return FALSE;
     }
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   return wg_gpu_check ("preparing iwave", error);
 }
 
@@ -333,11 +400,11 @@ static gboolean check_substeps (WgNodeContext *ctx, const IwaveState *st, GError
 static gboolean
 iwave_prepare (WgNodeContext *ctx, GError **error)
 {
+  const IwaveParams *p = wg_ctx_params (ctx);
   const WgSettings *s = wg_ctx_settings (ctx);
   const guint w = s->grid[0], h = s->grid[1];
   const double cell = s->extent[0] / w;
-  const int P = (int) wg_ctx_int (ctx, P_KERNEL_RADIUS);
-  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
+  const int P = (int) p->kernel_radius;
 
   if (fabs (s->extent[1] / h - cell) > 1e-9 * cell)
     {
@@ -351,13 +418,13 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
                     "expected a radius below half the grid (%u cells), got %d", MIN (w, h) / 2, P);
       return FALSE;
     }
-  for (guint p = 0; p < 2; p++)
+  for (guint port = 0; port < 2; port++)
     {
-      WgBuffer *b = wg_ctx_input (ctx, p);
+      WgBuffer *b = wg_ctx_input (ctx, port);
       if (b && (b->width != w || b->height != h))
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
-                        "input \"%s\" is %u×%u, the graph's grid %u×%u", inputs[p].name,
+                        "input \"%s\" is %u×%u, the graph's grid %u×%u", inputs[port].name,
                         b->width, b->height, w, h);
           return FALSE;
         }
@@ -368,7 +435,7 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
   st->radius = P;
   const int side = 2 * P + 1;
   g_autofree double *kernel = g_new (double, side * side);
-  wg_iwave_kernel ((guint) P, wg_ctx_double (ctx, P_SURFACE_TENSION) / cell, kernel);
+  wg_iwave_kernel ((guint) P, p->surface_tension / cell, kernel);
   st->op = g_new (double, side * side);
   wg_iwave_operator ((guint) P, kernel, cell, st->op, NULL);
   double lambda_min;
@@ -377,8 +444,8 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
     return FALSE;
   build_groups (st);
 
-  fft_layout (st, w, h, boundary, wg_ctx_gpu (ctx) != NULL);
-  int method = wg_ctx_enum (ctx, P_METHOD);
+  fft_layout (st, w, h, p->boundary, wg_ctx_gpu (ctx) != NULL);
+  const int method = p->method;
   /* auto keeps to sizes the GPU FFT handles (a periodic 32² grid, a
    * reflecting 4096² one padded to 8192²); fft asks for it and gets the
    * GPU FFT's error where it cannot. */
@@ -437,13 +504,13 @@ typedef struct {
 static StepCoefficients
 step_coefficients (WgNodeContext *ctx, const IwaveState *st)
 {
-  const double g = wg_ctx_double (ctx, P_GRAVITY), dt = wg_ctx_dt (ctx);
+  const IwaveParams *p = wg_ctx_params (ctx);
+  const double g = p->gravity, dt = wg_ctx_dt (ctx);
   const double dt_max = 0.9 * 2.0 / sqrt (g * st->lambda_max);
   const guint substeps = (guint) CLAMP (ceil (dt / dt_max), 1.0, MAX_SUBSTEPS + 1.0);
-  const double h = dt / substeps, alpha = wg_ctx_double (ctx, P_DAMPING), d = 1.0 + alpha * h;
+  const double h = dt / substeps, alpha = p->damping, d = 1.0 + alpha * h;
   return (StepCoefficients) { substeps, (float) ((2.0 + alpha * h) / d), (float) (1.0 / d),
-                              (float) (g * h * h / d),
-                              (float) -expm1 (-wg_ctx_double (ctx, P_SMOOTHING) * h) };
+                              (float) (g * h * h / d), (float) -expm1 (-p->smoothing * h) };
 }
 
 static gboolean
@@ -523,8 +590,9 @@ static void
 resample_ambient (WgNodeContext *ctx, IwaveState *st, const float *ambient, const WgBuffer *ab,
                   const WgBuffer *grid)
 {
+  const IwaveParams *p = wg_ctx_params (ctx);
   WgResampler r = { ambient, ab->width, ab->height, (float) (ab->width / ab->extent[0]),
-                    (float) (ab->height / ab->extent[1]), wg_ctx_bool (ctx, P_AMBIENT_WRAP) };
+                    (float) (ab->height / ab->extent[1]), p->ambient_wrap };
   const float dx = (float) (grid->extent[0] / grid->width), dy = (float) (grid->extent[1] / grid->height);
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < grid->height; j++)
@@ -655,7 +723,7 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
   float *prev = wg_buffer_data (wg_ctx_output (ctx, OUT_PREVIOUS));
   float *vd = wg_buffer_data (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE));
   const StepCoefficients k = step_coefficients (ctx, st);
-  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
+  const int boundary = ((const IwaveParams *) wg_ctx_params (ctx))->boundary;
 
   const float share = 1.0f / (float) k.substeps;
   for (guint s = 0; s < k.substeps; s++)
@@ -698,13 +766,12 @@ iwave_reset (WgNodeContext *ctx)
 static gboolean
 iwave_process_gpu (WgNodeContext *ctx, GError **error)
 {
+  const IwaveParams *p = wg_ctx_params (ctx);
   IwaveState *st = wg_ctx_get_state (ctx);
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
   WgBuffer *hb = wg_ctx_output (ctx, OUT_HEIGHT);
   const guint w = hb->width, h = hb->height;
   WgBuffer *sb = wg_ctx_input (ctx, IN_SOURCE), *ob = wg_ctx_input (ctx, IN_OBSTRUCTION);
   WgBuffer *ab = wg_ctx_input (ctx, IN_AMBIENT);
-  const int boundary = wg_ctx_enum (ctx, P_BOUNDARY);
   /* Each step stops at the first failure, which alone sets @error. */
   GLuint height, prev, vd, src = 0, obs = 0, amb = 0;
   if (!(height = wg_buffer_gpu_write (hb, error)) ||
@@ -715,76 +782,29 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
       !(amb = ab ? wg_buffer_gpu (ab, error) : height) || !check_substeps (ctx, st, error))
     return FALSE;
 
-  g_autoptr (GString) defines = g_string_new (NULL);
-  if (ob)
-    g_string_append (defines, "#define OBSTRUCTION 1\n");
-  if (ab && ob)
-    g_string_append (defines, "#define AMBIENT 1\n");
   const StepCoefficients k = step_coefficients (ctx, st);
   const gboolean smooth = k.smoothing > 0.0f;
-  g_autofree char *pre_defines = g_strconcat (defines->str, sb ? "#define SOURCE 1\n" : "", NULL);
-  g_autofree char *step_defines = g_strconcat (defines->str, "#define STEP 1\n",
-                                               smooth ? "#define VELOCITY 1\n" : "", NULL);
-  g_autofree char *smooth_defines = g_strconcat (defines->str, "#define SMOOTH 1\n", NULL);
-  g_autofree char *direct_defines = g_strdup_printf ("#define DIRECT 1\n#define RADIUS %d\n",
-                                                     st->radius);
-  GLuint pre, step, smoother = 0, conv = 0, fill = 0, mul = 0, take = 0;
-  if (!(pre = wg_gpu_program (gpu, "iwave.comp", pre_defines, error)) ||
-      !(step = wg_gpu_program (gpu, "iwave.comp", step_defines, error)) ||
-      (smooth && !(smoother = wg_gpu_program (gpu, "iwave.comp", smooth_defines, error))) ||
-      (!st->use_fft &&
-       !(conv = wg_gpu_program (gpu, "iwave-convolve.comp", direct_defines, error))) ||
-      (st->use_fft &&
-       (!(fill = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_FILL 1\n", error)) ||
-        !(mul = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_MULTIPLY 1\n", error)) ||
-        !(take = wg_gpu_program (gpu, "iwave-convolve.comp", "#define FFT_EXTRACT 1\n", error)))))
-    return FALSE;
-  if (smooth && st->gpu_velocity == 0)
+  IwavePreUniforms pre = {
+    .u_size = { w, h },
+    .u_spacing = { (float) (hb->extent[0] / w), (float) (hb->extent[1] / h) },
+    .u_source_share = 1.0f / (float) k.substeps,
+  };
+  if (ab)
     {
-      glGenBuffers (1, &st->gpu_velocity);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_velocity);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) ((gsize) w * h * sizeof (float)), NULL,
-                    GL_DYNAMIC_COPY);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      pre.u_ambient_size[0] = ab->width;
+      pre.u_ambient_size[1] = ab->height;
+      pre.u_ambient_inv_spacing[0] = (float) (ab->width / ab->extent[0]);
+      pre.u_ambient_inv_spacing[1] = (float) (ab->height / ab->extent[1]);
+      pre.u_ambient_wrap = p->ambient_wrap;
     }
-  GLuint programs[] = { pre, step };
-  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
-    {
-      wg_gpu_set_uvec2 (programs[i], "u_size", w, h);
-      wg_gpu_set_vec2 (programs[i], "u_spacing", (float) (hb->extent[0] / w),
-                       (float) (hb->extent[1] / h));
-      if (ab && ob)
-        {
-          wg_gpu_set_uvec2 (programs[i], "u_ambient_size", ab->width, ab->height);
-          wg_gpu_set_vec2 (programs[i], "u_ambient_inv_spacing", (float) (ab->width / ab->extent[0]),
-                           (float) (ab->height / ab->extent[1]));
-          wg_gpu_set_int (programs[i], "u_ambient_wrap", wg_ctx_bool (ctx, P_AMBIENT_WRAP));
-        }
-    }
-  if (sb)
-    wg_gpu_set_float (pre, "u_source_share", 1.0f / (float) k.substeps);
-  wg_gpu_set_vec2 (step, "u_ab", k.a, k.b);
-  wg_gpu_set_float (step, "u_c", k.c);
-  if (smooth)
-    {
-      wg_gpu_set_uvec2 (smoother, "u_size", w, h);
-      wg_gpu_set_float (smoother, "u_smoothing", k.smoothing);
-      wg_gpu_set_int (smoother, "u_boundary", boundary);
-    }
-  if (conv)
-    {
-      wg_gpu_set_uvec2 (conv, "u_size", w, h);
-      wg_gpu_set_int (conv, "u_boundary", boundary);
-    }
-  GLuint fft_programs[] = { fill, mul, take };
-  for (guint i = 0; st->use_fft && i < G_N_ELEMENTS (fft_programs); i++)
-    {
-      wg_gpu_set_uvec2 (fft_programs[i], "u_size", w, h);
-      wg_gpu_set_uvec2 (fft_programs[i], "u_fft_size", st->mx, st->my);
-      wg_gpu_set_int (fft_programs[i], "u_offset", (int) st->off);
-      wg_gpu_set_int (fft_programs[i], "u_radius", st->radius);
-      wg_gpu_set_int (fft_programs[i], "u_boundary", boundary);
-    }
+  const IwaveStepUniforms step = {
+    .u_size = { w, h }, .u_ab = { k.a, k.b }, .u_c = k.c, .u_velocity = smooth
+  };
+  const IwaveSmoothUniforms smoother = { .u_size = { w, h }, .u_smoothing = k.smoothing };
+  const IwaveDirectUniforms direct = { .u_size = { w, h } };
+  const IwaveFftUniforms fft = {
+    .u_size = { w, h }, .u_fft_size = { st->mx, st->my }, .u_offset = (int) st->off
+  };
 
   for (guint s = 0; s < k.substeps; s++)
     {
@@ -792,40 +812,40 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
       wg_gpu_bind (1, src);
       wg_gpu_bind (2, obs);
       wg_gpu_bind (3, amb);
-      wg_gpu_dispatch_field (pre, w, h);
+      wg_gpu_kernel_dispatch_field (&st->pre, &pre, w, h);
 
       if (st->use_fft)
         {
           wg_gpu_bind (0, height);
           wg_gpu_bind (1, st->gpu_work);
-          wg_gpu_dispatch (fill, (st->mx + 15) / 16, (st->my + 15) / 16, 1);
+          wg_gpu_kernel_dispatch_field (&st->fft_fill, &fft, st->mx, st->my);
           if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_work, 0, 1, error))
             return FALSE;
           wg_gpu_bind (1, st->gpu_work);
           wg_gpu_bind (2, st->gpu_spectrum);
-          wg_gpu_dispatch (mul, (st->mx + 15) / 16, (st->my + 15) / 16, 1);
+          wg_gpu_kernel_dispatch_field (&st->fft_multiply, &fft, st->mx, st->my);
           if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_work, 0, 1, error))
             return FALSE;
           wg_gpu_bind (0, vd);
           wg_gpu_bind (1, st->gpu_work);
-          wg_gpu_dispatch_field (take, w, h);
+          wg_gpu_kernel_dispatch_field (&st->fft_extract, &fft, w, h);
         }
       else
         {
           wg_gpu_bind (0, height);
           wg_gpu_bind (1, vd);
           wg_gpu_bind (2, st->gpu_op);
-          wg_gpu_dispatch_field (conv, w, h);
+          wg_gpu_kernel_dispatch_field (&st->direct, &direct, w, h);
         }
 
       wg_gpu_bind (0, height);
       wg_gpu_bind (1, prev);
       wg_gpu_bind (2, obs);
       wg_gpu_bind (3, vd);
-      wg_gpu_bind (4, smooth ? st->gpu_velocity : vd);
-      wg_gpu_dispatch_field (step, w, h);
+      wg_gpu_bind (4, st->gpu_velocity);
+      wg_gpu_kernel_dispatch_field (&st->step, &step, w, h);
       if (smooth)
-        wg_gpu_dispatch_field (smoother, w, h);
+        wg_gpu_kernel_dispatch_field (&st->smooth, &smoother, w, h);
     }
   return TRUE;
 }
@@ -844,6 +864,7 @@ const WgNodeType wg_node_iwave = {
   .n_outputs = G_N_ELEMENTS (outputs),
   .params = params,
   .n_params = N_PARAMS,
+  .params_size = sizeof (IwaveParams),
   .flags = WG_NODE_STATEFUL,
   .prepare = iwave_prepare,
   .process_cpu = iwave_process_cpu,

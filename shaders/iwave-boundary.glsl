@@ -1,7 +1,7 @@
 /* iwave-boundary.glsl — iwave's edge rule (nodes/wg-node-iwave.c,
- * boundary_index): the cell a neighbour index outside [0, n) stands for. */
-
-uniform int u_boundary; /* 0 periodic, 1 reflecting (mirror about the edge), 2 zero */
+ * boundary_index): the cell a neighbour index outside [0, n) stands for.
+ * BOUNDARY, one of the WG_IWAVE_BOUNDARY_* rules, is compiled in. */
+#include "iwave.h"
 
 /* i modulo @period in [0, period): GLSL leaves % undefined for negative
  * operands; the float quotient is exact for grid-sized integers. */
@@ -17,12 +17,13 @@ boundary_index (int i, int n)
 {
   if (i >= 0 && i < n)
     return i;
-  if (u_boundary == 0)
-    return wrap_index (i, n);
-  if (u_boundary == 1)
-    {
-      int m = wrap_index (i, 2 * n);
-      return m < n ? m : 2 * n - 1 - m;
-    }
+#if BOUNDARY == WG_IWAVE_BOUNDARY_PERIODIC
+  return wrap_index (i, n);
+#elif BOUNDARY == WG_IWAVE_BOUNDARY_REFLECTING
+  /* Mirror about the grid's edge: cell −1 is cell 0, cell n is n − 1. */
+  int m = wrap_index (i, 2 * n);
+  return m < n ? m : 2 * n - 1 - m;
+#else
   return -1;
+#endif
 }

@@ -1,28 +1,28 @@
 /* iwave-convolve.comp — the vertical derivative V h of iwave
  * (nodes/wg-node-iwave.c): DIRECT sums the (2P+1)² taps with the boundary
- * rule (P = RADIUS, compiled in); the FFT path pads the field (FFT_FILL), multiplies the transform by
- * the operator's spectrum (FFT_MULTIPLY: for real input the inverse
- * transform is the conjugate of the forward one) and takes the field back
- * out, normalised (FFT_EXTRACT). */
+ * rule; the FFT path pads the field by P (FFT_FILL), multiplies the
+ * transform by the operator's spectrum (FFT_MULTIPLY: for real input the
+ * inverse transform is the conjugate of the forward one) and takes the
+ * field back out, normalised (FFT_EXTRACT). P = RADIUS and the rule
+ * (BOUNDARY) are compiled in when the node is prepared. */
+#define WG_FIELD_BLOCK
+#include "iwave-convolve.h"
 #include "wg-field.glsl"
 
 #include "iwave-boundary.glsl"
 
-uniform int u_radius;
-uniform uvec2 u_fft_size;  /* FFT grid (padded) */
-uniform int u_offset;      /* where the field sits in it */
+const int P = RADIUS;
 
 #ifdef DIRECT
-/* RADIUS is compiled in. Up to TILED_MAX_RADIUS each workgroup first loads
- * its cells and the P-cell apron, boundary rule applied, into shared memory
- * ((16 + 2P)² floats, ≤ 32 KiB, the guaranteed minimum); every tap then
- * reads the tile. Wider kernels read the field directly (the FFT path is
+/* Up to TILED_MAX_RADIUS each workgroup first loads its cells and the
+ * P-cell apron, boundary rule applied, into shared memory ((16 + 2P)²
+ * floats, ≤ 32 KiB, the guaranteed minimum); every tap then reads the
+ * tile. Wider kernels read the field directly (the FFT path is
  * the better choice there anyway). */
 layout (std430, binding = 0) restrict readonly buffer Height { float h[]; };
 layout (std430, binding = 1) restrict writeonly buffer VerticalDerivative { float vd[]; };
 layout (std430, binding = 2) restrict readonly buffer Operator { float op[]; };
 
-const int P = RADIUS;
 const int SIDE = 2 * P + 1;
 #define TILED_MAX_RADIUS 36
 
@@ -84,7 +84,7 @@ main ()
     return;
   int di = int (q.x) - u_offset, dj = int (q.y) - u_offset;
   int w = int (u_size.x), hh = int (u_size.y);
-  bool near = di >= -u_radius && di < w + u_radius && dj >= -u_radius && dj < hh + u_radius;
+  bool near = di >= -P && di < w + P && dj >= -P && dj < hh + P;
   int i = boundary_index (di, w), j = boundary_index (dj, hh);
   float v = (near && i >= 0 && j >= 0) ? h[j * w + i] : 0.0;
   work[q.y * u_fft_size.x + q.x] = vec2 (v, 0.0);

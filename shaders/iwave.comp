@@ -1,38 +1,33 @@
 /* iwave.comp — GPU path of iwave (nodes/wg-node-iwave.c), per cell.
- * Default: the paper's pre-step, h += source / sub-steps (SOURCE),
+ * PRE: the paper's pre-step, h += source / sub-steps (SOURCE),
  * h *= obstruction and h −= ambient (1 − obstruction) (AMBIENT, resampled
  * by world position).
  * STEP: the explicit update h⁺ = a h − b h⁻ − c V h; h⁻ = h; h⁺ masked —
- * or, with VELOCITY, only the step's velocity h⁺ − h, for
+ * or, with u_velocity, only the step's velocity h⁺ − h, for
  * SMOOTH: h⁺ = h + v − smoothing · (L∘L v)/64 (13-point stencil under the
  * boundary rule); h⁻ = h; h⁺ masked. */
+#define WG_FIELD_BLOCK
+#define WG_RESAMPLE_BLOCK
+#include "iwave.h"
 #include "wg-field.glsl"
 
-#if defined(STEP) || defined(SMOOTH)
-#define UPDATE 1
-#endif
-
 layout (std430, binding = 0) restrict buffer Height { float height[]; };
-#ifdef UPDATE
+#ifndef PRE
 layout (std430, binding = 1) restrict buffer Previous { float prev[]; };
 #elif defined(SOURCE)
 layout (std430, binding = 1) restrict readonly buffer Source { float src[]; };
-uniform float u_source_share; /* 1 / sub-steps per frame */
 #endif
 #ifdef OBSTRUCTION
 layout (std430, binding = 2) restrict readonly buffer Obstruction { float obs[]; };
 #endif
 #ifdef STEP
 layout (std430, binding = 3) restrict readonly buffer VerticalDerivative { float vd[]; };
-uniform vec2 u_ab;
-uniform float u_c;
 #endif
-#if defined(VELOCITY) || defined(SMOOTH)
+#ifndef PRE
 layout (std430, binding = 4) restrict buffer Velocity { float velocity[]; };
 #endif
 #ifdef SMOOTH
 #include "iwave-boundary.glsl"
-uniform float u_smoothing;
 
 float
 velocity_at (int i, int j)
@@ -41,12 +36,9 @@ velocity_at (int i, int j)
   return (ii >= 0 && jj >= 0) ? velocity[jj * int (u_size.x) + ii] : 0.0;
 }
 #endif
-#if !defined(UPDATE) && defined(AMBIENT)
+#if defined(PRE) && defined(AMBIENT)
 layout (std430, binding = 3) restrict readonly buffer Ambient { float ambient[]; };
 #include "wg-resample.glsl"
-#endif
-#ifndef UPDATE
-uniform vec2 u_spacing;
 #endif
 
 void
@@ -56,14 +48,15 @@ main ()
   if (!wg_cell (p))
     return;
   uint c = p.y * u_size.x + p.x;
-#ifdef UPDATE
+#ifndef PRE
   float h = height[c];
 #ifdef STEP
   float next = h * u_ab.x - prev[c] * u_ab.y - vd[c] * u_c;
-#ifdef VELOCITY
-  velocity[c] = next - h;
-  return;
-#endif
+  if (u_velocity)
+    {
+      velocity[c] = next - h;
+      return;
+    }
 #else
   int i = int (p.x), j = int (p.y);
   float bv = 20.0 * velocity_at (i, j) -
