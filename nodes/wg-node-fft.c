@@ -26,6 +26,7 @@
 #include "wg-simd.h"
 #include "wg-gpu-fft.h"
 #include "wg-gpu-kernel.h"
+#include "fft.h"
 
 #include <math.h>
 #include <omp.h>
@@ -57,6 +58,7 @@ typedef struct {
   float *fold;      /* a full input grid folded to a half spectrum, else NULL */
   WgGpuFft *gpu_fft; /* GPU path: batched transform of three arrays */
   GLuint gpu_batch;
+  WgGpuKernel fill, extract; /* extract: only when the height is used */
   /* This evaluation's arrays, between begin_rows and process_rows. */
   float *height, *disp, *slope;
   float *nyquist_row; /* a copy of h̃'s ky = Nyquist row, taken back out of C[h̃] for slopes */
@@ -79,27 +81,34 @@ fft_state_free (gpointer data)
   g_free (st->kx);
   g_free (st->fold);
   wg_gpu_fft_free (st->gpu_fft);
+  wg_gpu_kernel_clear (&st->fill);
+  wg_gpu_kernel_clear (&st->extract);
   if (st->gpu_batch)
     glDeleteBuffers (1, &st->gpu_batch);
   g_free (st);
 }
 
 static gboolean
-fft_prepare_gpu (WgNodeContext *ctx, FftState *st, guint nx, guint ny, GError **error)
+fft_prepare_gpu (WgNodeContext *ctx, FftState *st, const WgBuffer *in, GError **error)
 {
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  const guint nx = in->grid[0], ny = in->grid[1];
   g_autoptr (GError) local = NULL;
-  st->gpu_fft = wg_gpu_fft_new (wg_ctx_gpu (ctx), nx, ny, &local);
+  st->gpu_fft = wg_gpu_fft_new (gpu, nx, ny, &local);
   if (st->gpu_fft == NULL)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, -1, "GPU FFT of the %u×%u grid: %s", nx,
                     ny, local->message);
       return FALSE;
     }
-  glGenBuffers (1, &st->gpu_batch);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_batch);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (3 * (gsize) nx * ny * 2 * sizeof (float)),
-                NULL, GL_DYNAMIC_COPY);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  if (!wg_gpu_kernel_init (&st->fill, gpu, "fft.comp", in->half ? "#define HALF 1\n" : NULL,
+                           sizeof (FftUniforms), error) ||
+      (wg_ctx_output_used (ctx, OUT_HEIGHT) &&
+       !wg_gpu_kernel_init (&st->extract, gpu, "fft.comp", "#define EXTRACT 1\n",
+                            sizeof (FftUniforms), error)))
+    return FALSE;
+  st->gpu_batch = wg_gpu_buffer_new (gpu, 3 * (gsize) nx * ny * 2 * sizeof (float), NULL,
+                                     GL_DYNAMIC_COPY);
   return wg_gpu_check ("preparing the GPU FFT", error);
 }
 
@@ -114,7 +123,7 @@ fft_prepare (WgNodeContext *ctx, GError **error)
   wg_ctx_define_field (ctx, OUT_DISPLACEMENT, nx, ny, 2, in->extent);
   wg_ctx_define_field (ctx, OUT_SLOPE, nx, ny, 2, in->extent);
   if (wg_ctx_gpu (ctx))
-    return fft_prepare_gpu (ctx, st, nx, ny, error);
+    return fft_prepare_gpu (ctx, st, in, error);
 
   const gboolean height = wg_ctx_output_used (ctx, OUT_HEIGHT);
   const gboolean disp = wg_ctx_output_used (ctx, OUT_DISPLACEMENT);
@@ -371,35 +380,31 @@ static gboolean
 fft_process_gpu (WgNodeContext *ctx, GError **error)
 {
   FftState *st = wg_ctx_get_state (ctx);
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
   WgBuffer *in = wg_ctx_input (ctx, IN_SPECTRUM);
   const guint nx = in->grid[0], ny = in->grid[1];
   const gsize array_bytes = (gsize) nx * ny * 2 * sizeof (float);
+  const FftUniforms u = {
+    .u_size = { nx, ny },
+    .u_dk = { (float) (2.0 * G_PI / in->extent[0]), (float) (2.0 * G_PI / in->extent[1]) },
+  };
 
-  GLuint fill = wg_gpu_program (gpu, "fft.comp", NULL, error);
   GLuint spectrum = wg_buffer_gpu (in, error);
-  if (fill == 0 || spectrum == 0)
+  if (spectrum == 0)
     return FALSE;
-  wg_gpu_set_uvec2 (fill, "u_size", nx, ny);
-  wg_gpu_set_vec2 (fill, "u_dk", (float) (2.0 * G_PI / in->extent[0]),
-                   (float) (2.0 * G_PI / in->extent[1]));
-  wg_gpu_set_int (fill, "u_half", in->half);
   wg_gpu_bind (0, spectrum);
   wg_gpu_bind (1, st->gpu_batch);
-  wg_gpu_dispatch_field (fill, nx, ny);
+  wg_gpu_kernel_dispatch_field (&st->fill, &u, nx, ny);
   if (!wg_gpu_fft_inverse (st->gpu_fft, st->gpu_batch, 0, 3, error))
     return FALSE;
 
   if (wg_ctx_output_used (ctx, OUT_HEIGHT))
     {
-      GLuint extract = wg_gpu_program (gpu, "fft.comp", "#define EXTRACT 1\n", error);
       GLuint height = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_HEIGHT), error);
-      if (extract == 0 || height == 0)
+      if (height == 0)
         return FALSE;
-      wg_gpu_set_uvec2 (extract, "u_size", nx, ny);
       wg_gpu_bind (0, st->gpu_batch);
       wg_gpu_bind (1, height);
-      wg_gpu_dispatch_field (extract, nx, ny);
+      wg_gpu_kernel_dispatch_field (&st->extract, &u, nx, ny);
     }
   /* Displacement and slopes are the transformed arrays themselves. */
   for (guint o = OUT_DISPLACEMENT; o <= OUT_SLOPE; o++)

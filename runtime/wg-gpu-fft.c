@@ -38,6 +38,8 @@
  * double-precision FFT is ~1e-7 at every size.
  */
 #include "wg-gpu-fft.h"
+#include "wg-gpu-kernel.h"
+#include "fft-stockham.h"
 
 #include <math.h>
 
@@ -50,9 +52,8 @@
 typedef struct {
   guint n;
   guint lines;
-  GLuint program;
-  GLint u_offset, u_array_stride, u_pitch;
-  GLuint twiddles;   /* shared with the other pass when nx == ny */
+  WgGpuKernel kernel; /* N, LINES … fixed as defines */
+  GLuint twiddles;    /* shared with the other pass when nx == ny */
 } WgFftPass;
 
 struct _WgGpuFft {
@@ -77,7 +78,7 @@ log2_uint (guint n)
 }
 
 static GLuint
-twiddle_buffer_new (guint n)
+twiddle_buffer_new (WgGpuContext *ctx, guint n)
 {
   g_autofree float *table = g_new (float, 2 * (gsize) n);
   for (guint m = 0; m < n; m++)
@@ -86,12 +87,7 @@ twiddle_buffer_new (guint n)
       table[2 * m] = (float) cos (angle);
       table[2 * m + 1] = (float) sin (angle);
     }
-  GLuint buffer;
-  glGenBuffers (1, &buffer);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, 2 * sizeof (float) * n, table, GL_STATIC_DRAW);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-  return buffer;
+  return wg_gpu_buffer_new (ctx, 2 * sizeof (float) * n, table, GL_STATIC_DRAW);
 }
 
 static gboolean
@@ -106,13 +102,8 @@ pass_init (WgFftPass *pass, WgGpuContext *ctx, guint n, guint lines, gboolean co
     g_strdup_printf ("#define N %uu\n#define LOG2N %u\n#define LINES %uu\n"
                      "#define THREADS %u\n#define COLUMNS %d\n",
                      n, log2_uint (n), lines, threads, columns ? 1 : 0);
-  pass->program = wg_gpu_program (ctx, "fft-stockham.comp", defines, error);
-  if (pass->program == 0)
-    return FALSE;
-  pass->u_offset = glGetUniformLocation (pass->program, "u_offset");
-  pass->u_array_stride = glGetUniformLocation (pass->program, "u_array_stride");
-  pass->u_pitch = glGetUniformLocation (pass->program, "u_pitch");
-  return TRUE;
+  return wg_gpu_kernel_init (&pass->kernel, ctx, "fft-stockham.comp", defines,
+                             sizeof (FftStockhamUniforms), error);
 }
 
 WgGpuFft *
@@ -141,8 +132,8 @@ wg_gpu_fft_new (WgGpuContext *ctx, guint nx, guint ny, GError **error)
   GLint max_groups_z = 0;
   glGetIntegeri_v (GL_MAX_COMPUTE_WORK_GROUP_COUNT, 2, &max_groups_z);
   fft->max_batch = MAX (max_groups_z, 65535);
-  fft->rows.twiddles = twiddle_buffer_new (nx);
-  fft->columns.twiddles = nx == ny ? fft->rows.twiddles : twiddle_buffer_new (ny);
+  fft->rows.twiddles = twiddle_buffer_new (ctx, nx);
+  fft->columns.twiddles = nx == ny ? fft->rows.twiddles : twiddle_buffer_new (ctx, ny);
   return g_steal_pointer (&fft);
 }
 
@@ -155,6 +146,8 @@ wg_gpu_fft_free (WgGpuFft *fft)
     glDeleteBuffers (1, &fft->columns.twiddles);
   if (fft->rows.twiddles != 0)
     glDeleteBuffers (1, &fft->rows.twiddles);
+  wg_gpu_kernel_clear (&fft->rows.kernel);
+  wg_gpu_kernel_clear (&fft->columns.kernel);
   g_free (fft);
 }
 
@@ -167,16 +160,18 @@ wg_gpu_fft_get_lines (const WgGpuFft *fft, guint *row_lines, guint *column_lines
     *column_lines = fft->columns.lines;
 }
 
+/* One pass over @count arrays, followed by a shader-storage barrier. */
 static void
 pass_dispatch (const WgFftPass *pass, guint offset, guint array_stride, guint pitch,
                guint groups, guint count)
 {
-  glUseProgram (pass->program);
-  glUniform1ui (pass->u_offset, offset);
-  glUniform1ui (pass->u_array_stride, array_stride);
-  glUniform1ui (pass->u_pitch, pitch);
+  const FftStockhamUniforms u = {
+    .u_offset = offset,
+    .u_array_stride = array_stride,
+    .u_pitch = pitch,
+  };
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, pass->twiddles);
-  glDispatchCompute (groups, 1, count);
+  wg_gpu_kernel_dispatch (&pass->kernel, &u, groups, 1, count);
 }
 
 gboolean
@@ -229,7 +224,6 @@ wg_gpu_fft_inverse (WgGpuFft *fft, GLuint buffer, gsize offset, guint count, GEr
   glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT);
   pass_dispatch (&fft->rows, (guint) first, (guint) array_values, fft->nx,
                  fft->ny / fft->rows.lines, count);
-  glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT);
   pass_dispatch (&fft->columns, (guint) first, (guint) array_values, fft->nx,
                  fft->nx / fft->columns.lines, count);
   glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |

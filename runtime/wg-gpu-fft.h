@@ -24,8 +24,10 @@ typedef struct _WgGpuFft WgGpuFft;
  * wg_gpu_fft_new:
  * Prepares inverse transforms of @nx × @ny complex arrays (@nx values per
  * row, @ny rows) in @ctx, which must be current and outlive the plan:
- * compiles the row and column programs (cached in @ctx) and uploads the
- * twiddle tables (exp(+2πi m/N), computed in double and rounded to float).
+ * builds the row and column kernels (programs cached in @ctx, each with
+ * the uniform buffer of its block) and uploads the twiddle tables
+ * (exp(+2πi m/N), computed in double and rounded to float), so that a
+ * transform makes and looks up nothing.
  *
  * Errors: WG_GPU_ERROR_FAILED when @nx or @ny is not a power of two in
  * [64, 4096] (the message names the valid range); WG_GPU_ERROR_SHADER
@@ -33,7 +35,7 @@ typedef struct _WgGpuFft WgGpuFft;
  */
 WgGpuFft *wg_gpu_fft_new (WgGpuContext *ctx, guint nx, guint ny, GError **error);
 
-/** wg_gpu_fft_free: deletes the twiddle buffers (the context must be current). */
+/** wg_gpu_fft_free: deletes the twiddle and uniform buffers (the context must be current). */
 void wg_gpu_fft_free (WgGpuFft *fft);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgGpuFft, wg_gpu_fft_free)
 
@@ -50,8 +52,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgGpuFft, wg_gpu_fft_free)
  * and one after the last covering shader-storage, buffer-update
  * (glGetBufferSubData, glCopyBufferSubData), vertex/index, pixel-buffer and
  * texture-buffer reads. Nothing is read back and GL errors are left for the
- * caller's wg_gpu_check(). Changes the current program and SSBO bindings 0
- * and 1.
+ * caller's wg_gpu_check(). Changes the current program, SSBO bindings 0
+ * and 1 and uniform-buffer binding 0.
  *
  * Errors: WG_GPU_ERROR_FAILED when @offset is not a multiple of 8, @buffer is
  * not a buffer object, or the arrays do not fit in it.

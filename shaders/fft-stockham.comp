@@ -21,6 +21,7 @@
  * memory, in place: every invocation reads all its inputs into registers, a
  * barrier, then writes.
  */
+#include "fft-stockham.h"
 #include "wg-complex.glsl"
 
 layout (local_size_x = THREADS) in;
@@ -33,10 +34,6 @@ layout (std430, binding = 0) restrict buffer Data {
 layout (std430, binding = 1) restrict readonly buffer Twiddles {
   vec2 twiddle[];
 };
-
-uniform uint u_offset;       /* element index of array 0 of the batch */
-uniform uint u_array_stride; /* elements from one array to the next (nx·ny) */
-uniform uint u_pitch;        /* elements from one row to the next (nx) */
 
 /* Radix-4 butterflies per invocation and stage. */
 const uint SLOTS = LINES * N / (4u * THREADS);

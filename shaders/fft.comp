@@ -5,7 +5,10 @@
  * FFT: h̃ itself (height), Q/|k| with Q = (i kx − ky) h̃ (displacement packed
  * as Dx + i Dy) and Q (slopes packed as ∂h/∂x + i ∂h/∂y). The Nyquist row
  * and column and k = 0 are dropped from the derivatives, as on the CPU.
+ * HALF: the input is the Hermitian half spectrum.
  * EXTRACT: the height is the real part of the first transformed array. */
+#define WG_FIELD_BLOCK
+#include "fft.h"
 #include "wg-field.glsl"
 
 #ifdef EXTRACT
@@ -25,23 +28,21 @@ main ()
 #else
 layout (std430, binding = 0) restrict readonly buffer Spectrum { vec2 h[]; };
 layout (std430, binding = 1) restrict writeonly buffer Batch { vec2 b[]; };
-uniform vec2 u_dk;    /* 2π/Lx, 2π/Ly (rad/m) */
-uniform bool u_half;  /* input is the Hermitian half spectrum */
 
 vec2
 spectrum_at (uint i, uint j)
 {
   uint nx = u_size.x, ny = u_size.y, hw = nx / 2u + 1u;
   uint im = (nx - i) % nx, jm = (ny - j) % ny;
-  if (u_half)
-    {
-      if (i < hw)
-        return h[j * hw + i];
-      vec2 v = h[jm * hw + im];
-      return vec2 (v.x, -v.y);
-    }
+#ifdef HALF
+  if (i < hw)
+    return h[j * hw + i];
+  vec2 v = h[jm * hw + im];
+  return vec2 (v.x, -v.y);
+#else
   vec2 a = h[j * nx + i], z = h[jm * nx + im];
   return 0.5 * vec2 (a.x + z.x, a.y - z.y);
+#endif
 }
 
 void
