@@ -17,14 +17,33 @@
 #include "wg-gpu-kernel.h"
 #include "wg-image-io.h"
 #include "wg-simd.h"
+#include "obstacle-mask.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { P_SHAPE, P_IMAGE, P_INVERT, P_X, P_Y, P_ROTATION, P_SCALE, P_RADIUS, P_WIDTH, P_HEIGHT,
        P_LENGTH, P_POINTS, P_BORDER, N_PARAMS };
-enum { SHAPE_IMAGE, SHAPE_CIRCLE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_POLYGON };
+enum {
+  SHAPE_IMAGE = WG_OBSTACLE_IMAGE,
+  SHAPE_CIRCLE = WG_OBSTACLE_CIRCLE,
+  SHAPE_BOX = WG_OBSTACLE_BOX,
+  SHAPE_CAPSULE = WG_OBSTACLE_CAPSULE,
+  SHAPE_POLYGON = WG_OBSTACLE_POLYGON,
+};
+
+typedef struct {
+  int shape;
+  const char *image;
+  gboolean invert;
+  double x, y, rotation, scale, radius, width, height, length;
+  const char *points;
+  double border;
+} ObstacleParams;
+
+#define OFFSET(x) offsetof (ObstacleParams, x)
 
 static const char *const shapes[] = { "image", "circle", "box", "capsule", "polygon", NULL };
 
@@ -33,38 +52,40 @@ static const char *const shapes[] = { "image", "circle", "box", "capsule", "poly
 static const WgParamSpec params[N_PARAMS] = {
   [P_SHAPE] = { "shape", "Shape", WG_PARAM_ENUM, "",
                 "An image covering the grid, or a shape placed by the transform", SHAPE_CIRCLE,
-                .choices = shapes },
+                .choices = shapes, .offset = OFFSET (shape) },
   [P_IMAGE] = { "image", "Image", WG_PARAM_PATH, "",
                 "PNG or EXR, dark = solid, light = water, resampled to the grid; relative to "
                 "the graph file",
-                .visible_when = "shape=image" },
+                .visible_when = "shape=image", .offset = OFFSET (image) },
   [P_INVERT] = { "invert", "Invert image", WG_PARAM_BOOL, "", "Light = solid, dark = water", 0,
-                 .visible_when = "shape=image" },
+                 .visible_when = "shape=image", .offset = OFFSET (invert) },
   [P_X] = { "x", "Position x", WG_PARAM_FLOAT, "m", "Shape centre, x", 0, -1e6, 1e6, 0, 512,
-            .visible_when = SHAPES },
+            .visible_when = SHAPES, .offset = OFFSET (x) },
   [P_Y] = { "y", "Position y", WG_PARAM_FLOAT, "m", "Shape centre, y", 0, -1e6, 1e6, 0, 512,
-            .visible_when = SHAPES },
+            .visible_when = SHAPES, .offset = OFFSET (y) },
   [P_ROTATION] = { "rotation", "Rotation", WG_PARAM_FLOAT, "°",
                    "Counter-clockwise rotation of the shape", 0, -36000, 36000, -180, 180,
-                   .flags = WG_PARAM_FLAG_DEGREES, .visible_when = SHAPES },
+                   .flags = WG_PARAM_FLAG_DEGREES, .visible_when = SHAPES,
+                   .offset = OFFSET (rotation) },
   [P_SCALE] = { "scale", "Scale", WG_PARAM_FLOAT, "", "Uniform scale of the shape", 1, 0.001,
-                1000, 0.1, 4, .visible_when = SHAPES },
+                1000, 0.1, 4, .visible_when = SHAPES, .offset = OFFSET (scale) },
   [P_RADIUS] = { "radius", "Radius", WG_PARAM_FLOAT, "m",
                  "Radius of the circle, or of the capsule's rounded ends", 5, 0, 1e5, 0, 50,
-                 .visible_when = "shape=circle|capsule" },
+                 .visible_when = "shape=circle|capsule", .offset = OFFSET (radius) },
   [P_WIDTH] = { "width", "Width", WG_PARAM_FLOAT, "m", "Box size along its local x", 10, 0, 1e6,
-                0, 100, .visible_when = "shape=box" },
+                0, 100, .visible_when = "shape=box", .offset = OFFSET (width) },
   [P_HEIGHT] = { "height", "Height", WG_PARAM_FLOAT, "m", "Box size along its local y", 5, 0,
-                 1e6, 0, 100, .visible_when = "shape=box" },
+                 1e6, 0, 100, .visible_when = "shape=box", .offset = OFFSET (height) },
   [P_LENGTH] = { "length", "Length", WG_PARAM_FLOAT, "m",
                  "Capsule length between the centres of its rounded ends", 10, 0, 1e6, 0, 100,
-                 .visible_when = "shape=capsule" },
+                 .visible_when = "shape=capsule", .offset = OFFSET (length) },
   [P_POINTS] = { "points", "Polygon points", WG_PARAM_STRING, "m",
                  "Vertices in the shape's frame, \"x,y x,y x,y …\" (at least 3)",
-                 .default_string = "-5,-5 5,-5 0,5", .visible_when = "shape=polygon" },
+                 .default_string = "-5,-5 5,-5 0,5", .visible_when = "shape=polygon",
+                 .offset = OFFSET (points) },
   [P_BORDER] = { "border", "Border width", WG_PARAM_FLOAT, "m",
                  "Width of the anti-aliased edge where the mask ramps from 0 to 1 (0: hard)", 1,
-                 0, 1e4, 0, 10 },
+                 0, 1e4, 0, 10, .offset = OFFSET (border) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -85,6 +106,7 @@ typedef struct {
   guint n_points;
   GLuint gpu_image;      /* GPU: image_distance uploaded */
   GLuint gpu_points;
+  WgGpuKernel image_kernel, shape_kernel; /* built in prepare: the shape may be a graph input */
 } ObstacleState;
 
 static void
@@ -101,6 +123,8 @@ obstacle_state_free (gpointer data)
     glDeleteBuffers (1, &st->gpu_image);
   if (st->gpu_points)
     glDeleteBuffers (1, &st->gpu_points);
+  wg_gpu_kernel_clear (&st->image_kernel);
+  wg_gpu_kernel_clear (&st->shape_kernel);
   g_free (st);
 }
 
@@ -168,12 +192,27 @@ edt_2d (const gboolean *site, guint w, guint h, float *out)
     }
 }
 
+/* GPU plans: @data (@bytes) into the node's storage buffer *@buffer, made
+ * (or remade at a new size) when the image or the polygon changes. */
+static gboolean
+upload (WgNodeContext *ctx, GLuint *buffer, const void *data, gsize bytes, GError **error)
+{
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    return TRUE;
+  if (*buffer)
+    glDeleteBuffers (1, buffer);
+  *buffer = wg_gpu_buffer_new (gpu, bytes, data, GL_STATIC_DRAW);
+  return wg_gpu_check ("uploading an obstacle's shape", error);
+}
+
 /* Loads @path, resamples it to the grid (bilinear, the image covering the
  * whole extent, row 0 at y = 0) and turns it into a signed distance. */
 static gboolean
 load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error)
 {
-  g_autofree char *path = wg_ctx_path (ctx, P_IMAGE);
+  const ObstacleParams *prm = wg_ctx_params (ctx);
+  const char *path = prm->image;
   g_autoptr (GError) local = NULL;
   guint iw, ih, ch;
   g_autofree float *pixels = NULL;
@@ -194,7 +233,7 @@ load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error
     }
 
   const guint w = out->width, h = out->height;
-  const gboolean invert = wg_ctx_bool (ctx, P_INVERT);
+  const gboolean invert = prm->invert;
   g_autofree gboolean *solid = g_new (gboolean, (gsize) w * h);
   g_autofree gboolean *water = g_new (gboolean, (gsize) w * h);
   for (guint j = 0; j < h; j++)
@@ -235,26 +274,16 @@ load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error
       st->image_distance[p] = d * cell;
     }
   g_free (st->image_path);
-  st->image_path = g_strdup (wg_ctx_string (ctx, P_IMAGE));
+  st->image_path = g_strdup (path);
   st->image_invert = invert;
-
-  if (wg_ctx_gpu (ctx))
-    {
-      if (st->gpu_image == 0)
-        glGenBuffers (1, &st->gpu_image);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_image);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) ((gsize) w * h * sizeof (float)),
-                    st->image_distance, GL_STATIC_DRAW);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-      return wg_gpu_check ("uploading an obstacle image", error);
-    }
-  return TRUE;
+  return upload (ctx, &st->gpu_image, st->image_distance, (gsize) w * h * sizeof (float), error);
 }
 
 static gboolean
 parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
 {
-  g_auto (GStrv) pairs = g_strsplit_set (wg_ctx_string (ctx, P_POINTS), " \t\n;", -1);
+  const ObstacleParams *prm = wg_ctx_params (ctx);
+  g_auto (GStrv) pairs = g_strsplit_set (prm->points, " \t\n;", -1);
   g_autoptr (GArray) pts = g_array_new (FALSE, FALSE, sizeof (float));
   guint index = 0;
   for (char **p = pairs; *p; p++)
@@ -288,18 +317,8 @@ parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
   st->n_points = pts->len / 2;
   st->points = (float *) g_array_free (g_steal_pointer (&pts), FALSE);
   g_free (st->points_text);
-  st->points_text = g_strdup (wg_ctx_string (ctx, P_POINTS));
-  if (wg_ctx_gpu (ctx))
-    {
-      if (st->gpu_points == 0)
-        glGenBuffers (1, &st->gpu_points);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_points);
-      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (2 * st->n_points * sizeof (float)),
-                    st->points, GL_STATIC_DRAW);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-      return wg_gpu_check ("uploading polygon points", error);
-    }
-  return TRUE;
+  st->points_text = g_strdup (prm->points);
+  return upload (ctx, &st->gpu_points, st->points, 2 * st->n_points * sizeof (float), error);
 }
 
 /* Loads the image or parses the polygon when the shape needs it and its
@@ -307,15 +326,15 @@ parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
 static gboolean
 update_shape_data (WgNodeContext *ctx, ObstacleState *st, GError **error)
 {
-  switch (wg_ctx_enum (ctx, P_SHAPE))
+  const ObstacleParams *p = wg_ctx_params (ctx);
+  switch (p->shape)
     {
     case SHAPE_IMAGE:
-      if (g_strcmp0 (st->image_path, wg_ctx_string (ctx, P_IMAGE)) != 0 ||
-          st->image_invert != wg_ctx_bool (ctx, P_INVERT))
+      if (g_strcmp0 (st->image_path, p->image) != 0 || st->image_invert != p->invert)
         return load_image (ctx, st, wg_ctx_output (ctx, 0), error);
       return TRUE;
     case SHAPE_POLYGON:
-      if (g_strcmp0 (st->points_text, wg_ctx_string (ctx, P_POINTS)) != 0)
+      if (g_strcmp0 (st->points_text, p->points) != 0)
         return parse_points (ctx, st, error);
       return TRUE;
     default:
@@ -330,6 +349,17 @@ obstacle_prepare (WgNodeContext *ctx, GError **error)
   wg_ctx_define_field (ctx, 0, s->grid[0], s->grid[1], 1, s->extent);
   ObstacleState *st = g_new0 (ObstacleState, 1);
   wg_ctx_set_state (ctx, st);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu)
+    {
+      const char *input = wg_ctx_input (ctx, 0) ? "#define INPUT_MASK 1\n" : "";
+      g_autofree char *image = g_strconcat (input, "#define IMAGE 1\n", NULL);
+      if (!wg_gpu_kernel_init (&st->shape_kernel, gpu, "obstacle-mask.comp", input,
+                               sizeof (ObstacleUniforms), error) ||
+          !wg_gpu_kernel_init (&st->image_kernel, gpu, "obstacle-mask.comp", image,
+                               sizeof (ObstacleUniforms), error))
+        return FALSE;
+    }
   return update_shape_data (ctx, st, error);
 }
 
@@ -346,18 +376,19 @@ typedef struct {
 static void
 shape_from_params (WgNodeContext *ctx, const ObstacleState *st, Shape *sh)
 {
-  double rot = wg_ctx_radians (ctx, P_ROTATION);
-  double border = wg_ctx_double (ctx, P_BORDER);
-  sh->shape = wg_ctx_enum (ctx, P_SHAPE);
-  sh->cx = (float) wg_ctx_double (ctx, P_X);
-  sh->cy = (float) wg_ctx_double (ctx, P_Y);
+  const ObstacleParams *p = wg_ctx_params (ctx);
+  double rot = p->rotation;
+  double border = p->border;
+  sh->shape = p->shape;
+  sh->cx = (float) p->x;
+  sh->cy = (float) p->y;
   sh->cos_r = (float) cos (rot);
   sh->sin_r = (float) sin (rot);
-  sh->scale = (float) wg_ctx_double (ctx, P_SCALE);
-  sh->radius = (float) wg_ctx_double (ctx, P_RADIUS);
-  sh->half_w = (float) (0.5 * wg_ctx_double (ctx, P_WIDTH));
-  sh->half_h = (float) (0.5 * wg_ctx_double (ctx, P_HEIGHT));
-  sh->half_len = (float) (0.5 * wg_ctx_double (ctx, P_LENGTH));
+  sh->scale = (float) p->scale;
+  sh->radius = (float) p->radius;
+  sh->half_w = (float) (0.5 * p->width);
+  sh->half_h = (float) (0.5 * p->height);
+  sh->half_len = (float) (0.5 * p->length);
   /* 0: a hard edge, as an infinitely steep ramp. */
   sh->inv_border = border > 0 ? (float) (1.0 / border) : 1e30f;
   sh->points = st->points;
@@ -460,34 +491,28 @@ obstacle_process_gpu (WgNodeContext *ctx, GError **error)
     return FALSE;
   Shape sh;
   shape_from_params (ctx, st, &sh);
-  GString *defines = g_string_new (NULL);
-  if (ib)
-    g_string_append (defines, "#define INPUT_MASK 1\n");
-  if (sh.shape == SHAPE_IMAGE)
-    g_string_append (defines, "#define IMAGE 1\n");
-  GLuint program, out, in;
-  gboolean ok =
-    (program = wg_gpu_program (wg_ctx_gpu (ctx), "obstacle-mask.comp", defines->str, error)) &&
-    (out = wg_buffer_gpu_write (ob, error)) && (in = ib ? wg_buffer_gpu (ib, error) : out);
-  g_string_free (defines, TRUE);
-  if (!ok)
+  GLuint out, in;
+  if (!(out = wg_buffer_gpu_write (ob, error)) || !(in = ib ? wg_buffer_gpu (ib, error) : out))
     return FALSE;
-  wg_gpu_set_uvec2 (program, "u_size", ob->width, ob->height);
-  wg_gpu_set_vec2 (program, "u_spacing", (float) (ob->extent[0] / ob->width),
-                   (float) (ob->extent[1] / ob->height));
-  wg_gpu_set_int (program, "u_shape", sh.shape);
-  wg_gpu_set_vec2 (program, "u_center", sh.cx, sh.cy);
-  wg_gpu_set_vec2 (program, "u_rotation", sh.cos_r, sh.sin_r);
-  wg_gpu_set_float (program, "u_scale", sh.scale);
-  wg_gpu_set_float (program, "u_radius", sh.radius);
-  wg_gpu_set_vec2 (program, "u_half_size", sh.half_w, sh.half_h);
-  wg_gpu_set_float (program, "u_half_length", sh.half_len);
-  wg_gpu_set_float (program, "u_inv_border", sh.inv_border);
-  wg_gpu_set_int (program, "u_n_points", (int) sh.n_points);
+  const ObstacleUniforms u = {
+    .u_size = { ob->width, ob->height },
+    .u_spacing = { (float) (ob->extent[0] / ob->width), (float) (ob->extent[1] / ob->height) },
+    .u_center = { sh.cx, sh.cy },
+    .u_rotation = { sh.cos_r, sh.sin_r },
+    .u_half_size = { sh.half_w, sh.half_h },
+    .u_shape = sh.shape,
+    .u_scale = sh.scale,
+    .u_radius = sh.radius,
+    .u_half_length = sh.half_len,
+    .u_inv_border = sh.inv_border,
+    .u_n_points = (int) sh.n_points,
+  };
+  const gboolean image = sh.shape == SHAPE_IMAGE;
   wg_gpu_bind (0, out);
   wg_gpu_bind (1, in);
-  wg_gpu_bind (2, sh.shape == SHAPE_IMAGE ? st->gpu_image : st->gpu_points ? st->gpu_points : out);
-  wg_gpu_dispatch_field (program, ob->width, ob->height);
+  wg_gpu_bind (2, image ? st->gpu_image : st->gpu_points ? st->gpu_points : out);
+  wg_gpu_kernel_dispatch_field (image ? &st->image_kernel : &st->shape_kernel, &u, ob->width,
+                                ob->height);
   return TRUE;
 }
 
@@ -510,4 +535,5 @@ const WgNodeType wg_node_obstacle_mask = {
   .process_cpu = obstacle_process_cpu,
   .process_gpu = obstacle_process_gpu,
   .free_state = obstacle_state_free,
+  .params_size = sizeof (ObstacleParams),
 };

@@ -3,6 +3,8 @@
  * the signed distance d (m, positive in water) to a transformed shape, or to
  * an image's outline (IMAGE: distances precomputed on the CPU); times an
  * input mask (INPUT_MASK). */
+#define WG_FIELD_BLOCK
+#include "obstacle-mask.h"
 #include "wg-field.glsl"
 
 layout (std430, binding = 0) restrict writeonly buffer Mask { float mask[]; };
@@ -15,17 +17,6 @@ layout (std430, binding = 2) restrict readonly buffer Distance { float image_dis
 layout (std430, binding = 2) restrict readonly buffer Points { vec2 points[]; };
 #endif
 
-uniform vec2 u_spacing;   /* Δx, Δy (m) */
-uniform int u_shape;      /* 1 circle, 2 box, 3 capsule, 4 polygon */
-uniform vec2 u_center;    /* m */
-uniform vec2 u_rotation;  /* cos, sin */
-uniform float u_scale;
-uniform float u_radius;
-uniform vec2 u_half_size;
-uniform float u_half_length;
-uniform float u_inv_border;
-uniform int u_n_points;
-
 #ifndef IMAGE
 float
 shape_distance (vec2 world)
@@ -34,14 +25,14 @@ shape_distance (vec2 world)
   vec2 p = vec2 (u_rotation.x * d.x + u_rotation.y * d.y,
                  -u_rotation.y * d.x + u_rotation.x * d.y) / u_scale;
   float dist;
-  if (u_shape == 1)
+  if (u_shape == WG_OBSTACLE_CIRCLE)
     dist = length (p) - u_radius;
-  else if (u_shape == 2)
+  else if (u_shape == WG_OBSTACLE_BOX)
     {
       vec2 q = abs (p) - u_half_size;
       dist = length (max (q, vec2 (0.0))) + min (max (q.x, q.y), 0.0);
     }
-  else if (u_shape == 3)
+  else if (u_shape == WG_OBSTACLE_CAPSULE)
     dist = length (vec2 (p.x - clamp (p.x, -u_half_length, u_half_length), p.y)) - u_radius;
   else
     {
