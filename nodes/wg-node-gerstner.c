@@ -77,9 +77,11 @@
 #include "wg-rng.h"
 #include "wg-simd.h"
 #include "wg-trig.h"
+#include "gerstner.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <string.h>
 
 #define MAX_BOXES 64
@@ -108,7 +110,25 @@ enum {
   P_SEED,
   N_PARAMS
 };
-enum { REFRACTION_NONE, REFRACTION_PHASE, REFRACTION_FREQUENCY };
+enum {
+  REFRACTION_NONE = WG_GERSTNER_REFRACTION_NONE,
+  REFRACTION_PHASE = WG_GERSTNER_REFRACTION_PHASE,
+  REFRACTION_FREQUENCY = WG_GERSTNER_REFRACTION_FREQUENCY,
+};
+
+typedef struct {
+  const char *boxes;
+  double depth;
+  int refraction;
+  double margin, irregular_height, irregular_spacing;
+  gboolean round_waves;
+  double noise_amplitude, noise_frequency, land_shadow, land_recovery;
+  const char *frustum;
+  double gravity;
+  gint64 seed;
+} GerstnerParams;
+
+#define OFFSET(x) offsetof (GerstnerParams, x)
 
 static const char *const refractions[] = { "none", "phase", "frequency", NULL };
 
@@ -120,57 +140,59 @@ static const WgParamSpec params[N_PARAMS] = {
                 "\"steepness\": Q 0–1 (default 1), \"phase\": °}]}",
                 .default_string = "[{\"center\": [128, 128], \"size\": [256, 256], \"direction\": 0, "
                                   "\"trains\": [{\"wavelength\": 16, \"amplitude\": 0.3, "
-                                  "\"steepness\": 0.6}]}]" },
+                                  "\"steepness\": 0.6}]}]",
+                .offset = OFFSET (boxes) },
   [P_DEPTH] = { "depth", "Water depth", WG_PARAM_FLOAT, "m",
                 "Depth D of the dispersion relation ω² = g k tanh(kD) (eq. 4); \"inf\": deep "
                 "water, ω² = g k (eq. 5)",
-                INFINITY, 0.1, 1e5, 1, 200, .flags = WG_PARAM_FLAG_ALLOW_INF },
+                INFINITY, 0.1, 1e5, 1, 200, .flags = WG_PARAM_FLAG_ALLOW_INF,
+                .offset = OFFSET (depth) },
   [P_REFRACTION] = { "refraction", "Depth refraction", WG_PARAM_ENUM, "",
                      "With the depth input: phase — waves bend and shorten in shallow water by a "
                      "phase shift traced along the wave rays; frequency — eq. 4 with the local "
                      "depth (waves slow and queue up toward land over time)",
-                     REFRACTION_NONE, .choices = refractions },
+                     REFRACTION_NONE, .choices = refractions, .offset = OFFSET (refraction) },
   [P_MARGIN] = { "margin", "Smoothing margin", WG_PARAM_FLOAT, "m",
                  "Width of the band inside each box's sides over which the waves fade out "
                  "linearly (0: hard edges)",
-                 10, 0, 1e5, 0, 100 },
+                 10, 0, 1e5, 0, 100, .offset = OFFSET (margin) },
   [P_IRREGULAR] = { "irregular_height", "Irregular height", WG_PARAM_FLOAT, "",
                     "Relative amplitude a of the travelling wave groups that vary the height "
                     "along the crests (eq. 8; 0: off)",
-                    0, 0, 1, 0, 1 },
+                    0, 0, 1, 0, 1, .offset = OFFSET (irregular_height) },
   [P_IRREGULAR_SPACING] = { "irregular_spacing", "Group spacing", WG_PARAM_FLOAT, "m",
                             "Spacing Λ of the higher waves along the crests and of the groups "
                             "along the rays (eq. 8, f = 2π/Λ)",
-                            60, 0.1, 1e5, 5, 500 },
+                            60, 0.1, 1e5, 5, 500, .offset = OFFSET (irregular_spacing) },
   [P_ROUND_WAVES] = { "round_waves", "Round waves", WG_PARAM_BOOL, "",
                       "Crests curve as if spreading from the box's upwind side: phase "
                       "k (v − W/2)²/W across each box (eq. 10)",
-                      0 },
+                      0, .offset = OFFSET (round_waves) },
   [P_NOISE_AMPLITUDE] = { "noise_amplitude", "Noise amplitude", WG_PARAM_FLOAT, "m",
                           "Amplitude b of the per-point noise y' = y + b sin(r t + φ) added "
                           "everywhere (eq. 9; 0: off)",
-                          0, 0, 10, 0, 0.1 },
+                          0, 0, 10, 0, 0.1, .offset = OFFSET (noise_amplitude) },
   [P_NOISE_FREQUENCY] = { "noise_frequency", "Noise frequency", WG_PARAM_FLOAT, "rad/s",
                           "Largest angular frequency r of the noise; each point draws r "
                           "uniformly below it (the paper: 1)",
-                          1, 0, 1000, 0, 10 },
+                          1, 0, 1000, 0, 10, .offset = OFFSET (noise_frequency) },
   [P_LAND_SHADOW] = { "land_shadow", "Land shadow", WG_PARAM_FLOAT, "m",
                       "Distance behind land, along the waves, over which they are cancelled "
                       "(needs the depth input)",
-                      10, 0, 1e4, 0, 200 },
+                      10, 0, 1e4, 0, 200, .offset = OFFSET (land_shadow) },
   [P_LAND_RECOVERY] = { "land_recovery", "Land recovery", WG_PARAM_FLOAT, "m",
                         "Distance after the shadow over which the waves grow back to full "
                         "amplitude",
-                        30, 0, 1e4, 0, 500 },
+                        30, 0, 1e4, 0, 500, .offset = OFFSET (land_recovery) },
   [P_FRUSTUM] = { "frustum", "Camera frustum", WG_PARAM_STRING, "",
                   "JSON array of up to 6 planes [a, b, c, d], inside where a x + b y + c z + d ≥ 0 "
                   "(graph coordinates, m); boxes that cannot reach inside are skipped (empty: "
-                  "no culling)" },
+                  "no culling)", .offset = OFFSET (frustum) },
   [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
-                  9.81, 0.1, 100, 1, 30 },
+                  9.81, 0.1, 100, 1, 30, .offset = OFFSET (gravity) },
   [P_SEED] = { "seed", "Seed offset", WG_PARAM_INT, "",
                "Combined with the graph's seed: a different noise pattern", 0, 0, 2147483647.0,
-               0, 1000 },
+               0, 1000, .offset = OFFSET (seed) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -293,6 +315,7 @@ typedef struct {
 
   GLuint gpu_boxes, gpu_trains, gpu_fields, gpu_rays;
   gsize gpu_rays_size;
+  WgGpuKernel rays_kernel, resample_kernel, surface_kernel; /* built in prepare */
 } GerstnerState;
 
 static void
@@ -316,6 +339,9 @@ gerstner_state_free (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (buffers[i])
       glDeleteBuffers (1, &buffers[i]);
+  wg_gpu_kernel_clear (&st->rays_kernel);
+  wg_gpu_kernel_clear (&st->resample_kernel);
+  wg_gpu_kernel_clear (&st->surface_kernel);
   g_free (st);
 }
 
@@ -561,21 +587,20 @@ rect_area (const int rect[4])
   return rect_empty (rect) ? 0 : (gsize) (rect[2] - rect[0] + 1) * (gsize) (rect[3] - rect[1] + 1);
 }
 
-/* (Re)makes GPU buffer @buffer with room for @bytes. */
+/* (Re)makes GPU buffer @buffer with room for @bytes: when the boxes change
+ * (a graph input) or the rays of a box need more room than any before. */
 static void
-gpu_buffer (GLuint *buffer, gsize bytes)
+gpu_buffer (WgGpuContext *gpu, GLuint *buffer, gsize bytes)
 {
-  if (*buffer == 0)
-    glGenBuffers (1, buffer);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, *buffer);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) MAX (bytes, 64), NULL, GL_DYNAMIC_DRAW);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  if (*buffer)
+    glDeleteBuffers (1, buffer);
+  *buffer = wg_gpu_buffer_new (gpu, MAX (bytes, 64), NULL, GL_DYNAMIC_DRAW);
 }
 
 /* Each box's corner, axis and cell rectangle, the fields' storage, and the
  * tables the kernels read. */
 static void
-lay_out_boxes (GerstnerState *st)
+lay_out_boxes (GerstnerState *st, WgGpuContext *gpu)
 {
   const double dx = st->spacing[0], dy = st->spacing[1];
   gsize offset = 0;
@@ -621,9 +646,9 @@ lay_out_boxes (GerstnerState *st)
   st->fields_valid = FALSE;
   if (st->gpu)
     {
-      gpu_buffer (&st->gpu_boxes, st->n_boxes * sizeof (BoxGpu));
-      gpu_buffer (&st->gpu_trains, st->n_trains * sizeof (TrainGpu));
-      gpu_buffer (&st->gpu_fields, st->n_fields * sizeof (float));
+      gpu_buffer (gpu, &st->gpu_boxes, st->n_boxes * sizeof (BoxGpu));
+      gpu_buffer (gpu, &st->gpu_trains, st->n_trains * sizeof (TrainGpu));
+      gpu_buffer (gpu, &st->gpu_fields, st->n_fields * sizeof (float));
     }
   else
     {
@@ -637,7 +662,8 @@ lay_out_boxes (GerstnerState *st)
 static gboolean
 gerstner_sync (WgNodeContext *ctx, GerstnerState *st, GError **error)
 {
-  const char *boxes = wg_ctx_string (ctx, P_BOXES), *frustum = wg_ctx_string (ctx, P_FRUSTUM);
+  const GerstnerParams *p = wg_ctx_params (ctx);
+  const char *boxes = p->boxes, *frustum = p->frustum;
   g_autoptr (GError) local = NULL;
   if (g_strcmp0 (boxes, st->boxes_text) != 0)
     {
@@ -646,7 +672,7 @@ gerstner_sync (WgNodeContext *ctx, GerstnerState *st, GError **error)
         return param_error (error, local);
       g_free (st->boxes_text);
       st->boxes_text = g_strdup (boxes);
-      lay_out_boxes (st);
+      lay_out_boxes (st, wg_ctx_gpu (ctx));
     }
   if (g_strcmp0 (frustum, st->frustum_text) != 0)
     {
@@ -656,12 +682,12 @@ gerstner_sync (WgNodeContext *ctx, GerstnerState *st, GError **error)
       g_free (st->frustum_text);
       st->frustum_text = g_strdup (frustum);
     }
-  if (wg_ctx_enum (ctx, P_REFRACTION) != REFRACTION_NONE && !st->has_depth)
+  if (p->refraction != REFRACTION_NONE && !st->has_depth)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_REFRACTION,
                     "refraction \"%s\" needs input \"depth\" linked (a water-depth field such as "
                     "bathymetry:depth)",
-                    refractions[wg_ctx_enum (ctx, P_REFRACTION)]);
+                    refractions[p->refraction]);
       return FALSE;
     }
   return TRUE;
@@ -671,33 +697,19 @@ gerstner_sync (WgNodeContext *ctx, GerstnerState *st, GError **error)
  * Per frame: the kernels' tables and culling
  * ------------------------------------------------------------------------- */
 
+/* This frame: the parameters at its time, the time and the graph's seed. */
 typedef struct {
+  const GerstnerParams *p;
   double time;
-  int refraction;
-  double depth, gravity, margin, irregular, group_spacing, noise, noise_frequency;
-  double shadow, recovery;
-  gboolean round;
   guint64 seed;
-  guint32 node_seed;
 } Frame;
 
 static void
 read_frame (WgNodeContext *ctx, Frame *f)
 {
+  f->p = wg_ctx_params (ctx);
   f->time = wg_ctx_time (ctx);
-  f->refraction = wg_ctx_enum (ctx, P_REFRACTION);
-  f->depth = wg_ctx_double (ctx, P_DEPTH);
-  f->gravity = wg_ctx_double (ctx, P_GRAVITY);
-  f->margin = wg_ctx_double (ctx, P_MARGIN);
-  f->irregular = wg_ctx_double (ctx, P_IRREGULAR);
-  f->group_spacing = wg_ctx_double (ctx, P_IRREGULAR_SPACING);
-  f->noise = wg_ctx_double (ctx, P_NOISE_AMPLITUDE);
-  f->noise_frequency = wg_ctx_double (ctx, P_NOISE_FREQUENCY);
-  f->shadow = wg_ctx_double (ctx, P_LAND_SHADOW);
-  f->recovery = wg_ctx_double (ctx, P_LAND_RECOVERY);
-  f->round = wg_ctx_bool (ctx, P_ROUND_WAVES);
   f->seed = wg_ctx_settings (ctx)->seed;
-  f->node_seed = (guint32) wg_ctx_int (ctx, P_SEED);
 }
 
 /* @a = hi + lo with hi of 11 significant bits, so i·hi is exact in float for
@@ -749,7 +761,8 @@ fill_tables (GerstnerState *st, const Frame *f)
       sum_qa += st->trains[t].steepness * st->trains[t].amplitude;
     }
   /* The largest horizontal displacement and height of all trains together. */
-  const double reach = sum_qa * (1 + f->irregular), peak = sum_a * (1 + f->irregular) + f->noise;
+  const double irregular = f->p->irregular_height;
+  const double reach = sum_qa * (1 + irregular), peak = sum_a * (1 + irregular) + f->p->noise_amplitude;
 
   for (guint b = 0; b < st->n_boxes; b++)
     {
@@ -758,7 +771,7 @@ fill_tables (GerstnerState *st, const Frame *f)
       BoxGpu *g = &st->box_table[b];
       *g = (BoxGpu) { (float) bl->origin[0], (float) bl->origin[1], (float) bl->axis[0],
                       (float) bl->axis[1], (float) bx->size[0], (float) bx->size[1],
-                      f->margin > 0 ? (float) (1.0 / f->margin) : 1e30f,
+                      f->p->margin > 0 ? (float) (1.0 / f->p->margin) : 1e30f,
                       (float) (1.0 / bx->size[1]),
                       { bl->rect[0], bl->rect[1], bl->rect[2], bl->rect[3] },
                       bx->first, bx->n, (guint32) bl->field_offset,
@@ -768,11 +781,11 @@ fill_tables (GerstnerState *st, const Frame *f)
           const Train *tr = &st->trains[t];
           TrainGpu *tg = &st->train_table[t];
           const double k = 2 * G_PI / tr->wavelength, dir = bx->direction + tr->angle;
-          const double omega = wg_dispersion_omega (k, f->depth, f->gravity);
-          const double cg = wg_dispersion_group_velocity (k, f->depth, f->gravity);
+          const double omega = wg_dispersion_omega (k, f->p->depth, f->p->gravity);
+          const double cg = wg_dispersion_group_velocity (k, f->p->depth, f->p->gravity);
           const double ct = cos (dir), s = sin (dir);
           double offset = tr->phase * INV_TWO_PI;
-          if (f->refraction != REFRACTION_FREQUENCY)
+          if (f->p->refraction != REFRACTION_FREQUENCY)
             offset -= omega * INV_TWO_PI * f->time;
           memset (tg, 0, sizeof *tg);
           tg->amplitude = (float) tr->amplitude;
@@ -782,9 +795,9 @@ fill_tables (GerstnerState *st, const Frame *f)
           split_turns (st->spacing[0] * ct / tr->wavelength, &tg->step_x_hi, &tg->step_x_lo);
           split_turns (st->spacing[1] * s / tr->wavelength, &tg->step_y_hi, &tg->step_y_lo);
           tg->offset = (float) frac (offset);
-          tg->envelope = (float) frac (cg * f->time / f->group_spacing);
+          tg->envelope = (float) frac (cg * f->time / f->p->irregular_spacing);
           tg->wavenumber = (float) k;
-          tg->deep_wavenumber = (float) (omega * omega / f->gravity);
+          tg->deep_wavenumber = (float) (omega * omega / f->p->gravity);
           tg->cos_angle = (float) cos (tr->angle);
         }
     }
@@ -865,7 +878,7 @@ ray_grid (const GerstnerState *st, guint b, const Frame *f, RayGrid *rg)
    * MAX_REACH_STEPS (kilometres of shadow over centimetre cells, or a tiny
    * extent) the rays are sampled coarser than the grid, not for hours into
    * gigabytes of rays. */
-  const double reach = f->shadow + f->recovery;
+  const double reach = f->p->land_shadow + f->p->land_recovery;
   const double step = MAX (MIN (st->spacing[0], st->spacing[1]), reach / MAX_REACH_STEPS);
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
   for (int c = 0; c < 4; c++)
@@ -887,10 +900,10 @@ ray_grid (const GerstnerState *st, guint b, const Frame *f, RayGrid *rg)
   rg->n_u = MAX (2, (guint) ceil (MAX (u1 - u0, 0) / step) + 1);
   rg->n_v = MAX (2, (guint) ceil (MAX (v1 - v0, 0) / step) + 1);
   rg->window = (int) floor (reach / step);
-  rg->shadow = (float) f->shadow;
-  rg->inv_recovery = f->recovery > 0 ? (float) (1.0 / f->recovery) : 1e30f;
+  rg->shadow = (float) f->p->land_shadow;
+  rg->inv_recovery = f->p->land_recovery > 0 ? (float) (1.0 / f->p->land_recovery) : 1e30f;
   rg->inv_amplitude = (float) (1.0 / bl->amplitude_sum);
-  rg->phase = f->refraction == REFRACTION_PHASE;
+  rg->phase = f->p->refraction == REFRACTION_PHASE;
 }
 
 static gsize
@@ -1003,8 +1016,8 @@ precompute_cpu (GerstnerState *st, const Frame *f, const float *depth)
         march_ray (bg, st->train_table, &rg, depth, st->width, st->height, inv_dx, inv_dy, c, rays);
 #pragma omp parallel for schedule(static)
       for (int j = bg->rect[1]; j <= bg->rect[3]; j++)
-        resample_row (bg, st->train_table, &rg, rays, depth, st->width, dx, dy, f->refraction,
-                      (float) f->gravity, j, st->fields);
+        resample_row (bg, st->train_table, &rg, rays, depth, st->width, dx, dy, f->p->refraction,
+                      (float) f->p->gravity, j, st->fields);
     }
 }
 
@@ -1012,7 +1025,8 @@ precompute_cpu (GerstnerState *st, const Frame *f, const float *depth)
 static gboolean
 fields_stale (const GerstnerState *st, const Frame *f, FieldsKey *key)
 {
-  *key = (FieldsKey) { f->refraction, f->depth, f->gravity, f->shadow, f->recovery };
+  *key = (FieldsKey) { f->p->refraction, f->p->depth, f->p->gravity, f->p->land_shadow,
+                       f->p->land_recovery };
   return !st->fields_valid || key->refraction != st->key.refraction ||
          key->depth != st->key.depth || key->gravity != st->key.gravity ||
          key->shadow != st->key.shadow || key->recovery != st->key.recovery;
@@ -1027,15 +1041,15 @@ fields_stale (const GerstnerState *st, const Frame *f, FieldsKey *key)
 static void
 ensure_noise (GerstnerState *st, const Frame *f)
 {
-  if (st->noise && st->noise_seed == f->seed && st->noise_node_seed == f->node_seed)
+  if (st->noise && st->noise_seed == f->seed && st->noise_node_seed == (guint32) f->p->seed)
     return;
   if (st->noise == NULL)
     st->noise = g_new (float, 2 * (gsize) st->width * st->height);
   st->noise_seed = f->seed;
-  st->noise_node_seed = f->node_seed;
+  st->noise_node_seed = (guint32) f->p->seed;
   float *noise = st->noise;
   const guint w = st->width;
-  const guint32 k0 = (guint32) f->seed, k1 = (guint32) (f->seed >> 32) ^ f->node_seed;
+  const guint32 k0 = (guint32) f->seed, k1 = (guint32) (f->seed >> 32) ^ (guint32) f->p->seed;
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < st->height; j++)
     for (guint i = 0; i < w; i++)
@@ -1227,15 +1241,15 @@ surface_row (const GerstnerState *st, const Frame *f, const float *depth, guint 
   float *dx = scratch, *dy = dx + w, *u = dy + w, *v = u + w, *scale = v + w, *rho = scale + w;
   float *turns = rho + w, *amp = turns + w, *su = amp + w;
   const float y = (float) j * (float) st->spacing[1], fj = (float) j;
-  const float group_inv_spacing = (float) (1.0 / f->group_spacing);
-  const float irregular = (float) f->irregular;
+  const float group_inv_spacing = (float) (1.0 / f->p->irregular_spacing);
+  const float irregular = (float) f->p->irregular_height;
 
-  if (f->noise > 0)
+  if (f->p->noise_amplitude > 0)
     {
-      noise_row (st->noise + 2 * (gsize) j * w, w, (float) f->noise,
-                 (float) (f->noise_frequency * INV_TWO_PI), f->time, height);
+      noise_row (st->noise + 2 * (gsize) j * w, w, (float) f->p->noise_amplitude,
+                 (float) (f->p->noise_frequency * INV_TWO_PI), f->time, height);
       if (depth)
-        noise_land (depth + (gsize) j * w, w, (float) (1.0 / f->noise), height);
+        noise_land (depth + (gsize) j * w, w, (float) (1.0 / f->p->noise_amplitude), height);
     }
   else
     memset (height, 0, w * sizeof (float));
@@ -1255,7 +1269,8 @@ surface_row (const GerstnerState *st, const Frame *f, const float *depth, guint 
       const float *cells = st->has_depth ? st->fields + bg->field_offset +
                                              (gsize) ((int) j - bg->rect[1]) * rw + (i0 - bg->rect[0])
                                          : NULL;
-      geometry_segment (bg, y, (float) st->spacing[0], i0, n, f->round ? bg->inv_width : 0.0f,
+      geometry_segment (bg, y, (float) st->spacing[0], i0, n,
+                        f->p->round_waves ? bg->inv_width : 0.0f,
                         u + i0, v + i0, scale + i0, rho + i0);
       if (cells)
         damp_segment (cells, n, scale + i0);
@@ -1267,9 +1282,9 @@ surface_row (const GerstnerState *st, const Frame *f, const float *depth, guint 
           float py = fj * tr->step_y_hi;
           float row_turns = (tr->offset + (py - rintf (py))) + fj * tr->step_y_lo;
           train_turns (tr, row_turns, i0, n, rho + i0, turns + i0);
-          if (cells && f->refraction == REFRACTION_PHASE)
+          if (cells && f->p->refraction == REFRACTION_PHASE)
             add_segment (cells + (1 + t) * area, n, turns + i0);
-          else if (cells && f->refraction == REFRACTION_FREQUENCY)
+          else if (cells && f->p->refraction == REFRACTION_FREQUENCY)
             frequency_segment (cells + (1 + t) * area, f->time, n, turns + i0);
           const float *a = scale + i0;
           if (irregular > 0)
@@ -1311,11 +1326,21 @@ gerstner_prepare (WgNodeContext *ctx, GError **error)
   st->height = s->grid[1];
   st->spacing[0] = s->extent[0] / s->grid[0];
   st->spacing[1] = s->extent[1] / s->grid[1];
-  st->gpu = wg_ctx_gpu (ctx) != NULL;
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  st->gpu = gpu != NULL;
   st->has_depth = depth != NULL;
   if (!st->gpu)
     st->scratch = g_new (float, SCRATCH_ROWS * (gsize) st->width * wg_ctx_threads (ctx));
   wg_ctx_set_state (ctx, st);
+  if (gpu && (!wg_gpu_kernel_init (&st->surface_kernel, gpu, "gerstner.comp", NULL,
+                                   sizeof (GerstnerUniforms), error) ||
+              (depth && (!wg_gpu_kernel_init (&st->rays_kernel, gpu, "gerstner.comp",
+                                              "#define RAYS 1\n",
+                                              sizeof (GerstnerRaysUniforms), error) ||
+                         !wg_gpu_kernel_init (&st->resample_kernel, gpu, "gerstner.comp",
+                                              "#define RESAMPLE 1\n",
+                                              sizeof (GerstnerResampleUniforms), error)))))
+    return FALSE;
   if (!gerstner_sync (ctx, st, error))
     return FALSE;
   wg_ctx_define_field (ctx, OUT_HEIGHT, s->grid[0], s->grid[1], 1, s->extent);
@@ -1347,7 +1372,7 @@ gerstner_process_cpu (WgNodeContext *ctx, GError **error)
           st->fields_valid = TRUE;
         }
     }
-  if (f.noise > 0)
+  if (f.p->noise_amplitude > 0)
     ensure_noise (st, &f);
   float *height = wg_buffer_data (wg_ctx_output (ctx, OUT_HEIGHT));
   float *disp = wg_buffer_data (wg_ctx_output (ctx, OUT_DISPLACEMENT));
@@ -1368,15 +1393,9 @@ upload (GLuint buffer, const void *data, gsize bytes)
 }
 
 /* The wave rays and fields of every box on the GPU, as precompute_cpu(). */
-static gboolean
-precompute_gpu (WgNodeContext *ctx, GerstnerState *st, const Frame *f, GLuint depth,
-                GError **error)
+static void
+precompute_gpu (WgNodeContext *ctx, GerstnerState *st, const Frame *f, GLuint depth)
 {
-  WgGpuContext *gpu = wg_ctx_gpu (ctx);
-  GLuint rays = wg_gpu_program (gpu, "gerstner.comp", "#define RAYS 1\n", error);
-  GLuint resample = rays ? wg_gpu_program (gpu, "gerstner.comp", "#define RESAMPLE 1\n", error) : 0;
-  if (resample == 0)
-    return FALSE;
   for (guint b = 0; b < st->n_boxes; b++)
     {
       const BoxGpu *bg = &st->box_table[b];
@@ -1387,41 +1406,45 @@ precompute_gpu (WgNodeContext *ctx, GerstnerState *st, const Frame *f, GLuint de
       gsize need = ray_floats (&rg, bg->n_trains);
       if (need > st->gpu_rays_size)
         {
-          gpu_buffer (&st->gpu_rays, need * sizeof (float));
+          gpu_buffer (wg_ctx_gpu (ctx), &st->gpu_rays, need * sizeof (float));
           st->gpu_rays_size = need;
         }
-      GLuint programs[] = { rays, resample };
-      for (guint p = 0; p < 2; p++)
-        {
-          wg_gpu_set_uvec2 (programs[p], "u_grid", st->width, st->height);
-          wg_gpu_set_uint (programs[p], "u_box", b);
-          wg_gpu_set_vec2 (programs[p], "u_ray_origin", rg.u0, rg.v0);
-          wg_gpu_set_vec2 (programs[p], "u_ray_step", rg.step, rg.inv_step);
-          wg_gpu_set_uvec2 (programs[p], "u_rays", rg.n_u, rg.n_v);
-          wg_gpu_set_float (programs[p], "u_inv_amplitude", rg.inv_amplitude);
-        }
-      wg_gpu_set_vec2 (rays, "u_grid_inv_spacing", (float) (1.0 / st->spacing[0]),
-                       (float) (1.0 / st->spacing[1]));
-      wg_gpu_set_int (rays, "u_window", rg.window);
-      wg_gpu_set_float (rays, "u_shadow", rg.shadow);
-      wg_gpu_set_float (rays, "u_inv_recovery", rg.inv_recovery);
-      wg_gpu_set_int (rays, "u_phase", rg.phase);
+      const GerstnerRaysUniforms ru = {
+        .u_grid = { st->width, st->height },
+        .u_ray_origin = { rg.u0, rg.v0 },
+        .u_ray_step = { rg.step, rg.inv_step },
+        .u_rays = { rg.n_u, rg.n_v },
+        .u_grid_inv_spacing = { (float) (1.0 / st->spacing[0]), (float) (1.0 / st->spacing[1]) },
+        .u_box = b,
+        .u_inv_amplitude = rg.inv_amplitude,
+        .u_window = rg.window,
+        .u_shadow = rg.shadow,
+        .u_inv_recovery = rg.inv_recovery,
+        .u_phase = rg.phase,
+      };
       wg_gpu_bind (0, st->gpu_boxes);
       wg_gpu_bind (1, st->gpu_trains);
       wg_gpu_bind (2, st->gpu_fields);
       wg_gpu_bind (3, depth);
       wg_gpu_bind (6, st->gpu_rays);
-      wg_gpu_dispatch (rays, (rg.n_v + 63) / 64, 1, 1);
+      wg_gpu_kernel_dispatch (&st->rays_kernel, &ru, (rg.n_v + 63) / 64, 1, 1);
 
       const guint rw = (guint) (bg->rect[2] - bg->rect[0] + 1);
       const guint rh = (guint) (bg->rect[3] - bg->rect[1] + 1);
-      wg_gpu_set_uvec2 (resample, "u_size", rw, rh);
-      wg_gpu_set_vec2 (resample, "u_spacing", (float) st->spacing[0], (float) st->spacing[1]);
-      wg_gpu_set_int (resample, "u_refraction", f->refraction);
-      wg_gpu_set_float (resample, "u_gravity", (float) f->gravity);
-      wg_gpu_dispatch_field (resample, rw, rh);
+      const GerstnerResampleUniforms su = {
+        .u_size = { rw, rh },
+        .u_grid = { st->width, st->height },
+        .u_ray_origin = { rg.u0, rg.v0 },
+        .u_ray_step = { rg.step, rg.inv_step },
+        .u_rays = { rg.n_u, rg.n_v },
+        .u_spacing = { (float) st->spacing[0], (float) st->spacing[1] },
+        .u_box = b,
+        .u_inv_amplitude = rg.inv_amplitude,
+        .u_refraction = f->p->refraction,
+        .u_gravity = (float) f->p->gravity,
+      };
+      wg_gpu_kernel_dispatch_field (&st->resample_kernel, &su, rw, rh);
     }
-  return TRUE;
 }
 
 static gboolean
@@ -1445,31 +1468,33 @@ gerstner_process_gpu (WgNodeContext *ctx, GError **error)
         return FALSE;
       if (fields_stale (st, &f, &key) || wg_ctx_input_changed (ctx, IN_DEPTH))
         {
-          if (!precompute_gpu (ctx, st, &f, depth, error))
-            return FALSE;
+          precompute_gpu (ctx, st, &f, depth);
           st->key = key;
           st->fields_valid = TRUE;
         }
     }
-  GLuint program = wg_gpu_program (wg_ctx_gpu (ctx), "gerstner.comp", NULL, error);
-  GLuint height = program ? wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_HEIGHT), error) : 0;
+  GLuint height = wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_HEIGHT), error);
   GLuint disp = height ? wg_buffer_gpu_write (wg_ctx_output (ctx, OUT_DISPLACEMENT), error) : 0;
   if (disp == 0)
     return FALSE;
+  const GerstnerParams *p = f.p;
   const float t_hi = (float) f.time;
-  wg_gpu_set_uvec2 (program, "u_size", st->width, st->height);
-  wg_gpu_set_vec2 (program, "u_spacing", (float) st->spacing[0], (float) st->spacing[1]);
-  wg_gpu_set_uint (program, "u_n_boxes", st->n_boxes);
-  wg_gpu_set_int (program, "u_fields", st->has_depth);
-  wg_gpu_set_int (program, "u_refraction", f.refraction);
-  wg_gpu_set_int (program, "u_round", f.round);
-  wg_gpu_set_float (program, "u_irregular", (float) f.irregular);
-  wg_gpu_set_float (program, "u_group_inv_spacing", (float) (1.0 / f.group_spacing));
-  wg_gpu_set_vec2 (program, "u_noise", (float) f.noise, f.noise > 0 ? (float) (1.0 / f.noise) : 0.0f);
-  wg_gpu_set_float (program, "u_noise_rate", (float) (f.noise_frequency * INV_TWO_PI));
-  wg_gpu_set_vec2 (program, "u_time", t_hi, (float) (f.time - (double) t_hi));
-  wg_gpu_set_uvec2 (program, "u_seed", (guint32) f.seed, (guint32) (f.seed >> 32));
-  wg_gpu_set_uint (program, "u_node_seed", f.node_seed);
+  const GerstnerUniforms u = {
+    .u_size = { st->width, st->height },
+    .u_spacing = { (float) st->spacing[0], (float) st->spacing[1] },
+    .u_noise = { (float) p->noise_amplitude,
+                 p->noise_amplitude > 0 ? (float) (1.0 / p->noise_amplitude) : 0.0f },
+    .u_time = { t_hi, (float) (f.time - (double) t_hi) },
+    .u_seed = { (guint32) f.seed, (guint32) (f.seed >> 32) },
+    .u_n_boxes = st->n_boxes,
+    .u_fields = st->has_depth,
+    .u_refraction = p->refraction,
+    .u_round = p->round_waves,
+    .u_irregular = (float) p->irregular_height,
+    .u_group_inv_spacing = (float) (1.0 / p->irregular_spacing),
+    .u_noise_rate = (float) (p->noise_frequency * INV_TWO_PI),
+    .u_node_seed = (guint32) p->seed,
+  };
   /* Without a depth input the kernel reads neither binding 2 nor 3. */
   wg_gpu_bind (0, st->gpu_boxes);
   wg_gpu_bind (1, st->gpu_trains);
@@ -1477,7 +1502,7 @@ gerstner_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_bind (3, depth ? depth : st->gpu_boxes);
   wg_gpu_bind (4, height);
   wg_gpu_bind (5, disp);
-  wg_gpu_dispatch_field (program, st->width, st->height);
+  wg_gpu_kernel_dispatch_field (&st->surface_kernel, &u, st->width, st->height);
   return TRUE;
 }
 
@@ -1501,4 +1526,5 @@ const WgNodeType wg_node_gerstner = {
   .process_cpu = gerstner_process_cpu,
   .process_gpu = gerstner_process_gpu,
   .free_state = gerstner_state_free,
+  .params_size = sizeof (GerstnerParams),
 };

@@ -5,6 +5,8 @@
  *    refraction phase of each train, then the land damping in place;
  *  - RESAMPLE: one per cell of the box's rectangle: its fields from the rays;
  *  - otherwise: one per grid cell: noise plus every visible box's trains. */
+#define WG_FIELD_BLOCK
+#include "gerstner.h"
 #ifdef RAYS
 layout (local_size_x = 64) in;
 #else
@@ -54,13 +56,6 @@ bilerp (float a00, float a10, float a01, float a11, float ta, float tb)
 layout (std430, binding = 3) restrict readonly buffer Depth { float depth[]; };
 layout (std430, binding = 6) restrict buffer Rays { float rays[]; };
 
-uniform uvec2 u_grid;          /* water grid, cells */
-uniform uint u_box;
-uniform vec2 u_ray_origin;     /* u0, v0 of the ray grid (m) */
-uniform vec2 u_ray_step;       /* Δs, 1/Δs */
-uniform uvec2 u_rays;          /* n_u, n_v */
-uniform float u_inv_amplitude; /* 1/ΣA of the box */
-
 /* Bilinear sample at fractional (fa, fb), clamped to the edges, of an
  * n_a × n_b field stored from @base of `depth` (RAYS) or `rays`. */
 #define SAMPLE(buf, base, n_a, n_b, fa_in, fb_in, result)                                  \
@@ -74,11 +69,6 @@ uniform float u_inv_amplitude; /* 1/ΣA of the box */
 #endif
 
 #ifdef RAYS
-uniform vec2 u_grid_inv_spacing; /* 1/Δx, 1/Δy */
-uniform int u_window;            /* samples in S + R */
-uniform float u_shadow;          /* S (m) */
-uniform float u_inv_recovery;    /* 1/R */
-uniform bool u_phase;            /* trace refraction phases */
 
 float
 local_wavenumber (float k0, float d)
@@ -151,10 +141,6 @@ main ()
 #elif defined(RESAMPLE)
 layout (std430, binding = 2) restrict writeonly buffer Fields { float fields[]; };
 
-uniform vec2 u_spacing;   /* Δx, Δy (m) */
-uniform int u_refraction; /* 1 phase, 2 frequency */
-uniform float u_gravity;
-
 void
 main ()
 {
@@ -175,13 +161,13 @@ main ()
     {
       Train tr = trains[b.info.x + t];
       uint slot = f + (1u + t) * area;
-      if (u_refraction == 1)
+      if (u_refraction == WG_GERSTNER_REFRACTION_PHASE)
         {
           float phase;
           SAMPLE (rays, (1u + t) * ray_area, u_rays.x, u_rays.y, fa, fb, phase);
           fields[slot] = phase;
         }
-      else if (u_refraction == 2)
+      else if (u_refraction == WG_GERSTNER_REFRACTION_FREQUENCY)
         fields[slot] = dc > 0.0 ? sqrt (u_gravity * tr.phase.z * tanh (min (tr.phase.z * dc, 10.0))) *
                                     INV_TWO_PI
                                 : 0.0;
@@ -193,19 +179,6 @@ layout (std430, binding = 2) restrict readonly buffer Fields { float fields[]; }
 layout (std430, binding = 3) restrict readonly buffer Depth { float depth[]; };
 layout (std430, binding = 4) restrict writeonly buffer Height { float height[]; };
 layout (std430, binding = 5) restrict writeonly buffer Displacement { float displacement[]; };
-
-uniform vec2 u_spacing;           /* Δx, Δy (m) */
-uniform uint u_n_boxes;
-uniform bool u_fields;            /* a depth input: land damping and refraction fields */
-uniform int u_refraction;         /* 0 none, 1 phase, 2 frequency */
-uniform bool u_round;
-uniform float u_irregular;        /* a of eq. 8 */
-uniform float u_group_inv_spacing; /* 1/Λ */
-uniform vec2 u_noise;             /* b, 1/b (m, 1/m) */
-uniform float u_noise_rate;       /* r_max/2π (Hz) */
-uniform vec2 u_time;              /* t = hi + lo (s) */
-uniform uvec2 u_seed;
-uniform uint u_node_seed;
 
 const uint NOISE_STREAM = 0x47455253u;
 
@@ -255,9 +228,9 @@ main ()
           precise float turns = tr.phase.x + (py - roundEven (py)) + fj * tr.steps.w +
                                 (px - roundEven (px)) + fi * tr.steps.y;
           turns = turns + rho * tr.wave.w;
-          if (u_fields && u_refraction == 1)
+          if (u_fields && u_refraction == WG_GERSTNER_REFRACTION_PHASE)
             turns = turns + fields[f + (1u + t) * area];
-          else if (u_fields && u_refraction == 2)
+          else if (u_fields && u_refraction == WG_GERSTNER_REFRACTION_FREQUENCY)
             turns = turns - wg_frac_product (vec2 (fields[f + (1u + t) * area], 0.0), u_time);
           vec2 sc = wg_sincos_turns (turns);
           precise float amp = scale;
