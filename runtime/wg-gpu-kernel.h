@@ -11,24 +11,8 @@ G_BEGIN_DECLS
 /* Workgroup size of the 2D field kernels (shaders/wg-field.glsl). */
 #define WG_GPU_TILE 16
 
-void wg_gpu_set_int (GLuint program, const char *name, int value);
-void wg_gpu_set_uint (GLuint program, const char *name, guint value);
-void wg_gpu_set_float (GLuint program, const char *name, float value);
-void wg_gpu_set_vec2 (GLuint program, const char *name, float x, float y);
-void wg_gpu_set_uvec2 (GLuint program, const char *name, guint x, guint y);
-
 /** wg_gpu_bind: binds shader storage buffer @ssbo to @binding. */
 void wg_gpu_bind (guint binding, GLuint ssbo);
-
-/**
- * wg_gpu_dispatch:
- * Runs @program over @gx × @gy × @gz workgroups, then issues a memory
- * barrier for storage-buffer reads by later kernels and buffer read-backs.
- */
-void wg_gpu_dispatch (GLuint program, guint gx, guint gy, guint gz);
-
-/** wg_gpu_dispatch_field: one invocation per cell of a @width × @height field. */
-void wg_gpu_dispatch_field (GLuint program, guint width, guint height);
 
 /**
  * WgGpuKernel:
@@ -64,8 +48,9 @@ void wg_gpu_kernel_clear (WgGpuKernel *kernel);
  * wg_gpu_kernel_dispatch / _dispatch_field:
  * Uploads @uniforms (kernel->uniform_size bytes, the block's C mirror; NULL
  * when it has none), binds it at uniform binding 0 and dispatches @gx × @gy
- * × @gz workgroups (_field: one invocation per cell of @width × @height),
- * then a barrier as wg_gpu_dispatch().
+ * × @gz workgroups (_field: one invocation per cell of @width × @height,
+ * in WG_GPU_TILE² groups), then issues a memory barrier for storage-buffer
+ * reads by later kernels and buffer read-backs.
  */
 void wg_gpu_kernel_dispatch (const WgGpuKernel *kernel, const void *uniforms, guint gx, guint gy,
                              guint gz);

@@ -165,62 +165,6 @@ wg_ctx_params (WgNodeContext *ctx)
   return ctx->params;
 }
 
-static const WgValue *
-value_of (WgNodeContext *ctx, guint param, WgParamType type)
-{
-  g_assert (param < ctx->inst->type->n_params);
-  g_assert (ctx->inst->type->params[param].type == type ||
-            (type == WG_PARAM_STRING && ctx->inst->type->params[param].type == WG_PARAM_PATH));
-  return &ctx->inst->values[param];
-}
-
-double
-wg_ctx_double (WgNodeContext *ctx, guint param)
-{
-  return wg_value_at (value_of (ctx, param, WG_PARAM_FLOAT), wg_ctx_time (ctx));
-}
-
-double
-wg_ctx_radians (WgNodeContext *ctx, guint param)
-{
-  return wg_ctx_double (ctx, param) * (G_PI / 180.0);
-}
-
-gint64
-wg_ctx_int (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_INT)->i;
-}
-
-gboolean
-wg_ctx_bool (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_BOOL)->i != 0;
-}
-
-int
-wg_ctx_enum (WgNodeContext *ctx, guint param)
-{
-  return (int) value_of (ctx, param, WG_PARAM_ENUM)->i;
-}
-
-const char *
-wg_ctx_string (WgNodeContext *ctx, guint param)
-{
-  return value_of (ctx, param, WG_PARAM_STRING)->s;
-}
-
-char *
-wg_ctx_path (WgNodeContext *ctx, guint param)
-{
-  const char *p = wg_ctx_string (ctx, param);
-  if (p == NULL || *p == '\0')
-    return g_strdup ("");
-  if (g_path_is_absolute (p))
-    return g_strdup (p);
-  return g_build_filename (ctx->plan->graph->base_dir, p, NULL);
-}
-
 WgBuffer *
 wg_ctx_input (WgNodeContext *ctx, guint port)
 {

@@ -29,18 +29,6 @@ double wg_ctx_dt (WgNodeContext *ctx);
  */
 const void *wg_ctx_params (WgNodeContext *ctx);
 
-/* Parameter values by index into the type's params[]. */
-double wg_ctx_double (WgNodeContext *ctx, guint param);
-/** wg_ctx_radians: an angle parameter (degrees in JSON) in radians. */
-double wg_ctx_radians (WgNodeContext *ctx, guint param);
-gint64 wg_ctx_int (WgNodeContext *ctx, guint param);
-gboolean wg_ctx_bool (WgNodeContext *ctx, guint param);
-/** wg_ctx_enum: index of the chosen enum value in the spec's choices. */
-int wg_ctx_enum (WgNodeContext *ctx, guint param);
-const char *wg_ctx_string (WgNodeContext *ctx, guint param);
-/** wg_ctx_path: a path parameter resolved against the graph's folder (free it). */
-char *wg_ctx_path (WgNodeContext *ctx, guint param);
-
 /** wg_ctx_input: buffer linked into input @port, or NULL when unlinked. */
 WgBuffer *wg_ctx_input (WgNodeContext *ctx, guint port);
 /** wg_ctx_output: the node's output buffer @port (valid after prepare). */

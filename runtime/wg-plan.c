@@ -653,3 +653,9 @@ wg_plan_set_write_files (WgPlan *plan, gboolean write_files)
 {
   plan->write_files = write_files;
 }
+
+struct _WgGpuContext *
+wg_plan_get_gpu_context (WgPlan *plan)
+{
+  return plan->gpu;
+}

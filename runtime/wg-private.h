@@ -262,6 +262,8 @@ void wg_plan_set_row_windows (WgPlan *plan, gboolean windows);
 guint wg_plan_get_row_windows (const WgPlan *plan);
 /** wg_plan_get_fused_stages: row-stage runs so far that were fused with other nodes. */
 guint64 wg_plan_get_fused_stages (const WgPlan *plan);
+/** wg_plan_get_gpu_context: the GPU plan's context, NULL for CPU plans (tests). */
+struct _WgGpuContext *wg_plan_get_gpu_context (WgPlan *plan);
 /** wg_plan_finish: waits for the GPU to finish the plan's queued work. */
 void wg_plan_finish (WgPlan *plan);
 /** wg_plan_set_write_files: enables or disables sinks (off during preroll). */

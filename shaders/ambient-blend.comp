@@ -1,8 +1,6 @@
 /* ambient-blend.comp — GPU path of ambient-blend (nodes/wg-node-ambient-blend.c):
  * h − a (1 − obstruction), or (h + a) · obstruction (ADD), with a the
  * ambient field resampled by world position, times the scale. */
-#define WG_FIELD_BLOCK
-#define WG_RESAMPLE_BLOCK
 #include "ambient-blend.h"
 #include "wg-field.glsl"
 

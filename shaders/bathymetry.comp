@@ -1,7 +1,6 @@
 /* bathymetry.comp — GPU path of bathymetry (nodes/wg-node-bathymetry.c):
  * d = min(D, m_b (s₀ − (p − c)·n̂), m_i (|p − q| − R)) per cell, in the
  * same float operations as the CPU. */
-#define WG_FIELD_BLOCK
 #include "bathymetry.h"
 #include "wg-field.glsl"
 

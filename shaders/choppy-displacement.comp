@@ -1,7 +1,6 @@
 /* choppy-displacement.comp — GPU path of choppy-displacement (nodes/wg-node-choppy-displacement.c):
  * the vector displacement (λDx, λDy, h), from the spectral D (SPECTRAL) or
  * Belyaev's finite-difference shortcut, papers/003 eq. 9–11. */
-#define WG_FIELD_BLOCK
 #include "choppy-displacement.h"
 #include "wg-field.glsl"
 

@@ -7,7 +7,6 @@
  * and column and k = 0 are dropped from the derivatives, as on the CPU.
  * HALF: the input is the Hermitian half spectrum.
  * EXTRACT: the height is the real part of the first transformed array. */
-#define WG_FIELD_BLOCK
 #include "fft.h"
 #include "wg-field.glsl"
 

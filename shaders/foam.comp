@@ -1,7 +1,6 @@
 /* foam.comp — GPU path of foam (nodes/wg-node-foam.c): the Jacobian J of
  * the displaced grid by central differences, fresh foam
  * clamp((threshold − J)/falloff, 0, 1), kept as max(fresh, decay · foam). */
-#define WG_FIELD_BLOCK
 #include "foam.h"
 #include "wg-field.glsl"
 

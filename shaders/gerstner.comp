@@ -5,7 +5,6 @@
  *    refraction phase of each train, then the land damping in place;
  *  - RESAMPLE: one per cell of the box's rectangle: its fields from the rays;
  *  - otherwise: one per grid cell: noise plus every visible box's trains. */
-#define WG_FIELD_BLOCK
 #include "gerstner.h"
 #ifdef RAYS
 layout (local_size_x = 64) in;

@@ -5,7 +5,6 @@
  * inverse transform is the conjugate of the forward one) and takes the
  * field back out, normalised (FFT_EXTRACT). P = RADIUS and the rule
  * (BOUNDARY) are compiled in when the node is prepared. */
-#define WG_FIELD_BLOCK
 #include "iwave-convolve.h"
 #include "wg-field.glsl"
 

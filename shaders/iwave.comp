@@ -6,8 +6,6 @@
  * or, with u_velocity, only the step's velocity h⁺ − h, for
  * SMOOTH: h⁺ = h + v − smoothing · (L∘L v)/64 (13-point stencil under the
  * boundary rule); h⁻ = h; h⁺ masked. */
-#define WG_FIELD_BLOCK
-#define WG_RESAMPLE_BLOCK
 #include "iwave.h"
 #include "wg-field.glsl"
 

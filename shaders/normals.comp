@@ -4,7 +4,6 @@
  * (SPECTRAL) or Belyaev's forward differences of all of P. HEIGHT: binding
  * 0 holds a plain height field; its normal is normalize(−∂h/∂x, −∂h/∂y, 1)
  * from the slopes (SPECTRAL) or central differences. */
-#define WG_FIELD_BLOCK
 #include "normals.h"
 #include "wg-field.glsl"
 

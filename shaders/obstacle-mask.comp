@@ -3,7 +3,6 @@
  * the signed distance d (m, positive in water) to a transformed shape, or to
  * an image's outline (IMAGE: distances precomputed on the CPU); times an
  * input mask (INPUT_MASK). */
-#define WG_FIELD_BLOCK
 #include "obstacle-mask.h"
 #include "wg-field.glsl"
 

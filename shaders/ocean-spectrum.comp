@@ -4,7 +4,6 @@
  * (wg-rng.glsl), so both backends make the same sea.
  * Models and spreadings are the WG_SPECTRUM_* and WG_SPREADING_* names of
  * ocean-spectrum.h, which the C code uses too. */
-#define WG_FIELD_BLOCK
 #include "ocean-spectrum.h"
 #include "wg-field.glsl"
 #include "wg-rng.glsl"

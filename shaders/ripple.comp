@@ -5,7 +5,6 @@
  *               next = d·(k_cur·cur + k_flow·((e + w) + (n + s)) − prev);
  *  RIPPLE_SWAP: exchanges height and previous after an odd number of steps.
  * Results are `precise` (no fused multiply-add), the CPU's rounding. */
-#define WG_FIELD_BLOCK
 #include "ripple.h"
 #include "wg-field.glsl"
 

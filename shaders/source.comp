@@ -1,7 +1,6 @@
 /* source.comp — GPU path of source (nodes/wg-node-source.c): a bump
  * a·(1 − (r/R)²)² around the centre, or the wake a·(1 − obstruction) (WAKE),
  * plus an input source (INPUT_SOURCE). */
-#define WG_FIELD_BLOCK
 #include "source.h"
 #include "wg-field.glsl"
 

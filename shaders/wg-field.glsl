@@ -4,11 +4,8 @@
 
 layout (local_size_x = 16, local_size_y = 16) in;
 
-/* u_size: the field's width and height in cells, a member of the kernel's
- * uniform block (wg-uniforms.h), which is included before this file. */
-#ifndef WG_FIELD_BLOCK
-uniform uvec2 u_size;
-#endif
+/* u_size (uvec2): the field's width and height in cells, a member of every
+ * field kernel's uniform block (wg-uniforms.h), included before this file. */
 
 /* The cell this invocation computes, or false when it lies outside. */
 bool

@@ -4,12 +4,6 @@
  * u_ambient_inv_spacing and u_ambient_wrap are members of the including
  * kernel's uniform block. */
 
-#ifndef WG_RESAMPLE_BLOCK
-uniform uvec2 u_ambient_size;
-uniform vec2 u_ambient_inv_spacing;
-uniform bool u_ambient_wrap;
-#endif
-
 float
 wg_resample_ambient (vec2 world)
 {

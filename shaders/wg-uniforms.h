@@ -2,7 +2,8 @@
  *
  * A kernel's parameters travel in one std140 uniform block (binding 0),
  * declared once in a header beside the kernel that both the node's C file
- * and the shader include:
+ * and the shader include (before wg-field.glsl, whose helpers read the
+ * block's u_size):
  *
  *   WG_UNIFORMS (ChoppyUniforms)
  *   {

@@ -3,6 +3,7 @@
 #include "wg-test-util.h"
 #include "wg-gpu.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <string.h>
 
@@ -207,6 +208,49 @@ test_adopt_current_context (void)
   g_assert_cmpint (glGetError (), ==, GL_NO_ERROR);
 }
 
+/* Nodes build their GPU programs and buffers in prepare: once a GPU plan
+ * has run its first frames, a hundred more create no GL object, look no
+ * program up by name, and leave the calling thread's heap where it was
+ * (malloc statistics of the main arena, which this thread allocates from;
+ * the driver's worker threads have arenas of their own). Every example
+ * graph, on a 64² grid so that a hundred frames stay quick on llvmpipe. */
+static void
+check_steady (gconstpointer data)
+{
+  const char *name = data;
+  if (!wg_test_gpu_available ())
+    return;
+  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  WgSettings settings = *wg_graph_get_settings (graph);
+  settings.grid[0] = settings.grid[1] = 64;
+  g_assert_true (wg_graph_set_settings (graph, &settings, &error));
+  g_autoptr (WgPlan) plan = plan_for (graph, WG_BACKEND_GPU);
+  WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
+  g_assert_nonnull (gpu);
+
+  gint64 frame = settings.frames[0];
+  for (int k = 0; k < 3; k++, frame++)
+    g_assert_true (wg_plan_evaluate (plan, frame, &error));
+  g_assert_no_error (error);
+  guint64 objects0, lookups0, objects1, lookups1;
+  wg_gpu_context_get_counts (gpu, &objects0, &lookups0);
+  const gsize heap0 = mallinfo2 ().uordblks;
+  for (int k = 0; k < 100; k++, frame++)
+    g_assert_true (wg_plan_evaluate (plan, frame, &error));
+  g_assert_no_error (error);
+  const gsize heap1 = mallinfo2 ().uordblks;
+  wg_gpu_context_get_counts (gpu, &objects1, &lookups1);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " GL objects, %" G_GUINT64_FORMAT
+                  " program lookups, heap in use %zu -> %zu bytes over 100 frames",
+                  name, objects1 - objects0, lookups1 - lookups0, heap0, heap1);
+  g_assert_cmpuint (objects1, ==, objects0);
+  g_assert_cmpuint (lookups1, ==, lookups0);
+  g_assert_cmpuint (heap1, <=, heap0);
+}
+
 /* GPtrArray compares pointers to its elements. */
 int
 main (int argc, char **argv)
@@ -218,6 +262,9 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/backends/parity/%s",
                                                (char *) g_ptr_array_index (names, i));
       g_test_add_data_func (path, g_ptr_array_index (names, i), check_graph);
+      g_autofree char *steady = g_strdup_printf ("/backends/gpu-steady/%s",
+                                                 (char *) g_ptr_array_index (names, i));
+      g_test_add_data_func (steady, g_ptr_array_index (names, i), check_steady);
     }
   g_test_add_func ("/backends/no-gpu", test_no_gpu);
   g_test_add_func ("/backends/adopt-without-context", test_adopt_without_context);
