@@ -11,6 +11,10 @@
  *   F(k) = S(ω(k)) · dω/dk · D(θ, ω) / k
  * for the frequency-spectrum models, and Tessendorf's / Belyaev's forms for
  * the Phillips models. ξr, ξi come from a Philox stream keyed on (seed, n, m).
+ *
+ * Longer than most nodes (~680 lines) because six models share one
+ * parameter table (26 documented parameters, ~190 lines) and one per-mode
+ * evaluation; the models' formulas themselves are in wg-ocean.c.
  */
 #include "wg-node-private.h"
 #include "wg-ndbc.h"
@@ -513,7 +517,7 @@ model_from_params (WgNodeContext *ctx, SpectrumModel *sm)
     case MODEL_JONSWAP:
     case MODEL_TMA:
       if (wind > 0)
-        wg_jonswap_parameters (wind, p->fetch, g, &sm->alpha, &sm->omega_peak);
+        wg_jonswap_parameters (p->wind_speed, p->fetch, p->gravity, &sm->alpha, &sm->omega_peak);
       break;
     case MODEL_MEASURED:
       sm->omega_peak = sm->measured->omega_peak;
