@@ -1,0 +1,306 @@
+/* wg-png.c — PNG files through libpng: 16-bit writes into an atomic
+ * temporary file, 8- and 16-bit reads to float. See wg-image-io.h. */
+#include "wg-image-io-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <png.h>
+
+/* ---------------------------------------------------------------------------
+ * PNG
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  char message[256];
+  gboolean too_large; /* the header's size is over the reader's limits */
+} WgPngError;
+
+/* libpng must not return from its error callback; it jumps back to the
+ * setjmp in the encode/decode helper, which releases libpng's state. */
+static void
+wg_png_error (png_structp png, png_const_charp msg)
+{
+  WgPngError *err = png_get_error_ptr (png);
+  g_strlcpy (err->message, msg, sizeof err->message);
+  png_longjmp (png, 1);
+}
+
+/* Warnings concern ancillary chunks (bad iCCP, gamma…) that do not affect
+ * the samples, and are dropped rather than printed; except that a size over
+ * png_set_user_limits() is only a warning before libpng's "Invalid IHDR". */
+static void
+wg_png_warning (png_structp png, png_const_charp msg)
+{
+  if (strstr (msg, "exceeds user limit") != NULL)
+    ((WgPngError *) png_get_error_ptr (png))->too_large = TRUE;
+}
+
+/* libpng's own stdio writer reports only "Write Error"; this one says why. */
+static void
+wg_png_write_data (png_structp png, png_bytep data, size_t length)
+{
+  if (fwrite (data, 1, length, png_get_io_ptr (png)) != length)
+    {
+      png_error (png, g_strerror (errno));
+    }
+}
+
+static void
+wg_png_flush (png_structp png)
+{
+  fflush (png_get_io_ptr (png));
+}
+
+static const int wg_png_color_types[] = {
+  PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA,
+};
+
+/* Everything between setjmp and the end lives here so that no local of the
+ * caller changes after setjmp; @row holds one big-endian 16-bit row. */
+static gboolean
+wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const float *data,
+                 double lo, double range, guint8 *row, WgPngError *err)
+{
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, err, wg_png_error,
+                                             wg_png_warning);
+  if (png == NULL)
+    {
+      g_strlcpy (err->message, "out of memory", sizeof err->message);
+      return FALSE;
+    }
+  png_infop info = png_create_info_struct (png);
+  if (info == NULL)
+    {
+      png_destroy_write_struct (&png, NULL);
+      g_strlcpy (err->message, "out of memory", sizeof err->message);
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      return FALSE;
+    }
+
+  png_set_write_fn (png, fp, wg_png_write_data, wg_png_flush);
+  png_set_IHDR (png, info, width, height, 16, wg_png_color_types[channels - 1],
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+
+  size_t n = (size_t) width * channels;
+  for (guint j = 0; j < height; j++)
+    {
+      const float *src = data + (size_t) j * n;
+      for (size_t k = 0; k < n; k++)
+        {
+          /* Written so that NaN fails both tests and lands on 0. */
+          double t = ((double) src[k] - lo) / range;
+          t = t > 0.0 ? t : 0.0;
+          t = t < 1.0 ? t : 1.0;
+          guint q = (guint) (t * 65535.0 + 0.5);
+          row[2 * k] = (guint8) (q >> 8);
+          row[2 * k + 1] = (guint8) (q & 0xff);
+        }
+      png_write_row (png, row);
+    }
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  return TRUE;
+}
+
+gboolean
+wg_png_write16 (const char *path, guint width, guint height, guint channels, const float *data,
+                float lo, float hi, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  const char *problem = NULL;
+  /* PNG caps both sides at 2^31 − 1; libpng's default limit is 10^6. */
+  if (width == 0 || height == 0 || width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
+    problem = "image size out of range";
+  else if (channels < 1 || channels > 4)
+    problem = "channel count must be 1 to 4";
+  else if (!(lo != hi) || !isfinite ((double) hi - lo))
+    problem = "value range is empty or not finite";
+  if (problem != NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, problem);
+      return FALSE;
+    }
+
+  g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
+  if (!wg_tmp_file_open (&tf, path, error))
+    return FALSE;
+  tf.fp = fdopen (tf.fd, "wb");
+  if (tf.fp == NULL)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write: %s", path,
+                   g_strerror (e));
+      return FALSE;
+    }
+
+  g_autofree guint8 *row = g_new (guint8, (size_t) width * channels * 2);
+  WgPngError err = { "" };
+  if (!wg_png_encode16 (tf.fp, width, height, channels, data, lo, (double) hi - lo, row, &err))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write PNG: %s",
+                   path, err.message);
+      return FALSE;
+    }
+  if (fflush (tf.fp) != 0)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: write failed: %s", path,
+                   g_strerror (e));
+      return FALSE;
+    }
+  return wg_tmp_file_commit (&tf, path, error);
+}
+
+typedef struct {
+  guint8 *pixels;    /* decoded rows, rowbytes each */
+  png_bytep *rows;
+  guint width, height, channels, depth;
+  size_t rowbytes;
+  gboolean oom;
+} WgPngImage;
+
+/* Decodes into @img, whose buffers the caller frees even on failure; they
+ * are set through the pointer so their values survive the longjmp. */
+static gboolean
+wg_png_decode (FILE *fp, WgPngImage *img, WgPngError *err)
+{
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, err, wg_png_error,
+                                            wg_png_warning);
+  if (png == NULL)
+    {
+      img->oom = TRUE;
+      return FALSE;
+    }
+  png_infop info = png_create_info_struct (png);
+  if (info == NULL)
+    {
+      png_destroy_read_struct (&png, NULL, NULL);
+      img->oom = TRUE;
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      return FALSE;
+    }
+
+  png_init_io (png, fp);
+  png_set_sig_bytes (png, 8);
+  /* A header may claim any size: refuse before allocating for it. */
+  png_set_user_limits (png, WG_PNG_READ_MAX_SIDE, WG_PNG_READ_MAX_SIDE);
+  png_read_info (png, info);
+  /* Palette → RGB, gray below 8 bits → 8 bits, tRNS → alpha channel. */
+  png_set_expand (png);
+  png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+
+  img->width = png_get_image_width (png, info);
+  img->height = png_get_image_height (png, info);
+  img->channels = png_get_channels (png, info);
+  img->depth = png_get_bit_depth (png, info);
+  img->rowbytes = png_get_rowbytes (png, info);
+  gsize total;
+  if (img->channels < 1 || img->channels > 4 || (img->depth != 8 && img->depth != 16) ||
+      !g_size_checked_mul (&total, img->rowbytes, img->height))
+    png_error (png, "unsupported pixel layout");
+
+  img->pixels = g_try_malloc (total);
+  img->rows = g_try_new (png_bytep, img->height);
+  if (img->pixels == NULL || img->rows == NULL)
+    {
+      img->oom = TRUE;
+      png_error (png, "out of memory");
+    }
+  for (guint j = 0; j < img->height; j++)
+    img->rows[j] = img->pixels + (size_t) j * img->rowbytes;
+  png_read_image (png, img->rows);
+  png_read_end (png, NULL);
+  png_destroy_read_struct (&png, &info, NULL);
+  return TRUE;
+}
+
+float *
+wg_png_read (const char *path, guint *width, guint *height, guint *channels, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (width != NULL && height != NULL && channels != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  FILE *fp = g_fopen (path, "rb");
+  if (fp == NULL)
+    {
+      int e = errno;
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN, "%s: cannot open: %s", path,
+                   g_strerror (e));
+      return NULL;
+    }
+
+  png_byte sig[8];
+  if (fread (sig, 1, sizeof sig, fp) != sizeof sig || png_sig_cmp (sig, 0, sizeof sig) != 0)
+    {
+      gboolean io_error = ferror (fp) != 0;
+      fclose (fp);
+      g_set_error (error, WG_IMAGE_ERROR, io_error ? WG_IMAGE_ERROR_READ : WG_IMAGE_ERROR_FORMAT,
+                   "%s: %s", path, io_error ? "read failed" : "not a PNG file");
+      return NULL;
+    }
+
+  WgPngImage img = { NULL };
+  WgPngError err = { "" };
+  gboolean ok = wg_png_decode (fp, &img, &err);
+  fclose (fp);
+  g_autofree guint8 *pixels = img.pixels;
+  g_free (img.rows);
+  if (!ok)
+    {
+      if (img.oom)
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      else if (err.too_large)
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                     "%s: larger than %d × %d pixels", path, WG_PNG_READ_MAX_SIDE,
+                     WG_PNG_READ_MAX_SIDE);
+      else
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: corrupt PNG: %s", path,
+                     err.message);
+      return NULL;
+    }
+
+  size_t n = (size_t) img.width * img.channels;
+  gsize n_values;
+  float *out = NULL;
+  if (g_size_checked_mul (&n_values, n, img.height))
+    out = g_try_new (float, n_values);
+  if (out == NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      return NULL;
+    }
+  for (guint j = 0; j < img.height; j++)
+    {
+      const guint8 *src = pixels + (size_t) j * img.rowbytes;
+      float *dst = out + (size_t) j * n;
+      if (img.depth == 16)
+        for (size_t k = 0; k < n; k++)
+          dst[k] = (float) ((src[2 * k] << 8) | src[2 * k + 1]) / 65535.0f;
+      else
+        for (size_t k = 0; k < n; k++)
+          dst[k] = (float) src[k] / 255.0f;
+    }
+  *width = img.width;
+  *height = img.height;
+  *channels = img.channels;
+  return out;
+}
+
