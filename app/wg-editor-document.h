@@ -4,7 +4,7 @@
  * themselves, they execute commands here. */
 #pragma once
 
-#include "wg-history.h"
+#include "wg-editor-history.h"
 
 G_BEGIN_DECLS
 

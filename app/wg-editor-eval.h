@@ -19,7 +19,7 @@
 
 #include <wavegraph.h>
 
-#include "wg-commands.h"
+#include "wg-editor-commands.h"
 
 G_BEGIN_DECLS
 

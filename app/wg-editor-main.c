@@ -1,4 +1,5 @@
 /* wg-editor-main.c — wavegraph-editor [--screenshot PNG [--frames N]] [GRAPH…] */
+#include "wg-editor-application.h"
 #include "wg-editor-window.h"
 
 #include <stdio.h>

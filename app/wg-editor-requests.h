@@ -4,7 +4,7 @@
  * mapping is tested without a display. */
 #pragma once
 
-#include "wg-commands.h"
+#include "wg-editor-commands.h"
 
 G_BEGIN_DECLS
 

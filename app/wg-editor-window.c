@@ -1,42 +1,15 @@
-/* wg-editor-window.c — the editor's main window and application (see header). */
-#include "wg-editor-window.h"
+/* wg-editor-window.c — the editor's main window: its widgets, the document
+ * and the evaluations they show (see header). Its actions are in
+ * wg-editor-window-actions.c, the bake dialog in wg-editor-bake-dialog.c,
+ * the application in wg-editor-application.c. */
+#include "wg-editor-window-private.h"
 #include "wg-editor-viewport.h"
-#include "wg-editor-resources.h"
-
-#include <epoxy/gl.h>
 
 #include <string.h>
 
-#define APP_ID "org.wavegraph.Editor"
-#define AUTOSAVE_SECONDS 5
 /* Evaluations shorter than this show no progress bar. */
 #define PROGRESS_DELAY_US (250 * 1000)
 
-struct _WgEditorWindow {
-  GtkApplicationWindow parent;
-  WgDocument *doc;
-  guint listener;
-  WgEvaluator *cpu;
-  WgEvaluator *eval;       /* the one in use: cpu, or the viewport's GPU evaluator */
-  WgEvalResult *result;
-  guint64 wanted_serial;   /* serial of the last graph handed to the evaluator */
-  gint64 wanted_frame;
-  guint64 autosaved_serial;
-  char *recovery_dir;
-  guint autosave_timer, progress_timer, toast_timer;
-
-  GtkWidget *title, *subtitle, *undo_button, *redo_button, *backend_button, *backend_label,
-    *backend_detail;
-  GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
-  gboolean banner_from_eval;
-  GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,
-    *enable_poking;
-  GtkStringList *output_names;
-  char *surface_output;
-  gboolean updating_outputs;
-  GMenu *recent_menu;
-  char *backend_text;
-};
 
 G_DEFINE_FINAL_TYPE (WgEditorWindow, wg_editor_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -135,8 +108,8 @@ update_timeline_range (WgEditorWindow *self)
   wg_timeline_set_range (WG_TIMELINE (self->timeline), s->frames[0], s->frames[1], s->fps);
 }
 
-static void
-evaluate_graph (WgEditorWindow *self, gboolean structure)
+void
+wg_editor_window_evaluate (WgEditorWindow *self, gboolean structure)
 {
   self->wanted_serial = wg_evaluator_set_graph (self->eval, wg_document_get_graph (self->doc),
                                                 structure);
@@ -216,7 +189,7 @@ document_changed (WgDocument *doc, WgChangeFlags changes, gpointer data)
   if (changes & (WG_CHANGE_STRUCTURE | WG_CHANGE_LAYOUT))
     wg_canvas_sync (WG_CANVAS (self->canvas));
   if (changes & (WG_CHANGE_STRUCTURE | WG_CHANGE_PARAMS))
-    evaluate_graph (self, (changes & WG_CHANGE_STRUCTURE) != 0);
+    wg_editor_window_evaluate (self, (changes & WG_CHANGE_STRUCTURE) != 0);
   if (changes & WG_CHANGE_STRUCTURE)
     {
       update_timeline_range (self);
@@ -249,7 +222,7 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   self->wanted_frame = wg_timeline_get_frame (WG_TIMELINE (self->timeline));
   wg_inspector_set_frame (WG_INSPECTOR (self->inspector), self->wanted_frame);
-  evaluate_graph (self, TRUE);
+  wg_editor_window_evaluate (self, TRUE);
   wg_editor_window_show_error (self, NULL);
   update_title (self);
   update_history_actions (self);
@@ -261,8 +234,8 @@ wg_editor_window_get_document (WgEditorWindow *self)
   return self->doc;
 }
 
-static void
-remember_recent (const char *path)
+void
+wg_editor_window_remember_recent (const char *path)
 {
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autofree char *uri = g_file_get_uri (file);
@@ -285,7 +258,7 @@ wg_editor_window_open (WgEditorWindow *self, const char *path, GError **error)
       return FALSE;
     }
   wg_editor_window_set_document (self, doc);
-  remember_recent (absolute);
+  wg_editor_window_remember_recent (absolute);
   if (incomplete)
     {
       g_autofree char *msg = g_strdup_printf ("Work in progress: %s — the nodes it concerns are "
@@ -457,661 +430,12 @@ selection_changed (WgCanvas *canvas, WgEditorWindow *self)
     wg_inspector_set_result (WG_INSPECTOR (self->inspector), self->result);
 }
 
-static void
-palette_activated (WgPalette *palette, const char *type, WgEditorWindow *self)
+void
+wg_editor_window_add_node (WgEditorWindow *self, const char *type)
 {
   WgRequest r = { .kind = WG_REQUEST_ADD_NODE, .type = type };
   wg_canvas_get_center (WG_CANVAS (self->canvas), &r.x, &r.y);
   wg_canvas_request (WG_CANVAS (self->canvas), &r);
-}
-
-/* ---------------------------------------------------------------------------
- * Unsaved changes
- * ------------------------------------------------------------------------- */
-
-typedef void (*Continuation) (WgEditorWindow *self, gpointer data);
-
-typedef struct {
-  WgEditorWindow *self;
-  Continuation then;
-  gpointer data;
-} Pending;
-
-static void save_then (WgEditorWindow *self, Continuation then, gpointer data);
-
-static void
-unsaved_response (GtkDialog *dialog, int response, Pending *p)
-{
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_REJECT)
-    p->then (p->self, p->data);
-  else if (response == GTK_RESPONSE_ACCEPT)
-    save_then (p->self, p->then, p->data);
-  g_free (p);
-}
-
-/* Runs @then now, or after asking whether to save the changes first. */
-static void
-confirm_discard (WgEditorWindow *self, Continuation then, gpointer data)
-{
-  if (!wg_document_is_modified (self->doc))
-    {
-      then (self, data);
-      return;
-    }
-  g_autofree char *title = wg_document_get_title (self->doc);
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                              "Save changes to “%s”?", title);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            "Unsaved changes are lost if you don’t save them.");
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Cancel", GTK_RESPONSE_CANCEL, "_Discard",
-                          GTK_RESPONSE_REJECT, "_Save", GTK_RESPONSE_ACCEPT, NULL);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  GtkWidget *discard = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
-  gtk_widget_add_css_class (discard, "destructive-action");
-  Pending *p = g_new0 (Pending, 1);
-  p->self = self;
-  p->then = then;
-  p->data = data;
-  g_signal_connect (dialog, "response", G_CALLBACK (unsaved_response), p);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static gboolean
-save_to (WgEditorWindow *self, const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  if (!wg_document_save (self->doc, path, &error))
-    {
-      wg_editor_window_show_error (self, error->message);
-      return FALSE;
-    }
-  wg_document_remove_recovery (self->doc, self->recovery_dir);
-  remember_recent (wg_document_get_path (self->doc));
-  /* Work in progress saves, but the CLI will refuse it: say so. */
-  g_autoptr (GError) invalid = NULL;
-  if (!wg_graph_validate (wg_document_get_graph (self->doc), &invalid))
-    {
-      g_autofree char *msg = g_strdup_printf ("Saved. The CLI will refuse it until fixed: %s",
-                                              invalid->message);
-      wg_editor_window_toast (self, msg);
-    }
-  else
-    {
-      g_autofree char *title = wg_document_get_title (self->doc);
-      g_autofree char *msg = g_strdup_printf ("Saved %s", title);
-      wg_editor_window_toast (self, msg);
-    }
-  return TRUE;
-}
-
-typedef struct {
-  Continuation then;
-  gpointer data;
-} AfterSave;
-
-static void
-save_as_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  AfterSave *after = user_data;
-  WgEditorWindow *self = g_object_get_data (G_OBJECT (dialog), "wg-window");
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      if (!g_str_has_suffix (path, ".json"))
-        {
-          char *with = g_strconcat (path, ".json", NULL);
-          g_free (path);
-          path = with;
-        }
-      if (save_to (self, path) && after->then)
-        after->then (self, after->data);
-    }
-  g_free (after);
-  g_object_unref (dialog);
-}
-
-static GtkFileFilter *
-graph_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, "Wavegraph graphs");
-  gtk_file_filter_add_pattern (filter, "*.json");
-  return filter;
-}
-
-static void
-save_as (WgEditorWindow *self, Continuation then, gpointer data)
-{
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Save Graph", GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              "_Save", "_Cancel");
-  g_autoptr (GtkFileFilter) filter = graph_filter ();
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  const char *path = wg_document_get_path (self->doc);
-  if (path)
-    {
-      g_autoptr (GFile) file = g_file_new_for_path (path);
-      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, NULL);
-    }
-  else
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "untitled.json");
-  AfterSave *after = g_new0 (AfterSave, 1);
-  after->then = then;
-  after->data = data;
-  g_object_set_data (G_OBJECT (dialog), "wg-window", self);
-  g_signal_connect (dialog, "response", G_CALLBACK (save_as_response), after);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-save_then (WgEditorWindow *self, Continuation then, gpointer data)
-{
-  if (wg_document_get_path (self->doc) == NULL)
-    save_as (self, then, data);
-  else if (save_to (self, NULL) && then)
-    then (self, data);
-}
-
-/* ---------------------------------------------------------------------------
- * Actions
- * ------------------------------------------------------------------------- */
-
-static void
-do_new (WgEditorWindow *self, gpointer data)
-{
-  wg_editor_window_set_document (self, wg_document_new ());
-}
-
-static void
-action_new (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  confirm_discard (data, do_new, NULL);
-}
-
-static void
-do_open_path (WgEditorWindow *self, gpointer data)
-{
-  g_autofree char *path = data;
-  g_autoptr (GError) error = NULL;
-  wg_editor_window_open (self, path, &error);
-}
-
-static void
-open_response (GtkNativeDialog *dialog, int response, WgEditorWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      do_open_path (self, g_file_get_path (file));
-    }
-  g_object_unref (dialog);
-}
-
-static void
-do_open_dialog (WgEditorWindow *self, gpointer data)
-{
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Open Graph", GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                              "_Open", "_Cancel");
-  g_autoptr (GtkFileFilter) filter = graph_filter ();
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-action_open (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  confirm_discard (data, do_open_dialog, NULL);
-}
-
-static void
-action_open_recent (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (p, NULL));
-  confirm_discard (data, do_open_path, g_file_get_path (file));
-}
-
-static void
-action_save (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  save_then (data, NULL, NULL);
-}
-
-static void
-action_save_as (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  save_as (data, NULL, NULL);
-}
-
-static void
-action_undo (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  wg_document_undo (WG_EDITOR_WINDOW (data)->doc);
-}
-
-static void
-action_redo (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  wg_document_redo (WG_EDITOR_WINDOW (data)->doc);
-}
-
-static void
-action_play (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  WgTimeline *timeline = WG_TIMELINE (WG_EDITOR_WINDOW (data)->timeline);
-  wg_timeline_set_playing (timeline, !wg_timeline_get_playing (timeline));
-}
-
-static void
-playing_changed (WgTimeline *timeline, GParamSpec *pspec, WgEditorWindow *self)
-{
-  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "play")),
-                             g_variant_new_boolean (wg_timeline_get_playing (timeline)));
-}
-
-static void
-action_frame_all (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  wg_canvas_frame_all (WG_CANVAS (WG_EDITOR_WINDOW (data)->canvas));
-}
-
-static void
-action_add_node (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  palette_activated (NULL, g_variant_get_string (p, NULL), data);
-}
-
-/* Moves evaluation to the GPU evaluator in the viewport's context, or back
- * to the CPU worker. The new one starts from the document's graph. */
-static gboolean
-use_backend (WgEditorWindow *self, gboolean gpu)
-{
-  WgViewport *viewport = WG_VIEWPORT (self->viewport);
-  WgEvaluator *next = gpu ? wg_viewport_get_gpu_evaluator (viewport) : self->cpu;
-  if (next == NULL)
-    {
-      const char *why = wg_viewport_get_error (viewport);
-      g_autofree char *msg = g_strdup_printf ("The GPU backend runs in the 3D viewport's OpenGL "
-                                              "context: %s", why ? why : "it is not ready");
-      wg_editor_window_toast (self, msg);
-      return FALSE;
-    }
-  self->eval = next;
-  wg_viewport_set_gpu (viewport, gpu);
-  wg_evaluator_set_surface_output (self->eval, self->surface_output);
-  wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
-  wg_viewport_set_interaction (viewport, wg_document_get_graph (self->doc), self->eval);
-  evaluate_graph (self, TRUE);
-  return TRUE;
-}
-
-static void
-action_backend (GSimpleAction *a, GVariant *state, gpointer data)
-{
-  WgEditorWindow *self = data;
-  if (use_backend (self, strcmp (g_variant_get_string (state, NULL), "gpu") == 0))
-    g_simple_action_set_state (a, state);
-}
-
-/* Once the viewport has its context: the GPU when it is hardware, else the
- * CPU (a software rasteriser is slower than the CPU paths, as the runtime's
- * "auto" decides). WAVEGRAPH_EDITOR_BACKEND=cpu|gpu overrides. */
-static void
-viewport_realized (GtkWidget *viewport, WgEditorWindow *self)
-{
-  const char *env = g_getenv ("WAVEGRAPH_EDITOR_BACKEND");
-  gboolean gpu = env ? g_strcmp0 (env, "gpu") == 0
-                     : wg_viewport_is_ready (WG_VIEWPORT (viewport)) &&
-                         !wg_viewport_is_software (WG_VIEWPORT (viewport));
-  const char *error = wg_viewport_get_error (WG_VIEWPORT (viewport));
-  if (error)
-    wg_editor_window_show_error (self, error);
-  if (gpu)
-    wg_editor_window_set_gpu (self, TRUE);
-}
-
-static void bake_dialog (WgEditorWindow *self);
-
-static void
-action_bake (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  bake_dialog (data);
-}
-
-static const GActionEntry window_actions[] = {
-  { "new", action_new },
-  { "open", action_open },
-  { "open-recent", action_open_recent, "s" },
-  { "save", action_save },
-  { "save-as", action_save_as },
-  { "undo", action_undo },
-  { "redo", action_redo },
-  { "play", action_play, NULL, "false" },
-  { "frame-all", action_frame_all },
-  { "add-node", action_add_node, "s" },
-  { "backend", NULL, "s", "'cpu'", action_backend },
-  { "bake", action_bake },
-};
-
-/* ---------------------------------------------------------------------------
- * Recent files, autosave, close
- * ------------------------------------------------------------------------- */
-
-static void
-recent_changed (GtkRecentManager *manager, WgEditorWindow *self)
-{
-  g_menu_remove_all (self->recent_menu);
-  GList *items = gtk_recent_manager_get_items (manager);
-  guint n = 0;
-  for (GList *l = items; l && n < 8; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      if (!gtk_recent_info_has_application (info, "wavegraph-editor") || !gtk_recent_info_exists (info))
-        continue;
-      g_autoptr (GVariant) target = g_variant_ref_sink (g_variant_new_string (gtk_recent_info_get_uri (info)));
-      g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
-      g_menu_item_set_action_and_target_value (item, "win.open-recent", target);
-      g_menu_append_item (self->recent_menu, item);
-      n++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-}
-
-static gboolean
-autosave (gpointer data)
-{
-  WgEditorWindow *self = data;
-  guint64 serial = wg_document_get_serial (self->doc);
-  if (!wg_document_is_modified (self->doc))
-    wg_document_remove_recovery (self->doc, self->recovery_dir);
-  else if (serial != self->autosaved_serial)
-    {
-      g_autoptr (GError) error = NULL;
-      if (wg_document_write_recovery (self->doc, self->recovery_dir, &error))
-        self->autosaved_serial = serial;
-      else
-        g_warning ("autosave: %s", error->message);
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-do_close (WgEditorWindow *self, gpointer data)
-{
-  wg_document_remove_recovery (self->doc, self->recovery_dir);
-  /* Marked clean so the close request below passes. */
-  wg_history_mark_clean (wg_document_get_history (self->doc));
-  gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static gboolean
-close_request (GtkWindow *window)
-{
-  WgEditorWindow *self = WG_EDITOR_WINDOW (window);
-  if (!wg_document_is_modified (self->doc))
-    {
-      wg_document_remove_recovery (self->doc, self->recovery_dir);
-      return FALSE;
-    }
-  confirm_discard (self, do_close, NULL);
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------------------
- * Bake…
- * ------------------------------------------------------------------------- */
-
-/* Shared by the dialog and the bake's thread: freed when both let go. */
-typedef struct {
-  gint refs;
-  WgEditorWindow *self;
-  GtkWidget *dialog, *folder_button, *first, *last, *backend, *sheet, *progress, *status, *run, *close;
-  gboolean running, closed;
-  char *folder;
-  WgGraph *graph;
-  WgBakeOptions options;
-  WgBakeStats stats;
-} Bake;
-
-static void
-bake_unref (Bake *b)
-{
-  if (!g_atomic_int_dec_and_test (&b->refs))
-    return;
-  g_free (b->folder);
-  g_clear_pointer (&b->graph, wg_graph_free);
-  g_free (b->stats.contact_sheet);
-  g_free (b->stats.backend);
-  g_free (b);
-}
-
-typedef struct {
-  Bake *bake;
-  double fraction;
-} BakeProgress;
-
-static gboolean
-bake_progress_idle (gpointer data)
-{
-  BakeProgress *p = data;
-  if (!p->bake->closed)
-    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (p->bake->progress), p->fraction);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-bake_progress_free (gpointer data)
-{
-  BakeProgress *p = data;
-  bake_unref (p->bake);
-  g_free (p);
-}
-
-/* Called on the bake's thread. */
-static void
-bake_progress (gint64 frame, gint64 done, gint64 total, gpointer data)
-{
-  Bake *b = data;
-  BakeProgress *p = g_new0 (BakeProgress, 1);
-  g_atomic_int_inc (&b->refs);
-  p->bake = b;
-  p->fraction = total > 0 ? (double) done / (double) total : 0;
-  g_idle_add_full (G_PRIORITY_DEFAULT, bake_progress_idle, p, bake_progress_free);
-}
-
-static void
-bake_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  Bake *b = data;
-  GError *error = NULL;
-  if (wg_bake (b->graph, &b->options, &b->stats, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-bake_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Bake *b = data;
-  g_autoptr (GError) error = NULL;
-  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
-  b->running = FALSE;
-  g_clear_pointer (&b->graph, wg_graph_free);
-  if (!b->closed)
-    {
-      if (ok)
-        {
-          g_autofree char *msg = g_strdup_printf ("Wrote %u files for %" G_GINT64_FORMAT " frames in "
-                                                  "%.1f s (%s)", b->stats.files_written,
-                                                  b->stats.frames, b->stats.seconds, b->stats.backend);
-          gtk_label_set_text (GTK_LABEL (b->status), msg);
-          gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (b->progress), 1);
-        }
-      else
-        {
-          gtk_label_set_text (GTK_LABEL (b->status), error->message);
-          gtk_widget_add_css_class (b->status, "error");
-        }
-      gtk_widget_set_sensitive (b->run, TRUE);
-      gtk_widget_set_sensitive (b->close, TRUE);
-    }
-  bake_unref (b);
-}
-
-static void
-bake_run (GtkButton *button, Bake *b)
-{
-  g_clear_pointer (&b->graph, wg_graph_free);
-  b->graph = wg_graph_copy (wg_document_get_graph (b->self->doc));
-  static const WgBackend backends[] = { WG_BACKEND_CPU, WG_BACKEND_GPU, WG_BACKEND_AUTO };
-  WgBakeOptions o = {
-    .first = (gint64) gtk_spin_button_get_value (GTK_SPIN_BUTTON (b->first)),
-    .last = (gint64) gtk_spin_button_get_value (GTK_SPIN_BUTTON (b->last)),
-    .out_dir = b->folder,
-    .backend = backends[gtk_drop_down_get_selected (GTK_DROP_DOWN (b->backend))],
-    .contact_sheet = gtk_switch_get_active (GTK_SWITCH (b->sheet)),
-    .progress = bake_progress,
-    .progress_data = b,
-  };
-  b->options = o;
-  gtk_widget_remove_css_class (b->status, "error");
-  gtk_label_set_text (GTK_LABEL (b->status), "Baking…");
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (b->progress), 0);
-  gtk_widget_set_sensitive (b->run, FALSE);
-  /* wg_bake has no cancellation: the dialog stays until it finishes. */
-  gtk_widget_set_sensitive (b->close, FALSE);
-  b->running = TRUE;
-  g_atomic_int_inc (&b->refs);
-  g_autoptr (GTask) task = g_task_new (NULL, NULL, bake_done, b);
-  g_task_set_task_data (task, b, NULL);
-  g_task_run_in_thread (task, bake_thread);
-}
-
-static void
-bake_folder_response (GtkNativeDialog *dialog, int response, Bake *b)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_free (b->folder);
-      b->folder = g_file_get_path (file);
-      gtk_button_set_label (GTK_BUTTON (b->folder_button), b->folder);
-    }
-  g_object_unref (dialog);
-}
-
-static void
-bake_choose_folder (GtkButton *button, Bake *b)
-{
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Bake into Folder", GTK_WINDOW (b->dialog),
-                                                              GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                                              "_Select", "_Cancel");
-  g_signal_connect (dialog, "response", G_CALLBACK (bake_folder_response), b);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-bake_close (GtkButton *button, Bake *b)
-{
-  gtk_window_destroy (GTK_WINDOW (b->dialog));
-}
-
-static gboolean
-bake_close_request (GtkWindow *dialog, Bake *b)
-{
-  return b->running;
-}
-
-static void
-bake_destroyed (GtkWidget *dialog, Bake *b)
-{
-  b->closed = TRUE;
-  bake_unref (b);
-}
-
-static GtkWidget *
-form_label (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  return label;
-}
-
-static void
-bake_dialog (WgEditorWindow *self)
-{
-  Bake *b = g_new0 (Bake, 1);
-  b->refs = 1;
-  b->self = self;
-  const WgSettings *s = wg_graph_get_settings (wg_document_get_graph (self->doc));
-  const char *path = wg_document_get_path (self->doc);
-  g_autofree char *dir = path ? g_path_get_dirname (path) : g_get_current_dir ();
-  b->folder = g_build_filename (dir, "out", NULL);
-
-  b->dialog = gtk_window_new ();
-  gtk_window_set_title (GTK_WINDOW (b->dialog), "Bake");
-  gtk_window_set_transient_for (GTK_WINDOW (b->dialog), GTK_WINDOW (self));
-  gtk_window_set_modal (GTK_WINDOW (b->dialog), TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (b->dialog), 460, -1);
-  g_signal_connect (b->dialog, "close-request", G_CALLBACK (bake_close_request), b);
-  g_signal_connect (b->dialog, "destroy", G_CALLBACK (bake_destroyed), b);
-
-  GtkWidget *grid = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_set_margin_start (grid, 18);
-  gtk_widget_set_margin_end (grid, 18);
-  gtk_widget_set_margin_top (grid, 18);
-  gtk_widget_set_margin_bottom (grid, 18);
-  int row = 0;
-  b->folder_button = gtk_button_new_with_label (b->folder);
-  g_signal_connect (b->folder_button, "clicked", G_CALLBACK (bake_choose_folder), b);
-  gtk_grid_attach (GTK_GRID (grid), form_label ("Output folder"), 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), b->folder_button, 1, row++, 2, 1);
-  b->first = gtk_spin_button_new_with_range (-1e6, 1e6, 1);
-  b->last = gtk_spin_button_new_with_range (-1e6, 1e6, 1);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (b->first), (double) s->frames[0]);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (b->last), (double) s->frames[1]);
-  gtk_grid_attach (GTK_GRID (grid), form_label ("Frames"), 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), b->first, 1, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), b->last, 2, row++, 1, 1);
-  static const char *const backends[] = { "CPU", "GPU", "Auto", NULL };
-  b->backend = gtk_drop_down_new_from_strings (backends);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (b->backend),
-                              s->backend == WG_BACKEND_GPU ? 1 : s->backend == WG_BACKEND_AUTO ? 2 : 0);
-  gtk_grid_attach (GTK_GRID (grid), form_label ("Backend"), 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), b->backend, 1, row++, 2, 1);
-  b->sheet = gtk_switch_new ();
-  gtk_switch_set_active (GTK_SWITCH (b->sheet), TRUE);
-  gtk_widget_set_halign (b->sheet, GTK_ALIGN_START);
-  gtk_grid_attach (GTK_GRID (grid), form_label ("Contact sheet"), 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), b->sheet, 1, row++, 2, 1);
-  b->progress = gtk_progress_bar_new ();
-  gtk_grid_attach (GTK_GRID (grid), b->progress, 0, row++, 3, 1);
-  b->status = gtk_label_new ("Writes the graph's field-out nodes for every frame, like "
-                             "`wavegraph run`.");
-  gtk_label_set_wrap (GTK_LABEL (b->status), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (b->status), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (b->status), 0);
-  gtk_grid_attach (GTK_GRID (grid), b->status, 0, row++, 3, 1);
-
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  b->close = gtk_button_new_with_mnemonic ("_Close");
-  g_signal_connect (b->close, "clicked", G_CALLBACK (bake_close), b);
-  b->run = gtk_button_new_with_mnemonic ("_Bake");
-  gtk_widget_add_css_class (b->run, "suggested-action");
-  g_signal_connect (b->run, "clicked", G_CALLBACK (bake_run), b);
-  gtk_box_append (GTK_BOX (buttons), b->close);
-  gtk_box_append (GTK_BOX (buttons), b->run);
-  gtk_grid_attach (GTK_GRID (grid), buttons, 0, row++, 3, 1);
-  gtk_window_set_child (GTK_WINDOW (b->dialog), grid);
-  gtk_window_present (GTK_WINDOW (b->dialog));
 }
 
 /* ---------------------------------------------------------------------------
@@ -1370,21 +694,18 @@ wg_editor_window_class_init (WgEditorWindowClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = wg_editor_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = wg_editor_window_finalize;
-  GTK_WINDOW_CLASS (klass)->close_request = close_request;
+  GTK_WINDOW_CLASS (klass)->close_request = wg_editor_window_close_request;
 }
 
 static void
 wg_editor_window_init (WgEditorWindow *self)
 {
-  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
-                                   G_N_ELEMENTS (window_actions), self);
   self->recovery_dir = wg_recovery_default_dir ();
   self->cpu = wg_evaluator_new (FALSE, cpu_result, self);
   self->eval = self->cpu;
   wg_evaluator_set_thumbnails (self->cpu, TRUE, 96);
   self->viewport = wg_viewport_new ();
   g_signal_connect (self->viewport, "gpu-result", G_CALLBACK (gpu_result), self);
-  g_signal_connect_after (self->viewport, "realize", G_CALLBACK (viewport_realized), self);
   gtk_window_set_default_size (GTK_WINDOW (self), 1440, 900);
   gtk_window_set_icon_name (GTK_WINDOW (self), "applications-graphics");
 
@@ -1392,11 +713,11 @@ wg_editor_window_init (WgEditorWindow *self)
   g_signal_connect (self->canvas, "request", G_CALLBACK (canvas_request), self);
   g_signal_connect (self->canvas, "selection-changed", G_CALLBACK (selection_changed), self);
   self->palette = wg_palette_new (FALSE);
-  g_signal_connect (self->palette, "type-activated", G_CALLBACK (palette_activated), self);
+  g_signal_connect_swapped (self->palette, "type-activated", G_CALLBACK (wg_editor_window_add_node),
+                            self);
   self->inspector = wg_inspector_new ();
   self->timeline = wg_timeline_new ();
   g_signal_connect (self->timeline, "frame-changed", G_CALLBACK (frame_changed), self);
-  g_signal_connect (self->timeline, "notify::playing", G_CALLBACK (playing_changed), self);
 
   build_header (self);
   GtkWidget *inspector_scroll = gtk_scrolled_window_new ();
@@ -1425,10 +746,7 @@ wg_editor_window_init (WgEditorWindow *self)
   gtk_box_append (GTK_BOX (content), self->timeline);
   gtk_window_set_child (GTK_WINDOW (self), content);
 
-  GtkRecentManager *recent = gtk_recent_manager_get_default ();
-  g_signal_connect (recent, "changed", G_CALLBACK (recent_changed), self);
-  recent_changed (recent, self);
-  self->autosave_timer = g_timeout_add_seconds (AUTOSAVE_SECONDS, autosave, self);
+  wg_editor_window_init_actions (self);
   self->progress_timer = g_timeout_add (100, progress_tick, self);
   wg_editor_window_set_document (self, wg_document_new ());
 }
@@ -1469,162 +787,3 @@ wg_editor_window_get_palette (WgEditorWindow *self)
   return WG_PALETTE (self->palette);
 }
 
-/* ---------------------------------------------------------------------------
- * Application
- * ------------------------------------------------------------------------- */
-
-static void
-app_about (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
-  static const char *authors[] = { "The Wavegraph authors", NULL };
-  gtk_show_about_dialog (parent, "program-name", "Wavegraph Editor", "version", WG_VERSION,
-                         "comments", "Node graphs for real-time water surfaces: FFT oceans, "
-                         "interactive waves and their shading, on the CPU and the GPU.",
-                         "license-type", GTK_LICENSE_MIT_X11, "authors", authors,
-                         "logo-icon-name", "applications-graphics", NULL);
-}
-
-static void
-app_quit (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  /* Each window asks about its unsaved changes. */
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (data)); l;)
-    {
-      GtkWindow *w = l->data;
-      l = l->next;
-      gtk_window_close (w);
-    }
-}
-
-static const GActionEntry app_actions[] = {
-  { "about", app_about },
-  { "quit", app_quit },
-};
-
-static void
-recovery_response (GtkDialog *dialog, int response, WgRecovery *r)
-{
-  WgEditorWindow *self = WG_EDITOR_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GError) error = NULL;
-      WgDocument *doc = wg_document_recover (r, &error);
-      if (doc)
-        wg_editor_window_set_document (self, doc);
-      else
-        wg_editor_window_show_error (self, error->message);
-    }
-  else if (response == GTK_RESPONSE_REJECT)
-    wg_recovery_discard (r);
-  wg_recovery_free (r);
-}
-
-/* After a crash: offers the newest unsaved graph left behind. */
-static void
-offer_recovery (WgEditorWindow *self)
-{
-  g_autoptr (GPtrArray) list = wg_recovery_list (self->recovery_dir);
-  if (list->len == 0)
-    return;
-  WgRecovery *r = g_ptr_array_steal_index (list, 0);
-  g_autoptr (GDateTime) when = g_date_time_new_from_unix_local (r->time / G_USEC_PER_SEC);
-  g_autofree char *time = g_date_time_format (when, "%x %X");
-  g_autofree char *name = r->source ? g_path_get_basename (r->source) : g_strdup ("an untitled graph");
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                              "Recover unsaved changes to %s?", name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            "The editor closed unexpectedly. Changes autosaved at "
-                                            "%s can be recovered.", time);
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Later", GTK_RESPONSE_CANCEL, "_Discard",
-                          GTK_RESPONSE_REJECT, "_Recover", GTK_RESPONSE_ACCEPT, NULL);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  g_signal_connect (dialog, "response", G_CALLBACK (recovery_response), r);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-app_activate (GApplication *app)
-{
-  WgEditorWindow *win = wg_editor_window_new (GTK_APPLICATION (app));
-  gtk_window_present (GTK_WINDOW (win));
-  offer_recovery (win);
-}
-
-static void
-app_open (GApplication *app, GFile **files, int n, const char *hint)
-{
-  for (int i = 0; i < n; i++)
-    {
-      WgEditorWindow *win = wg_editor_window_new (GTK_APPLICATION (app));
-      g_autofree char *path = g_file_get_path (files[i]);
-      g_autoptr (GError) error = NULL;
-      wg_editor_window_open (win, path, &error);
-      gtk_window_present (GTK_WINDOW (win));
-    }
-}
-
-/* On a software OpenGL (llvmpipe), GTK's cairo renderer draws the window
- * several times faster than its GL renderer (the canvas pans at 60 fps
- * instead of 25); the viewport keeps its own GL context either way. An
- * explicit GSK_RENDERER wins. */
-static void
-choose_renderer (void)
-{
-  if (g_getenv ("GSK_RENDERER"))
-    return;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GdkGLContext) ctx = gdk_display_create_gl_context (gdk_display_get_default (), &error);
-  if (ctx == NULL || !gdk_gl_context_realize (ctx, &error))
-    return;
-  gdk_gl_context_make_current (ctx);
-  gboolean software = wg_gl_renderer_is_software ((const char *) glGetString (GL_RENDERER));
-  gdk_gl_context_clear_current ();
-  if (software)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
-}
-
-static void
-app_startup (GApplication *app)
-{
-  choose_renderer ();
-  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
-  struct { const char *action; const char *accels[3]; } accels[] = {
-    { "win.new", { "<Control>n", NULL } },
-    { "win.open", { "<Control>o", NULL } },
-    { "win.save", { "<Control>s", NULL } },
-    { "win.save-as", { "<Control><Shift>s", NULL } },
-    { "win.undo", { "<Control>z", NULL } },
-    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
-    { "win.play", { "<Control>space", NULL } },
-    { "win.bake", { "<Control>b", NULL } },
-    { "app.quit", { "<Control>q", NULL } },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
-    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
-  /* A node editor reads best dark, like the canvas and the viewport. */
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (css, "/org/wavegraph/Editor/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
-GtkApplication *
-wg_editor_application_new (void)
-{
-  static gsize registered;
-  if (g_once_init_enter (&registered))
-    {
-      wg_editor_register_resource ();
-      g_once_init_leave (&registered, 1);
-    }
-  GtkApplication *app = gtk_application_new (APP_ID, G_APPLICATION_HANDLES_OPEN |
-                                                       G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "startup", G_CALLBACK (app_startup), NULL);
-  g_signal_connect (app, "activate", G_CALLBACK (app_activate), NULL);
-  g_signal_connect (app, "open", G_CALLBACK (app_open), NULL);
-  return app;
-}

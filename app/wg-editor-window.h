@@ -1,7 +1,8 @@
 /* wg-editor-window.h — the editor's main window: header bar (open, save,
  * undo/redo, play, backend, bake, menu), palette, canvas, inspector,
  * timeline. It owns the document and the evaluator and turns the views'
- * requests into commands. Also the GtkApplication that creates windows. */
+ * requests into commands. The application that makes windows is in
+ * wg-editor-application.h. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -17,9 +18,6 @@ G_BEGIN_DECLS
 
 #define WG_TYPE_EDITOR_WINDOW (wg_editor_window_get_type ())
 G_DECLARE_FINAL_TYPE (WgEditorWindow, wg_editor_window, WG, EDITOR_WINDOW, GtkApplicationWindow)
-
-/* The application: "wavegraph-editor [GRAPH…]". Offers crash recovery at startup. */
-GtkApplication *wg_editor_application_new (void);
 
 WgEditorWindow *wg_editor_window_new (GtkApplication *app);
 

@@ -8,6 +8,7 @@
  * Needs a display: dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1000x24"
  *   build/bench/wg-bench-editor
  * Prints a table; asserts nothing. */
+#include "wg-editor-application.h"
 #include "wg-editor-window.h"
 
 #include <glib/gstdio.h>

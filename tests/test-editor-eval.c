@@ -7,7 +7,7 @@
  * command that enables poking. */
 #include "wg-editor-eval.h"
 #include "wg-editor-test-util.h"
-#include "wg-history.h"
+#include "wg-editor-history.h"
 
 #include <math.h>
 #include <string.h>

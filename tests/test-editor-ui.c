@@ -8,6 +8,7 @@
  * inspector, poking pool.json and dragging its pillar, the GPU backend in the
  * viewport's context, a graph that fails to load, a node whose prepare fails
  * while the rest runs. */
+#include "wg-editor-application.h"
 #include "wg-editor-window.h"
 #include "wg-editor-test-util.h"
 

@@ -4,7 +4,7 @@
  * read back from the saved JSON. Every table then undoes everything and
  * expects the original bytes, and redoes everything and expects the bytes of
  * the edited graph. */
-#include "wg-history.h"
+#include "wg-editor-history.h"
 #include "wg-editor-requests.h"
 
 #include <string.h>

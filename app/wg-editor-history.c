@@ -1,5 +1,5 @@
-/* wg-history.c — undo/redo for a graph (see header). */
-#include "wg-history.h"
+/* wg-editor-history.c — undo/redo for a graph (see header). */
+#include "wg-editor-history.h"
 
 typedef struct {
   char *label;

@@ -1,5 +1,5 @@
-/* wg-commands.c — editing commands on a WgGraph (see header). */
-#include "wg-commands.h"
+/* wg-editor-commands.c — editing commands on a WgGraph (see header). */
+#include "wg-editor-commands.h"
 
 #include <math.h>
 #include <string.h>

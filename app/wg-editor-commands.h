@@ -1,4 +1,4 @@
-/* wg-commands.h — editing commands on a WgGraph: what the editor's history
+/* wg-editor-commands.h — editing commands on a WgGraph: what the editor's history
  * records. A command is plain data (which node, which value); applying it
  * edits a graph through the runtime's public API. No GTK here: the history
  * tests link this file alone. */

@@ -1,4 +1,4 @@
-/* wg-history.h — undo/redo for a graph: the editor's history, with no GUI
+/* wg-editor-history.h — undo/redo for a graph: the editor's history, with no GUI
  * dependency (GLib, json-glib and wavegraph.h only).
  *
  * The history owns the current graph. Each step keeps the graph as it was
@@ -8,7 +8,7 @@
  * wg_history_get_graph(). */
 #pragma once
 
-#include "wg-commands.h"
+#include "wg-editor-commands.h"
 
 G_BEGIN_DECLS
 

@@ -1,0 +1,50 @@
+/* wg-editor-window-private.h — what the window's files share (not for the
+ * rest of the editor): the window's fields, and the functions its actions
+ * (wg-editor-window-actions.c) call back into wg-editor-window.c. */
+#pragma once
+
+#include "wg-editor-window.h"
+
+G_BEGIN_DECLS
+
+struct _WgEditorWindow {
+  GtkApplicationWindow parent;
+  WgDocument *doc;
+  guint listener;
+  WgEvaluator *cpu;
+  WgEvaluator *eval;       /* the one in use: cpu, or the viewport's GPU evaluator */
+  WgEvalResult *result;
+  guint64 wanted_serial;   /* serial of the last graph handed to the evaluator */
+  gint64 wanted_frame;
+  guint64 autosaved_serial;
+  char *recovery_dir;
+  guint autosave_timer, progress_timer, toast_timer;
+
+  GtkWidget *title, *subtitle, *undo_button, *redo_button, *backend_button, *backend_label,
+    *backend_detail;
+  GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
+  gboolean banner_from_eval;
+  GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,
+    *enable_poking;
+  GtkStringList *output_names;
+  char *surface_output;
+  gboolean updating_outputs;
+  GMenu *recent_menu;
+  char *backend_text;
+};
+
+/* Evaluates the document's graph (again, with @structure when nodes or
+ * links changed). */
+void wg_editor_window_evaluate (WgEditorWindow *self, gboolean structure);
+/* Adds a node of @type at the canvas's centre, as the palette does. */
+void wg_editor_window_add_node (WgEditorWindow *self, const char *type);
+/* Records @path in the recent files. */
+void wg_editor_window_remember_recent (const char *path);
+
+/* wg-editor-window-actions.c: the win.* actions, recent files, autosave and
+ * the unsaved-changes prompts; called once the window's widgets exist. */
+void wg_editor_window_init_actions (WgEditorWindow *self);
+/* GtkWindow::close-request: asks about unsaved changes first. */
+gboolean wg_editor_window_close_request (GtkWindow *window);
+
+G_END_DECLS
