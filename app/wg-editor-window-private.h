@@ -26,7 +26,8 @@ struct _WgEditorWindow {
   gboolean banner_from_eval;
   GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,
     *enable_poking;
-  GtkStringList *output_names;
+  GtkWidget *content, *outer, *viewport_overlay, *canvas_overlay, *inspector_scroll;
+  GtkStringList *output_names; /* the template's, as recent_menu */
   char *surface_output;
   gboolean updating_outputs;
   GMenu *recent_menu;

@@ -174,7 +174,8 @@ enable_poking (GtkButton *button, WgEditorWindow *self)
 static void
 output_selected (GtkDropDown *dropdown, GParamSpec *pspec, WgEditorWindow *self)
 {
-  if (self->updating_outputs)
+  /* Also notified while the template is built, before there is an evaluator. */
+  if (self->updating_outputs || self->eval == NULL)
     return;
   guint i = gtk_drop_down_get_selected (dropdown);
   g_free (self->surface_output);
@@ -459,205 +460,8 @@ wg_editor_window_screenshot (WgEditorWindow *self)
 }
 
 /* ---------------------------------------------------------------------------
- * Construction
+ * Window
  * ------------------------------------------------------------------------- */
-
-static GtkWidget *
-icon_button (const char *icon, const char *action, const char *tip)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tip);
-  return button;
-}
-
-static GMenuModel *
-main_menu (WgEditorWindow *self)
-{
-  GMenu *menu = g_menu_new ();
-  GMenu *file = g_menu_new ();
-  g_menu_append (file, "_New Graph", "win.new");
-  g_menu_append (file, "_Open…", "win.open");
-  self->recent_menu = g_menu_new ();
-  g_menu_append_submenu (file, "Open _Recent", G_MENU_MODEL (self->recent_menu));
-  g_menu_append (file, "Save _As…", "win.save-as");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
-  GMenu *view = g_menu_new ();
-  g_menu_append (view, "_Frame All Nodes", "win.frame-all");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
-  GMenu *help = g_menu_new ();
-  g_menu_append (help, "_Keyboard Shortcuts", "win.show-help-overlay");
-  g_menu_append (help, "_About Wavegraph Editor", "app.about");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (help));
-  g_object_unref (file);
-  g_object_unref (view);
-  g_object_unref (help);
-  return G_MENU_MODEL (menu);
-}
-
-static GtkWidget *
-backend_popover (WgEditorWindow *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (box, 6);
-  gtk_widget_set_margin_end (box, 6);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 6);
-  GtkWidget *cpu = gtk_check_button_new_with_label ("CPU — a worker thread keeps the UI responsive");
-  gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (cpu), "win.backend::cpu");
-  GtkWidget *gpu = gtk_check_button_new_with_label ("GPU — compute shaders in the viewport’s OpenGL context");
-  gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (gpu), "win.backend::gpu");
-  gtk_box_append (GTK_BOX (box), cpu);
-  gtk_box_append (GTK_BOX (box), gpu);
-  self->backend_detail = gtk_label_new ("");
-  gtk_label_set_wrap (GTK_LABEL (self->backend_detail), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->backend_detail), 48);
-  gtk_label_set_xalign (GTK_LABEL (self->backend_detail), 0);
-  gtk_widget_add_css_class (self->backend_detail, "dim-label");
-  gtk_box_append (GTK_BOX (box), self->backend_detail);
-  GtkWidget *popover = gtk_popover_new ();
-  gtk_popover_set_child (GTK_POPOVER (popover), box);
-  return popover;
-}
-
-static void
-build_header (WgEditorWindow *self)
-{
-  GtkWidget *header = gtk_header_bar_new ();
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header),
-                             icon_button ("document-open-symbolic", "win.open", "Open a graph (Ctrl+O)"));
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header),
-                             icon_button ("document-save-symbolic", "win.save", "Save (Ctrl+S)"));
-  self->undo_button = icon_button ("edit-undo-symbolic", "win.undo", "Undo (Ctrl+Z)");
-  self->redo_button = icon_button ("edit-redo-symbolic", "win.redo", "Redo (Ctrl+Shift+Z)");
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->undo_button);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->redo_button);
-  GtkWidget *play = gtk_toggle_button_new ();
-  gtk_button_set_icon_name (GTK_BUTTON (play), "media-playback-start-symbolic");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (play), "win.play");
-  gtk_widget_set_tooltip_text (play, "Play / pause (Ctrl+Space)");
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), play);
-
-  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_valign (titles, GTK_ALIGN_CENTER);
-  self->title = gtk_label_new ("");
-  gtk_widget_add_css_class (self->title, "title");
-  self->subtitle = gtk_label_new ("");
-  gtk_widget_add_css_class (self->subtitle, "subtitle");
-  gtk_label_set_ellipsize (GTK_LABEL (self->subtitle), PANGO_ELLIPSIZE_START);
-  gtk_box_append (GTK_BOX (titles), self->title);
-  gtk_box_append (GTK_BOX (titles), self->subtitle);
-  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), titles);
-
-  GtkWidget *menu = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu), "open-menu-symbolic");
-  gtk_menu_button_set_primary (GTK_MENU_BUTTON (menu), TRUE);
-  g_autoptr (GMenuModel) model = main_menu (self);
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu), model);
-  gtk_widget_set_tooltip_text (menu, "Main menu (F10)");
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), menu);
-  GtkWidget *bake = gtk_button_new_with_label ("Bake…");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (bake), "win.bake");
-  gtk_widget_set_tooltip_text (bake, "Write the graph's frames to files, as the CLI does");
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), bake);
-  self->backend_button = gtk_menu_button_new ();
-  self->backend_label = gtk_label_new ("CPU");
-  gtk_menu_button_set_child (GTK_MENU_BUTTON (self->backend_button), self->backend_label);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->backend_button), backend_popover (self));
-  gtk_widget_set_tooltip_text (self->backend_button, "Where the graph is evaluated");
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), self->backend_button);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-}
-
-static GtkWidget *
-build_banner (WgEditorWindow *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_widget_add_css_class (box, "wg-banner");
-  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
-  gtk_box_append (GTK_BOX (box), icon);
-  self->banner_label = gtk_label_new ("");
-  gtk_label_set_wrap (GTK_LABEL (self->banner_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->banner_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->banner_label), 0);
-  gtk_widget_set_hexpand (self->banner_label, TRUE);
-  gtk_box_append (GTK_BOX (box), self->banner_label);
-  self->banner = gtk_revealer_new ();
-  gtk_revealer_set_child (GTK_REVEALER (self->banner), box);
-  return self->banner;
-}
-
-static GtkWidget *
-build_viewport (WgEditorWindow *self)
-{
-  GtkWidget *overlay = gtk_overlay_new ();
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), self->viewport);
-  self->viewport_hint = gtk_label_new ("");
-  gtk_widget_add_css_class (self->viewport_hint, "wg-viewport-hint");
-  gtk_widget_add_css_class (self->viewport_hint, "caption");
-  gtk_widget_set_halign (self->viewport_hint, GTK_ALIGN_START);
-  gtk_widget_set_valign (self->viewport_hint, GTK_ALIGN_END);
-  gtk_widget_set_margin_start (self->viewport_hint, 8);
-  gtk_widget_set_margin_bottom (self->viewport_hint, 8);
-  gtk_widget_set_can_target (self->viewport_hint, FALSE);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->viewport_hint);
-  self->output_names = gtk_string_list_new (NULL);
-  self->outputs = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->output_names)), NULL);
-  gtk_widget_set_tooltip_text (self->outputs, "The graph output shown as the water surface");
-  gtk_widget_set_halign (self->outputs, GTK_ALIGN_START);
-  gtk_widget_set_valign (self->outputs, GTK_ALIGN_START);
-  gtk_widget_set_margin_start (self->outputs, 8);
-  gtk_widget_set_margin_top (self->outputs, 8);
-  g_signal_connect (self->outputs, "notify::selected", G_CALLBACK (output_selected), self);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->outputs);
-  /* Offered while the graph has an iWave the clicks cannot poke yet. */
-  self->enable_poking = gtk_button_new_with_label ("Enable Poking");
-  gtk_widget_add_css_class (self->enable_poking, "suggested-action");
-  gtk_widget_set_tooltip_text (self->enable_poking,
-                               "Add a source node feeding the iWave simulation and expose its "
-                               "position and amplitude (and an obstacle's position) as graph "
-                               "inputs: clicks then poke the water and drags move the obstacle");
-  gtk_widget_set_halign (self->enable_poking, GTK_ALIGN_END);
-  gtk_widget_set_valign (self->enable_poking, GTK_ALIGN_END);
-  gtk_widget_set_margin_end (self->enable_poking, 8);
-  gtk_widget_set_margin_bottom (self->enable_poking, 8);
-  gtk_widget_set_visible (self->enable_poking, FALSE);
-  g_signal_connect (self->enable_poking, "clicked", G_CALLBACK (enable_poking), self);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->enable_poking);
-  self->progress = gtk_progress_bar_new ();
-  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Evaluating…");
-  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress), TRUE);
-  gtk_widget_set_halign (self->progress, GTK_ALIGN_END);
-  gtk_widget_set_valign (self->progress, GTK_ALIGN_START);
-  gtk_widget_set_margin_end (self->progress, 12);
-  gtk_widget_set_margin_top (self->progress, 12);
-  gtk_widget_set_visible (self->progress, FALSE);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->progress);
-  return overlay;
-}
-
-static GtkWidget *
-build_center (WgEditorWindow *self)
-{
-  GtkWidget *overlay = gtk_overlay_new ();
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), self->canvas);
-  self->toast_label = gtk_label_new ("");
-  gtk_label_set_wrap (GTK_LABEL (self->toast_label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->toast_label), 80);
-  gtk_widget_add_css_class (self->toast_label, "app-notification");
-  self->toast = gtk_revealer_new ();
-  gtk_revealer_set_child (GTK_REVEALER (self->toast), self->toast_label);
-  gtk_widget_set_halign (self->toast, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (self->toast, GTK_ALIGN_END);
-  gtk_widget_set_margin_bottom (self->toast, 12);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->toast);
-
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  gtk_paned_set_start_child (GTK_PANED (paned), build_viewport (self));
-  gtk_paned_set_end_child (GTK_PANED (paned), overlay);
-  gtk_paned_set_position (GTK_PANED (paned), 430);
-  return paned;
-}
 
 static void
 wg_editor_window_dispose (GObject *object)
@@ -667,7 +471,6 @@ wg_editor_window_dispose (GObject *object)
   g_clear_handle_id (&self->progress_timer, g_source_remove);
   g_clear_handle_id (&self->toast_timer, g_source_remove);
   g_clear_pointer (&self->cpu, wg_evaluator_free);
-  g_clear_object (&self->output_names);
   g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
   G_OBJECT_CLASS (wg_editor_window_parent_class)->dispose (object);
 }
@@ -682,7 +485,6 @@ wg_editor_window_finalize (GObject *object)
       wg_document_free (self->doc);
     }
   g_clear_pointer (&self->result, wg_eval_result_free);
-  g_clear_object (&self->recent_menu);
   g_free (self->recovery_dir);
   g_free (self->backend_text);
   g_free (self->surface_output);
@@ -695,56 +497,57 @@ wg_editor_window_class_init (WgEditorWindowClass *klass)
   G_OBJECT_CLASS (klass)->dispose = wg_editor_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = wg_editor_window_finalize;
   GTK_WINDOW_CLASS (klass)->close_request = wg_editor_window_close_request;
+
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/wavegraph/Editor/wg-editor-window.ui");
+  static const struct {
+    const char *name;
+    gsize offset;
+  } children[] = {
+#define CHILD(name) { #name, G_STRUCT_OFFSET (WgEditorWindow, name) }
+    CHILD (title), CHILD (subtitle), CHILD (undo_button), CHILD (redo_button),
+    CHILD (backend_button), CHILD (backend_label), CHILD (backend_detail), CHILD (banner),
+    CHILD (banner_label), CHILD (toast), CHILD (toast_label), CHILD (progress),
+    CHILD (viewport_hint), CHILD (outputs), CHILD (enable_poking), CHILD (output_names),
+    CHILD (recent_menu), CHILD (content), CHILD (outer), CHILD (viewport_overlay),
+    CHILD (canvas_overlay), CHILD (inspector_scroll),
+#undef CHILD
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (children); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, children[i].name, FALSE,
+                                               (gssize) children[i].offset);
+  gtk_widget_class_bind_template_callback (widget_class, output_selected);
+  gtk_widget_class_bind_template_callback (widget_class, enable_poking);
 }
 
 static void
 wg_editor_window_init (WgEditorWindow *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->recovery_dir = wg_recovery_default_dir ();
   self->cpu = wg_evaluator_new (FALSE, cpu_result, self);
   self->eval = self->cpu;
   wg_evaluator_set_thumbnails (self->cpu, TRUE, 96);
+
+  /* The editor's own widgets, in the places the template leaves for them. */
   self->viewport = wg_viewport_new ();
   g_signal_connect (self->viewport, "gpu-result", G_CALLBACK (gpu_result), self);
-  gtk_window_set_default_size (GTK_WINDOW (self), 1440, 900);
-  gtk_window_set_icon_name (GTK_WINDOW (self), "applications-graphics");
-
+  gtk_overlay_set_child (GTK_OVERLAY (self->viewport_overlay), self->viewport);
   self->canvas = wg_canvas_new ();
   g_signal_connect (self->canvas, "request", G_CALLBACK (canvas_request), self);
   g_signal_connect (self->canvas, "selection-changed", G_CALLBACK (selection_changed), self);
+  gtk_overlay_set_child (GTK_OVERLAY (self->canvas_overlay), self->canvas);
   self->palette = wg_palette_new (FALSE);
   g_signal_connect_swapped (self->palette, "type-activated", G_CALLBACK (wg_editor_window_add_node),
                             self);
+  gtk_widget_set_size_request (self->palette, 220, -1);
+  gtk_paned_set_start_child (GTK_PANED (self->outer), self->palette);
   self->inspector = wg_inspector_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->inspector_scroll), self->inspector);
   self->timeline = wg_timeline_new ();
   g_signal_connect (self->timeline, "frame-changed", G_CALLBACK (frame_changed), self);
-
-  build_header (self);
-  GtkWidget *inspector_scroll = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (inspector_scroll), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (inspector_scroll), self->inspector);
-  gtk_widget_set_size_request (inspector_scroll, 340, -1);
-  gtk_widget_set_size_request (self->palette, 220, -1);
-
-  GtkWidget *inner = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (inner), build_center (self));
-  gtk_paned_set_end_child (GTK_PANED (inner), inspector_scroll);
-  gtk_paned_set_resize_end_child (GTK_PANED (inner), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (inner), FALSE);
-  GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (outer), self->palette);
-  gtk_paned_set_end_child (GTK_PANED (outer), inner);
-  gtk_paned_set_resize_start_child (GTK_PANED (outer), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
-  gtk_widget_set_vexpand (outer, TRUE);
-
-  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (content), build_banner (self));
-  gtk_box_append (GTK_BOX (content), outer);
-  gtk_box_append (GTK_BOX (content), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (content), self->timeline);
-  gtk_window_set_child (GTK_WINDOW (self), content);
+  gtk_box_append (GTK_BOX (self->content), self->timeline);
 
   wg_editor_window_init_actions (self);
   self->progress_timer = g_timeout_add (100, progress_tick, self);
