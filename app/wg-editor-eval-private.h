@@ -1,0 +1,24 @@
+/* wg-editor-eval-private.h — what the evaluator's files share
+ * (wg-editor-eval.c and wg-editor-eval-prepare.c). */
+#pragma once
+
+#include "wg-editor-eval.h"
+
+G_BEGIN_DECLS
+
+/* A string → string table (keys and values freed with it). */
+GHashTable *wg_eval_string_table (void);
+
+/* Leaves out of @graph every node with a required input unlinked (as a
+ * left-out node's consumers end up), recording the reason in @left_out
+ * (id → reason) and, for the consumers of a left-out node, which input it
+ * fed in @starved (id → input). */
+void wg_eval_leave_out_incomplete (WgGraph *graph, GHashTable *left_out, GHashTable *starved);
+
+/* A plan of @graph (on the GPU in the current context when @gpu, with
+ * keep_going), leaving out and retrying without each node whose prepare
+ * fails. NULL with *@error set when no plan can be made at all. */
+WgPlan *wg_eval_build_plan (gboolean gpu, WgGraph *graph, GHashTable *left_out,
+                            GHashTable *starved, char **error);
+
+G_END_DECLS
