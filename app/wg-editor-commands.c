@@ -1,4 +1,8 @@
-/* wg-editor-commands.c — editing commands on a WgGraph (see header). */
+/* wg-editor-commands.c — editing commands on a WgGraph (see header).
+ *
+ * Longer than ~600 lines: every command kind's apply and inverse, kept side
+ * by side so each edit is undone by code next to it.
+ */
 #include "wg-editor-commands.h"
 
 #include <math.h>

@@ -4,10 +4,13 @@
  * them frame by frame on the CPU or the GPU. The editor, the `wavegraph` CLI,
  * games and pipeline tools all use exactly this header.
  *
- * Conventions (see DESIGN.md): SI units; grid cell (i, j) sits at x = i·Δx,
+ * Conventions (docs/architecture.md): SI units; grid cell (i, j) sits at x = i·Δx,
  * y = j·Δy with Δ = extent / N; height along +z; fields are row-major (j rows
  * of i pixels) with interleaved channels; angles are degrees in JSON and in
  * this API, radians inside node code.
+ *
+ * Longer than ~600 lines: the whole public API is this one documented header,
+ * the only one a client includes.
  */
 #pragma once
 
@@ -321,7 +324,7 @@ WgGraph *wg_graph_copy (const WgGraph *graph);
 
 /**
  * wg_graph_load_file:
- * Loads and validates a graph file (format and schema of DESIGN.md).
+ * Loads and validates a graph file (its format: docs/architecture.md, README).
  * Paths inside the graph resolve against the file's folder.
  * Errors: WG_GRAPH_ERROR, message prefixed by @path and a JSON path
  * (or line:column for syntax errors).

@@ -1,4 +1,8 @@
-/* wg-ndbc.c — reader for NOAA NDBC spectral wave density text files. */
+/* wg-ndbc.c — reader for NOAA NDBC spectral wave density text files.
+ *
+ * Longer than ~600 lines: one parser for both NDBC layouts, most of it the
+ * checks behind its file:line errors.
+ */
 #include "wg-ndbc.h"
 
 #include <errno.h>

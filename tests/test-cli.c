@@ -1,6 +1,10 @@
 /* test-cli.c — the `wavegraph` command as users and pipelines see it: exit
  * codes, located error messages, nothing left behind on failure, bakes that
- * match the runtime, and the generated docs. */
+ * match the runtime, and the generated docs.
+ *
+ * Longer than ~600 lines: one suite for the command line, sharing the
+ * subprocess helpers at its top.
+ */
 #include "wg-test-util.h"
 #include "wg-image-io.h"
 

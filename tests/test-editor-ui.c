@@ -7,7 +7,11 @@
  * and compare the file with the original bytes. Also: keyframes in the
  * inspector, poking pool.json and dragging its pillar, the GPU backend in the
  * viewport's context, a graph that fails to load, a node whose prepare fails
- * while the rest runs. */
+ * while the rest runs.
+ *
+ * Longer than ~600 lines: every step runs in one editor process under one X
+ * server, so the walk through the window is one file.
+ */
 #include "wg-editor-application.h"
 #include "wg-editor-window.h"
 #include "wg-editor-test-util.h"

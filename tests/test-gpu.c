@@ -4,7 +4,10 @@
  *
  * Without an OpenGL 4.3 context GPU tests are skipped with the reason, unless
  * WAVEGRAPH_REQUIRE_GPU=1, which makes that a failure (CI sets it: there
- * llvmpipe must always come up). Run with `-m perf` for FFT timings. */
+ * llvmpipe must always come up). Run with `-m perf` for FFT timings.
+ *
+ * Longer than ~600 lines: one suite for the GPU layer, sharing one context.
+ */
 #include "wg-gpu.h"
 #include "wg-gpu-fft.h"
 #include "wg-rng.h"

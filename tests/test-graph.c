@@ -1,4 +1,8 @@
-/* test-graph.c — graph model, JSON round trips, plans and caching. */
+/* test-graph.c — graph model, JSON round trips, plans and caching.
+ *
+ * Longer than ~600 lines: one suite for the graph model and the plan, whose
+ * cases share the graph-building helpers at its top.
+ */
 #include "wg-test-util.h"
 #include "wg-gpu.h"
 

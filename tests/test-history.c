@@ -3,7 +3,10 @@
  * a group) and states the graph expected after it, as a one-line summary
  * read back from the saved JSON. Every table then undoes everything and
  * expects the original bytes, and redoes everything and expects the bytes of
- * the edited graph. */
+ * the edited graph.
+ *
+ * Longer than ~600 lines: the command tables are data, a row per case.
+ */
 #include "wg-editor-history.h"
 #include "wg-editor-requests.h"
 

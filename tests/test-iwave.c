@@ -2,7 +2,11 @@
  * the operator's corrections, dispersion and damping measured from runs,
  * exact symmetries (reflecting walls as mirrors, translation), walls that
  * block, direct and FFT convolutions agreeing, ambient coupling, and the
- * obstacle-mask and source nodes. Simulation tests run on both backends. */
+ * obstacle-mask and source nodes. Simulation tests run on both backends.
+ *
+ * Longer than ~600 lines: iWave's physics, edges, obstacles and sources are
+ * one suite sharing the measuring helpers at its top.
+ */
 #include "wg-test-util.h"
 #include "wg-iwave.h"
 #include "wg-image-io.h"

@@ -1,7 +1,11 @@
 /* test-ocean.c — physics of the FFT ocean: spectra calibrated against their
  * published significant wave heights, Parseval, dispersion measured from
  * frames, exact loops, determinism, resolution independence, measured buoy
- * spectra, and the choppy/normal/foam chain. */
+ * spectra, and the choppy/normal/foam chain.
+ *
+ * Longer than ~600 lines: the ocean chain's physics, one suite sharing the
+ * spectral measuring helpers at its top.
+ */
 #include "wg-test-util.h"
 #include "wg-ndbc.h"
 #include "wg-fft-cpu.h"

@@ -4,7 +4,11 @@
  * step, a centred drop spreads with the grid's symmetry, wrap edges are
  * periodic and clamp edges mirrors, drops fall where and when documented,
  * the backends agree, a resumed run continues exactly, and bad parameters are
- * refused with their place. */
+ * refused with their place.
+ *
+ * Longer than ~600 lines: one suite for the ripple node, sharing its
+ * reference stepper.
+ */
 #include "wg-test-util.h"
 #include "wg-node-private.h"
 #include "wg-rng.h"

@@ -2,7 +2,11 @@
  * Yrjölä & Larsson (papers/002) on both backends, the sea floor they read
  * (bathymetry), land damping behind an obstacle, depth refraction, culling
  * that leaves the visible surface unchanged, and located errors for bad
- * boxes and frustums. */
+ * boxes and frustums.
+ *
+ * Longer than ~600 lines: one suite for the wave-train node and the floor it
+ * reads, sharing the box-building helpers.
+ */
 #include "wg-test-util.h"
 #include "wg-ocean.h"
 #include "wg-rng.h"
