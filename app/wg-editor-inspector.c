@@ -627,6 +627,8 @@ param_editor (Row *row)
       return row->editor;
     case WG_PARAM_STRING:
     case WG_PARAM_PATH:
+    case WG_PARAM_LIST: /* its JSON text, checked when committed */
+    case WG_PARAM_OBJECT:
       {
         row->editor = gtk_entry_new ();
         gtk_widget_set_hexpand (row->editor, TRUE);
