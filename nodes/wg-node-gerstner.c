@@ -116,14 +116,28 @@ enum {
   REFRACTION_FREQUENCY = WG_GERSTNER_REFRACTION_FREQUENCY,
 };
 
+/* The records of `boxes` and `frustum` as the runtime converts them. */
 typedef struct {
-  const char *boxes;
+  double wavelength, amplitude, angle, steepness, phase; /* m, m, rad, Q, rad */
+} Train;
+
+typedef struct {
+  double centre[2], size[2], direction; /* m, m (length, width), rad */
+  WgList trains;                        /* Train */
+} BoxParam;
+
+typedef struct {
+  double plane[4]; /* a, b, c, d */
+} PlaneParam;
+
+typedef struct {
+  WgList boxes; /* BoxParam */
   double depth;
   int refraction;
   double margin, irregular_height, irregular_spacing;
   gboolean round_waves;
   double noise_amplitude, noise_frequency, land_shadow, land_recovery;
-  const char *frustum;
+  WgList frustum; /* PlaneParam */
   double gravity;
   gint64 seed;
 } GerstnerParams;
@@ -132,15 +146,78 @@ typedef struct {
 
 static const char *const refractions[] = { "none", "phase", "frequency", NULL };
 
+/* The fields of a box and of a train in `boxes`; a NaN default marks a required one. */
+static const WgParamSpec train_fields[] = {
+  { "wavelength", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = 0.01,
+    .max = 1e4, .offset = offsetof (Train, wavelength) },
+  { "amplitude", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = 0.001,
+    .max = 100, .offset = offsetof (Train, amplitude) },
+  { "angle", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0, .min = -90, .max = 90,
+    .flags = WG_PARAM_FLAG_DEGREES, .offset = offsetof (Train, angle) },
+  { "steepness", .type = WG_PARAM_FLOAT, .unit = "", .default_value = 1, .min = 0, .max = 1,
+    .offset = offsetof (Train, steepness) },
+  { "phase", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0, .min = -360, .max = 360,
+    .flags = WG_PARAM_FLAG_DEGREES, .offset = offsetof (Train, phase) },
+};
+static const WgParamSpec centre_fields[] = {
+  { "x", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -1e6, .max = 1e6,
+    .offset = 0 },
+  { "y", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -1e6, .max = 1e6,
+    .offset = sizeof (double) },
+};
+static const WgParamSpec size_fields[] = {
+  { "length", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = 0.01,
+    .max = 1e6, .offset = 0 },
+  { "width", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = 0.01, .max = 1e6,
+    .offset = sizeof (double) },
+};
+static const WgParamSpec box_fields[] = {
+  { "center", .type = WG_PARAM_OBJECT, .flags = WG_PARAM_FLAG_TUPLE, .fields = centre_fields,
+    .n_fields = G_N_ELEMENTS (centre_fields), .offset = offsetof (BoxParam, centre) },
+  { "size", .type = WG_PARAM_OBJECT, .flags = WG_PARAM_FLAG_TUPLE, .fields = size_fields,
+    .n_fields = G_N_ELEMENTS (size_fields), .offset = offsetof (BoxParam, size) },
+  { "direction", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0, .min = -360,
+    .max = 360, .flags = WG_PARAM_FLAG_DEGREES, .offset = offsetof (BoxParam, direction) },
+  { "trains", .type = WG_PARAM_LIST, .min = 1, .max = MAX_TRAINS, .fields = train_fields,
+    .n_fields = G_N_ELEMENTS (train_fields), .record_size = sizeof (Train),
+    .offset = offsetof (BoxParam, trains) },
+};
+static const WgParamSpec plane_fields[] = {
+  { "a", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -G_MAXDOUBLE, .max = G_MAXDOUBLE,
+    .offset = 0 },
+  { "b", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -G_MAXDOUBLE, .max = G_MAXDOUBLE,
+    .offset = sizeof (double) },
+  { "c", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -G_MAXDOUBLE, .max = G_MAXDOUBLE,
+    .offset = 2 * sizeof (double) },
+  { "d", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -G_MAXDOUBLE, .max = G_MAXDOUBLE,
+    .offset = 3 * sizeof (double) },
+};
+
+/* A frustum plane needs a direction to face. */
+static gboolean
+plane_check (gconstpointer record, GError **error)
+{
+  const double *pl = ((const PlaneParam *) record)->plane;
+  if (pl[0] == 0 && pl[1] == 0 && pl[2] == 0)
+    {
+      g_set_error_literal (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE,
+                           "the plane's normal (a, b, c) is zero");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static const WgParamSpec params[N_PARAMS] = {
-  [P_BOXES] = { "boxes", "Wave-train boxes", WG_PARAM_STRING, "",
-                "JSON array of up to 64 boxes {\"center\": [x, y] m, \"size\": [length, width] m, "
+  [P_BOXES] = { "boxes", "Wave-train boxes", WG_PARAM_LIST, "",
+                "Up to 64 boxes {\"center\": [x, y] m, \"size\": [length, width] m, "
                 "\"direction\": ° the waves travel (ccw from +x), \"trains\": [up to 16 of "
                 "{\"wavelength\": m, \"amplitude\": m, \"angle\": ° from the box direction, "
                 "\"steepness\": Q 0–1 (default 1), \"phase\": °}]}",
                 .default_string = "[{\"center\": [128, 128], \"size\": [256, 256], \"direction\": 0, "
                                   "\"trains\": [{\"wavelength\": 16, \"amplitude\": 0.3, "
                                   "\"steepness\": 0.6}]}]",
+                .min = 0, .max = MAX_BOXES, .fields = box_fields,
+                .n_fields = G_N_ELEMENTS (box_fields), .record_size = sizeof (BoxParam),
                 .offset = OFFSET (boxes) },
   [P_DEPTH] = { "depth", "Water depth", WG_PARAM_FLOAT, "m",
                 "Depth D of the dispersion relation ω² = g k tanh(kD) (eq. 4); \"inf\": deep "
@@ -184,10 +261,13 @@ static const WgParamSpec params[N_PARAMS] = {
                         "Distance after the shadow over which the waves grow back to full "
                         "amplitude",
                         30, 0, 1e4, 0, 500, .offset = OFFSET (land_recovery) },
-  [P_FRUSTUM] = { "frustum", "Camera frustum", WG_PARAM_STRING, "",
-                  "JSON array of up to 6 planes [a, b, c, d], inside where a x + b y + c z + d ≥ 0 "
+  [P_FRUSTUM] = { "frustum", "Camera frustum", WG_PARAM_LIST, "",
+                  "Up to 6 planes [a, b, c, d], inside where a x + b y + c z + d ≥ 0 "
                   "(graph coordinates, m); boxes that cannot reach inside are skipped (empty: "
-                  "no culling)", .offset = OFFSET (frustum) },
+                  "no culling)", .min = 0, .max = MAX_PLANES,
+                  .flags = WG_PARAM_FLAG_TUPLE, .fields = plane_fields,
+                  .n_fields = G_N_ELEMENTS (plane_fields), .record_size = sizeof (PlaneParam),
+                  .check = plane_check, .offset = OFFSET (frustum) },
   [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
                   9.81, 0.1, 100, 1, 30, .offset = OFFSET (gravity) },
   [P_SEED] = { "seed", "Seed offset", WG_PARAM_INT, "",
@@ -205,38 +285,11 @@ static const WgPortSpec outputs[] = {
     "Gerstner displacement (x, y, z) of each grid point (m)" },
 };
 
-/* Members of a box and of a train in `boxes`; a NaN default marks a required one. */
-enum { B_CENTER, B_SIZE, B_DIRECTION, N_BOX_KEYS };
-static const WgParamSpec box_keys[N_BOX_KEYS] = {
-  [B_CENTER] = { "center", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN,
-                 .min = -1e6, .max = 1e6 },
-  [B_SIZE] = { "size", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN,
-               .min = 0.01, .max = 1e6 },
-  [B_DIRECTION] = { "direction", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0,
-                    .min = -360, .max = 360 },
-};
-enum { T_WAVELENGTH, T_AMPLITUDE, T_ANGLE, T_STEEPNESS, T_PHASE, N_TRAIN_KEYS };
-static const WgParamSpec train_keys[N_TRAIN_KEYS] = {
-  [T_WAVELENGTH] = { "wavelength", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN,
-                     .min = 0.01, .max = 1e4 },
-  [T_AMPLITUDE] = { "amplitude", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN,
-                    .min = 0.001, .max = 100 },
-  [T_ANGLE] = { "angle", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0, .min = -90,
-                .max = 90 },
-  [T_STEEPNESS] = { "steepness", .type = WG_PARAM_FLOAT, .unit = "", .default_value = 1,
-                    .min = 0, .max = 1 },
-  [T_PHASE] = { "phase", .type = WG_PARAM_FLOAT, .unit = "°", .default_value = 0, .min = -360,
-                .max = 360 },
-};
-
+/* A box as the node keeps it, its trains flattened into one table. */
 typedef struct {
   double centre[2], size[2], direction; /* m, m (length, width), rad */
   guint first, n;                       /* its trains */
 } Box;
-
-typedef struct {
-  double wavelength, amplitude, angle, steepness, phase; /* m, m, rad, Q, rad */
-} Train;
 
 /* A box on the grid: its cells' bounding rectangle and its per-cell fields
  * (land damping, then one slot per train: refraction phase in turns or local
@@ -289,7 +342,6 @@ typedef struct {
   gboolean gpu;
   gboolean has_depth;
 
-  char *boxes_text;
   Box *boxes;
   guint n_boxes;
   Train *trains;
@@ -298,7 +350,6 @@ typedef struct {
   BoxGpu *box_table;
   TrainGpu *train_table;
 
-  char *frustum_text;
   double planes[MAX_PLANES][4];
   guint n_planes;
 
@@ -324,13 +375,11 @@ gerstner_state_free (gpointer data)
   GerstnerState *st = data;
   if (st == NULL)
     return;
-  g_free (st->boxes_text);
   g_free (st->boxes);
   g_free (st->trains);
   g_free (st->layout);
   g_free (st->box_table);
   g_free (st->train_table);
-  g_free (st->frustum_text);
   g_free (st->fields);
   g_free (st->rays);
   g_free (st->noise);
@@ -346,229 +395,54 @@ gerstner_state_free (gpointer data)
 }
 
 /* ---------------------------------------------------------------------------
- * Parsing `boxes` and `frustum`
+ * Taking `boxes` and `frustum`
  * ------------------------------------------------------------------------- */
 
-/* Member @spec->name of @obj (at @path) as a number in the spec's range, or
- * the default when absent. */
+/* Whether @list differs from the boxes and trains the node holds. */
 static gboolean
-read_number (JsonObject *obj, const char *path, const WgParamSpec *spec, double *out,
-             GError **error)
+boxes_changed (const GerstnerState *st, const WgList *list)
 {
-  g_autofree char *where = g_strdup_printf ("%s.%s", path, spec->name);
-  if (!json_object_has_member (obj, spec->name))
+  const BoxParam *in = list->items;
+  if (st->boxes == NULL || list->n != st->n_boxes)
+    return TRUE;
+  for (guint b = 0; b < st->n_boxes; b++)
     {
-      if (isnan (spec->default_value))
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: missing", where);
-          return FALSE;
-        }
-      *out = spec->default_value;
-      return TRUE;
+      const Box *bx = &st->boxes[b];
+      if (memcmp (bx->centre, in[b].centre, sizeof bx->centre) != 0 ||
+          memcmp (bx->size, in[b].size, sizeof bx->size) != 0 ||
+          bx->direction != in[b].direction || bx->n != in[b].trains.n ||
+          memcmp (&st->trains[bx->first], in[b].trains.items, bx->n * sizeof (Train)) != 0)
+        return TRUE;
     }
-  JsonNode *n = json_object_get_member (obj, spec->name);
-  if (!wg_json_is_number (n))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: expected a number, got %s",
-                   where, wg_json_kind (n));
-      return FALSE;
-    }
-  *out = json_node_get_double (n);
-  return wg_param_check_number (spec, *out, where, error);
+  return FALSE;
 }
 
-/* Member @spec->name of @obj: [a, b], each in the spec's range. */
-static gboolean
-read_vector (JsonObject *obj, const char *path, const WgParamSpec *spec, double out[2],
-             GError **error)
+/* Copies the checked records of @list: they live only as long as the value. */
+static void
+take_boxes (GerstnerState *st, const WgList *list)
 {
-  g_autofree char *where = g_strdup_printf ("%s.%s", path, spec->name);
-  if (!json_object_has_member (obj, spec->name))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: missing", where);
-      return FALSE;
-    }
-  if (!wg_json_read_pair (json_object_get_member (obj, spec->name), where, FALSE, out, error))
-    return FALSE;
-  for (guint a = 0; a < 2; a++)
-    {
-      g_autofree char *element = g_strdup_printf ("%s[%u]", where, a);
-      if (!wg_param_check_number (spec, out[a], element, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Parses @text into a JSON array, or says why it is none. */
-static JsonArray *
-parse_array (JsonParser *parser, const char *text, const char *where, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-  if (!wg_json_load (parser, text, -1, &local))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: not valid JSON: %s", where,
-                   local->message);
-      return NULL;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: expected a JSON array, got %s",
-                   where, root ? wg_json_kind (root) : "nothing");
-      return NULL;
-    }
-  return json_node_get_array (root);
-}
-
-static gboolean
-parse_train (JsonNode *node, const char *path, Train *t, GError **error)
-{
-  static const char *const keys[] = { "wavelength", "amplitude", "angle", "steepness", "phase",
-                                      NULL };
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: expected an object, got %s",
-                   path, wg_json_kind (node));
-      return FALSE;
-    }
-  JsonObject *obj = json_node_get_object (node);
-  double v[N_TRAIN_KEYS];
-  if (!wg_json_check_keys (obj, path, keys, error))
-    return FALSE;
-  for (guint k = 0; k < N_TRAIN_KEYS; k++)
-    if (!read_number (obj, path, &train_keys[k], &v[k], error))
-      return FALSE;
-  *t = (Train) { v[T_WAVELENGTH], v[T_AMPLITUDE], v[T_ANGLE] * G_PI / 180.0, v[T_STEEPNESS],
-                 v[T_PHASE] * G_PI / 180.0 };
-  return TRUE;
-}
-
-static gboolean
-parse_boxes (GerstnerState *st, const char *text, const char *where, GError **error)
-{
-  static const char *const keys[] = { "center", "size", "direction", "trains", NULL };
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonArray *boxes = parse_array (parser, text, where, error);
-  if (boxes == NULL)
-    return FALSE;
-  guint n = json_array_get_length (boxes);
-  if (n > MAX_BOXES)
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA, "%s: %u boxes, at most %d",
-                   where, n, MAX_BOXES);
-      return FALSE;
-    }
-  g_autofree Box *out = g_new0 (Box, MAX (n, 1));
-  g_autoptr (GArray) trains = g_array_new (FALSE, FALSE, sizeof (Train));
-  for (guint b = 0; b < n; b++)
-    {
-      g_autofree char *path = g_strdup_printf ("%s[%u]", where, b);
-      JsonNode *node = json_array_get_element (boxes, b);
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                       "%s: expected an object, got %s", path, wg_json_kind (node));
-          return FALSE;
-        }
-      JsonObject *obj = json_node_get_object (node);
-      double direction;
-      if (!wg_json_check_keys (obj, path, keys, error) ||
-          !read_vector (obj, path, &box_keys[B_CENTER], out[b].centre, error) ||
-          !read_vector (obj, path, &box_keys[B_SIZE], out[b].size, error) ||
-          !read_number (obj, path, &box_keys[B_DIRECTION], &direction, error))
-        return FALSE;
-      out[b].direction = direction * G_PI / 180.0;
-      JsonNode *tn = json_object_has_member (obj, "trains") ? json_object_get_member (obj, "trains")
-                                                            : NULL;
-      if (tn == NULL || !JSON_NODE_HOLDS_ARRAY (tn))
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                       "%s.trains: expected an array of 1 to %d trains, got %s", path, MAX_TRAINS,
-                       tn ? wg_json_kind (tn) : "nothing");
-          return FALSE;
-        }
-      guint nt = json_array_get_length (json_node_get_array (tn));
-      if (nt == 0 || nt > MAX_TRAINS)
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                       "%s.trains: expected 1 to %d trains, got %u", path, MAX_TRAINS, nt);
-          return FALSE;
-        }
-      out[b].first = trains->len;
-      out[b].n = nt;
-      for (guint t = 0; t < nt; t++)
-        {
-          g_autofree char *tpath = g_strdup_printf ("%s.trains[%u]", path, t);
-          Train train;
-          if (!parse_train (json_array_get_element (json_node_get_array (tn), t), tpath, &train,
-                            error))
-            return FALSE;
-          g_array_append_val (trains, train);
-        }
-    }
+  const BoxParam *in = list->items;
+  guint n_trains = 0;
+  for (guint b = 0; b < list->n; b++)
+    n_trains += in[b].trains.n;
   g_free (st->boxes);
   g_free (st->trains);
-  st->boxes = g_steal_pointer (&out);
-  st->n_boxes = n;
-  st->n_trains = trains->len;
-  st->trains = (Train *) g_array_free (g_steal_pointer (&trains), FALSE);
-  return TRUE;
-}
-
-static gboolean
-parse_frustum (GerstnerState *st, const char *text, const char *where, GError **error)
-{
-  g_autofree char *trimmed = g_strstrip (g_strdup (text));
-  st->n_planes = 0;
-  if (*trimmed == '\0')
-    return TRUE;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonArray *planes = parse_array (parser, text, where, error);
-  if (planes == NULL)
-    return FALSE;
-  guint n = json_array_get_length (planes);
-  if (n == 0 || n > MAX_PLANES)
+  st->boxes = g_new0 (Box, MAX (list->n, 1));
+  st->trains = g_new0 (Train, MAX (n_trains, 1));
+  st->n_boxes = list->n;
+  st->n_trains = n_trains;
+  guint first = 0;
+  for (guint b = 0; b < list->n; b++)
     {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                   "%s: expected 1 to %d planes [a, b, c, d], got %u", where, MAX_PLANES, n);
-      return FALSE;
+      Box *bx = &st->boxes[b];
+      memcpy (bx->centre, in[b].centre, sizeof bx->centre);
+      memcpy (bx->size, in[b].size, sizeof bx->size);
+      bx->direction = in[b].direction;
+      bx->first = first;
+      bx->n = in[b].trains.n;
+      memcpy (&st->trains[first], in[b].trains.items, bx->n * sizeof (Train));
+      first += bx->n;
     }
-  for (guint p = 0; p < n; p++)
-    {
-      JsonNode *node = json_array_get_element (planes, p);
-      JsonArray *a = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-      gboolean ok = a && json_array_get_length (a) == 4;
-      for (guint c = 0; ok && c < 4; c++)
-        {
-          JsonNode *e = json_array_get_element (a, c);
-          ok = wg_json_is_number (e) && isfinite (json_node_get_double (e));
-          if (ok)
-            st->planes[p][c] = json_node_get_double (e);
-        }
-      if (!ok)
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                       "%s[%u]: expected a plane [a, b, c, d] of four numbers", where, p);
-          return FALSE;
-        }
-      if (st->planes[p][0] == 0 && st->planes[p][1] == 0 && st->planes[p][2] == 0)
-        {
-          g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_SCHEMA,
-                       "%s[%u]: the plane's normal (a, b, c) is zero", where, p);
-          return FALSE;
-        }
-    }
-  st->n_planes = n;
-  return TRUE;
-}
-
-/* Errors in the string parameters come from the graph-file checks
- * (WG_GRAPH_ERROR); the node reports them in its own domain. */
-static gboolean
-param_error (GError **error, const GError *local)
-{
-  g_set_error_literal (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM, local->message);
-  return FALSE;
 }
 
 /* ---------------------------------------------------------------------------
@@ -657,31 +531,21 @@ lay_out_boxes (GerstnerState *st, WgGpuContext *gpu)
     }
 }
 
-/* Takes `boxes` and `frustum` when their text changed: graph inputs change
- * them without a new prepare. */
+/* Takes `boxes` and `frustum` when they changed: graph inputs change them
+ * without a new prepare. The runtime checked them when they were set. */
 static gboolean
 gerstner_sync (WgNodeContext *ctx, GerstnerState *st, GError **error)
 {
   const GerstnerParams *p = wg_ctx_params (ctx);
-  const char *boxes = p->boxes, *frustum = p->frustum;
-  g_autoptr (GError) local = NULL;
-  if (g_strcmp0 (boxes, st->boxes_text) != 0)
+  if (boxes_changed (st, &p->boxes))
     {
-      g_autofree char *where = wg_ctx_where (ctx, P_BOXES);
-      if (!parse_boxes (st, boxes, where, &local))
-        return param_error (error, local);
-      g_free (st->boxes_text);
-      st->boxes_text = g_strdup (boxes);
+      take_boxes (st, &p->boxes);
       lay_out_boxes (st, wg_ctx_gpu (ctx));
     }
-  if (g_strcmp0 (frustum, st->frustum_text) != 0)
-    {
-      g_autofree char *where = wg_ctx_where (ctx, P_FRUSTUM);
-      if (!parse_frustum (st, frustum, where, &local))
-        return param_error (error, local);
-      g_free (st->frustum_text);
-      st->frustum_text = g_strdup (frustum);
-    }
+  const PlaneParam *planes = p->frustum.items;
+  st->n_planes = p->frustum.n;
+  for (guint k = 0; k < st->n_planes; k++)
+    memcpy (st->planes[k], planes[k].plane, sizeof st->planes[k]);
   if (p->refraction != REFRACTION_NONE && !st->has_depth)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_REFRACTION,
