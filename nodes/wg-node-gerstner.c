@@ -461,8 +461,11 @@ rect_area (const int rect[4])
   return rect_empty (rect) ? 0 : (gsize) (rect[2] - rect[0] + 1) * (gsize) (rect[3] - rect[1] + 1);
 }
 
-/* (Re)makes GPU buffer @buffer with room for @bytes: when the boxes change
- * (a graph input) or the rays of a box need more room than any before. */
+/* (Re)makes GPU buffer @buffer with room for @bytes. The box and train
+ * tables are made in prepare for the most boxes and trains; the fields and
+ * the ray scratch depend on where the boxes lie and on the land settings, so
+ * they are remade when the boxes change (a graph input) or when the rays of
+ * a box need more room than any before: never in a steady animation. */
 static void
 gpu_buffer (WgGpuContext *gpu, GLuint *buffer, gsize bytes)
 {
@@ -520,8 +523,6 @@ lay_out_boxes (GerstnerState *st, WgGpuContext *gpu)
   st->fields_valid = FALSE;
   if (st->gpu)
     {
-      gpu_buffer (gpu, &st->gpu_boxes, st->n_boxes * sizeof (BoxGpu));
-      gpu_buffer (gpu, &st->gpu_trains, st->n_trains * sizeof (TrainGpu));
       gpu_buffer (gpu, &st->gpu_fields, st->n_fields * sizeof (float));
     }
   else
@@ -1205,6 +1206,11 @@ gerstner_prepare (WgNodeContext *ctx, GError **error)
                                               "#define RESAMPLE 1\n",
                                               sizeof (GerstnerResampleUniforms), error)))))
     return FALSE;
+  if (gpu)
+    {
+      gpu_buffer (gpu, &st->gpu_boxes, MAX_BOXES * sizeof (BoxGpu));
+      gpu_buffer (gpu, &st->gpu_trains, MAX_BOXES * MAX_TRAINS * sizeof (TrainGpu));
+    }
   if (!gerstner_sync (ctx, st, error))
     return FALSE;
   wg_ctx_define_field (ctx, OUT_HEIGHT, s->grid[0], s->grid[1], 1, s->extent);
