@@ -458,13 +458,18 @@ gboolean wg_graph_set_param_int (WgGraph *graph, const char *node, const char *p
                                  gint64 value, GError **error);
 gboolean wg_graph_set_param_bool (WgGraph *graph, const char *node, const char *param,
                                   gboolean value, GError **error);
-/** wg_graph_set_param_string: for string, path and enum (choice name) parameters. */
+/**
+ * wg_graph_set_param_string: for string, path and enum (choice name)
+ * parameters, and list parameters as wg_graph_set_param_from_text() reads them.
+ */
 gboolean wg_graph_set_param_string (WgGraph *graph, const char *node, const char *param,
                                     const char *value, GError **error);
 /**
  * wg_graph_set_param_from_text:
- * Parses @text by the parameter's type ("12.5", "inf", "true", "jonswap", a path)
- * and sets it — what `wavegraph run --set node.param=text` does.
+ * Parses @text by the parameter's type ("12.5", "inf", "true", "jonswap", a path,
+ * a list's JSON "[[0, 0], [4, 1]]" or its older text form) and sets it — what
+ * `wavegraph run --set node.param=text` does. A list is checked whole, errors
+ * located below "node.param" (WG_GRAPH_ERROR).
  */
 gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const char *param,
                                        const char *text, GError **error);
@@ -509,7 +514,10 @@ gboolean wg_graph_param_is_set (const WgGraph *graph, const char *node, const ch
 double wg_graph_get_param_double (const WgGraph *graph, const char *node, const char *param);
 gint64 wg_graph_get_param_int (const WgGraph *graph, const char *node, const char *param);
 gboolean wg_graph_get_param_bool (const WgGraph *graph, const char *node, const char *param);
-/** wg_graph_get_param_string: string, path, or enum choice name; NULL if no such param. */
+/**
+ * wg_graph_get_param_string: string, path, enum choice name, or a list's
+ * canonical JSON (compact); NULL if no such param.
+ */
 const char *wg_graph_get_param_string (const WgGraph *graph, const char *node,
                                        const char *param);
 /** wg_graph_format_param: the value as text, as accepted by _set_param_from_text. */

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,6 +143,103 @@ test_structured_errors (void)
   g_assert_null (g);
   g_assert_cmpstr (error->message, ==,
                    "nodes[0].params.points: point 2: expected \"x,y\" in metres, got \"2\"");
+}
+
+/* A record schema with every field kind no built-in node uses yet: int,
+ * bool and enum fields with defaults, inline tuples, a nested list. */
+typedef struct {
+  gint64 count;
+  gboolean on;
+  int kind;
+  double at[2];
+  WgList tags;
+} TestRecord;
+
+typedef struct {
+  double weight;
+} TestTag;
+
+static void
+test_structured_field_kinds (void)
+{
+  static const char *const kinds[] = { "small", "large", NULL };
+  static const WgParamSpec tag_fields[] = {
+    { "weight", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = 0, .max = 1,
+      .flags = WG_PARAM_FLAG_ALLOW_INF, .offset = offsetof (TestTag, weight) },
+  };
+  static const WgParamSpec at_fields[] = {
+    { "x", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -10, .max = 10, .offset = 0 },
+    { "y", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -10, .max = 10,
+      .offset = sizeof (double) },
+  };
+  static const WgParamSpec fields[] = {
+    { "count", .type = WG_PARAM_INT, .default_value = 2, .min = 0, .max = 9,
+      .offset = offsetof (TestRecord, count) },
+    { "on", .type = WG_PARAM_BOOL, .default_value = 1, .offset = offsetof (TestRecord, on) },
+    { "kind", .type = WG_PARAM_ENUM, .default_value = 1, .choices = kinds,
+      .offset = offsetof (TestRecord, kind) },
+    { "at", .type = WG_PARAM_OBJECT, .flags = WG_PARAM_FLAG_TUPLE, .fields = at_fields,
+      .n_fields = 2, .offset = offsetof (TestRecord, at) },
+    { "tags", .type = WG_PARAM_LIST, .min = 0, .max = 2, .fields = tag_fields, .n_fields = 1,
+      .record_size = sizeof (TestTag), .offset = offsetof (TestRecord, tags) },
+  };
+  static const WgParamSpec spec = { "things", .type = WG_PARAM_LIST, .min = 1, .max = 3,
+                                    .fields = fields, .n_fields = G_N_ELEMENTS (fields),
+                                    .record_size = sizeof (TestRecord) };
+  WgValue v = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_value_set_list_text (&v, &spec,
+                                         "[{\"at\": [1, -2.5], \"tags\": [{\"weight\": \"inf\"}]}, "
+                                         "{\"count\": 7, \"on\": false, \"kind\": \"small\", "
+                                         "\"at\": [0, 0], \"tags\": []}]",
+                                         "things", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (v.s, ==, "[{\"count\":2,\"on\":true,\"kind\":\"large\",\"at\":[1,-2.5],"
+                            "\"tags\":[{\"weight\":\"inf\"}]},{\"count\":7,\"on\":false,"
+                            "\"kind\":\"small\",\"at\":[0,0],\"tags\":[]}]");
+  WgList list = wg_list_data_get (v.list);
+  const TestRecord *r = list.items;
+  g_assert_cmpuint (list.n, ==, 2);
+  g_assert_cmpint (r[0].count, ==, 2);
+  g_assert_true (r[0].on);
+  g_assert_cmpint (r[0].kind, ==, 1);
+  g_assert_cmpfloat (r[0].at[1], ==, -2.5);
+  g_assert_cmpuint (r[0].tags.n, ==, 1);
+  g_assert_true (isinf (((const TestTag *) r[0].tags.items)[0].weight));
+  g_assert_cmpint (r[1].count, ==, 7);
+  g_assert_false (r[1].on);
+  g_assert_cmpint (r[1].kind, ==, 0);
+  g_assert_cmpuint (r[1].tags.n, ==, 0);
+
+  /* A copy shares the records; a refused value leaves the old one. */
+  WgValue copy = { 0 };
+  wg_value_copy (&copy, &v);
+  g_assert_true (wg_value_equal (&copy, &v, &spec));
+  const struct {
+    const char *text, *message;
+  } bad[] = {
+    { "[{\"count\": 1.5, \"at\": [0, 0], \"tags\": []}]",
+      "things[0].count: expected an integer in [0, 9], got 1.5" },
+    { "[{\"on\": 1, \"at\": [0, 0], \"tags\": []}]",
+      "things[0].on: expected true or false, got a number" },
+    { "[{\"kind\": \"huge\", \"at\": [0, 0], \"tags\": []}]",
+      "things[0].kind: expected one of small, large, got \"huge\"" },
+    { "[{\"at\": [0, 0]}]", "things[0].tags: missing" },
+    { "[{\"at\": [0, 0], \"tags\": [{}, {}, {}]}]",
+      "things[0].tags: expected 0 to 2 elements, got 3" },
+    { "[]", "things: expected 1 to 3 elements, got 0" },
+    { "x,y", "things: not valid JSON" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (bad); c++)
+    {
+      g_clear_error (&error);
+      g_assert_false (wg_value_set_list_text (&v, &spec, bad[c].text, "things", &error));
+      if (!g_str_has_prefix (error->message, bad[c].message))
+        g_error ("expected \"%s\", got \"%s\"", bad[c].message, error->message);
+      g_assert_true (wg_value_equal (&copy, &v, &spec));
+    }
+  wg_value_clear (&copy);
+  wg_value_clear (&v);
 }
 
 /* Any accepted input reaches the canonical form in one save. */
@@ -1474,5 +1572,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/stateful/reset-steps-again", test_reset_steps_again);
   g_test_add_func ("/graph/structured/old-form", test_structured_old_form);
   g_test_add_func ("/graph/structured/errors", test_structured_errors);
+  g_test_add_func ("/graph/structured/field-kinds", test_structured_field_kinds);
   return g_test_run ();
 }
