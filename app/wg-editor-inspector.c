@@ -19,6 +19,9 @@ typedef struct {
   GtkWidget *key, *keys, *keys_caption, *keys_grid, *stop;
   guint n_keys_shown;
   GPtrArray *key_widgets;      /* GtkWidget* per key: time, value, delete; handlers take this row */
+  /* List parameters: keys_grid holds one line per record (its JSON, remove),
+   * key_widgets their parts; shown: the value the lines were built from. */
+  char *shown;
 } Row;
 
 struct _WgInspector {
@@ -52,6 +55,7 @@ row_free (gpointer data)
   disconnect_all (row->key_widgets, row);
   g_ptr_array_unref (row->connected);
   g_ptr_array_unref (row->key_widgets);
+  g_free (row->shown);
   g_free (row->name);
   g_free (row);
 }
@@ -606,6 +610,179 @@ build_keys (Row *row, guint n)
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * List parameters: one line per record, its JSON editable, with add and
+ * remove. Each change commits the whole list as one command (one undo step);
+ * the runtime checks it and a refused value is reported and not kept.
+ * ------------------------------------------------------------------------- */
+
+/* The list's records as a JSON array owned by @parser, or NULL. */
+static JsonArray *
+list_records (Row *row, JsonParser *parser)
+{
+  WgInspector *self = row->inspector;
+  const char *text = wg_graph_get_param_string (graph (self), self->node, row->name);
+  if (!json_parser_load_from_data (parser, text ? text : "[]", -1, NULL) ||
+      !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+    return NULL;
+  return json_node_get_array (json_parser_get_root (parser));
+}
+
+/* Commits the list with record @k replaced by @record, removed (@record
+ * NULL), or @record appended (@k past the end). */
+static void
+commit_records (Row *row, guint k, JsonNode *record)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *old = list_records (row, parser);
+  if (old == NULL)
+    return;
+  g_autoptr (JsonArray) out = json_array_new ();
+  guint n = json_array_get_length (old);
+  for (guint i = 0; i < n; i++)
+    if (i != k)
+      json_array_add_element (out, json_node_copy (json_array_get_element (old, i)));
+    else if (record)
+      json_array_add_element (out, json_node_copy (record));
+  if (k >= n && record)
+    json_array_add_element (out, json_node_copy (record));
+  g_autoptr (JsonNode) root = json_node_init_array (json_node_alloc (), out);
+  g_autofree char *text = json_to_string (root, FALSE);
+  commit_param (row, text);
+}
+
+/* A record of @spec's fields at their defaults (a required number at 0
+ * within its range), for the first line of an empty list. */
+static JsonNode *
+default_record (const WgParamSpec *spec)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  gboolean tuple = (spec->flags & WG_PARAM_FLAG_TUPLE) != 0;
+  if (tuple)
+    json_builder_begin_array (b);
+  else
+    json_builder_begin_object (b);
+  for (guint f = 0; f < spec->n_fields; f++)
+    {
+      const WgParamSpec *field = &spec->fields[f];
+      if (!tuple)
+        json_builder_set_member_name (b, field->name);
+      double d = isnan (field->default_value) ? CLAMP (0, field->min, field->max)
+                                              : field->default_value;
+      switch (field->type)
+        {
+        case WG_PARAM_BOOL:
+          json_builder_add_boolean_value (b, d != 0);
+          break;
+        case WG_PARAM_ENUM:
+          json_builder_add_string_value (b, field->choices[(int) d]);
+          break;
+        case WG_PARAM_LIST:
+          json_builder_begin_array (b);
+          if (field->min > 0)
+            json_builder_add_value (b, default_record (field));
+          json_builder_end_array (b);
+          break;
+        case WG_PARAM_OBJECT:
+          json_builder_add_value (b, default_record (field));
+          break;
+        default:
+          json_builder_add_double_value (b, d);
+          break;
+        }
+    }
+  if (tuple)
+    json_builder_end_array (b);
+  else
+    json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+record_edited (GtkEntry *entry, Row *row)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  if (!json_parser_load_from_data (parser, gtk_editable_get_text (GTK_EDITABLE (entry)), -1,
+                                   &error))
+    {
+      report (row->inspector, error);
+      return;
+    }
+  commit_records (row, key_index (GTK_WIDGET (entry)), json_parser_get_root (parser));
+}
+
+static void
+record_removed (GtkButton *button, Row *row)
+{
+  commit_records (row, key_index (GTK_WIDGET (button)), NULL);
+}
+
+/* Adds a copy of the last record (or a default one). */
+static void
+record_added (GtkButton *button, Row *row)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *records = list_records (row, parser);
+  guint n = records ? json_array_get_length (records) : 0;
+  g_autoptr (JsonNode) record = n ? json_node_copy (json_array_get_element (records, n - 1))
+                                  : default_record (row->spec);
+  commit_records (row, G_MAXUINT, record);
+}
+
+static GtkWidget *
+list_editor (Row *row)
+{
+  row->editor = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  row->keys_grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (row->keys_grid), 4);
+  gtk_grid_set_row_spacing (GTK_GRID (row->keys_grid), 2);
+  gtk_box_append (GTK_BOX (row->editor), row->keys_grid);
+  row->stop = gtk_button_new_from_icon_name ("list-add-symbolic");
+  gtk_widget_add_css_class (row->stop, "flat");
+  gtk_widget_set_halign (row->stop, GTK_ALIGN_START);
+  gtk_widget_set_tooltip_text (row->stop, "Add a record (a copy of the last)");
+  row_connect (row, row->stop, "clicked", G_CALLBACK (record_added));
+  gtk_box_append (GTK_BOX (row->editor), row->stop);
+  return row->editor;
+}
+
+/* Rebuilds the record lines when the value differs from the one shown. */
+static void
+refresh_list (Row *row)
+{
+  WgInspector *self = row->inspector;
+  const char *text = wg_graph_get_param_string (graph (self), self->node, row->name);
+  if (g_strcmp0 (text, row->shown) == 0)
+    return;
+  g_free (row->shown);
+  row->shown = g_strdup (text);
+  disconnect_all (row->key_widgets, row);
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (row->keys_grid)))
+    gtk_grid_remove (GTK_GRID (row->keys_grid), child);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *records = list_records (row, parser);
+  guint n = records ? json_array_get_length (records) : 0;
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *record = json_to_string (json_array_get_element (records, k), FALSE);
+      GtkWidget *entry = gtk_entry_new ();
+      gtk_editable_set_text (GTK_EDITABLE (entry), record);
+      gtk_widget_set_hexpand (entry, TRUE);
+      gtk_widget_set_tooltip_text (entry, "This record's JSON: Enter applies it");
+      key_widget (row, entry, k, "activate", G_CALLBACK (record_edited));
+      GtkWidget *del = gtk_button_new_from_icon_name ("edit-delete-symbolic");
+      gtk_widget_add_css_class (del, "flat");
+      gtk_widget_set_tooltip_text (del, "Remove this record");
+      gtk_widget_set_sensitive (del, n > row->spec->min);
+      key_widget (row, del, k, "clicked", G_CALLBACK (record_removed));
+      gtk_grid_attach (GTK_GRID (row->keys_grid), entry, 0, (int) k, 1, 1);
+      gtk_grid_attach (GTK_GRID (row->keys_grid), del, 1, (int) k, 1, 1);
+    }
+  gtk_widget_set_sensitive (row->stop, n < row->spec->max);
+}
+
 static GtkWidget *
 param_editor (Row *row)
 {
@@ -625,6 +802,9 @@ param_editor (Row *row)
       gtk_widget_set_valign (row->editor, GTK_ALIGN_CENTER);
       row_connect (row, row->editor, "notify::active", G_CALLBACK (switch_changed));
       return row->editor;
+    case WG_PARAM_LIST:
+    case WG_PARAM_OBJECT:
+      return list_editor (row);
     case WG_PARAM_STRING:
     case WG_PARAM_PATH:
       {
@@ -906,6 +1086,10 @@ refresh_param (WgInspector *self, Row *row)
     case WG_PARAM_BOOL:
       gtk_switch_set_active (GTK_SWITCH (row->editor),
                              wg_graph_get_param_bool (g, self->node, spec->name));
+      break;
+    case WG_PARAM_LIST:
+    case WG_PARAM_OBJECT:
+      refresh_list (row);
       break;
     default:
       {

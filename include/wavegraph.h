@@ -102,6 +102,8 @@ typedef enum {
   WG_PARAM_ENUM,   /* one of WgParamSpec.choices; JSON holds the choice's name */
   WG_PARAM_STRING,
   WG_PARAM_PATH,   /* file path, relative to the graph file's folder */
+  WG_PARAM_LIST,   /* JSON array of records described by WgParamSpec.fields */
+  WG_PARAM_OBJECT, /* one record described by .fields; only as a field of a record */
 } WgParamType;
 
 typedef enum {
@@ -112,7 +114,24 @@ typedef enum {
    * graph input rebuilds the node's plan on the next evaluation, and it
    * cannot be keyframed. */
   WG_PARAM_FLAG_PREPARE = 1 << 3,
+  /* LIST / OBJECT: a record is a JSON array of its fields' values in field
+   * order ([x, y]) rather than an object of named members. */
+  WG_PARAM_FLAG_TUPLE = 1 << 4,
 } WgParamFlags;
+
+/**
+ * WgList:
+ * The C value of a WG_PARAM_LIST parameter or field: @n records of the
+ * spec's @record_size bytes at @items, each field at its WgParamSpec.offset
+ * with the C type of a parameter of its type (a nested LIST is a WgList, an
+ * OBJECT the record itself, inline). The runtime validated and converted the
+ * records when the value was loaded or set; they are read-only and live as
+ * long as the value, so a node copies what it keeps across evaluations.
+ */
+typedef struct {
+  gsize n;
+  gconstpointer items;
+} WgList;
 
 /**
  * WgParamSpec:
@@ -128,9 +147,26 @@ typedef enum {
  * C type follows @type: FLOAT double (radians for WG_PARAM_FLAG_DEGREES),
  * INT gint64, BOOL gboolean, ENUM int (the choice's index), STRING const
  * char * (never NULL), PATH const char * resolved against the graph file's
- * folder ("" when empty).
+ * folder ("" when empty), LIST WgList.
+ *
+ * Structured parameters: a LIST holds @min to @max records of the fields
+ * @fields[0 .. @n_fields - 1] (nested LIST and OBJECT fields allowed), laid
+ * out in C records of @record_size bytes. A field is a WgParamSpec whose
+ * @offset is within the record; a FLOAT, INT, BOOL or ENUM field whose
+ * @default_value is NAN is required, other ones are optional; LIST and
+ * OBJECT fields are required. The runtime checks every value on load and
+ * when set, with errors located down to the field
+ * ("nodes[2].params.boxes[1].trains[0].wavelength: expected a number in
+ * [0.01, 10000] m, got 0"), converts it to the records (degrees to radians)
+ * and saves it canonically (every field, in field order). @default_string
+ * is the default in JSON; @check (optional) refuses a converted record with
+ * a message; @parse_text (optional) converts an older plain-text form of
+ * the value (a graph file's string, wg_graph_set_param_from_text() text
+ * that is not JSON) to the JSON form, or fails with a message; either
+ * message is prefixed with the value's location.
  */
-typedef struct {
+typedef struct _WgParamSpec WgParamSpec;
+struct _WgParamSpec {
   const char *name;
   const char *label;
   WgParamType type;
@@ -144,7 +180,12 @@ typedef struct {
   unsigned flags;
   const char *visible_when;
   gsize offset;
-} WgParamSpec;
+  const WgParamSpec *fields;
+  unsigned n_fields;
+  gsize record_size;
+  gboolean (*check) (gconstpointer record, GError **error);
+  JsonNode *(*parse_text) (const char *text, GError **error);
+};
 
 /**
  * WgPortSpec:
@@ -420,13 +461,18 @@ gboolean wg_graph_set_param_int (WgGraph *graph, const char *node, const char *p
                                  gint64 value, GError **error);
 gboolean wg_graph_set_param_bool (WgGraph *graph, const char *node, const char *param,
                                   gboolean value, GError **error);
-/** wg_graph_set_param_string: for string, path and enum (choice name) parameters. */
+/**
+ * wg_graph_set_param_string: for string, path and enum (choice name)
+ * parameters, and list parameters as wg_graph_set_param_from_text() reads them.
+ */
 gboolean wg_graph_set_param_string (WgGraph *graph, const char *node, const char *param,
                                     const char *value, GError **error);
 /**
  * wg_graph_set_param_from_text:
- * Parses @text by the parameter's type ("12.5", "inf", "true", "jonswap", a path)
- * and sets it — what `wavegraph run --set node.param=text` does.
+ * Parses @text by the parameter's type ("12.5", "inf", "true", "jonswap", a path,
+ * a list's JSON "[[0, 0], [4, 1]]" or its older text form) and sets it — what
+ * `wavegraph run --set node.param=text` does. A list is checked whole, errors
+ * located below "node.param" (WG_GRAPH_ERROR).
  */
 gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const char *param,
                                        const char *text, GError **error);
@@ -471,7 +517,10 @@ gboolean wg_graph_param_is_set (const WgGraph *graph, const char *node, const ch
 double wg_graph_get_param_double (const WgGraph *graph, const char *node, const char *param);
 gint64 wg_graph_get_param_int (const WgGraph *graph, const char *node, const char *param);
 gboolean wg_graph_get_param_bool (const WgGraph *graph, const char *node, const char *param);
-/** wg_graph_get_param_string: string, path, or enum choice name; NULL if no such param. */
+/**
+ * wg_graph_get_param_string: string, path, enum choice name, or a list's
+ * canonical JSON (compact); NULL if no such param.
+ */
 const char *wg_graph_get_param_string (const WgGraph *graph, const char *node,
                                        const char *param);
 /** wg_graph_format_param: the value as text, as accepted by _set_param_from_text. */

@@ -34,12 +34,19 @@ enum {
   SHAPE_POLYGON = WG_OBSTACLE_POLYGON,
 };
 
+#define MAX_POINTS 4096 /* polygon vertices: bounds the GPU buffer made in prepare */
+
+/* A polygon vertex of `points` as the runtime converts it. */
+typedef struct {
+  double x, y;
+} PointParam;
+
 typedef struct {
   int shape;
   const char *image;
   gboolean invert;
   double x, y, rotation, scale, radius, width, height, length;
-  const char *points;
+  WgList points; /* PointParam */
   double border;
 } ObstacleParams;
 
@@ -48,6 +55,48 @@ typedef struct {
 static const char *const shapes[] = { "image", "circle", "box", "capsule", "polygon", NULL };
 
 #define SHAPES "shape=circle|box|capsule|polygon"
+
+static const WgParamSpec point_fields[] = {
+  { "x", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -G_MAXDOUBLE,
+    .max = G_MAXDOUBLE, .offset = offsetof (PointParam, x) },
+  { "y", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -G_MAXDOUBLE,
+    .max = G_MAXDOUBLE, .offset = offsetof (PointParam, y) },
+};
+
+/* The older text form of `points`, "x,y x,y …", as JSON [[x, y], …]. */
+static JsonNode *
+points_from_text (const char *text, GError **error)
+{
+  g_auto (GStrv) pairs = g_strsplit_set (text, " \t\n;", -1);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  guint index = 0;
+  json_builder_begin_array (b);
+  for (char **p = pairs; *p; p++)
+    {
+      if (**p == '\0')
+        continue;
+      char *end;
+      double x = g_ascii_strtod (*p, &end);
+      if (end == *p || *end != ',')
+        goto bad;
+      char *ys = end + 1;
+      double y = g_ascii_strtod (ys, &end);
+      if (end == ys || *end != '\0' || !isfinite (x) || !isfinite (y))
+        goto bad;
+      json_builder_begin_array (b);
+      json_builder_add_double_value (b, x);
+      json_builder_add_double_value (b, y);
+      json_builder_end_array (b);
+      index++;
+      continue;
+    bad:
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                   "point %u: expected \"x,y\" in metres, got \"%s\"", index, *p);
+      return NULL;
+    }
+  json_builder_end_array (b);
+  return json_builder_get_root (b);
+}
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_SHAPE] = { "shape", "Shape", WG_PARAM_ENUM, "",
@@ -79,9 +128,12 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_LENGTH] = { "length", "Length", WG_PARAM_FLOAT, "m",
                  "Capsule length between the centres of its rounded ends", 10, 0, 1e6, 0, 100,
                  .visible_when = "shape=capsule", .offset = OFFSET (length) },
-  [P_POINTS] = { "points", "Polygon points", WG_PARAM_STRING, "m",
-                 "Vertices in the shape's frame, \"x,y x,y x,y …\" (at least 3)",
-                 .default_string = "-5,-5 5,-5 0,5", .visible_when = "shape=polygon",
+  [P_POINTS] = { "points", "Polygon points", WG_PARAM_LIST, "m",
+                 "Vertices [x, y] in the shape's frame (at least 3; older files: \"x,y x,y …\")",
+                 .default_string = "[[-5, -5], [5, -5], [0, 5]]", .visible_when = "shape=polygon",
+                 .min = 0, .max = MAX_POINTS, .flags = WG_PARAM_FLAG_TUPLE,
+                 .fields = point_fields, .n_fields = G_N_ELEMENTS (point_fields),
+                 .record_size = sizeof (PointParam), .parse_text = points_from_text,
                  .offset = OFFSET (points) },
   [P_BORDER] = { "border", "Border width", WG_PARAM_FLOAT, "m",
                  "Width of the anti-aliased edge where the mask ramps from 0 to 1 (0: hard)", 1,
@@ -100,12 +152,12 @@ static const WgPortSpec outputs[] = {
 typedef struct {
   char *image_path;      /* the loaded image's path */
   gboolean image_invert; /* and whether it was inverted */
-  char *points_text;     /* the parsed polygon's points */
+  PointParam *points_src; /* the polygon's points as given, to see them change */
   float *image_distance; /* image: signed distance (m) per grid cell */
   float *points;         /* polygon vertices (x, y) in the shape's frame */
   guint n_points;
   GLuint gpu_image;      /* GPU: image_distance uploaded */
-  GLuint gpu_points;
+  GLuint gpu_points;     /* GPU: made in prepare for MAX_POINTS vertices */
   WgGpuKernel image_kernel, shape_kernel; /* built in prepare: the shape may be a graph input */
 } ObstacleState;
 
@@ -116,7 +168,7 @@ obstacle_state_free (gpointer data)
   if (st == NULL)
     return;
   g_free (st->image_path);
-  g_free (st->points_text);
+  g_free (st->points_src);
   g_free (st->image_distance);
   g_free (st->points);
   if (st->gpu_image)
@@ -192,17 +244,20 @@ edt_2d (const gboolean *site, guint w, guint h, float *out)
     }
 }
 
-/* GPU plans: @data (@bytes) into the node's storage buffer *@buffer, made
- * (or remade at a new size) when the image or the polygon changes. */
+/* GPU plans: @data (@bytes) into the node's storage buffer *@buffer, which
+ * prepare made; made here only when a graph input switched the shape to
+ * one prepare did not make it for. */
 static gboolean
 upload (WgNodeContext *ctx, GLuint *buffer, const void *data, gsize bytes, GError **error)
 {
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
     return TRUE;
-  if (*buffer)
-    glDeleteBuffers (1, buffer);
-  *buffer = wg_gpu_buffer_new (gpu, bytes, data, GL_STATIC_DRAW);
+  if (*buffer == 0)
+    *buffer = wg_gpu_buffer_new (gpu, bytes, NULL, GL_DYNAMIC_DRAW);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, *buffer);
+  glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, bytes, data);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   return wg_gpu_check ("uploading an obstacle's shape", error);
 }
 
@@ -279,45 +334,36 @@ load_image (WgNodeContext *ctx, ObstacleState *st, WgBuffer *out, GError **error
   return upload (ctx, &st->gpu_image, st->image_distance, (gsize) w * h * sizeof (float), error);
 }
 
+/* Whether the polygon differs from the one the node holds. */
 static gboolean
-parse_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
+points_changed (const ObstacleState *st, const WgList *points)
 {
-  const ObstacleParams *prm = wg_ctx_params (ctx);
-  g_auto (GStrv) pairs = g_strsplit_set (prm->points, " \t\n;", -1);
-  g_autoptr (GArray) pts = g_array_new (FALSE, FALSE, sizeof (float));
-  guint index = 0;
-  for (char **p = pairs; *p; p++)
-    {
-      if (**p == '\0')
-        continue;
-      char *end;
-      double x = g_ascii_strtod (*p, &end);
-      if (end == *p || *end != ',')
-        goto bad;
-      char *ys = end + 1;
-      double y = g_ascii_strtod (ys, &end);
-      if (end == ys || *end != '\0' || !isfinite (x) || !isfinite (y))
-        goto bad;
-      float xy[2] = { (float) x, (float) y };
-      g_array_append_vals (pts, xy, 2);
-      index++;
-      continue;
-    bad:
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_POINTS,
-                    "point %u: expected \"x,y\" in metres, got \"%s\"", index, *p);
-      return FALSE;
-    }
-  if (pts->len < 6)
+  return st->points_src == NULL || points->n != st->n_points ||
+         memcmp (st->points_src, points->items, points->n * sizeof (PointParam)) != 0;
+}
+
+/* Takes the polygon's checked points (in floats for the kernels). */
+static gboolean
+take_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
+{
+  const WgList *list = &((const ObstacleParams *) wg_ctx_params (ctx))->points;
+  const PointParam *in = list->items;
+  if (list->n < 3)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_POINTS,
-                    "a polygon needs at least 3 points, got %u", pts->len / 2);
+                    "a polygon needs at least 3 points, got %u", (guint) list->n);
       return FALSE;
     }
+  g_free (st->points_src);
   g_free (st->points);
-  st->n_points = pts->len / 2;
-  st->points = (float *) g_array_free (g_steal_pointer (&pts), FALSE);
-  g_free (st->points_text);
-  st->points_text = g_strdup (prm->points);
+  st->n_points = list->n;
+  st->points_src = g_memdup2 (in, list->n * sizeof (PointParam));
+  st->points = g_new (float, 2 * list->n);
+  for (guint k = 0; k < list->n; k++)
+    {
+      st->points[2 * k] = (float) in[k].x;
+      st->points[2 * k + 1] = (float) in[k].y;
+    }
   return upload (ctx, &st->gpu_points, st->points, 2 * st->n_points * sizeof (float), error);
 }
 
@@ -334,8 +380,8 @@ update_shape_data (WgNodeContext *ctx, ObstacleState *st, GError **error)
         return load_image (ctx, st, wg_ctx_output (ctx, 0), error);
       return TRUE;
     case SHAPE_POLYGON:
-      if (g_strcmp0 (st->points_text, p->points) != 0)
-        return parse_points (ctx, st, error);
+      if (points_changed (st, &p->points))
+        return take_points (ctx, st, error);
       return TRUE;
     default:
       return TRUE;
@@ -359,6 +405,13 @@ obstacle_prepare (WgNodeContext *ctx, GError **error)
           !wg_gpu_kernel_init (&st->image_kernel, gpu, "obstacle-mask.comp", image,
                                sizeof (ObstacleUniforms), error))
         return FALSE;
+      /* The polygon's room for any count; the image's grid-sized buffer
+       * only for an image shape. */
+      st->gpu_points = wg_gpu_buffer_new (gpu, MAX_POINTS * 2 * sizeof (float), NULL,
+                                          GL_DYNAMIC_DRAW);
+      if (((const ObstacleParams *) wg_ctx_params (ctx))->shape == SHAPE_IMAGE)
+        st->gpu_image = wg_gpu_buffer_new (gpu, (gsize) s->grid[0] * s->grid[1] * sizeof (float),
+                                           NULL, GL_DYNAMIC_DRAW);
     }
   return update_shape_data (ctx, st, error);
 }

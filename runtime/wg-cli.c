@@ -472,6 +472,14 @@ append_range (GString *out, const WgParamSpec *p)
     case WG_PARAM_PATH:
       g_string_append_printf (out, "default \"%s\"", p->default_string ? p->default_string : "");
       break;
+    case WG_PARAM_LIST:
+    case WG_PARAM_OBJECT:
+      wg_format_double (p->min, a);
+      wg_format_double (p->max, b);
+      g_string_append_printf (out, "default %s, %s to %s records",
+                              p->default_string && *p->default_string ? p->default_string : "[]",
+                              a, b);
+      break;
     }
 }
 
@@ -569,6 +577,51 @@ add_number (JsonBuilder *b, const char *name, double v)
     json_builder_add_string_value (b, "inf");
   else
     json_builder_add_double_value (b, v);
+}
+
+/* The record schema of a structured parameter: "tuple" and "fields", each
+ * field with its type, unit, default and range (nested records inside). */
+static void
+add_fields_json (JsonBuilder *b, const WgParamSpec *p)
+{
+  json_builder_set_member_name (b, "tuple");
+  json_builder_add_boolean_value (b, (p->flags & WG_PARAM_FLAG_TUPLE) != 0);
+  json_builder_set_member_name (b, "fields");
+  json_builder_begin_array (b);
+  for (guint f = 0; f < p->n_fields; f++)
+    {
+      const WgParamSpec *field = &p->fields[f];
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, field->name);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, wg_param_type_name (field->type));
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, field->unit ? field->unit : "");
+      if (field->type == WG_PARAM_LIST || field->type == WG_PARAM_OBJECT)
+        {
+          if (field->type == WG_PARAM_LIST)
+            {
+              add_number (b, "min", field->min);
+              add_number (b, "max", field->max);
+            }
+          add_fields_json (b, field);
+        }
+      else
+        {
+          json_builder_set_member_name (b, "required");
+          json_builder_add_boolean_value (b, isnan (field->default_value));
+          if (!isnan (field->default_value))
+            add_number (b, "default", field->default_value);
+          if (field->type != WG_PARAM_BOOL && field->type != WG_PARAM_ENUM)
+            {
+              add_number (b, "min", field->min);
+              add_number (b, "max", field->max);
+            }
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 static void
@@ -672,6 +725,19 @@ nodes_json (void)
             case WG_PARAM_PATH:
               json_builder_add_string_value (b, p->default_string ? p->default_string : "");
               break;
+            case WG_PARAM_LIST:
+            case WG_PARAM_OBJECT:
+              {
+                g_autoptr (JsonParser) parser = json_parser_new ();
+                const char *d = p->default_string && *p->default_string ? p->default_string : "[]";
+                gboolean ok = json_parser_load_from_data (parser, d, -1, NULL);
+                g_assert (ok);
+                json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
+                add_number (b, "min", p->min);
+                add_number (b, "max", p->max);
+                add_fields_json (b, p);
+                break;
+              }
             }
           if (p->flags & WG_PARAM_FLAG_DEGREES)
             {

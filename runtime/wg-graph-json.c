@@ -322,6 +322,14 @@ read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **e
       g_free (value->s);
       value->s = g_strdup (json_node_get_string (n));
       break;
+    case WG_PARAM_LIST:
+      /* A string is the older text form: converted, saved as JSON. */
+      if (is_string (n) ? !wg_value_set_list_text (value, spec, json_node_get_string (n), path, error)
+                        : !wg_value_set_list_json (value, spec, n, path, error))
+        return FALSE;
+      break;
+    case WG_PARAM_OBJECT:
+      g_assert_not_reached ();
     }
   value->set = TRUE;
   return TRUE;
@@ -925,6 +933,16 @@ add_param (JsonBuilder *b, const WgParamSpec *spec, const WgValue *v)
     case WG_PARAM_PATH:
       json_builder_add_string_value (b, v->s);
       break;
+    case WG_PARAM_LIST:
+      {
+        g_autoptr (JsonParser) parser = json_parser_new ();
+        gboolean ok = json_parser_load_from_data (parser, v->s, -1, NULL);
+        g_assert (ok);
+        json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
+        break;
+      }
+    case WG_PARAM_OBJECT:
+      g_assert_not_reached ();
     }
 }
 

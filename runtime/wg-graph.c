@@ -65,7 +65,8 @@ wg_port_type_name (WgPortType type)
 const char *
 wg_param_type_name (WgParamType type)
 {
-  static const char *const names[] = { "float", "int", "bool", "enum", "string", "path" };
+  static const char *const names[] = { "float", "int", "bool", "enum", "string", "path", "list",
+                                       "object" };
   return (guint) type < G_N_ELEMENTS (names) ? names[type] : "?";
 }
 
@@ -110,6 +111,16 @@ wg_value_init_default (WgValue *value, const WgParamSpec *spec)
     case WG_PARAM_PATH:
       value->s = g_strdup (spec->default_string ? spec->default_string : "");
       break;
+    case WG_PARAM_LIST:
+      {
+        g_autoptr (GError) error = NULL;
+        if (!wg_value_set_list_text (value, spec, spec->default_string ? spec->default_string : "",
+                                     spec->name, &error))
+          g_error ("bad default of parameter %s", error->message);
+        break;
+      }
+    case WG_PARAM_OBJECT:
+      g_assert_not_reached ();
     }
 }
 
@@ -117,6 +128,7 @@ void
 wg_value_clear (WgValue *value)
 {
   g_clear_pointer (&value->s, g_free);
+  g_clear_pointer (&value->list, wg_list_data_unref);
   g_clear_pointer (&value->keys, g_free);
   value->n_keys = 0;
 }
@@ -127,6 +139,7 @@ wg_value_copy (WgValue *dst, const WgValue *src)
   wg_value_clear (dst);
   *dst = *src;
   dst->s = g_strdup (src->s);
+  dst->list = wg_list_data_ref (src->list);
   dst->keys = src->keys ? g_memdup2 (src->keys, 2 * src->n_keys * sizeof (double)) : NULL;
 }
 
@@ -165,7 +178,10 @@ wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec)
       return a->i == b->i;
     case WG_PARAM_STRING:
     case WG_PARAM_PATH:
+    case WG_PARAM_LIST: /* canonical text */
       return g_strcmp0 (a->s, b->s) == 0;
+    case WG_PARAM_OBJECT:
+      break;
     }
   return FALSE;
 }
@@ -810,6 +826,11 @@ wg_graph_set_param_string (WgGraph *graph, const char *node_id, const char *para
       g_free (node->values[p].s);
       node->values[p].s = g_strdup (value);
     }
+  else if (spec->type == WG_PARAM_LIST)
+    {
+      if (!wg_value_set_list_text (&node->values[p], spec, value, where, error))
+        return FALSE;
+    }
   else
     return type_error (where, spec, "a string", error);
   node->values[p].set = TRUE;
@@ -857,7 +878,10 @@ wg_graph_set_param_from_text (WgGraph *graph, const char *node_id, const char *p
     case WG_PARAM_ENUM:
     case WG_PARAM_STRING:
     case WG_PARAM_PATH:
+    case WG_PARAM_LIST:
       return wg_graph_set_param_string (graph, node_id, param, text, error);
+    case WG_PARAM_OBJECT:
+      break;
     }
   return FALSE;
 }
@@ -933,7 +957,7 @@ wg_graph_get_param_string (const WgGraph *graph, const char *node_id, const char
   const WgParamSpec *spec = &node->type->params[p];
   if (spec->type == WG_PARAM_ENUM)
     return spec->choices[node->values[p].i];
-  if (spec->type == WG_PARAM_STRING || spec->type == WG_PARAM_PATH)
+  if (spec->type == WG_PARAM_STRING || spec->type == WG_PARAM_PATH || spec->type == WG_PARAM_LIST)
     return node->values[p].s;
   return NULL;
 }
@@ -960,7 +984,10 @@ wg_graph_format_param (const WgGraph *graph, const char *node_id, const char *pa
       return g_strdup (spec->choices[node->values[p].i]);
     case WG_PARAM_STRING:
     case WG_PARAM_PATH:
+    case WG_PARAM_LIST:
       return g_strdup (node->values[p].s);
+    case WG_PARAM_OBJECT:
+      break;
     }
   return NULL;
 }

@@ -154,6 +154,14 @@ wg_node_context_fill_params (WgNodeContext *ctx)
             memcpy (field, &str, sizeof str);
           }
           break;
+        case WG_PARAM_LIST:
+          {
+            WgList list = wg_list_data_get (v->list);
+            memcpy (field, &list, sizeof list);
+          }
+          break;
+        case WG_PARAM_OBJECT:
+          g_assert_not_reached ();
         }
     }
 }

@@ -5,13 +5,19 @@
 
 G_BEGIN_DECLS
 
+/* The converted records of a structured (LIST) value: immutable, shared by
+ * the copies of the value. */
+typedef struct _WgListData WgListData;
+
 /* A parameter value. Bool and enum (choice index) live in @i; float in @f;
- * string and path in @s. @set: given explicitly (saved to JSON). */
+ * string and path in @s; a list in @s (its canonical JSON, compact) and
+ * @list (its records; NULL: none). @set: given explicitly (saved to JSON). */
 typedef struct {
   gboolean set;
   double f;
   gint64 i;
   char *s;
+  WgListData *list;
   /* Float parameters may be animated: n_keys (time, value) pairs, times in
    * seconds strictly increasing, interpolated linearly and held constant
    * outside. NULL: the constant f. */
@@ -62,6 +68,27 @@ void wg_value_copy (WgValue *dst, const WgValue *src);
 gboolean wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec);
 /** wg_value_at: a float parameter's value at time @t (s), keyframes included. */
 double wg_value_at (const WgValue *value, double t);
+
+/**
+ * wg_value_set_list_json:
+ * Checks JSON @node against LIST @spec and, when it holds, replaces @value
+ * with it (canonical text and records). Errors: WG_GRAPH_ERROR_PARAM_TYPE
+ * or _PARAM_RANGE (or _SCHEMA for unknown members) at @where and below.
+ */
+gboolean wg_value_set_list_json (WgValue *value, const WgParamSpec *spec, JsonNode *node,
+                                 const char *where, GError **error);
+/**
+ * wg_value_set_list_text:
+ * As wg_value_set_list_json() from text: JSON, "" (no records), or the
+ * older form the spec's parse_text reads.
+ */
+gboolean wg_value_set_list_text (WgValue *value, const WgParamSpec *spec, const char *text,
+                                 const char *where, GError **error);
+/** wg_list_data_ref / _unref: shares / releases converted records. */
+WgListData *wg_list_data_ref (WgListData *data);
+void wg_list_data_unref (WgListData *data);
+/** wg_list_data_get: the records as the node's struct holds them ({0, NULL} for NULL). */
+WgList wg_list_data_get (const WgListData *data);
 
 /**
  * wg_param_check_number:

@@ -577,6 +577,84 @@ keys_text (WgDocument *doc, const char *node, const char *param)
     g_assert_cmpstr (keys_, ==, expect); \
   } G_STMT_END
 
+/* Opens a copy @copy (in the artifacts) of example @graph; @original: its text. */
+static WgEditorWindow *
+open_copy (const char *graph, const char *copy, char **original, char **work)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", graph, NULL);
+  *original = wg_editor_test_read (src);
+  *work = g_build_filename (artifacts (), copy, NULL);
+  g_assert_true (g_file_set_contents (*work, *original, -1, NULL));
+  return open_window (*work);
+}
+
+/* The records of list parameter @param of @node. */
+static guint
+n_records (WgDocument *doc, const char *node, const char *param)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *text = wg_graph_get_param_string (wg_document_get_graph (doc), node, param);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  return json_array_get_length (json_node_get_array (json_parser_get_root (parser)));
+}
+
+/* A list parameter in the inspector (gerstner's boxes): a line per record;
+ * add copies the last, a record's JSON edited replaces it, a bad one is
+ * refused, delete removes one; each is one undo step, and undoing them all
+ * gives the file back. */
+static void
+test_structured_list (void)
+{
+  g_autofree char *original = NULL, *work = NULL;
+  WgEditorWindow *win = open_copy ("wave-trains.json", "structured.json", &original, &work);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  WgHistory *history = wg_document_get_history (doc);
+  WgInspector *inspector = wg_editor_window_get_inspector (win);
+  const char *ids[] = { "waves", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+
+  GtkWidget *editor = wg_inspector_get_editor (inspector, "boxes");
+  GtkWidget *grid = gtk_widget_get_first_child (editor);
+  GtkWidget *add = gtk_widget_get_last_child (editor);
+  g_assert_true (GTK_IS_GRID (grid));
+  g_assert_true (GTK_IS_ENTRY (gtk_grid_get_child_at (GTK_GRID (grid), 0, 1)));
+  g_assert_null (gtk_grid_get_child_at (GTK_GRID (grid), 0, 2));
+  g_assert_cmpuint (n_records (doc, "waves", "boxes"), ==, 2);
+
+  click (add);
+  g_assert_cmpuint (n_records (doc, "waves", "boxes"), ==, 3);
+  GtkWidget *third = gtk_grid_get_child_at (GTK_GRID (grid), 0, 2);
+  g_assert_true (GTK_IS_ENTRY (third));
+  gtk_editable_set_text (GTK_EDITABLE (third),
+                         "{\"center\": [50, 50], \"size\": [20, 20], \"direction\": 90, "
+                         "\"trains\": [{\"wavelength\": 5, \"amplitude\": 0.1}]}");
+  g_signal_emit_by_name (third, "activate");
+  g_assert_nonnull (strstr (wg_graph_get_param_string (wg_document_get_graph (doc), "waves",
+                                                       "boxes"), "\"direction\":90"));
+  third = gtk_grid_get_child_at (GTK_GRID (grid), 0, 2);
+  gtk_editable_set_text (GTK_EDITABLE (third),
+                         "{\"center\": [50, 50], \"size\": [20, 20], \"trains\": "
+                         "[{\"wavelength\": -5, \"amplitude\": 0.1}]}");
+  g_signal_emit_by_name (third, "activate");
+  g_assert_nonnull (strstr (wg_graph_get_param_string (wg_document_get_graph (doc), "waves",
+                                                       "boxes"), "\"direction\":90"));
+  click (gtk_grid_get_child_at (GTK_GRID (grid), 1, 0));
+  g_assert_cmpuint (n_records (doc, "waves", "boxes"), ==, 2);
+
+  guint steps = 0;
+  while (wg_history_can_undo (history))
+    {
+      activate (win, "undo", NULL);
+      steps++;
+    }
+  g_assert_cmpuint (steps, ==, 3);
+  g_assert_cmpuint (n_records (doc, "waves", "boxes"), ==, 2);
+  activate (win, "save", NULL);
+  g_autofree char *saved = wg_editor_test_read (work);
+  g_assert_cmpstr (saved, ==, original);
+  close_window (win);
+}
+
 /* Keyframes in the inspector: the key toggle animates a parameter at the
  * timeline's time, the slider then keys the value at the current time and
  * shows the interpolated one between keys, the list edits and deletes keys,
@@ -585,11 +663,8 @@ keys_text (WgDocument *doc, const char *node, const char *param)
 static void
 test_keyframes (void)
 {
-  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
-  g_autofree char *original = wg_editor_test_read (src);
-  g_autofree char *work = g_build_filename (artifacts (), "keyframes.json", NULL);
-  g_assert_true (g_file_set_contents (work, original, -1, NULL));
-  WgEditorWindow *win = open_window (work);
+  g_autofree char *original = NULL, *work = NULL;
+  WgEditorWindow *win = open_copy ("pool.json", "keyframes.json", &original, &work);
   WgDocument *doc = wg_editor_window_get_document (win);
   WgHistory *history = wg_document_get_history (doc);
   WgInspector *inspector = wg_editor_window_get_inspector (win);
@@ -983,6 +1058,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
+  g_test_add_func ("/editor-ui/structured-list", test_structured_list);
   g_test_add_func ("/editor-ui/poke", test_poke);
   g_test_add_func ("/editor-ui/obstacle-drag", test_obstacle_drag);
   int status = g_test_run ();

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +46,204 @@ test_examples_round_trip (void)
       g_assert_cmpstr (saved_copy, ==, original);
     }
   g_assert_cmpuint (names->len, >=, 7);
+}
+
+/* Structured parameters: the older string forms of gerstner's `boxes` and
+ * `frustum` (JSON inside a string) and of obstacle-mask's `points`
+ * ("x,y x,y") load as the JSON form does and save in it, every field
+ * written. */
+static void
+test_structured_old_form (void)
+{
+#define GRAPH(WAVES, MASK)                                                                      \
+  "{ \"format\": \"wavegraph\", \"version\": 1, \"nodes\": ["                                     \
+  "{ \"id\": \"waves\", \"type\": \"gerstner\", \"params\": { " WAVES " } },"                   \
+  "{ \"id\": \"pier\", \"type\": \"obstacle-mask\", \"params\": { \"shape\": \"polygon\", " MASK \
+  " } } ] }"
+  const char *old = GRAPH (
+    "\"boxes\": \"[{\\\"center\\\": [10, 20], \\\"size\\\": [30, 40], \\\"direction\\\": 15, "
+    "\\\"trains\\\": [{\\\"wavelength\\\": 8, \\\"amplitude\\\": 0.2}]}]\", "
+    "\"frustum\": \"[[1, 0, 0, 5]]\"",
+    "\"points\": \"0,0 4,-1.5 5,3\"");
+  const char *new = GRAPH (
+    "\"boxes\": [{ \"trains\": [{ \"amplitude\": 0.2, \"wavelength\": 8, \"steepness\": 1 }], "
+    "\"center\": [10, 20], \"size\": [30, 40], \"direction\": 15 }], "
+    "\"frustum\": [[1, 0, 0, 5]]",
+    "\"points\": [[0, 0], [4, -1.5], [5, 3]]");
+#undef GRAPH
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) a = wg_graph_load_data (old, -1, ".", NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (WgGraph) b = wg_graph_load_data (new, -1, ".", NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *saved_a = wg_graph_save_to_data (a, NULL);
+  g_autofree char *saved_b = wg_graph_save_to_data (b, NULL);
+  g_assert_cmpstr (saved_a, ==, saved_b);
+  g_assert_nonnull (strstr (saved_a, "[4, -1.5]"));
+  g_assert_nonnull (strstr (saved_a, "\"phase\": 0"));
+  g_assert_cmpstr (wg_graph_get_param_string (a, "pier", "points"), ==,
+                   "[[0,0],[4,-1.5],[5,3]]");
+  /* The text form as --set gives it, either form, and a copy. */
+  g_assert_true (wg_graph_set_param_from_text (b, "pier", "points", "[[0, 0], [4, -1.5], [5, 3]]",
+                                               &error));
+  g_assert_no_error (error);
+  g_autoptr (WgGraph) copy = wg_graph_copy (a);
+  g_autofree char *saved_copy = wg_graph_save_to_data (copy, NULL);
+  g_assert_cmpstr (saved_copy, ==, saved_a);
+  /* And both plan and compute the same frame. */
+  g_autoptr (WgPlan) pa = wg_test_plan (a, 0);
+  g_autoptr (WgPlan) pb = wg_test_plan (b, 0);
+  g_autofree float *ha = wg_test_eval_copy (pa, 2, "waves:height", NULL);
+  g_autofree float *hb = wg_test_eval_copy (pb, 2, "waves:height", NULL);
+  g_autofree float *ma = wg_test_eval_copy (pa, 2, "pier:mask", NULL);
+  g_autofree float *mb = wg_test_eval_copy (pb, 2, "pier:mask", NULL);
+  gsize bytes = 512 * 512 * sizeof (float);
+  g_assert_cmpmem (ha, bytes, hb, bytes);
+  g_assert_cmpmem (ma, bytes, mb, bytes);
+}
+
+/* Bad structured values fail the load, located down to the field. */
+static void
+test_structured_errors (void)
+{
+  static const struct {
+    const char *params, *message;
+  } cases[] = {
+    { "\"boxes\": [{ \"center\": [0, 0], \"size\": [9, 9], \"trains\": [{ \"wavelength\": 9, "
+      "\"amplitude\": 1 }] }, { \"center\": [0, 0], \"size\": [9, 9], \"trains\": "
+      "[{ \"wavelength\": 0, \"amplitude\": 1 }] }]",
+      "nodes[0].params.boxes[1].trains[0].wavelength: expected a number in [0.01, 10000] m, got 0" },
+    { "\"boxes\": [{ \"center\": [0, \"x\"], \"size\": [9, 9], \"trains\": [] }]",
+      "nodes[0].params.boxes[0].center[1]: expected a number, got a string" },
+    { "\"boxes\": [{ \"center\": [0, 0], \"trains\": [] }]",
+      "nodes[0].params.boxes[0].size: missing" },
+    { "\"boxes\": [{ \"center\": [0, 0], \"size\": [9, 9], \"trains\": [{ \"wavelength\": 9, "
+      "\"amplitude\": 1, \"angle\": 95 }] }]",
+      "nodes[0].params.boxes[0].trains[0].angle: expected a number in [-90, 90] °, got 95" },
+    { "\"boxes\": \"[{]\"", "nodes[0].params.boxes: not valid JSON" },
+    { "\"boxes\": 3", "nodes[0].params.boxes: expected an array, got a number" },
+    { "\"frustum\": [[0, 0, 0, 1]]",
+      "nodes[0].params.frustum[0]: the plane's normal (a, b, c) is zero" },
+    { "\"frustum\": [[1, 0, 0, 1], { \"a\": 1 }]",
+      "nodes[0].params.frustum[1]: expected [a, b, c, d], got an object" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "{ \"format\": \"wavegraph\", \"version\": 1, \"nodes\": [{ \"id\": \"waves\", "
+        "\"type\": \"gerstner\", \"params\": { %s } }] }", cases[c].params);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgGraph) g = wg_graph_load_data (text, -1, ".", NULL, &error);
+      g_assert_null (g);
+      g_assert_error (error, WG_GRAPH_ERROR, error->code);
+      if (!g_str_has_prefix (error->message, cases[c].message))
+        g_error ("expected \"%s\", got \"%s\"", cases[c].message, error->message);
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data (
+    "{ \"format\": \"wavegraph\", \"version\": 1, \"nodes\": [{ \"id\": \"m\", "
+    "\"type\": \"obstacle-mask\", \"params\": { \"points\": \"0,0 1,1 2;x\" } }] }",
+    -1, ".", NULL, &error);
+  g_assert_null (g);
+  g_assert_cmpstr (error->message, ==,
+                   "nodes[0].params.points: point 2: expected \"x,y\" in metres, got \"2\"");
+}
+
+/* A record schema with every field kind no built-in node uses yet: int,
+ * bool and enum fields with defaults, inline tuples, a nested list. */
+typedef struct {
+  gint64 count;
+  gboolean on;
+  int kind;
+  double at[2];
+  WgList tags;
+} TestRecord;
+
+typedef struct {
+  double weight;
+} TestTag;
+
+static void
+test_structured_field_kinds (void)
+{
+  static const char *const kinds[] = { "small", "large", NULL };
+  static const WgParamSpec tag_fields[] = {
+    { "weight", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = 0, .max = 1,
+      .flags = WG_PARAM_FLAG_ALLOW_INF, .offset = offsetof (TestTag, weight) },
+  };
+  static const WgParamSpec at_fields[] = {
+    { "x", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -10, .max = 10, .offset = 0 },
+    { "y", .type = WG_PARAM_FLOAT, .default_value = NAN, .min = -10, .max = 10,
+      .offset = sizeof (double) },
+  };
+  static const WgParamSpec fields[] = {
+    { "count", .type = WG_PARAM_INT, .default_value = 2, .min = 0, .max = 9,
+      .offset = offsetof (TestRecord, count) },
+    { "on", .type = WG_PARAM_BOOL, .default_value = 1, .offset = offsetof (TestRecord, on) },
+    { "kind", .type = WG_PARAM_ENUM, .default_value = 1, .choices = kinds,
+      .offset = offsetof (TestRecord, kind) },
+    { "at", .type = WG_PARAM_OBJECT, .flags = WG_PARAM_FLAG_TUPLE, .fields = at_fields,
+      .n_fields = 2, .offset = offsetof (TestRecord, at) },
+    { "tags", .type = WG_PARAM_LIST, .min = 0, .max = 2, .fields = tag_fields, .n_fields = 1,
+      .record_size = sizeof (TestTag), .offset = offsetof (TestRecord, tags) },
+  };
+  static const WgParamSpec spec = { "things", .type = WG_PARAM_LIST, .min = 1, .max = 3,
+                                    .fields = fields, .n_fields = G_N_ELEMENTS (fields),
+                                    .record_size = sizeof (TestRecord) };
+  WgValue v = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_value_set_list_text (&v, &spec,
+                                         "[{\"at\": [1, -2.5], \"tags\": [{\"weight\": \"inf\"}]}, "
+                                         "{\"count\": 7, \"on\": false, \"kind\": \"small\", "
+                                         "\"at\": [0, 0], \"tags\": []}]",
+                                         "things", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (v.s, ==, "[{\"count\":2,\"on\":true,\"kind\":\"large\",\"at\":[1,-2.5],"
+                            "\"tags\":[{\"weight\":\"inf\"}]},{\"count\":7,\"on\":false,"
+                            "\"kind\":\"small\",\"at\":[0,0],\"tags\":[]}]");
+  WgList list = wg_list_data_get (v.list);
+  const TestRecord *r = list.items;
+  g_assert_cmpuint (list.n, ==, 2);
+  g_assert_cmpint (r[0].count, ==, 2);
+  g_assert_true (r[0].on);
+  g_assert_cmpint (r[0].kind, ==, 1);
+  g_assert_cmpfloat (r[0].at[1], ==, -2.5);
+  g_assert_cmpuint (r[0].tags.n, ==, 1);
+  g_assert_true (isinf (((const TestTag *) r[0].tags.items)[0].weight));
+  g_assert_cmpint (r[1].count, ==, 7);
+  g_assert_false (r[1].on);
+  g_assert_cmpint (r[1].kind, ==, 0);
+  g_assert_cmpuint (r[1].tags.n, ==, 0);
+
+  /* A copy shares the records; a refused value leaves the old one. */
+  WgValue copy = { 0 };
+  wg_value_copy (&copy, &v);
+  g_assert_true (wg_value_equal (&copy, &v, &spec));
+  const struct {
+    const char *text, *message;
+  } bad[] = {
+    { "[{\"count\": 1.5, \"at\": [0, 0], \"tags\": []}]",
+      "things[0].count: expected an integer in [0, 9], got 1.5" },
+    { "[{\"on\": 1, \"at\": [0, 0], \"tags\": []}]",
+      "things[0].on: expected true or false, got a number" },
+    { "[{\"kind\": \"huge\", \"at\": [0, 0], \"tags\": []}]",
+      "things[0].kind: expected one of small, large, got \"huge\"" },
+    { "[{\"at\": [0, 0]}]", "things[0].tags: missing" },
+    { "[{\"at\": [0, 0], \"tags\": [{}, {}, {}]}]",
+      "things[0].tags: expected 0 to 2 elements, got 3" },
+    { "[]", "things: expected 1 to 3 elements, got 0" },
+    { "x,y", "things: not valid JSON" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (bad); c++)
+    {
+      g_clear_error (&error);
+      g_assert_false (wg_value_set_list_text (&v, &spec, bad[c].text, "things", &error));
+      if (!g_str_has_prefix (error->message, bad[c].message))
+        g_error ("expected \"%s\", got \"%s\"", bad[c].message, error->message);
+      g_assert_true (wg_value_equal (&copy, &v, &spec));
+    }
+  wg_value_clear (&copy);
+  wg_value_clear (&v);
 }
 
 /* Any accepted input reaches the canonical form in one save. */
@@ -1428,5 +1627,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/row-windows/fork", test_row_windows_fork);
   g_test_add_func ("/graph/stateful/step-after-cancel", test_stateful_step_after_cancel);
   g_test_add_func ("/graph/stateful/reset-steps-again", test_reset_steps_again);
+  g_test_add_func ("/graph/structured/old-form", test_structured_old_form);
+  g_test_add_func ("/graph/structured/errors", test_structured_errors);
+  g_test_add_func ("/graph/structured/field-kinds", test_structured_field_kinds);
   return g_test_run ();
 }

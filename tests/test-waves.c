@@ -631,6 +631,22 @@ test_land_damping_tiny_cells (void)
     g_assert_true (isfinite (h[i]));
 }
 
+/* Structured values are checked when set: refused with a located message,
+ * exit status 2. */
+static void
+expect_set_error (const char *setting, const char *message)
+{
+  g_autoptr (WgGraph) g = waves_graph (64, "[]", NULL);
+  g_auto (GStrv) kv = g_strsplit (setting, "=", 2);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_graph_set_param_from_text (g, "waves", kv[0], kv[1], &error));
+  g_assert_error (error, WG_GRAPH_ERROR, error->code);
+  g_test_message ("%s → %s", setting, error->message);
+  if (strstr (error->message, message) == NULL)
+    g_error ("expected \"%s\" in \"%s\"", message, error->message);
+  g_assert_cmpint (wg_error_exit_code (error), ==, 2);
+}
+
 static void
 test_bad_input (void)
 {
@@ -638,41 +654,40 @@ test_bad_input (void)
   g_autofree char *two_boxes = g_strdup_printf (
     "boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": [%s]}, {\"center\": [1, 2], "
     "\"size\": [9, 9], \"trains\": [%s, {\"wavelength\": -3, \"amplitude\": 1}]}]", train, train);
-  expect_error (two_boxes, "nodes[0] (\"waves\").params.boxes[1].trains[1].wavelength: expected a "
-                           "number in [0.01, 10000] m, got -3");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": [{\"wavelength\": 9}]}]",
-                "nodes[0] (\"waves\").params.boxes[0].trains[0].amplitude: missing");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": [{\"wavelength\": 9, "
-                "\"amplitude\": 1, \"speed\": 3}]}]",
-                "params.boxes[0].trains[0].speed: unknown key (expected one of: wavelength, "
-                "amplitude, angle, steepness, phase)");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9], \"trains\": []}]",
-                "params.boxes[0].size: expected an array of two numbers, got an array");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 0], \"trains\": []}]",
-                "params.boxes[0].size[1]: expected a number in [0.01, 1000000] m, got 0");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"direction\": \"east\", "
-                "\"trains\": []}]",
-                "params.boxes[0].direction: expected a number, got a string");
-  expect_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": []}]",
-                "params.boxes[0].trains: expected 1 to 16 trains, got 0");
-  expect_error ("boxes=[{\"center\": [1, 2", "params.boxes: not valid JSON: ");
+  expect_set_error (two_boxes, "waves.boxes[1].trains[1].wavelength: expected a number in "
+                               "[0.01, 10000] m, got -3");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": [{\"wavelength\": 9}]}]",
+                    "waves.boxes[0].trains[0].amplitude: missing");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": [{\"wavelength\": 9, "
+                    "\"amplitude\": 1, \"speed\": 3}]}]",
+                    "boxes[0].trains[0].speed: unknown key (expected one of: wavelength, "
+                    "amplitude, angle, steepness, phase)");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9], \"trains\": []}]",
+                    "boxes[0].size: expected [length, width], got an array of 1");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 0], \"trains\": []}]",
+                    "boxes[0].size[1]: expected a number in [0.01, 1000000] m, got 0");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"direction\": \"east\", "
+                    "\"trains\": []}]",
+                    "boxes[0].direction: expected a number, got a string");
+  expect_set_error ("boxes=[{\"center\": [1, 2], \"size\": [9, 9], \"trains\": []}]",
+                    "boxes[0].trains: expected 1 to 16 elements, got 0");
+  expect_set_error ("boxes=[{\"center\": [1, 2", "boxes: not valid JSON: ");
   /* What json-glib would crash on (its parser recurses) or drop. */
   g_autofree char *open = g_strnfill (300, '['), *close = g_strnfill (300, ']');
   g_autofree char *deep = g_strdup_printf ("boxes=%s%s", open, close);
-  expect_error (deep, "params.boxes: not valid JSON: <data>:1:257: nested deeper than 256 levels");
-  expect_error ("boxes=[] []", "params.boxes: not valid JSON: <data>:1:4: content after the end of "
-                              "the document");
-  expect_error ("boxes={}", "params.boxes: expected a JSON array, got an object");
-  expect_error ("frustum=[[1, 0, 0]]",
-                "params.frustum[0]: expected a plane [a, b, c, d] of four numbers");
-  expect_error ("frustum=[[0, 0, 0, 5]]", "params.frustum[0]: the plane's normal (a, b, c) is zero");
+  expect_set_error (deep, "boxes: not valid JSON: <data>:1:257: nested deeper than 256 levels");
+  expect_set_error ("boxes=[] []", "boxes: not valid JSON: <data>:1:4: content after the end of "
+                                  "the document");
+  expect_set_error ("boxes={}", "boxes: expected an array, got an object");
+  expect_set_error ("frustum=[[1, 0, 0]]", "frustum[0]: expected [a, b, c, d], got an array of 3");
+  expect_set_error ("frustum=[[0, 0, 0, 5]]", "frustum[0]: the plane's normal (a, b, c) is zero");
   expect_error ("refraction=phase", "nodes[0] (\"waves\").params.refraction: refraction \"phase\" "
                                     "needs input \"depth\" linked");
 }
 
 /* `boxes` and `frustum` set through graph inputs (a game moving its camera,
  * an editor dragging a box) take effect at the next evaluation, as a new
- * plan would compute them; a bad value fails that evaluation, located. */
+ * plan would compute them; a bad value is refused, located, when set. */
 static void
 test_inputs (void)
 {
@@ -696,10 +711,13 @@ test_inputs (void)
   g_assert_cmpmem (after, 64 * 64 * sizeof (float), expect, 64 * 64 * sizeof (float));
   g_assert_true (memcmp (before, after, 64 * 64 * sizeof (float)) != 0);
 
-  g_assert_true (wg_plan_set_input_from_text (plan, "boxes", "[{\"size\": 3}]", &error));
-  g_assert_false (wg_plan_evaluate (plan, 4, &error));
-  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM);
-  g_assert_nonnull (strstr (error->message, "params.boxes[0].center: missing"));
+  /* A bad value is refused when set; the plan keeps the last good one. */
+  g_assert_false (wg_plan_set_input_from_text (plan, "boxes", "[{\"size\": 3}]", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE);
+  g_assert_nonnull (strstr (error->message, "boxes[0].center: missing"));
+  g_clear_error (&error);
+  g_assert_true (wg_plan_evaluate (plan, 4, &error));
+  g_assert_no_error (error);
 }
 
 int
