@@ -106,6 +106,21 @@ int wg_param_find_choice (const WgParamSpec *spec, const char *name);
 char *wg_param_format_choices (const WgParamSpec *spec);
 
 WgNodeInst *wg_graph_lookup_node (const WgGraph *graph, const char *id);
+/** wg_graph_lookup_node_or_error: node @id, or NULL with WG_GRAPH_ERROR_UNKNOWN_NODE. */
+WgNodeInst *wg_graph_lookup_node_or_error (const WgGraph *graph, const char *id, GError **error);
+/**
+ * wg_graph_lookup_param:
+ * Node @node_id and the index of its parameter @param (in *@index), or NULL
+ * with WG_GRAPH_ERROR_UNKNOWN_NODE / _UNKNOWN_PARAM.
+ */
+WgNodeInst *wg_graph_lookup_param (const WgGraph *graph, const char *node_id, const char *param,
+                                   int *index, GError **error);
+/** wg_graph_id_is_valid: the node id (and graph output/input name) rule. */
+gboolean wg_graph_id_is_valid (const char *id);
+/** wg_bindings_set: binds @name to (@node, @index), replacing a binding of that name. */
+void wg_bindings_set (GPtrArray *bindings, const char *name, WgNodeInst *node, guint index);
+/** wg_bindings_remove: removes the binding called @name; FALSE when there is none. */
+gboolean wg_bindings_remove (GPtrArray *bindings, const char *name);
 int wg_graph_node_index (const WgGraph *graph, const WgNodeInst *node);
 /** wg_graph_input_link: the link into @node's input @port, or NULL. */
 const WgLink *wg_graph_input_link (const WgGraph *graph, const WgNodeInst *node, guint port);
