@@ -1,0 +1,165 @@
+/* wg-cli-info.c — `wavegraph validate`, `info` and `format`: a graph
+ * checked, described, or printed in canonical form. */
+#include "wg-cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------
+ * validate, info
+ * ------------------------------------------------------------------------- */
+
+/* Parses the options of @ctx and the one graph file argument, and loads it;
+ * returns the exit status (0: *graph_out holds the graph, *path_out its file). */
+static int
+parse_graph_command (GOptionContext *ctx, int argc, char **argv, WgGraph **graph_out,
+                     const char **path_out)
+{
+  GError *error = NULL;
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      int r = wg_cli_usage_error (ctx, "%s", error->message);
+      g_error_free (error);
+      return r;
+    }
+  if (argc != 2)
+    return wg_cli_usage_error (ctx, "expected one graph file");
+  if (path_out)
+    *path_out = argv[1];
+  *graph_out = wg_graph_load_file (argv[1], &error);
+  return *graph_out ? 0 : wg_cli_fail (error);
+}
+
+static int
+load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan **plan_out)
+{
+  g_autoptr (GOptionContext) ctx = g_option_context_new (what);
+  g_autoptr (WgGraph) graph = NULL;
+  int r = parse_graph_command (ctx, argc, argv, &graph, NULL);
+  if (r != 0)
+    return r;
+  GError *error = NULL;
+  /* Building the plan runs every node's prepare: data files are read and
+   * parameter combinations checked, exactly as a bake would. */
+  WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL };
+  WgPlan *plan = wg_plan_new (graph, &po, &error);
+  if (plan == NULL)
+    return wg_cli_fail (error);
+  *graph_out = g_steal_pointer (&graph);
+  *plan_out = plan;
+  return 0;
+}
+
+int
+wg_cli_validate (int argc, char **argv)
+{
+  g_autoptr (WgGraph) graph = NULL;
+  g_autoptr (WgPlan) plan = NULL;
+  int r = load_only (argc, argv, "GRAPH — check a graph without running it", &graph, &plan);
+  if (r != 0)
+    return r;
+  printf ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
+           wg_graph_get_n_links (graph));
+  return 0;
+}
+
+/* format: the canonical form the library saves (the example graphs are
+ * kept in it, so diffs show only real edits). */
+int
+wg_cli_format (int argc, char **argv)
+{
+  gboolean in_place = FALSE;
+  GOptionEntry entries[] = {
+    { "in-place", 'i', 0, G_OPTION_ARG_NONE, &in_place, "Rewrite the file (atomically)", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx =
+    g_option_context_new ("GRAPH — print a graph in canonical form");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_autoptr (WgGraph) graph = NULL;
+  const char *path = NULL;
+  int r = parse_graph_command (ctx, argc, argv, &graph, &path);
+  if (r != 0)
+    return r;
+  GError *error = NULL;
+  if (in_place)
+    return wg_graph_save_file (graph, path, &error) ? 0 : wg_cli_fail (error);
+  gsize length;
+  g_autofree char *text = wg_graph_save_to_data (graph, &length);
+  fwrite (text, 1, length, stdout);
+  return 0;
+}
+
+int
+wg_cli_info (int argc, char **argv)
+{
+  g_autoptr (WgGraph) graph = NULL;
+  g_autoptr (WgPlan) plan = NULL;
+  int r = load_only (argc, argv, "GRAPH — describe a graph", &graph, &plan);
+  if (r != 0)
+    return r;
+  const WgSettings *s = wg_graph_get_settings (graph);
+  char ex[32], ey[32], fps[32];
+  wg_format_double (s->extent[0], ex);
+  wg_format_double (s->extent[1], ey);
+  wg_format_double (s->fps, fps);
+  printf ("graph     %s\n", argv[argc - 1]);
+  printf ("grid      %u × %u cells over %s × %s m (Δ = %.4g × %.4g m)\n", s->grid[0], s->grid[1],
+           ex, ey, s->extent[0] / s->grid[0], s->extent[1] / s->grid[1]);
+  printf ("time      %s fps, frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%.3g s), preroll %u\n",
+           fps, s->frames[0], s->frames[1], (double) (s->frames[1] - s->frames[0] + 1) / s->fps,
+           s->preroll);
+  printf ("seed      %" G_GUINT64_FORMAT "\nbackend   %s\n", s->seed, wg_backend_name (s->backend));
+  printf ("nodes     %u\n", wg_graph_get_n_nodes (graph));
+  gsize bytes = 0;
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      const WgNodeType *type = wg_graph_get_node_type (graph, id);
+      g_autoptr (GString) set = g_string_new (NULL);
+      for (guint p = 0; p < type->n_params; p++)
+        if (wg_graph_param_is_set (graph, id, type->params[p].name))
+          {
+            g_autofree double *times = NULL, *values = NULL;
+            guint keys = wg_graph_get_param_keyframes (graph, id, type->params[p].name, &times,
+                                                       &values);
+            g_autofree char *v = wg_graph_format_param (graph, id, type->params[p].name);
+            g_string_append_printf (set, "%s%s=", set->len ? " " : "", type->params[p].name);
+            if (keys == 0)
+              g_string_append (set, v);
+            for (guint k = 0; k < keys; k++)
+              {
+                char t[32], x[32];
+                wg_format_double (times[k], t);
+                wg_format_double (values[k], x);
+                g_string_append_printf (set, "%s%s s: %s%s", k ? ", " : "keys[", t, x,
+                                        k + 1 == keys ? "]" : "");
+              }
+          }
+      printf ("  %-14s %-20s %s\n", id, type->name, set->str);
+      for (guint o = 0; o < type->n_outputs; o++)
+        {
+          WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
+          bytes += (gsize) b->width * b->height * b->channels * sizeof (float);
+        }
+    }
+  printf ("links     %u\n", wg_graph_get_n_links (graph));
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (graph, i, &fn, &fp, &tn, &tp);
+      printf ("  %s:%s -> %s:%s\n", fn, fp, tn, tp);
+    }
+  printf ("outputs   %u\n", wg_graph_get_n_outputs (graph));
+  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *name, *node, *port;
+      wg_graph_get_output (graph, i, &name, &node, &port);
+      printf ("  %-14s %s:%s\n", name, node, port);
+    }
+  printf ("buffers   %.1f MiB allocated by the plan\n", (double) bytes / (1024.0 * 1024.0));
+  return 0;
+}
+

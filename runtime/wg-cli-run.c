@@ -1,0 +1,193 @@
+/* wg-cli-run.c — `wavegraph run`: a bake from the command line, with a
+ * progress bar or a summary line, --set, state saved and resumed, and the
+ * signals a farm's scheduler sends ending it between frames. */
+#include "wg-cli.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------
+ * run
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+  gboolean tty;
+  gint64 start_usec;
+  int last_width;
+} Progress;
+
+static void
+progress_cb (gint64 frame, gint64 done, gint64 total, gpointer data)
+{
+  Progress *p = data;
+  if (!p->tty)
+    return;
+  double elapsed = (double) (g_get_monotonic_time () - p->start_usec) / 1e6;
+  double per = elapsed / (double) done;
+  double eta = per * (double) (total - done);
+  const int bar = 30;
+  int filled = (int) (bar * done / total);
+  char line[160];
+  int n = g_snprintf (line, sizeof line, "\r[%.*s%.*s] %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
+                      " frame %" G_GINT64_FORMAT "  %.1f ms/frame  ETA %d:%02d",
+                      filled, "##############################", bar - filled,
+                      "..............................", done, total, frame, per * 1e3,
+                      (int) eta / 60, (int) eta % 60);
+  fputs (line, stderr);
+  for (int i = n; i < p->last_width; i++)
+    fputc (' ', stderr);
+  p->last_width = n;
+  if (done == total)
+    fputc ('\n', stderr);
+  fflush (stderr);
+}
+
+/* Ctrl-C, a closed terminal, or a farm's scheduler stopping the job: the
+ * signal is taken by a thread of its own (every thread blocks it), which
+ * cancels the bake; the frame in hand and the files queued are finished
+ * whole, and the process then ends by the same signal, so that shells and
+ * schedulers see how it ended. A second signal ends it at once. */
+typedef struct {
+  sigset_t set;
+  GCancellable *cancellable;
+  int signal; /* the first one taken, 0 before */
+} Interrupt;
+
+/* Ends the process by signal @sig, as its default action would. */
+G_GNUC_NORETURN static void
+die_by (const Interrupt *in, int sig)
+{
+  signal (sig, SIG_DFL);
+  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
+  raise (sig);
+  _exit (128 + sig);
+}
+
+static gpointer
+interrupt_watch (gpointer data)
+{
+  Interrupt *in = data;
+  int sig;
+  if (sigwait (&in->set, &sig) != 0)
+    return NULL;
+  g_atomic_int_set (&in->signal, sig);
+  g_cancellable_cancel (in->cancellable);
+  if (sigwait (&in->set, &sig) == 0)
+    die_by (in, sig);
+  return NULL;
+}
+
+/* Blocks the signals in this thread and so in every thread it starts
+ * later: call before any other thread exists. */
+static void
+interrupt_init (Interrupt *in)
+{
+  sigemptyset (&in->set);
+  sigaddset (&in->set, SIGINT);
+  sigaddset (&in->set, SIGTERM);
+  sigaddset (&in->set, SIGHUP);
+  in->cancellable = g_cancellable_new ();
+  in->signal = 0;
+  pthread_sigmask (SIG_BLOCK, &in->set, NULL);
+  g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
+}
+
+int
+wg_cli_run (int argc, char **argv)
+{
+  g_autofree char *frames = NULL, *out = NULL, *backend_name = NULL;
+  g_autofree char *save_state = NULL, *resume = NULL;
+  g_auto (GStrv) sets = NULL;
+  int threads = 0;
+  gboolean no_sheet = FALSE;
+  GOptionEntry entries[] = {
+    { "frames", 'f', 0, G_OPTION_ARG_STRING, &frames, "Frames to bake (default: the graph's)", "A-B" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output folder (default: .)", "DIR" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a parameter", "NODE.PARAM=VALUE" },
+    { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, "cpu, gpu or auto (default: the graph's)", "NAME" },
+    { "no-contact-sheet", 0, 0, G_OPTION_ARG_NONE, &no_sheet, "Do not write contact-sheet.png", NULL },
+    { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame, save the simulation state", "FILE" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — bake a graph to files");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  GError *error = NULL;
+
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      int r = wg_cli_usage_error (ctx, "run: %s", error->message);
+      g_error_free (error);
+      return r;
+    }
+  if (argc != 2)
+    return wg_cli_usage_error (ctx, "run: expected one graph file");
+  if (threads < 0 || threads > 1024)
+    return wg_cli_usage_error (ctx, "run: --threads %d: expected a count in [1, 1024]", threads);
+
+  g_autoptr (WgGraph) graph = wg_graph_load_file (argv[1], &error);
+  if (graph == NULL)
+    return wg_cli_fail (error);
+  for (guint i = 0; sets && sets[i]; i++)
+    if (!wg_cli_apply_set (graph, sets[i], &error))
+      return wg_cli_fail (error);
+
+  const WgSettings *s = wg_graph_get_settings (graph);
+  WgBakeOptions opts = { s->frames[0], s->frames[1], out ? out : ".", s->backend, threads,
+                         !no_sheet, progress_cb, NULL };
+  if (frames && !wg_cli_parse_frames (frames, &opts.first, &opts.last))
+    return wg_cli_usage_error (ctx, "run: --frames %s: expected A-B with 0 <= A <= B", frames);
+  if (backend_name && !wg_backend_from_name (backend_name, &opts.backend))
+    return wg_cli_usage_error (ctx, "run: --backend %s: expected cpu, gpu or auto", backend_name);
+
+  Progress progress = { isatty (STDERR_FILENO), g_get_monotonic_time (), 0 };
+  opts.progress_data = &progress;
+  opts.save_state = save_state;
+  opts.resume_state = resume;
+  static Interrupt interrupt;
+  interrupt_init (&interrupt);
+  opts.cancellable = interrupt.cancellable;
+  WgBakeStats stats;
+  if (!wg_bake (graph, &opts, &stats, &error))
+    {
+      if (progress.tty && progress.last_width)
+        fputc ('\n', stderr);
+      g_free (stats.backend);
+      if (g_atomic_int_get (&interrupt.signal) &&
+          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          wg_cli_eprintf ("wavegraph: %s: stopped after %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+                      " frames; %u files written, every one whole\n",
+                      strsignal (interrupt.signal), stats.frames, opts.last - opts.first + 1,
+                      stats.files_written);
+          g_error_free (error);
+          die_by (&interrupt, g_atomic_int_get (&interrupt.signal));
+        }
+      int status = wg_cli_fail (error);
+      /* Files of earlier frames are whole: say where to pick up. */
+      if (stats.files_written > 0)
+        wg_cli_eprintf ("wavegraph: files written before the failure: %u, every one whole\n",
+                    stats.files_written);
+      return status;
+    }
+  if (opts.backend != WG_BACKEND_CPU)
+    wg_cli_eprintf ("wavegraph: backend %s\n", stats.backend);
+  wg_cli_eprintf ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
+              ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating, %.1f ms writing in the "
+              "background), %u files in %s%s%s\n",
+              stats.frames, opts.first, opts.last, argv[1], stats.seconds,
+              1e3 * stats.seconds / (double) stats.frames,
+              1e3 * stats.evaluate_seconds / (double) stats.frames,
+              1e3 * stats.write_seconds / (double) stats.frames, stats.files_written,
+              opts.out_dir, stats.contact_sheet ? ", contact sheet " : "",
+              stats.contact_sheet ? stats.contact_sheet : "");
+  g_free (stats.contact_sheet);
+  g_free (stats.backend);
+  return 0;
+}
+

@@ -1,0 +1,28 @@
+/* wg-cli.h — what the `wavegraph` command's files share (not installed). */
+#pragma once
+
+#include "wg-private.h"
+
+G_BEGIN_DECLS
+
+#define EXIT_USAGE 2
+
+/* printf to stderr, bytes unchanged (UTF-8 whatever the locale). */
+void wg_cli_eprintf (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
+/* Prints "wavegraph: MESSAGE", frees @error, returns its exit status. */
+int wg_cli_fail (GError *error);
+/* Prints "wavegraph: MESSAGE" and @ctx's help; returns EXIT_USAGE. */
+int wg_cli_usage_error (GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+/* "A-B" or "A" → [@first, @last]. */
+gboolean wg_cli_parse_frames (const char *text, gint64 *first, gint64 *last);
+/* Applies --set NODE.PARAM=VALUE to @graph (errors prefixed by the option). */
+gboolean wg_cli_apply_set (WgGraph *graph, const char *spec, GError **error);
+
+/* The commands, given argv from the command's name on; return the exit status. */
+int wg_cli_run (int argc, char **argv);
+int wg_cli_validate (int argc, char **argv);
+int wg_cli_info (int argc, char **argv);
+int wg_cli_format (int argc, char **argv);
+int wg_cli_nodes (int argc, char **argv);
+
+G_END_DECLS
