@@ -1558,6 +1558,8 @@ param_field_size (WgParamType type)
       return sizeof (gboolean);
     case WG_PARAM_ENUM:
       return sizeof (int);
+    case WG_PARAM_LIST:
+      return sizeof (WgList);
     default:
       return sizeof (const char *);
     }
@@ -1585,7 +1587,7 @@ test_param_structs (void)
         {
           const WgParamSpec *spec = &type->params[k];
           const gsize size = param_field_size (spec->type);
-          g_assert_cmpuint (spec->offset % size, ==, 0);
+          g_assert_cmpuint (spec->offset % MIN (size, sizeof (gpointer)), ==, 0);
           g_assert_cmpuint (spec->offset + size, <=, type->params_size);
           for (gsize b = spec->offset; b < spec->offset + size; b++)
             {
