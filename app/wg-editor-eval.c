@@ -40,6 +40,11 @@ struct _WgEvaluator {
   GCancellable *cancellable;  /* of the running evaluation */
   gint progress_done, progress_total;
   gint undelivered;           /* results posted to the main context, not yet handed over */
+  /* Test hook (wg_evaluator_hold_before()), under hold_lock. */
+  GMutex hold_lock;
+  GCond hold_cond;
+  char *hold_node;
+  gboolean holding;
 
   /* Owned by whoever evaluates (the worker, or the main thread for GPU). */
   WgPlan *plan;
@@ -98,6 +103,16 @@ progress_cb (guint done, guint total, const char *node, gpointer data)
   WgEvaluator *ev = data;
   g_atomic_int_set (&ev->progress_done, (gint) done);
   g_atomic_int_set (&ev->progress_total, (gint) total);
+  g_mutex_lock (&ev->hold_lock);
+  if (node && g_strcmp0 (node, ev->hold_node) == 0)
+    {
+      ev->holding = TRUE;
+      g_cond_broadcast (&ev->hold_cond);
+      while (ev->hold_node)
+        g_cond_wait (&ev->hold_cond, &ev->hold_lock);
+      ev->holding = FALSE;
+    }
+  g_mutex_unlock (&ev->hold_lock);
 }
 
 static WgField *
@@ -363,6 +378,9 @@ evaluator_unref (WgEvaluator *ev)
     return;
   g_mutex_clear (&ev->lock);
   g_cond_clear (&ev->cond);
+  g_mutex_clear (&ev->hold_lock);
+  g_cond_clear (&ev->hold_cond);
+  g_free (ev->hold_node);
   g_clear_pointer (&ev->want_graph, wg_graph_free);
   g_clear_pointer (&ev->want_left_out, g_hash_table_unref);
   g_clear_pointer (&ev->want_starved, g_hash_table_unref);
@@ -462,6 +480,8 @@ wg_evaluator_new (gboolean gpu, WgEvalResultFunc func, gpointer user_data)
   ev->thumbnail_size = 96;
   g_mutex_init (&ev->lock);
   g_cond_init (&ev->cond);
+  g_mutex_init (&ev->hold_lock);
+  g_cond_init (&ev->hold_cond);
   if (!gpu)
     ev->thread = g_thread_new ("wg-evaluator", worker, ev);
   return ev;
@@ -478,11 +498,42 @@ wg_evaluator_free (WgEvaluator *ev)
     g_cancellable_cancel (ev->cancellable);
   g_cond_signal (&ev->cond);
   g_mutex_unlock (&ev->lock);
+  wg_evaluator_release_hold (ev);
   if (ev->thread)
     g_thread_join (ev->thread);
   g_clear_pointer (&ev->plan, wg_plan_free);
   ev->func = NULL;
   evaluator_unref (ev);
+}
+
+void
+wg_evaluator_hold_before (WgEvaluator *ev, const char *node)
+{
+  g_mutex_lock (&ev->hold_lock);
+  g_free (ev->hold_node);
+  ev->hold_node = g_strdup (node);
+  g_mutex_unlock (&ev->hold_lock);
+}
+
+gboolean
+wg_evaluator_wait_held (WgEvaluator *ev, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  g_mutex_lock (&ev->hold_lock);
+  while (!ev->holding && g_cond_wait_until (&ev->hold_cond, &ev->hold_lock, end))
+    ;
+  gboolean held = ev->holding;
+  g_mutex_unlock (&ev->hold_lock);
+  return held;
+}
+
+void
+wg_evaluator_release_hold (WgEvaluator *ev)
+{
+  g_mutex_lock (&ev->hold_lock);
+  g_clear_pointer (&ev->hold_node, g_free);
+  g_cond_broadcast (&ev->hold_cond);
+  g_mutex_unlock (&ev->hold_lock);
 }
 
 guint64

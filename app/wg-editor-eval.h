@@ -106,6 +106,14 @@ gboolean wg_evaluator_is_busy (WgEvaluator *evaluator, double *fraction, gint64 
 /* Whether the last request was answered (the worker is idle and up to date). */
 gboolean wg_evaluator_is_idle (WgEvaluator *evaluator);
 
+/* Test hooks that make races deterministic: the worker stops just before it
+ * runs @node (each time it reaches it) until wg_evaluator_release_hold();
+ * wg_evaluator_wait_held() waits up to @timeout_s for it to stop there and
+ * says whether it did. CPU evaluators only. */
+void wg_evaluator_hold_before (WgEvaluator *evaluator, const char *node);
+gboolean wg_evaluator_wait_held (WgEvaluator *evaluator, guint timeout_s);
+void wg_evaluator_release_hold (WgEvaluator *evaluator);
+
 /**
  * wg_evaluator_run_gpu:
  * GPU evaluators: evaluates what is wanted, if anything changed, with the

@@ -135,7 +135,7 @@ static void
 test_no_gpu (void)
 {
   g_autofree char *graph = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("wg-backends-XXXXXX", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
   const char *gpu_args[] = { "run", graph, "--backend", "gpu", "--frames", "0-0", "--out", dir,
                              "--no-contact-sheet", NULL };
   Run r = run_cli_env (gpu_args, "__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/vendor.json");

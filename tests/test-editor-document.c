@@ -16,29 +16,13 @@ static char *
 temp_copy (const char *name, char **dir)
 {
   g_autoptr (GError) error = NULL;
-  *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  *dir = wg_test_tmp_dir ();
   g_assert_no_error (error);
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
   g_autofree char *text = wg_editor_test_read (src);
   char *path = g_build_filename (*dir, name, NULL);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
   return path;
-}
-
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)))
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 static void
@@ -105,7 +89,7 @@ test_open_edit_save (void)
   g_assert_false (wg_document_is_modified (doc));
   g_autofree char *edited = wg_editor_test_read (path);
   g_assert_nonnull (strstr (edited, "\"wind_speed\": 18"));
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* A broken file names itself and the place. */
@@ -113,7 +97,7 @@ static void
 test_open_errors (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "bad.json", NULL);
   g_assert_true (g_file_set_contents (path,
     "{\"format\":\"wavegraph\",\"version\":1,\"nodes\":[{\"id\":\"s\",\"type\":\"ocean-spectrum\","
@@ -135,7 +119,7 @@ test_open_errors (void)
   g_assert_null (wg_document_open (missing, NULL, &error));
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "missing.json"));
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 typedef struct {
@@ -168,7 +152,7 @@ test_work_in_progress (gconstpointer data)
   g_autofree char *resaved = wg_graph_save_to_data (wg_document_get_graph (again), NULL);
   g_assert_cmpstr (resaved, ==, saved);
   g_assert_cmpstr (wg_graph_get_base_dir (wg_document_get_graph (again)), ==, dir);
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Save As into another folder keeps data files reachable. */
@@ -179,7 +163,7 @@ test_save_as_rebases_paths (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WgDocument) doc = wg_document_open (buoy, NULL, &error);
   g_assert_no_error (error);
-  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *target = g_build_filename (dir, "sub", NULL);
   g_assert_cmpint (g_mkdir (target, 0700), ==, 0);
   g_autofree char *copy = g_build_filename (target, "buoy-copy.json", NULL);
@@ -198,7 +182,7 @@ test_save_as_rebases_paths (void)
   /* Output patterns are relative to the bake folder: untouched. */
   g_assert_cmpstr (wg_graph_get_param_string (loaded, "displacement_out", "path"), ==,
                    "buoy/displacement.%04d.exr");
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 static gint64
@@ -266,7 +250,7 @@ test_recovery (void)
   wg_document_remove_recovery (doc, rdir);
   g_autoptr (GDir) empty = g_dir_open (rdir, 0, NULL);
   g_assert_null (g_dir_read_name (empty));
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* An untitled document is unmodified until edited; saving names it. */
@@ -282,7 +266,7 @@ test_untitled (void)
   g_assert_true (wg_document_execute (doc, wg_command_add_node ("ocean-spectrum", NULL, 10, 20),
                                       &error));
   g_assert_true (wg_document_is_modified (doc));
-  g_autofree char *dir = g_dir_make_tmp ("wg-document-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "new.json", NULL);
   g_assert_true (wg_document_save (doc, path, &error));
   g_assert_no_error (error);
@@ -291,7 +275,7 @@ test_untitled (void)
   g_autoptr (WgGraph) loaded = wg_graph_load_file (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (wg_graph_find_node (loaded, "ocean_spectrum"), ==, 0);
-  remove_tree (dir);
+  wg_test_remove_tree (dir);
 }
 
 int

@@ -5,6 +5,7 @@
  * sharing the temporary-folder and failure-injection helpers.
  */
 #include "wg-image-io.h"
+#include "wg-test-tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,34 +21,6 @@
 /* ---------------------------------------------------------------------------
  * Helpers
  * ------------------------------------------------------------------------- */
-
-static char *
-make_tmp_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *dir = g_dir_make_tmp ("wg-image-io-XXXXXX", &error);
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-rm_rf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_chmod (path, 0755);
-      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_assert_cmpint (g_rmdir (path), ==, 0);
-    }
-  else
-    g_assert_cmpint (g_unlink (path), ==, 0);
-}
 
 static int
 cmp_names (gconstpointer a, gconstpointer b)
@@ -212,7 +185,7 @@ check_exr (const char *path, guint width, guint height, guint channels, const fl
 static void
 test_exr_float_lossless (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const WgExrCompression comps[] = { WG_EXR_NONE, WG_EXR_RLE, WG_EXR_ZIPS, WG_EXR_ZIP, WG_EXR_PIZ };
   const guint width = 48, height = 20;
 
@@ -231,7 +204,7 @@ test_exr_float_lossless (void)
           check_exr (path, width, height, nc, data, names_by_count[nc], NULL, 0);
         }
     }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Float data that barely compresses (a wave plus fine noise, like a height
@@ -242,7 +215,7 @@ test_exr_float_lossless (void)
 static void
 test_exr_incompressible (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const WgExrCompression comps[] = { WG_EXR_RLE, WG_EXR_ZIPS, WG_EXR_ZIP, WG_EXR_PIZ };
   const guint width = 256, height = 320;
   g_autofree float *data = g_new (float, width * height);
@@ -282,13 +255,13 @@ test_exr_incompressible (void)
               g_assert_cmpfloat (back[i], ==, expect);
           }
       }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_exr_half (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   /* Known conversions: exact values, the largest half, overflow, a
    * subnormal, ties to even and values that round up. */
   static const struct { float in, out; } table[] = {
@@ -340,7 +313,7 @@ test_exr_half (void)
       g_assert_true (isinf (neg_inf) && neg_inf < 0);
       g_assert_true (isnan (r[2 * G_N_ELEMENTS (table) + 3]));
     }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static float
@@ -407,7 +380,7 @@ test_half_conversion (void)
 static void
 test_exr_lossy (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const guint width = 64, height = 40, nc = 3;
   g_autofree float *data = make_smooth_image (width, height, nc);
   static const struct { WgExrCompression comp; WgExrPixelType type; double tolerance; } cases[] = {
@@ -453,13 +426,13 @@ test_exr_lossy (void)
                                 WG_EXR_B44, -1, 1, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_exr_threads_identical (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const guint width = 200, height = 150, nc = 3; /* 10 ZIP chunks, last one partial */
   g_autofree float *data = make_smooth_image (width, height, nc);
   for (gsize k = 0; k < (gsize) width * height * nc; k += 7)
@@ -486,7 +459,7 @@ test_exr_threads_identical (void)
               g_assert_true (g_bytes_equal (first, bytes));
           }
       }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Halves converted by the caller make the same file, byte for byte, as
@@ -494,7 +467,7 @@ test_exr_threads_identical (void)
 static void
 test_exr_write_halves (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const guint width = 200, height = 70, nc = 3; /* names R,G,B: stored B,G,R */
   const gsize n = (gsize) width * height * nc;
   g_autofree float *data = make_smooth_image (width, height, nc);
@@ -522,13 +495,13 @@ test_exr_write_halves (void)
                         g_bytes_get_size (a));
         g_assert_true (g_bytes_equal (a, b));
       }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_exr_zip_level (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const guint width = 128, height = 64, nc = 3;
   g_autofree float *data = make_smooth_image (width, height, nc);
   g_autofree char *p1 = g_build_filename (dir, "l1.exr", NULL);
@@ -576,7 +549,7 @@ test_exr_zip_level (void)
                                 WG_EXR_ZIP, 10, 2, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
   check_exr (p1, width, height, nc, data, names_by_count[nc], NULL, 0);
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Writes a 16 × 8 file with one UINT channel "id" through OpenEXRCore, with
@@ -656,7 +629,7 @@ write_unsupported_exr (const char *path, gboolean tiled)
 static void
 test_exr_read_formats (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autoptr (GError) error = NULL;
   guint w, h, nc;
   g_auto (GStrv) names = NULL;
@@ -686,13 +659,13 @@ test_exr_read_formats (void)
       g_assert_nonnull (strstr (error->message, tiled ? "tiled" : "multi-part"));
       g_clear_error (&error);
     }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_exr_read_errors (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autoptr (GError) error = NULL;
   guint w, h, nc;
   char **names = NULL;
@@ -732,7 +705,7 @@ test_exr_read_errors (void)
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, cut));
   g_assert_null (names);
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* ---------------------------------------------------------------------------
@@ -758,7 +731,7 @@ assert_write_fails (const char *path, int code)
 static void
 test_atomic_failure (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
 
   /* Folder does not exist. */
   g_autofree char *missing = g_build_filename (dir, "no-such-folder", "out.exr", NULL);
@@ -832,7 +805,7 @@ test_atomic_failure (void)
   listing = list_dir (ro);
   g_assert_cmpstr (listing, ==, "keep.exr keep.png");
   check_exr (target, 2, 2, 1, px, names_by_count[1], NULL, 0);
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Runs the calling test again in a subprocess (the limit must not reach
@@ -848,7 +821,7 @@ size_limited_subprocess (const char *name, char **dir, char **target)
       g_test_trap_assert_passed ();
       return FALSE;
     }
-  *dir = make_tmp_dir ();
+  *dir = wg_test_tmp_dir ();
   *target = g_build_filename (*dir, name, NULL);
   g_assert_true (g_file_set_contents (*target, "old contents", -1, NULL));
   signal (SIGXFSZ, SIG_IGN);
@@ -901,7 +874,7 @@ test_exr_write_fails_midway (void)
           check_exr (target, width, height, 4, px, names_by_count[4], NULL, 0);
         }
     }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* ---------------------------------------------------------------------------
@@ -911,7 +884,7 @@ test_exr_write_fails_midway (void)
 static void
 test_png16_roundtrip (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   const guint width = 37, height = 11;
   const float lo = -2.0f, hi = 3.0f;
   for (guint nc = 1; nc <= 4; nc++)
@@ -941,13 +914,13 @@ test_png16_roundtrip (void)
       for (gsize k = 0; k < n; k++)
         g_assert_cmpfloat (r[k], ==, (float) q[k] / 65535.0f);
     }
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_png16_clamp (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   /* lo = 10, hi = 20: below, above, NaN, infinities, the ends, the middle
    * (15 → 0.5 · 65535 = 32767.5 → 32768) and a value that rounds down. */
   const float in[] = { -5.0f, 25.0f, NAN, INFINITY, -INFINITY, 10.0f, 20.0f, 15.0f, 10.0001f };
@@ -968,7 +941,7 @@ test_png16_clamp (void)
   g_clear_error (&error);
   g_assert_false (wg_png_write16 (path, 3, 3, 5, in, 0.0f, 1.0f, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 /* Writes an 8-bit (or lower) PNG with libpng directly. */
@@ -1003,7 +976,7 @@ write_png_raw (const char *path, guint width, guint height, int color_type, int 
 static void
 test_png_read_8bit (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autoptr (GError) error = NULL;
   guint w, h, c;
 
@@ -1058,13 +1031,13 @@ test_png_read_8bit (void)
   g_assert_cmpuint (c, ==, 1);
   for (guint k = 0; k < 4; k++)
     g_assert_cmpfloat (g[k], ==, (float) (k * 85) / 255.0f);
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void
 test_png_read_errors (void)
 {
-  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autoptr (GError) error = NULL;
   guint w, h, c;
 
@@ -1122,7 +1095,7 @@ test_png_read_errors (void)
   g_assert_null (wg_png_read (corrupt, &w, &h, &c, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, corrupt));
-  rm_rf (dir);
+  wg_test_remove_tree (dir);
 }
 
 static void

@@ -1034,7 +1034,7 @@ test_obstacle_keyframes (void)
 static void
 test_obstacle_image (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("wg-iwave-XXXXXX", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "disc.png", NULL);
   const guint s = 256;
   g_autofree float *img = g_new (float, s * s);
@@ -1070,7 +1070,7 @@ test_obstacle_image (void)
 static void
 test_obstacle_errors (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("wg-iwave-XXXXXX", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *text = g_build_filename (dir, "notes.png", NULL);
   g_assert_true (g_file_set_contents (text, "not an image\n", -1, NULL));
   g_autofree char *good = g_build_filename (dir, "good.png", NULL);

@@ -1,5 +1,6 @@
 /* test-ndbc.c — tests of the NDBC spectral density reader (wg-ndbc.c). */
 #include "wg-ndbc.h"
+#include "wg-test-tmp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -432,7 +433,7 @@ static void
 test_garbled (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-ndbc-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
 
   g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (garbled_cases); i++)
@@ -493,7 +494,7 @@ test_duplicates_and_crlf (void)
     "\r\n"
     "1999 03 01 01   0.50   0.50   0.50\r\n";
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-ndbc-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_assert_no_error (error);
   g_autofree char *path = write_temp (dir, "ndbc-dup.txt", text, strlen (text));
   g_autoptr(WgNdbcFile) file = wg_ndbc_file_load (path, &error);

@@ -542,7 +542,7 @@ test_save_restore (void)
   g_autoptr (GError) error = NULL;
   for (gint64 f = 0; f < 100; f++)
     wg_test_eval (straight, f, "b:height");
-  g_autofree char *dir = g_dir_make_tmp ("wg-ripple-XXXXXX", &error);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_assert_no_error (error);
   g_autofree char *path = g_build_filename (dir, "state.bin", NULL);
   g_assert_true (wg_plan_save_state_file (straight, path, &error));

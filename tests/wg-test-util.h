@@ -2,6 +2,7 @@
 #pragma once
 
 #include "wg-private.h"
+#include "wg-test-tmp.h"
 
 /* Graph with settings grid n×n over an extent×extent patch, fps, seed. */
 WgGraph *wg_test_graph (guint n, double extent, double fps, guint64 seed);
