@@ -415,7 +415,12 @@ char *wg_graph_save_to_data (const WgGraph *graph, gsize *length);
 /** wg_graph_save_file: wg_graph_save_to_data() written atomically (temp + rename). */
 gboolean wg_graph_save_file (const WgGraph *graph, const char *path, GError **error);
 
-/** wg_graph_get_base_dir: folder relative paths resolve against. */
+/**
+ * wg_graph_get_base_dir: folder relative paths resolve against. Setting one
+ * (loading a file does) also confines the graph's reads to that folder
+ * (WgPlanOptions.allow_read); NULL resets it to the working directory,
+ * unconfined.
+ */
 const char *wg_graph_get_base_dir (const WgGraph *graph);
 void wg_graph_set_base_dir (WgGraph *graph, const char *dir);
 
@@ -634,6 +639,12 @@ typedef struct {
    * (wg_plan_get_node_error()) and only what depends on it is skipped; the
    * rest of the graph still evaluates. */
   gboolean keep_going;
+  /* Graphs with a folder (loaded from a file, or wg_graph_set_base_dir())
+   * read files only inside it and write only inside @out_dir; these
+   * NULL-terminated lists name further folders the user allows (the CLI's
+   * --allow-read / --allow-write). Graphs built in code are not confined. */
+  const char *const *allow_read;
+  const char *const *allow_write;
 } WgPlanOptions;
 
 /**
@@ -824,6 +835,8 @@ typedef struct {
   const char *resume_state;    /* continue from this state file (its frame must be first − 1) */
   const char *save_state;      /* write the state after the last frame here */
   GCancellable *cancellable;   /* stop between frames (NULL: never) */
+  const char *const *allow_read;  /* as WgPlanOptions */
+  const char *const *allow_write;
 } WgBakeOptions;
 
 typedef struct {
@@ -832,6 +845,7 @@ typedef struct {
   double evaluate_seconds;     /* time in the nodes, file writing excluded */
   double write_seconds;        /* time the background writer spent writing */
   guint files_written;
+  guint files_outside;         /* of those, files under an allow_write folder, not out_dir */
   char *contact_sheet;         /* path, or NULL; free with g_free */
   char *backend;               /* wg_plan_get_backend_description(); free with g_free */
 } WgBakeStats;

@@ -6,11 +6,13 @@
 #include "wg-node-private.h"
 #include "wg-image-io.h"
 #include "wg-writer.h"
+#include "wg-confine.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 enum { P_PATH, P_PIXEL_TYPE, P_COMPRESSION, P_ZIP_LEVEL, P_CHANNELS, P_PNG_MIN, P_PNG_MAX,
@@ -75,7 +77,7 @@ typedef struct _FieldOut FieldOut;
 typedef struct {
   FieldOut *fo;
   void *data; /* the frame's values: halves when FieldOut.halves, else floats */
-  char *path;
+  char *name; /* the frame's file name, as the pattern gives it */
   gboolean busy;
 } Slot;
 
@@ -86,6 +88,9 @@ struct _FieldOut {
   int width;             /* zero padding of the frame number */
   char **channel_names;
   char *where;           /* "nodes[3] (\"out\").params.path", for write errors */
+  char *out_dir;         /* the bake's folder, and others the user allows */
+  char **allow_write;
+  gint *files_outside;   /* the plan's count of files under allow_write folders */
   guint w, h, channels;
   WgExrPixelType pixel_type;
   WgExrCompression compression;
@@ -105,13 +110,15 @@ field_out_free (gpointer data)
   for (int i = 0; i < N_SLOTS; i++)
     {
       free (fo->slots[i].data);
-      g_free (fo->slots[i].path);
+      g_free (fo->slots[i].name);
     }
   g_mutex_clear (&fo->lock);
   g_cond_clear (&fo->freed);
   g_free (fo->prefix);
   g_free (fo->suffix);
   g_free (fo->where);
+  g_free (fo->out_dir);
+  g_strfreev (fo->allow_write);
   g_strfreev (fo->channel_names);
   g_free (fo);
 }
@@ -127,7 +134,8 @@ parse_pattern (const char *pattern, FieldOut *fo)
   int width = 0;
   if (*p == '0')
     p++;
-  while (g_ascii_isdigit (*p))
+  /* Stops growing past the limit, so no width overflows. */
+  while (g_ascii_isdigit (*p) && width <= 12)
     width = width * 10 + (*p++ - '0');
   if (*p != 'd' || width > 12)
     return FALSE;
@@ -153,7 +161,22 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
   if (!parse_pattern (pattern, fo))
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PATH,
-                    "expected one frame-number placeholder such as %%04d, got \"%s\"", pattern);
+                    "expected one frame-number placeholder such as %%04d (width at most 12), "
+                    "got \"%.80s\"", pattern);
+      return FALSE;
+    }
+  fo->out_dir = g_strdup (wg_ctx_out_dir (ctx));
+  fo->allow_write = g_strdupv ((char **) wg_ctx_allow_write (ctx));
+  fo->files_outside = wg_ctx_files_outside (ctx);
+  /* Refused here (and so by `validate`), not at the first frame: a frame
+   * number never brings a "/" or "..", so the pattern stands for every name. */
+  g_autoptr (GError) escape = NULL;
+  const char *root;
+  g_autofree char *rel = wg_confine_output (pattern, fo->out_dir,
+                                            (const char *const *) fo->allow_write, &root, &escape);
+  if (rel == NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_PATH, "%s", escape->message);
       return FALSE;
     }
   if (g_str_has_suffix (fo->suffix, ".png"))
@@ -236,15 +259,21 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+static char *
+frame_name (const FieldOut *fo, gint64 frame)
+{
+  return g_strdup_printf ("%s%0*" G_GINT64_FORMAT "%s", fo->prefix, fo->width, frame, fo->suffix);
+}
+
 char *
 wg_field_out_path (WgNodeContext *ctx, gint64 frame)
 {
   const FieldOut *fo = wg_ctx_get_state (ctx);
-  g_autofree char *name = g_strdup_printf ("%s%0*" G_GINT64_FORMAT "%s", fo->prefix, fo->width,
-                                           frame, fo->suffix);
-  if (g_path_is_absolute (name))
-    return g_steal_pointer (&name);
-  return g_build_filename (wg_ctx_out_dir (ctx), name, NULL);
+  g_autofree char *name = frame_name (fo, frame);
+  const char *root;
+  g_autofree char *rel = wg_confine_output (name, fo->out_dir,
+                                            (const char *const *) fo->allow_write, &root, NULL);
+  return rel ? g_build_filename (root, rel, NULL) : NULL;
 }
 
 /* Runs on the writer thread. */
@@ -254,29 +283,39 @@ write_slot (gpointer data, GError **error)
   Slot *slot = data;
   const FieldOut *fo = slot->fo;
   g_autoptr (GError) local = NULL;
-  g_autofree char *dir = g_path_get_dirname (slot->path);
-  gboolean ok;
-
-  if (g_mkdir_with_parents (dir, 0755) != 0)
+  const char *root, *leaf;
+  /* Checked again per frame (cheap), and the folders walked without
+   * following links: the tree may have changed since prepare. */
+  g_autofree char *rel = wg_confine_output (slot->name, fo->out_dir,
+                                            (const char *const *) fo->allow_write, &root, &local);
+  int dirfd = rel ? wg_confine_open_parent (root, rel, &leaf, &local) : -1;
+  if (dirfd < 0)
     {
-      int e = errno;
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: cannot create folder %s: %s",
-                   fo->where, dir, g_strerror (e));
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: %s", fo->where,
+                   local->message);
       return FALSE;
     }
+  gboolean ok;
   if (fo->png)
-    ok = wg_png_write16 (slot->path, fo->w, fo->h, fo->channels, slot->data, fo->png_min,
-                         fo->png_max, &local);
+    ok = wg_png_write16_at (dirfd, leaf, fo->w, fo->h, fo->channels, slot->data, fo->png_min,
+                            fo->png_max, &local);
   else if (fo->halves)
-    ok = wg_exr_write_halves (slot->path, fo->w, fo->h, fo->channels, slot->data,
-                              (const char *const *) fo->channel_names, fo->compression,
-                              fo->zip_level, fo->threads, &local);
+    ok = wg_exr_write_halves_at (dirfd, leaf, fo->w, fo->h, fo->channels, slot->data,
+                                 (const char *const *) fo->channel_names, fo->compression,
+                                 fo->zip_level, fo->threads, &local);
   else
-    ok = wg_exr_write (slot->path, fo->w, fo->h, fo->channels, slot->data,
-                       (const char *const *) fo->channel_names, fo->pixel_type, fo->compression,
-                       fo->zip_level, fo->threads, &local);
+    ok = wg_exr_write_at (dirfd, leaf, fo->w, fo->h, fo->channels, slot->data,
+                          (const char *const *) fo->channel_names, fo->pixel_type,
+                          fo->compression, fo->zip_level, fo->threads, &local);
+  close (dirfd);
   if (!ok)
-    g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: %s", fo->where, local->message);
+    {
+      g_autofree char *shown = g_build_filename (root, rel, NULL);
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: writing %s: %s", fo->where,
+                   shown, local->message);
+    }
+  else if (root != fo->out_dir)
+    g_atomic_int_inc (fo->files_outside);
   return ok;
 }
 
@@ -324,8 +363,8 @@ field_out_process_cpu (WgNodeContext *ctx, GError **error)
     }
   else
     memcpy (slot->data, data, in->n_floats * sizeof (float));
-  g_free (slot->path);
-  slot->path = wg_field_out_path (ctx, wg_ctx_frame (ctx));
+  g_free (slot->name);
+  slot->name = frame_name (fo, wg_ctx_frame (ctx));
   wg_writer_push (wg_ctx_writer (ctx), write_slot, release_slot, slot);
   return TRUE;
 }

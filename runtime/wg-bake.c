@@ -158,6 +158,8 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
 {
   const char *out_dir = options->out_dir ? options->out_dir : ".";
   WgPlanOptions po = { options->backend, options->threads, TRUE, out_dir, FALSE };
+  po.allow_read = options->allow_read;
+  po.allow_write = options->allow_write;
   g_autoptr (WgPlan) plan = NULL;
   ContactSheet cs;
   gint64 total = options->last - options->first + 1;
@@ -215,6 +217,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
           /* Let the frames already queued finish: they are whole files. */
           wg_plan_flush (plan, NULL);
           stats->files_written = wg_plan_get_files_written (plan);
+  stats->files_outside = wg_plan_get_files_outside (plan);
           return FALSE;
         }
       stats->frames++;
@@ -226,6 +229,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   stats->evaluate_seconds = wg_plan_get_node_seconds (plan);
   stats->write_seconds = wg_plan_get_write_seconds (plan);
   stats->files_written = wg_plan_get_files_written (plan);
+  stats->files_outside = wg_plan_get_files_outside (plan);
   if (!flushed)
     {
       sheet_clear (&cs);

@@ -36,6 +36,12 @@ static int
 load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan **plan_out)
 {
   g_autoptr (GOptionContext) ctx = g_option_context_new (what);
+  g_auto (GStrv) allow_read = NULL, allow_write = NULL;
+  GOptionEntry entries[] = {
+    WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
+    { NULL },
+  };
+  g_option_context_add_main_entries (ctx, entries, NULL);
   g_autoptr (WgGraph) graph = NULL;
   int r = parse_graph_command (ctx, argc, argv, &graph, NULL);
   if (r != 0)
@@ -44,6 +50,8 @@ load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan 
   /* Building the plan runs every node's prepare: data files are read and
    * parameter combinations checked, exactly as a bake would. */
   WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL };
+  po.allow_read = (const char *const *) allow_read;
+  po.allow_write = (const char *const *) allow_write;
   WgPlan *plan = wg_plan_new (graph, &po, &error);
   if (plan == NULL)
     return wg_cli_fail (error);

@@ -101,7 +101,7 @@ wg_cli_run (int argc, char **argv)
 {
   g_autofree char *frames = NULL, *out = NULL, *backend_name = NULL;
   g_autofree char *save_state = NULL, *resume = NULL;
-  g_auto (GStrv) sets = NULL;
+  g_auto (GStrv) sets = NULL, allow_read = NULL, allow_write = NULL;
   int threads = 0;
   gboolean no_sheet = FALSE;
   GOptionEntry entries[] = {
@@ -113,6 +113,7 @@ wg_cli_run (int argc, char **argv)
     { "no-contact-sheet", 0, 0, G_OPTION_ARG_NONE, &no_sheet, "Do not write contact-sheet.png", NULL },
     { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame, save the simulation state", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
+    WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — bake a graph to files");
@@ -148,6 +149,8 @@ wg_cli_run (int argc, char **argv)
   Progress progress = { isatty (STDERR_FILENO), g_get_monotonic_time (), 0 };
   opts.progress_data = &progress;
   opts.save_state = save_state;
+  opts.allow_read = (const char *const *) allow_read;
+  opts.allow_write = (const char *const *) allow_write;
   opts.resume_state = resume;
   static Interrupt interrupt;
   interrupt_init (&interrupt);
@@ -177,14 +180,20 @@ wg_cli_run (int argc, char **argv)
     }
   if (opts.backend != WG_BACKEND_CPU)
     wg_cli_eprintf ("wavegraph: backend %s\n", stats.backend);
+  /* Where the files went: the summary never claims a file is in --out when
+   * --allow-write sent it elsewhere. */
+  g_autoptr (GString) outside = g_string_new (NULL);
+  if (stats.files_outside > 0)
+    g_string_printf (outside, " and %u in --allow-write folders", stats.files_outside);
   wg_cli_eprintf ("wavegraph: baked %" G_GINT64_FORMAT " frames (%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
               ") of %s in %.2f s: %.1f ms/frame (%.1f ms evaluating, %.1f ms writing in the "
-              "background), %u files in %s%s%s\n",
+              "background), %u files in %s%s%s%s\n",
               stats.frames, opts.first, opts.last, argv[1], stats.seconds,
               1e3 * stats.seconds / (double) stats.frames,
               1e3 * stats.evaluate_seconds / (double) stats.frames,
-              1e3 * stats.write_seconds / (double) stats.frames, stats.files_written,
-              opts.out_dir, stats.contact_sheet ? ", contact sheet " : "",
+              1e3 * stats.write_seconds / (double) stats.frames,
+              stats.files_written - stats.files_outside,
+              opts.out_dir, outside->str, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
   g_free (stats.contact_sheet);
   g_free (stats.backend);

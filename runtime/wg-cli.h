@@ -18,6 +18,13 @@ gboolean wg_cli_parse_frames (const char *text, gint64 *first, gint64 *last);
 /* Applies --set NODE.PARAM=VALUE to @graph (errors prefixed by the option). */
 gboolean wg_cli_apply_set (WgGraph *graph, const char *spec, GError **error);
 
+/* --allow-read / --allow-write (repeatable) into two GStrv variables. */
+#define WG_CLI_ALLOW_ENTRIES(read, write)                                                          \
+  { "allow-read", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &(read),                                      \
+    "Let the graph read files in DIR too (default: only its own folder)", "DIR" },                 \
+  { "allow-write", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &(write),                                    \
+    "Let the graph write files in DIR too (default: only under --out)", "DIR" }
+
 /* The commands, given argv from the command's name on; return the exit status. */
 int wg_cli_run (int argc, char **argv);
 int wg_cli_validate (int argc, char **argv);

@@ -473,7 +473,7 @@ wg_exr_write_chunks (WgExrEncodeJob *job, const char *path, int threads, GError 
 
 /* wg_exr_write() from floats (@data) or from halves (@halves, stored as half). */
 static gboolean
-wg_exr_write_pixels (const char *path, guint width, guint height, guint channels,
+wg_exr_write_pixels (int dirfd, const char *path, guint width, guint height, guint channels,
                      const float *data, const guint16 *halves, const char *const *channel_names,
                      WgExrPixelType pixel_type, WgExrCompression compression, int zip_level,
                      int threads, GError **error)
@@ -487,7 +487,7 @@ wg_exr_write_pixels (const char *path, guint width, guint height, guint channels
 
   /* Declared before the context so that it is cleaned up after it. */
   g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
-  if (!wg_tmp_file_open (&tf, path, error))
+  if (!wg_tmp_file_open (&tf, dirfd, path, error))
     return FALSE;
 
   g_autofree guint8 *pending = g_malloc (WG_EXR_SINK_BUFFER);
@@ -541,13 +541,32 @@ wg_exr_write_pixels (const char *path, guint width, guint height, guint channels
 }
 
 gboolean
+wg_exr_write_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                 const float *data, const char *const *channel_names, WgExrPixelType pixel_type,
+                 WgExrCompression compression, int zip_level, int threads, GError **error)
+{
+  g_return_val_if_fail (data != NULL, FALSE);
+  return wg_exr_write_pixels (dirfd, path, width, height, channels, data, NULL, channel_names,
+                              pixel_type, compression, zip_level, threads, error);
+}
+
+gboolean
 wg_exr_write (const char *path, guint width, guint height, guint channels, const float *data,
               const char *const *channel_names, WgExrPixelType pixel_type,
               WgExrCompression compression, int zip_level, int threads, GError **error)
 {
+  return wg_exr_write_at (AT_FDCWD, path, width, height, channels, data, channel_names,
+                          pixel_type, compression, zip_level, threads, error);
+}
+
+gboolean
+wg_exr_write_halves_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                        const guint16 *data, const char *const *channel_names,
+                        WgExrCompression compression, int zip_level, int threads, GError **error)
+{
   g_return_val_if_fail (data != NULL, FALSE);
-  return wg_exr_write_pixels (path, width, height, channels, data, NULL, channel_names,
-                              pixel_type, compression, zip_level, threads, error);
+  return wg_exr_write_pixels (dirfd, path, width, height, channels, NULL, data, channel_names,
+                              WG_EXR_HALF, compression, zip_level, threads, error);
 }
 
 gboolean
@@ -555,8 +574,6 @@ wg_exr_write_halves (const char *path, guint width, guint height, guint channels
                      const guint16 *data, const char *const *channel_names,
                      WgExrCompression compression, int zip_level, int threads, GError **error)
 {
-  g_return_val_if_fail (data != NULL, FALSE);
-  return wg_exr_write_pixels (path, width, height, channels, NULL, data, channel_names,
-                              WG_EXR_HALF, compression, zip_level, threads, error);
+  return wg_exr_write_halves_at (AT_FDCWD, path, width, height, channels, data, channel_names,
+                                 compression, zip_level, threads, error);
 }
-

@@ -368,6 +368,7 @@ wg_graph_copy (const WgGraph *graph)
   copy->settings = graph->settings;
   g_free (copy->base_dir);
   copy->base_dir = g_strdup (graph->base_dir);
+  copy->confined = graph->confined;
   copy->source_name = g_strdup (graph->source_name);
   copy->ui = wg_json_object_copy (graph->ui);
 
@@ -403,6 +404,7 @@ wg_graph_set_base_dir (WgGraph *graph, const char *dir)
 {
   g_free (graph->base_dir);
   graph->base_dir = g_strdup (dir ? dir : ".");
+  graph->confined = dir != NULL;
 }
 
 const char *

@@ -6,6 +6,7 @@
 #include "wg-image-io.h"
 #include "wg-private.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <openexr.h>
 #include <OpenEXRConfig.h>
@@ -19,19 +20,29 @@ G_BEGIN_DECLS
 /* A temporary file next to a target, renamed over it on success and removed
  * by wg_tmp_file_clear() otherwise. */
 typedef struct {
-  char *tmp_path; /* NULL once committed */
+  char *tmp_path; /* relative to dirfd; NULL once committed */
   int fd;
   FILE *fp;       /* owns fd once set */
+  int dirfd;      /* folder @path is relative to (AT_FDCWD: the working directory) */
 } WgTmpFile;
 
-/** wg_tmp_file_open: creates the temporary file for @path (WG_IMAGE_ERROR_OPEN). */
-gboolean wg_tmp_file_open (WgTmpFile *tf, const char *path, GError **error);
-/** wg_tmp_file_commit: flushes, syncs and renames it to @path (WG_IMAGE_ERROR_WRITE). */
+/**
+ * wg_tmp_file_open:
+ * Creates the temporary file for @path, relative to @dirfd (AT_FDCWD for a
+ * plain path), never following a symbolic link at its name
+ * (WG_IMAGE_ERROR_OPEN).
+ */
+gboolean wg_tmp_file_open (WgTmpFile *tf, int dirfd, const char *path, GError **error);
+/**
+ * wg_tmp_file_commit: flushes it, fsync()s it (so that a crash after the
+ * rename cannot leave an empty file under the final name) and renames it to @path in the same folder, replacing a symbolic
+ * link there rather than writing through it (WG_IMAGE_ERROR_WRITE).
+ */
 gboolean wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error);
 /** wg_tmp_file_clear: closes it and removes it unless committed. */
 void wg_tmp_file_clear (WgTmpFile *tf);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WgTmpFile, wg_tmp_file_clear)
-#define WG_TMP_FILE_INIT { NULL, -1, NULL }
+#define WG_TMP_FILE_INIT { NULL, -1, NULL, AT_FDCWD }
 
 /**
  * wg_exr_capture_error:

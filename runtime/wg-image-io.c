@@ -40,24 +40,35 @@ wg_tmp_file_clear (WgTmpFile *tf)
   tf->fd = -1;
   if (tf->tmp_path != NULL)
     {
-      g_unlink (tf->tmp_path);
+      unlinkat (tf->dirfd, tf->tmp_path, 0);
       g_clear_pointer (&tf->tmp_path, g_free);
     }
 }
 
 gboolean
-wg_tmp_file_open (WgTmpFile *tf, const char *path, GError **error)
+wg_tmp_file_open (WgTmpFile *tf, int dirfd, const char *path, GError **error)
 {
   g_autofree char *tmp = wg_temp_template (path);
-  int fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
+  char *x = tmp + strlen (tmp) - 6;
+  static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  int fd = -1, e = EEXIST;
+  /* mkstemp() has no *at() form; O_NOFOLLOW | O_EXCL refuse a link planted
+   * at the name as well as an existing file. */
+  for (int attempt = 0; attempt < 100 && fd < 0 && e == EEXIST; attempt++)
+    {
+      for (int k = 0; k < 6; k++)
+        x[k] = chars[g_random_int_range (0, (gint32) sizeof chars - 1)];
+      fd = openat (dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      e = fd < 0 ? errno : 0;
+    }
   if (fd < 0)
     {
-      int e = errno;
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_OPEN,
                    "%s: cannot create file: %s", path, g_strerror (e));
       return FALSE;
     }
   tf->fd = fd;
+  tf->dirfd = dirfd;
   tf->tmp_path = g_steal_pointer (&tmp);
   return TRUE;
 }
@@ -67,12 +78,13 @@ wg_tmp_file_open (WgTmpFile *tf, const char *path, GError **error)
 gboolean
 wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
 {
-  int rc;
-  if (tf->fp != NULL)
-    rc = fclose (tf->fp);
-  else
-    rc = close (tf->fd);
-  int e = errno;
+  int rc = 0, e = 0;
+  if (tf->fp != NULL && fflush (tf->fp) != 0)
+    rc = -1, e = errno;
+  if (rc == 0 && fsync (tf->fp != NULL ? fileno (tf->fp) : tf->fd) != 0)
+    rc = -1, e = errno;
+  if ((tf->fp != NULL ? fclose (tf->fp) : close (tf->fd)) != 0 && rc == 0)
+    rc = -1, e = errno;
   tf->fp = NULL;
   tf->fd = -1;
   if (rc != 0)
@@ -81,7 +93,7 @@ wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
                    "%s: write failed: %s", path, g_strerror (e));
       return FALSE;
     }
-  if (g_rename (tf->tmp_path, path) != 0)
+  if (renameat (tf->dirfd, tf->tmp_path, tf->dirfd, path) != 0)
     {
       e = errno;
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE,

@@ -153,6 +153,18 @@ gboolean wg_exr_write_halves (const char *path, guint width, guint height, guint
                               WgExrCompression compression, int zip_level, int threads,
                               GError **error);
 
+/* wg_exr_write() and wg_exr_write_halves() with @path relative to the open
+ * folder @dirfd (openat() rules): the temporary file and the rename stay in
+ * that folder and never follow a symbolic link at the name. */
+gboolean wg_exr_write_at (int dirfd, const char *path, guint width, guint height,
+                          guint channels, const float *data, const char *const *channel_names,
+                          WgExrPixelType pixel_type, WgExrCompression compression,
+                          int zip_level, int threads, GError **error);
+gboolean wg_exr_write_halves_at (int dirfd, const char *path, guint width, guint height,
+                                 guint channels, const guint16 *data,
+                                 const char *const *channel_names, WgExrCompression compression,
+                                 int zip_level, int threads, GError **error);
+
 /**
  * wg_exr_read:
  * @path: OpenEXR file
@@ -205,6 +217,10 @@ float *wg_exr_read (const char *path, guint *width, guint *height, guint *channe
  */
 gboolean wg_png_write16 (const char *path, guint width, guint height, guint channels,
                          const float *data, float lo, float hi, GError **error);
+/* wg_png_write16() with @path relative to the open folder @dirfd, as wg_exr_write_at(). */
+gboolean wg_png_write16_at (int dirfd, const char *path, guint width, guint height,
+                            guint channels, const float *data, float lo, float hi,
+                            GError **error);
 
 /* Sides of PNG images read: twice the largest grid, and a 16-bit RGBA
  * image of that size already needs 8 GiB as floats. */

@@ -3,6 +3,7 @@
  * struct at the plan's time, its inputs and outputs, its state, the time,
  * and errors that name the node; and the contexts' making and freeing. */
 #include "wg-plan-private.h"
+#include "wg-confine.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -290,6 +291,42 @@ const char *
 wg_ctx_out_dir (WgNodeContext *ctx)
 {
   return ctx->plan->out_dir;
+}
+
+const char *const *
+wg_ctx_allow_write (WgNodeContext *ctx)
+{
+  return (const char *const *) ctx->plan->allow_write;
+}
+
+gint *
+wg_ctx_files_outside (WgNodeContext *ctx)
+{
+  return &ctx->plan->files_outside;
+}
+
+gboolean
+wg_node_context_check_paths (WgNodeContext *ctx, GError **error)
+{
+  const WgNodeType *type = ctx->inst->type;
+  const WgGraph *graph = ctx->plan->graph;
+  if (!graph->confined)
+    return TRUE;
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      if (type->params[k].type != WG_PARAM_PATH || ctx->paths[k].full == NULL ||
+          *ctx->paths[k].full == '\0')
+        continue;
+      g_autoptr (GError) local = NULL;
+      if (!wg_confine_read (ctx->paths[k].full, graph->base_dir,
+                            (const char *const *) ctx->plan->allow_read, &local))
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, (int) k, "\"%.80s\" %s",
+                        ctx->paths[k].raw, local->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 char *

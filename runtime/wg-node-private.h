@@ -63,6 +63,14 @@ int wg_ctx_threads (WgNodeContext *ctx);
 /** wg_ctx_writes_files / _out_dir: whether sinks run, and the bake's folder. */
 gboolean wg_ctx_writes_files (WgNodeContext *ctx);
 const char *wg_ctx_out_dir (WgNodeContext *ctx);
+/** wg_ctx_allow_write: further folders the user lets sinks write to (NULL-terminated, may be NULL). */
+const char *const *wg_ctx_allow_write (WgNodeContext *ctx);
+/**
+ * wg_ctx_files_outside: the plan's count of files written under an
+ * allow_write folder rather than the output folder; sinks add to it with
+ * g_atomic_int_inc(), from any thread, while the plan lives.
+ */
+gint *wg_ctx_files_outside (WgNodeContext *ctx);
 
 /**
  * wg_ctx_error:

@@ -64,6 +64,9 @@ struct _WgPlan {
   gboolean write_files;
   gboolean keep_going;
   char *out_dir;
+  char **allow_read;      /* WgPlanOptions' lists (NULL-terminated, maybe NULL) */
+  char **allow_write;
+  gint files_outside;     /* files written under allow_write folders (atomic) */
   WgNodeContext **nodes;  /* schedule order */
   guint n_nodes;
   gboolean evaluated;
@@ -95,6 +98,13 @@ void wg_node_context_free (WgNodeContext *ctx);
  * time; called before every hook.
  */
 void wg_node_context_fill_params (WgNodeContext *ctx);
+/**
+ * wg_node_context_check_paths:
+ * Refuses a path parameter of a confined graph that leads outside the
+ * graph's folder and the plan's allow_read folders (wg_confine_read()),
+ * located at the parameter. Call after wg_node_context_fill_params().
+ */
+gboolean wg_node_context_check_paths (WgNodeContext *ctx, GError **error);
 
 /* wg-plan.c */
 

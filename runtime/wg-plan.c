@@ -47,6 +47,8 @@ wg_plan_free (WgPlan *plan)
   g_clear_pointer (&plan->gpu, wg_gpu_context_free);
   wg_graph_free (plan->graph);
   g_free (plan->out_dir);
+  g_strfreev (plan->allow_read);
+  g_strfreev (plan->allow_write);
   g_free (plan->backend_description);
   g_free (plan);
 }
@@ -87,6 +89,8 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
   wg_node_context_fill_params (ctx);
+  if (!wg_node_context_check_paths (ctx, error))
+    return FALSE;
   if (type->prepare && !type->prepare (ctx, error))
     return FALSE;
   for (guint p = 0; p < type->n_outputs; p++)
@@ -171,6 +175,8 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   plan->write_files = o->write_files;
   plan->keep_going = o->keep_going;
   plan->out_dir = g_strdup (o->out_dir ? o->out_dir : ".");
+  plan->allow_read = g_strdupv ((char **) o->allow_read);
+  plan->allow_write = g_strdupv ((char **) o->allow_write);
   plan->n_nodes = order->len;
   plan->nodes = g_new0 (WgNodeContext *, order->len);
   plan->row_fusion = TRUE;
@@ -623,6 +629,12 @@ guint
 wg_plan_get_files_written (const WgPlan *plan)
 {
   return plan->writer ? wg_writer_get_written (plan->writer) : 0;
+}
+
+guint
+wg_plan_get_files_outside (const WgPlan *plan)
+{
+  return (guint) g_atomic_int_get (&plan->files_outside);
 }
 
 double

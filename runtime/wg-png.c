@@ -115,6 +115,13 @@ gboolean
 wg_png_write16 (const char *path, guint width, guint height, guint channels, const float *data,
                 float lo, float hi, GError **error)
 {
+  return wg_png_write16_at (AT_FDCWD, path, width, height, channels, data, lo, hi, error);
+}
+
+gboolean
+wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                   const float *data, float lo, float hi, GError **error)
+{
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -134,7 +141,7 @@ wg_png_write16 (const char *path, guint width, guint height, guint channels, con
     }
 
   g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
-  if (!wg_tmp_file_open (&tf, path, error))
+  if (!wg_tmp_file_open (&tf, dirfd, path, error))
     return FALSE;
   tf.fp = fdopen (tf.fd, "wb");
   if (tf.fp == NULL)

@@ -59,6 +59,7 @@ struct _WgGraph {
   GPtrArray *inputs;  /* WgInput* */
   JsonObject *ui;     /* verbatim root "ui" object (editor state), or NULL */
   char *base_dir;
+  gboolean confined;  /* base_dir was given: reads stay inside it */
   char *source_name;
 };
 
@@ -276,6 +277,8 @@ void wg_buffer_clear_row_window (WgBuffer *buffer);
 
 /** wg_plan_get_files_written: files the plan's sinks wrote so far. */
 guint wg_plan_get_files_written (const WgPlan *plan);
+/** wg_plan_get_files_outside: of those, the files under an allow_write folder rather than out_dir. */
+guint wg_plan_get_files_outside (const WgPlan *plan);
 /** wg_plan_get_node_seconds: time spent in non-sink nodes' process hooks (s). */
 double wg_plan_get_node_seconds (const WgPlan *plan);
 /** wg_plan_get_write_seconds: time the background writer spent writing files (s). */

@@ -178,7 +178,7 @@ static const BadCase bad_cases[] = {
   { "buoy-file-missing", WIND, "\"model\": \"measured\", \"buoy_file\": \"nope.txt\"", 2,
     "nodes[0] (\"spec\").params.buoy_file: " },
   { "buoy-file-device", WIND, "\"model\": \"measured\", \"buoy_file\": \"/dev/zero\"", 2,
-    "nodes[0] (\"spec\").params.buoy_file: /dev/zero: cannot read: not a regular file" },
+    "nodes[0] (\"spec\").params.buoy_file: \"/dev/zero\" is outside the graph's folder " },
   { "buoy-file-garbled", WIND, "\"model\": \"measured\", \"buoy_file\": \"garbled.txt\"", 2,
     "nodes[0] (\"spec\").params.buoy_file: @/garbled.txt:2:" },
   { "buoy-record-missing", WIND,
@@ -190,7 +190,19 @@ static const BadCase bad_cases[] = {
   { "tma-deep", WIND, WIND ", \"model\": \"tma\"", 2,
     "nodes[0] (\"spec\").params.depth: the TMA spectrum needs a finite water depth" },
   { "path-no-frame", PATH, "\"path\": \"h.exr\"", 2,
-    "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d, got \"h.exr\"" },
+    "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d (width at most 12), got \"h.exr\"" },
+  /* A width that would overflow int (a fuzzer's find: it padded names to 411 MB). */
+  { "path-width-overflow", PATH, "\"path\": \"h.%0411111111d.exr\"", 2,
+    "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d (width at most 12), got \"h.%0411111111d.exr\"" },
+  /* Graph files write only under --out (issue: a graph wrote to ../escaped). */
+  { "path-parent", PATH, "\"path\": \"../escaped/h.%04d.exr\"", 2,
+    "nodes[3] (\"out\").params.path: \"../escaped/h.%04d.exr\" leads outside the output folder" },
+  { "path-parent-hidden", PATH, "\"path\": \"a/../../h.%04d.exr\"", 2,
+    "nodes[3] (\"out\").params.path: \"a/../../h.%04d.exr\" leads outside the output folder" },
+  { "path-absolute", PATH, "\"path\": \"/tmp/h.%04d.exr\"", 2,
+    "nodes[3] (\"out\").params.path: \"/tmp/h.%04d.exr\" leads outside the output folder (to /tmp/h.%04d.exr)" },
+  { "buoy-file-parent", WIND, "\"model\": \"measured\", \"buoy_file\": \"../buoy.txt\"", 2,
+    "nodes[0] (\"spec\").params.buoy_file: \"../buoy.txt\" is outside the graph's folder " },
   { "path-extension", PATH, "\"path\": \"h.%04d.tif\"", 2,
     "nodes[3] (\"out\").params.path: the file name must end in .exr or .png" },
   { "channel-count", PATH, PATH ", \"channels\": \"a,b\"", 2,
@@ -427,6 +439,99 @@ test_interrupted_bake (void)
         }
       wg_test_remove_tree (dir);
     }
+}
+
+/* Escapes that only show on disk: a symbolic link in the output tree is
+ * never followed out of it (a linked folder is refused; a link at a file's
+ * name is replaced, its target untouched), an input file that links out of
+ * the graph's folder is refused, and --allow-read / --allow-write let the
+ * user open exactly the folders they name. */
+static void
+test_confinement (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *elsewhere = g_build_filename (dir, "elsewhere", NULL);
+  g_assert_cmpint (g_mkdir (elsewhere, 0755), ==, 0);
+  g_autofree char *victim = write_file (elsewhere, "victim", "keep me");
+
+  /* A folder of the output pattern that is a link. */
+  g_autoptr (GString) text = g_string_new (base_graph);
+  g_assert_cmpuint (g_string_replace (text, PATH, "\"path\": \"maps/h.%04d.exr\"", 1), ==, 1);
+  g_autofree char *graph = write_file (dir, "graph.json", text->str);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
+  g_autofree char *maps = g_build_filename (out, "maps", NULL);
+  g_assert_cmpint (symlink (elsewhere, maps), ==, 0);
+  const char *args[] = { "run", "graph.json", "--out", "out", "--frames", "0-0", NULL };
+  Run r = run_cli (dir, args);
+  g_test_message ("linked folder: exit %d: %s", r.status, r.err);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "nodes[3] (\"out\").params.path: out/maps is a symbolic link"));
+  run_clear (&r);
+  g_autofree char *leaked = g_build_filename (elsewhere, "h.0000.exr", NULL);
+  g_assert_false (g_file_test (leaked, G_FILE_TEST_EXISTS));
+
+  /* A link at the frame's own name: replaced by the frame, target intact. */
+  g_assert_cmpint (g_unlink (maps), ==, 0);
+  g_assert_cmpint (g_mkdir (maps, 0755), ==, 0);
+  g_autofree char *frame = g_build_filename (maps, "h.0000.exr", NULL);
+  g_assert_cmpint (symlink (victim, frame), ==, 0);
+  r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_false (g_file_test (frame, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (victim, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep me");
+
+  /* An absolute output path: refused, then written with --allow-write,
+   * and the summary says where the files went. */
+  g_string_assign (text, base_graph);
+  g_autofree char *abs_pattern = g_strdup_printf ("\"path\": \"%s/h.%%04d.exr\"", elsewhere);
+  g_assert_cmpuint (g_string_replace (text, PATH, abs_pattern, 1), ==, 1);
+  g_free (write_file (dir, "graph.json", text->str));
+  r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "leads outside the output folder"));
+  run_clear (&r);
+  const char *allowed[] = { "run", "graph.json", "--out", "out", "--frames", "0-1",
+                            "--allow-write", elsewhere, NULL };
+  r = run_cli (dir, allowed);
+  g_test_message ("allowed: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "0 files in out and 2 in --allow-write folders"));
+  run_clear (&r);
+  g_autofree char *second = g_build_filename (elsewhere, "h.0001.exr", NULL);
+  g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));
+
+  /* An input that is a link out of the graph's folder. */
+  g_autofree char *buoy_src = wg_test_source_path ("graphs", "data", "ndbc-2018-01-01.txt", NULL);
+  g_autofree char *buoy_text = NULL;
+  g_assert_true (g_file_get_contents (buoy_src, &buoy_text, NULL, NULL));
+  g_free (write_file (elsewhere, "buoy.txt", buoy_text));
+  g_autofree char *outside_buoy = g_build_filename (elsewhere, "buoy.txt", NULL);
+  g_autofree char *graph_dir = g_build_filename (dir, "graph", NULL);
+  g_assert_cmpint (g_mkdir (graph_dir, 0755), ==, 0);
+  g_autofree char *link = g_build_filename (graph_dir, "buoy.txt", NULL);
+  g_assert_cmpint (symlink (outside_buoy, link), ==, 0);
+  g_string_assign (text, base_graph);
+  g_assert_cmpuint (g_string_replace (text, WIND, WIND ", \"model\": \"measured\", "
+                                      "\"buoy_file\": \"buoy.txt\"", 1), ==, 1);
+  g_free (write_file (graph_dir, "graph.json", text->str));
+  const char *check[] = { "validate", "graph/graph.json", NULL };
+  r = run_cli (dir, check);
+  g_assert_cmpint (r.status, ==, 2);
+  g_autofree char *said = g_strdup_printf ("nodes[0] (\"spec\").params.buoy_file: \"buoy.txt\" is "
+                                           "outside the graph's folder %s (it leads to %s)",
+                                           graph_dir, outside_buoy);
+  g_assert_nonnull (strstr (r.err, said));
+  run_clear (&r);
+  const char *check_allowed[] = { "validate", "graph/graph.json", "--allow-read", elsewhere, NULL };
+  r = run_cli (dir, check_allowed);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  wg_test_remove_tree (dir);
 }
 
 /* A frame file name of 250 bytes (the limit is 255): the temporary file
@@ -702,6 +807,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/failure-mid-bake", test_failure_mid_bake);
   g_test_add_func ("/cli/interrupted-bake", test_interrupted_bake);
   g_test_add_func ("/cli/long-file-name", test_long_file_name);
+  g_test_add_func ("/cli/confinement", test_confinement);
   g_test_add_func ("/cli/bake-matches-runtime", test_bake_matches_runtime);
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);

@@ -316,11 +316,24 @@ test_session (gconstpointer data)
   g_autofree char *work = g_build_filename (artifacts (), name, NULL);
   g_autoptr (GError) error = NULL;
   g_assert_true (g_file_set_contents (work, original, -1, &error));
-  /* Relative data files (the buoy spectrum) resolve against the graph's folder. */
-  g_autofree char *data_link = g_build_filename (artifacts (), "data", NULL);
+  /* Relative data files (the buoy spectrum) resolve against the graph's
+   * folder, and must be in it: a link out of it is refused. */
+  g_autofree char *data_copy = g_build_filename (artifacts (), "data", NULL);
   g_autofree char *data_dir = g_build_filename (WG_SOURCE_DIR, "graphs", "data", NULL);
-  if (!g_file_test (data_link, G_FILE_TEST_EXISTS))
-    g_assert_cmpint (symlink (data_dir, data_link), ==, 0);
+  if (g_file_test (data_copy, G_FILE_TEST_IS_SYMLINK))
+    g_assert_cmpint (g_unlink (data_copy), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (data_copy, 0755), ==, 0);
+  g_autoptr (GDir) data_files = g_dir_open (data_dir, 0, &error);
+  g_assert_no_error (error);
+  for (const char *f; (f = g_dir_read_name (data_files));)
+    {
+      g_autofree char *from = g_build_filename (data_dir, f, NULL);
+      g_autofree char *to = g_build_filename (data_copy, f, NULL);
+      g_autofree char *bytes = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (from, &bytes, &len, &error));
+      g_assert_true (g_file_set_contents (to, bytes, (gssize) len, &error));
+    }
 
   WgEditorWindow *win = open_window (work);
   WgDocument *doc = wg_editor_window_get_document (win);
