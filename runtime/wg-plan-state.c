@@ -1,13 +1,25 @@
 /* wg-plan-state.c — saving and restoring a plan's state: the outputs of
  * its stateful nodes, bit for bit, with the frame they are at and a
  * checksum of the graph they belong to, so that a bake can stop and later
- * continue (checkpoints) with the same bytes as one that ran through. */
+ * continue (checkpoints) with the same bytes as one that ran through.
+ *
+ * File format (GVariant, little-endian as GLib writes it):
+ *   ("wavegraph-state", format 2, program version, backend, SHA-256 of
+ *    payload, payload bytes)
+ * payload: (graph SHA-256, frame, [(node id, [(w, h, channels, bytes)])]).
+ * Everything that would make a resumed bake differ from an unbroken one is
+ * refused with the reason: a flipped byte, another format, another program
+ * version (kernels may differ in the last bit), another backend. */
 #include "wg-plan-private.h"
 
 #include <string.h>
 
-#define STATE_MAGIC "wavegraph-state-1"
-#define STATE_TYPE "(ssxa(sa(uuuay)))"
+#define STATE_MAGIC "wavegraph-state"
+#define STATE_FORMAT 2
+#define STATE_TYPE "(susssay)"
+#define PAYLOAD_TYPE "(sxa(sa(uuuay)))"
+/* Frames a graph can have (settings.frames' range). */
+#define STATE_FRAME_LIMIT 1000000000
 
 /* SHA-256 of the plan's graph in canonical form, as its parameters are now
  * (wg_plan_update_params and graph inputs change them). */
@@ -56,28 +68,101 @@ wg_plan_save_state (WgPlan *plan, GError **error)
       g_variant_builder_add (&nodes, "(sa(uuuay))", ctx->inst->id, &buffers);
     }
   g_autofree char *checksum = plan_checksum (plan);
+  g_autoptr (GVariant) payload = g_variant_ref_sink (
+    g_variant_new (PAYLOAD_TYPE, checksum, plan->frame, &nodes));
+  gconstpointer data = g_variant_get_data (payload);
+  gsize size = g_variant_get_size (payload);
+  g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, size);
+  GVariant *bytes = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, size, 1);
   g_autoptr (GVariant) v = g_variant_ref_sink (
-    g_variant_new ("(ssxa(sa(uuuay)))", STATE_MAGIC, checksum, plan->frame, &nodes));
+    g_variant_new ("(susss@ay)", STATE_MAGIC, (guint32) STATE_FORMAT, WG_VERSION,
+                   wg_backend_name (plan->backend), sum, bytes));
   return g_variant_get_data_as_bytes (v);
+}
+
+/* Opens the envelope: checks what was saved against this program and plan,
+ * and returns the payload. */
+static GVariant *
+open_state (WgPlan *plan, GBytes *bytes, GError **error)
+{
+  g_autoptr (GVariant) v = g_variant_ref_sink (
+    g_variant_new_from_bytes (G_VARIANT_TYPE (STATE_TYPE), bytes, FALSE));
+  if (!g_variant_is_normal_form (v))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "not a Wavegraph state (malformed or truncated)");
+      return NULL;
+    }
+  const char *magic, *version, *backend, *sum;
+  guint32 format;
+  g_autoptr (GVariant) data = NULL;
+  g_variant_get (v, "(&su&s&s&s@ay)", &magic, &format, &version, &backend, &sum, &data);
+  if (g_strcmp0 (magic, STATE_MAGIC) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
+      return NULL;
+    }
+  if (format != STATE_FORMAT)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "state format %u; this program reads format %d", format, STATE_FORMAT);
+      return NULL;
+    }
+  gsize size;
+  gconstpointer payload = g_variant_get_fixed_array (data, &size, 1);
+  g_autofree char *actual = g_compute_checksum_for_data (G_CHECKSUM_SHA256, payload, size);
+  if (g_strcmp0 (actual, sum) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state is damaged: its checksum does not match its contents (SHA-256 "
+                   "%.12s… saved, %.12s… read)", sum, actual);
+      return NULL;
+    }
+  if (g_strcmp0 (version, WG_VERSION) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state was saved by Wavegraph %.40s; this is %s, whose frames may differ "
+                   "in the last bit: bake again from the start", version, WG_VERSION);
+      return NULL;
+    }
+  if (g_strcmp0 (backend, wg_backend_name (plan->backend)) != 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state was saved on the %.40s backend; this bake runs on %s (use "
+                   "--backend %.40s to continue it)", backend, wg_backend_name (plan->backend),
+                   backend);
+      return NULL;
+    }
+  GBytes *inner = g_bytes_new_from_bytes (bytes, (const guint8 *) payload -
+                                                   (const guint8 *) g_bytes_get_data (bytes, NULL),
+                                          size);
+  GVariant *p = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (PAYLOAD_TYPE),
+                                                              inner, FALSE));
+  g_bytes_unref (inner);
+  if (!g_variant_is_normal_form (p))
+    {
+      g_variant_unref (p);
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state (malformed)");
+      return NULL;
+    }
+  return p;
 }
 
 gboolean
 wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
 {
-  g_autoptr (GVariant) v = g_variant_ref_sink (
-    g_variant_new_from_bytes (G_VARIANT_TYPE (STATE_TYPE), bytes, FALSE));
-  const char *magic, *checksum;
+  g_autoptr (GVariant) v = open_state (plan, bytes, error);
+  if (v == NULL)
+    return FALSE;
+  const char *checksum;
   gint64 frame;
   g_autoptr (GVariantIter) nodes = NULL;
-  if (!g_variant_is_normal_form (v))
+  g_variant_get (v, "(&sxa(sa(uuuay)))", &checksum, &frame, &nodes);
+  if (frame < -STATE_FRAME_LIMIT || frame > STATE_FRAME_LIMIT)
     {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state (malformed)");
-      return FALSE;
-    }
-  g_variant_get (v, "(&s&sxa(sa(uuuay)))", &magic, &checksum, &frame, &nodes);
-  if (g_strcmp0 (magic, STATE_MAGIC) != 0)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "not a Wavegraph state");
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "the state's frame %" G_GINT64_FORMAT " is outside the frames a graph can "
+                   "have [-1e9, 1e9]", frame);
       return FALSE;
     }
   g_autofree char *expected = plan_checksum (plan);

@@ -196,8 +196,9 @@ char *wg_temp_template (const char *path);
 
 /**
  * wg_write_file_atomic:
- * Writes @len bytes to @path through a temporary file in the same folder and
- * a rename, so a reader never sees a half-written file.
+ * Writes @len bytes to @path through a temporary file in the same folder,
+ * fsync()ed, and a rename, so a reader never sees a half-written file, not
+ * even after a crash.
  */
 gboolean wg_write_file_atomic (const char *path, const void *data, gsize len, GError **error);
 

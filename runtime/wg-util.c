@@ -97,9 +97,16 @@ wg_write_file_atomic (const char *path, const void *data, gsize len, GError **er
       p += n;
       left -= (gsize) n;
     }
-  if (close (fd) != 0 || g_rename (tmp, path) != 0)
+  /* Synced before the rename: after a crash the name holds the old file or
+   * the whole new one, never an empty one. */
+  int synced = fsync (fd);
+  int e = errno;
+  if (close (fd) != 0 && synced == 0)
+    synced = -1, e = errno;
+  if (synced != 0 || g_rename (tmp, path) != 0)
     {
-      int e = errno;
+      if (synced == 0)
+        e = errno;
       g_unlink (tmp);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: cannot write: %s",
                    path, g_strerror (e));

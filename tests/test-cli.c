@@ -794,6 +794,21 @@ test_resume (void)
   g_autofree char *three = g_build_filename (dir, "three", NULL);
   g_assert_false (g_file_test (three, G_FILE_TEST_EXISTS));
   run_clear (&r);
+
+  /* One flipped byte among the saved values: refused, nothing written. */
+  g_autofree char *bytes = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (state, &bytes, &len, NULL));
+  bytes[len / 2] ^= 0x04;
+  g_assert_true (g_file_set_contents (state, bytes, (gssize) len, NULL));
+  const char *damaged[] = { "run", graph, "--frames", "3-5", "--out", "four", "--resume", state,
+                            NULL };
+  r = run_cli (dir, damaged);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "sea.state: the state is damaged: its checksum does not match"));
+  g_autofree char *four = g_build_filename (dir, "four", NULL);
+  g_assert_false (g_file_test (four, G_FILE_TEST_EXISTS));
+  run_clear (&r);
   wg_test_remove_tree (dir);
 }
 

@@ -617,6 +617,94 @@ check_state_resume (void)
   g_assert_no_error (error);
 }
 
+/* A state envelope written as docs/architecture.md describes it, from a
+ * payload variant: lets the tests make states this program would not. */
+static GBytes *
+state_wrap (GVariant *payload, const char *version, const char *backend)
+{
+  g_autoptr (GVariant) sunk = g_variant_ref_sink (payload);
+  g_autofree char *sum = g_compute_checksum_for_data (
+    G_CHECKSUM_SHA256, g_variant_get_data (sunk), g_variant_get_size (sunk));
+  g_autoptr (GVariant) v = g_variant_ref_sink (g_variant_new (
+    "(susss@ay)", "wavegraph-state", 2u, version, backend, sum,
+    g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, g_variant_get_data (sunk),
+                               g_variant_get_size (sunk), 1)));
+  return g_variant_get_data_as_bytes (v);
+}
+
+static void
+expect_refused (WgPlan *plan, GBytes *state, const char *message)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_plan_restore_state (plan, state, &error));
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, message));
+}
+
+/* Whatever would make a resumed bake differ from an unbroken one is refused
+ * with its reason: any one flipped byte, a truncated file, another
+ * program version or format, a frame no graph has. */
+static void
+test_state_damaged (void)
+{
+  g_autoptr (WgGraph) g = foam_chain ();
+  g_autoptr (WgPlan) first = wg_test_plan (g, 0);
+  g_autoptr (WgPlan) second = wg_test_plan (g, 0);
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = 0; f < 3; f++)
+    wg_test_eval (first, f, "foam:foam");
+  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  gsize size;
+  const guint8 *bytes = g_bytes_get_data (state, &size);
+
+  /* One flipped bit, at a spread of places through the whole file: the
+   * header's fields, the node ids, the saved fields' values. */
+  guint refused = 0;
+  for (gsize at = 0; at < size; at += MAX (size / 97, 1))
+    {
+      g_autofree guint8 *copy = g_memdup2 (bytes, size);
+      copy[at] ^= 0x10;
+      g_autoptr (GBytes) flipped = g_bytes_new_take (g_steal_pointer (&copy), size);
+      g_assert_false (wg_plan_restore_state (second, flipped, &error));
+      g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA);
+      g_clear_error (&error);
+      refused++;
+    }
+  g_assert_cmpuint (refused, >=, 97);
+  /* In the payload (the fields' values are most of the file) the checksum says so. */
+  g_autofree guint8 *copy = g_memdup2 (bytes, size);
+  copy[size / 2] ^= 0x01;
+  g_autoptr (GBytes) flipped = g_bytes_new_take (g_steal_pointer (&copy), size);
+  expect_refused (second, flipped, "the state is damaged: its checksum does not match");
+  g_autoptr (GBytes) truncated = g_bytes_new_from_bytes (state, 0, size - 100);
+  expect_refused (second, truncated, "malformed or truncated");
+
+  /* Rewrapped as another version would have, or with a frame out of range. */
+  g_autoptr (GVariant) env = g_variant_ref_sink (
+    g_variant_new_from_bytes (G_VARIANT_TYPE ("(susssay)"), state, FALSE));
+  g_autoptr (GVariant) inner_bytes = g_variant_get_child_value (env, 5);
+  gsize n;
+  const guint8 *inner = g_variant_get_fixed_array (inner_bytes, &n, 1);
+  g_autoptr (GBytes) payload_bytes = g_bytes_new (inner, n);
+  g_autoptr (GVariant) payload = g_variant_ref_sink (
+    g_variant_new_from_bytes (G_VARIANT_TYPE ("(sxa(sa(uuuay)))"), payload_bytes, FALSE));
+  g_autoptr (GBytes) same = state_wrap (g_variant_ref (payload), WG_VERSION, "cpu");
+  g_assert_true (wg_plan_restore_state (second, same, &error));
+  g_assert_no_error (error);
+  g_autoptr (GBytes) old = state_wrap (g_variant_ref (payload), "0.0.1", "cpu");
+  expect_refused (second, old, "the state was saved by Wavegraph 0.0.1; this is " WG_VERSION);
+  g_autoptr (GBytes) gpu = state_wrap (g_variant_ref (payload), WG_VERSION, "gpu");
+  expect_refused (second, gpu, "the state was saved on the gpu backend; this bake runs on cpu");
+
+  g_autoptr (GVariant) checksum = g_variant_get_child_value (payload, 0);
+  g_autoptr (GVariant) nodes = g_variant_get_child_value (payload, 2);
+  g_autoptr (GBytes) far = state_wrap (
+    g_variant_new ("(@sx@a(sa(uuuay)))", checksum, G_MAXINT64, nodes), WG_VERSION, "cpu");
+  expect_refused (second, far, "the state's frame 9223372036854775807 is outside the frames");
+}
+
 static void
 test_state_resume_cpu (void)
 {
@@ -1616,6 +1704,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/node-roles", test_node_roles);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
+  g_test_add_func ("/graph/state-damaged", test_state_damaged);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
   g_test_add_func ("/graph/threads-fixed-at-plan", test_threads_fixed_at_plan);
   g_test_add_func ("/graph/gl-buffer", test_gl_buffer);
