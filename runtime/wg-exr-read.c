@@ -142,20 +142,35 @@ wg_exr_read (const char *path, guint *width, guint *height, guint *channels,
                    "%s: bad data window", path);
       return NULL;
     }
+  if (!wg_image_check_read_size (path, (guint64) w, (guint64) h, (guint) nc, error))
+    return NULL;
+
+  /* What the file can hold, before allocating what its header claims:
+   * every chunk's table entry and header must lie in the file. */
+  int nchunks = 0, lines = 0;
+  if ((rv = exr_get_chunk_count (ctxt, 0, &nchunks)) != EXR_ERR_SUCCESS ||
+      (rv = exr_get_scanlines_per_chunk (ctxt, 0, &lines)) != EXR_ERR_SUCCESS)
+    {
+      wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "bad header", rv);
+      return NULL;
+    }
+  for (int i = 0; i < nchunks; i++)
+    {
+      exr_chunk_info_t cinfo;
+      rv = exr_read_scanline_chunk_info (ctxt, 0, dw.min.y + i * lines, &cinfo);
+      if (rv != EXR_ERR_SUCCESS)
+        {
+          wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "corrupt chunk table", rv);
+          return NULL;
+        }
+    }
+
   g_autofree float *out = g_try_new (float, n_values);
   if (out == NULL)
     {
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ,
                    "%s: not enough memory for %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
                    "×%d pixels", path, w, h, nc);
-      return NULL;
-    }
-
-  int nchunks = 0, lines = 0;
-  if ((rv = exr_get_chunk_count (ctxt, 0, &nchunks)) != EXR_ERR_SUCCESS ||
-      (rv = exr_get_scanlines_per_chunk (ctxt, 0, &lines)) != EXR_ERR_SUCCESS)
-    {
-      wg_exr_set_error (error, WG_IMAGE_ERROR_FORMAT, path, "bad header", rv);
       return NULL;
     }
 

@@ -105,6 +105,47 @@ wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
 }
 
 /* ---------------------------------------------------------------------------
+ * The read limit
+ * ------------------------------------------------------------------------- */
+
+static guint64 read_limit_override;
+
+void
+wg_image_set_read_limit (guint64 bytes)
+{
+  read_limit_override = bytes;
+}
+
+guint64
+wg_image_get_read_limit (void)
+{
+  guint64 set = read_limit_override;
+  if (set > 0)
+    return set;
+  const char *env = g_getenv ("WAVEGRAPH_IMAGE_READ_LIMIT");
+  guint64 v;
+  if (env && g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT64, &v, NULL))
+    return v;
+  return WG_IMAGE_READ_LIMIT_DEFAULT;
+}
+
+gboolean
+wg_image_check_read_size (const char *path, guint64 width, guint64 height, guint channels,
+                          GError **error)
+{
+  guint64 limit = wg_image_get_read_limit ();
+  /* Each factor is below 2^32, so the product of the first two fits. */
+  guint64 px = width * height;
+  if (px <= limit / sizeof (float) / MAX (channels, 1))
+    return TRUE;
+  g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ,
+               "%s: a %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " image of %u channels needs "
+               "more than the image read limit of %" G_GUINT64_FORMAT " bytes "
+               "(WAVEGRAPH_IMAGE_READ_LIMIT)", path, width, height, channels, limit);
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------
  * OpenEXR
  * ------------------------------------------------------------------------- */
 

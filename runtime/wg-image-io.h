@@ -165,6 +165,27 @@ gboolean wg_exr_write_halves_at (int dirfd, const char *path, guint width, guint
                                  const char *const *channel_names, WgExrCompression compression,
                                  int zip_level, int threads, GError **error);
 
+/* Default of wg_image_get_read_limit(): 1 GiB of decoded floats, four times
+ * an 8192² 4-channel field. */
+#define WG_IMAGE_READ_LIMIT_DEFAULT ((guint64) 1 << 30)
+
+/**
+ * wg_image_get_read_limit:
+ * The most bytes of decoded pixels (as float32) wg_exr_read() and
+ * wg_png_read() allocate for one image: an image whose header asks for more
+ * is refused before anything is allocated, so a 100-byte file cannot take
+ * a game server's memory. wg_image_set_read_limit() overrides it (0: back
+ * to the default; set it before other threads read images); otherwise the environment variable
+ * WAVEGRAPH_IMAGE_READ_LIMIT (bytes) does; else WG_IMAGE_READ_LIMIT_DEFAULT.
+ */
+guint64 wg_image_get_read_limit (void);
+void wg_image_set_read_limit (guint64 bytes);
+
+/* Checks @width × @height × @channels float32 pixels against the read
+ * limit (WG_IMAGE_ERROR_READ, naming @path, the size and the limit). */
+gboolean wg_image_check_read_size (const char *path, guint64 width, guint64 height,
+                                   guint channels, GError **error);
+
 /**
  * wg_exr_read:
  * @path: OpenEXR file
@@ -183,8 +204,10 @@ gboolean wg_exr_write_halves_at (int dirfd, const char *path, guint width, guint
  * %WG_IMAGE_ERROR_FORMAT when it is not an OpenEXR file, is corrupt, is
  * tiled, deep, multi-part or subsampled, or uses a compression the linked
  * OpenEXRCore cannot decode (DWAA/DWAB before 3.2; B44/B44A files with
- * float or uint channels before 3.2, which 3.1 decodes wrongly);
- * %WG_IMAGE_ERROR_READ when the pixels do not fit in memory.
+ * float or uint channels before 3.2, which 3.1 decodes wrongly), or its
+ * chunk table does not fit in the file (checked before the pixels are
+ * allocated); %WG_IMAGE_ERROR_READ when the pixels exceed
+ * wg_image_get_read_limit() or do not fit in memory.
  *
  * Returns: (transfer full): width × height × channels float32 values, row-major,
  * interleaved in the order of @channel_names; free with g_free(). %NULL on

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <png.h>
 
@@ -176,6 +177,11 @@ typedef struct {
   guint width, height, channels, depth;
   size_t rowbytes;
   gboolean oom;
+  const char *path;
+  guint64 file_size;
+  gboolean too_small;    /* the header claims more than the file can hold */
+  gboolean over_budget;  /* *budget_error says why */
+  GError **budget_error;
 } WgPngImage;
 
 /* Decodes into @img, whose buffers the caller frees even on failure; they
@@ -222,6 +228,19 @@ wg_png_decode (FILE *fp, WgPngImage *img, WgPngError *err)
   if (img->channels < 1 || img->channels > 4 || (img->depth != 8 && img->depth != 16) ||
       !g_size_checked_mul (&total, img->rowbytes, img->height))
     png_error (png, "unsupported pixel layout");
+  /* Deflate packs at most 1032:1, so a file holds at most that many times
+   * its size in filtered rows: a header claiming more is a lie. */
+  if ((guint64) (img->rowbytes + 1) * img->height / 1032 > img->file_size)
+    {
+      img->too_small = TRUE;
+      png_error (png, "file too small for its size");
+    }
+  if (!wg_image_check_read_size (img->path, img->width, img->height, img->channels,
+                                 img->budget_error))
+    {
+      img->over_budget = TRUE;
+      png_error (png, "over the read limit");
+    }
 
   img->pixels = g_try_malloc (total);
   img->rows = g_try_new (png_bytep, img->height);
@@ -264,7 +283,11 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
       return NULL;
     }
 
+  struct stat st;
   WgPngImage img = { NULL };
+  img.path = path;
+  img.file_size = fstat (fileno (fp), &st) == 0 ? (guint64) st.st_size : G_MAXUINT64;
+  img.budget_error = error;
   WgPngError err = { "" };
   gboolean ok = wg_png_decode (fp, &img, &err);
   fclose (fp);
@@ -272,7 +295,14 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
   g_free (img.rows);
   if (!ok)
     {
-      if (img.oom)
+      if (img.over_budget)
+        ;
+      else if (img.too_small)
+        g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                     "%s: corrupt PNG: its header claims %u × %u pixels, more than its %"
+                     G_GUINT64_FORMAT " bytes can hold", path, img.width, img.height,
+                     img.file_size);
+      else if (img.oom)
         g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
       else if (err.too_large)
         g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,

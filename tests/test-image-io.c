@@ -1139,6 +1139,109 @@ test_png_write_fails_midway (void)
   g_assert_cmpstr (contents, ==, "old contents");
 }
 
+/* CRC-32 (ISO-HDLC, PNG's), bit by bit: an independent check of chunk CRCs. */
+static guint32
+crc32_png (const guint8 *p, gsize n)
+{
+  guint32 c = 0xffffffffu;
+  for (gsize i = 0; i < n; i++)
+    {
+      c ^= p[i];
+      for (int k = 0; k < 8; k++)
+        c = (c >> 1) ^ (0xedb88320u & -(c & 1u));
+    }
+  return c ^ 0xffffffffu;
+}
+
+static void
+put_be32 (guint8 *p, guint32 v)
+{
+  p[0] = (guint8) (v >> 24), p[1] = (guint8) (v >> 16), p[2] = (guint8) (v >> 8), p[3] = (guint8) v;
+}
+
+/* Headers that claim more than the file holds or than the read limit allows
+ * are refused before the pixels are allocated (a fuzzer found a 69-byte PNG
+ * and a 130-byte EXR asking for gigabytes). */
+static void
+test_read_limit (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autoptr (GError) error = NULL;
+  guint w, h, c;
+
+  /* 16384 × 16384 16-bit RGBA (2 GiB of rows) in a 57-byte file. */
+  guint8 png[57] = { 0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a };
+  put_be32 (png + 8, 13);
+  memcpy (png + 12, "IHDR", 4);
+  put_be32 (png + 16, 16384);
+  put_be32 (png + 20, 16384);
+  png[24] = 16, png[25] = 6;
+  put_be32 (png + 29, crc32_png (png + 12, 17));
+  put_be32 (png + 33, 0);
+  memcpy (png + 37, "IDAT", 4);
+  put_be32 (png + 41, crc32_png (png + 37, 4));
+  put_be32 (png + 45, 0);
+  memcpy (png + 49, "IEND", 4);
+  put_be32 (png + 53, crc32_png (png + 49, 4));
+  g_autofree char *liar = g_build_filename (dir, "liar.png", NULL);
+  g_assert_true (g_file_set_contents (liar, (const char *) png, sizeof png, NULL));
+  g_assert_null (wg_png_read (liar, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_autofree char *said = g_strdup_printf (
+    "%s: corrupt PNG: its header claims 16384 × 16384 pixels, more than its 57 bytes can hold",
+    liar);
+  g_assert_cmpstr (error->message, ==, said);
+  g_clear_error (&error);
+
+  /* An EXR whose data window is stretched to a million rows (768 MB as
+   * floats, within the default limit): its chunk table cannot be in the file. */
+  g_autofree float *data = make_smooth_image (64, 64, 3);
+  g_autofree char *exr = g_build_filename (dir, "small.exr", NULL);
+  const char *names[] = { "B", "G", "R", NULL };
+  g_assert_true (wg_exr_write (exr, 64, 64, 3, data, names, WG_EXR_HALF, WG_EXR_ZIP, -1, 1,
+                               &error));
+  g_autoptr (GBytes) bytes = read_bytes (exr);
+  gsize n = g_bytes_get_size (bytes);
+  g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), n);
+  static const char key[] = "dataWindow\0box2i";
+  guint8 *at = memmem (copy, n, key, sizeof key);
+  g_assert_nonnull (at);
+  guint8 *ymax = at + sizeof key + 4 + 12;
+  g_assert_cmpint (ymax[0] | ymax[1] << 8, ==, 63);
+  const gint32 rows = 999999;
+  memcpy (ymax, &rows, 4);
+  g_autofree char *stretched = g_build_filename (dir, "stretched.exr", NULL);
+  g_assert_true (g_file_set_contents (stretched, (const char *) copy, (gssize) n, NULL));
+  g_assert_null (wg_exr_read (stretched, &w, &h, &c, NULL, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, stretched));
+  g_clear_error (&error);
+
+  /* The limit itself, on honest files: 64 × 64 × 3 floats are 49152 bytes. */
+  g_autofree char *png_ok = g_build_filename (dir, "ok.png", NULL);
+  g_assert_true (wg_png_write16 (png_ok, 64, 64, 3, data, 0, 1, &error));
+  wg_image_set_read_limit (49152);
+  g_autofree float *fits = wg_png_read (png_ok, &w, &h, &c, &error);
+  g_assert_no_error (error);
+  g_autofree float *fits_exr = wg_exr_read (exr, &w, &h, &c, NULL, &error);
+  g_assert_no_error (error);
+  wg_image_set_read_limit (49151);
+  g_assert_null (wg_png_read (png_ok, &w, &h, &c, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ);
+  g_autofree char *limit_said = g_strdup_printf (
+    "%s: a 64 × 64 image of 3 channels needs more than the image read limit of 49151 bytes "
+    "(WAVEGRAPH_IMAGE_READ_LIMIT)", png_ok);
+  g_assert_cmpstr (error->message, ==, limit_said);
+  g_clear_error (&error);
+  g_assert_null (wg_exr_read (exr, &w, &h, &c, NULL, &error));
+  g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ);
+  g_clear_error (&error);
+  wg_image_set_read_limit (0);
+  g_assert_cmpuint (wg_image_get_read_limit (), ==, WG_IMAGE_READ_LIMIT_DEFAULT);
+  wg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1161,5 +1264,6 @@ main (int argc, char **argv)
   g_test_add_func ("/image-io/png/write-fails-midway", test_png_write_fails_midway);
   g_test_add_func ("/image-io/png/read-8bit", test_png_read_8bit);
   g_test_add_func ("/image-io/png/read-errors", test_png_read_errors);
+  g_test_add_func ("/image-io/read-limit", test_read_limit);
   return g_test_run ();
 }
