@@ -311,8 +311,9 @@ write_slot (gpointer data, GError **error)
   if (!ok)
     {
       g_autofree char *shown = g_build_filename (root, rel, NULL);
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: writing %s: %s", fo->where,
-                   shown, local->message);
+      g_autofree char *folder = g_path_get_dirname (shown);
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: in %s: %s", fo->where, folder,
+                   local->message);
     }
   else if (root != fo->out_dir)
     g_atomic_int_inc (fo->files_outside);

@@ -214,8 +214,16 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
           !wg_plan_evaluate (plan, f, error) || !sheet_collect (&cs, f, error))
         {
           sheet_clear (&cs);
-          /* Let the frames already queued finish: they are whole files. */
-          wg_plan_flush (plan, NULL);
+          /* Let the frames already queued finish: they are whole files. A
+           * write that failed meanwhile is reported too, not lost. */
+          g_autoptr (GError) write_error = NULL;
+          if (!wg_plan_flush (plan, &write_error) && error && *error)
+            {
+              char *both = g_strdup_printf ("%s; a background write failed too: %s",
+                                            (*error)->message, write_error->message);
+              g_free ((*error)->message);
+              (*error)->message = both;
+            }
           stats->files_written = wg_plan_get_files_written (plan);
   stats->files_outside = wg_plan_get_files_outside (plan);
           return FALSE;

@@ -224,7 +224,7 @@ read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **e
             g_autofree char *choices = wg_param_format_choices (spec);
             if (is_string (n))
               ERR (PARAM_RANGE, "%s: expected one of %s, got \"%s\"", path, choices,
-                   json_node_get_string (n));
+                   WG_EXCERPT (json_node_get_string (n)));
             else
               ERR (PARAM_TYPE, "%s: expected one of %s, got %s", path, choices, wg_json_kind (n));
             return FALSE;
@@ -312,7 +312,7 @@ read_node (WgGraph *graph, JsonNode *n, guint index, GError **error)
           if (p < 0)
             {
               ERR (UNKNOWN_PARAM, "%s: node type %s has no parameter \"%s\"", ppath,
-                   node->type->name, name);
+                   node->type->name, WG_EXCERPT (name));
               return FALSE;
             }
           if (!read_param (node, (guint) p, value, ppath, error))

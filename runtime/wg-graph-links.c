@@ -62,14 +62,15 @@ wg_graph_link (WgGraph *graph, const char *from_node, const char *from_port,
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT,
                    "node \"%s\" (%s) has no output \"%s\"", from_node, from->type->name,
-                   from_port);
+                   WG_EXCERPT (from_port));
       return FALSE;
     }
   int tp = wg_node_type_find_input (to->type, to_port);
   if (tp < 0)
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT,
-                   "node \"%s\" (%s) has no input \"%s\"", to_node, to->type->name, to_port);
+                   "node \"%s\" (%s) has no input \"%s\"", to_node, to->type->name,
+                   WG_EXCERPT (to_port));
       return FALSE;
     }
   const WgPortSpec *fs = &from->type->outputs[fp], *ts = &to->type->inputs[tp];
@@ -160,7 +161,8 @@ wg_graph_set_output (WgGraph *graph, const char *name, const char *node_id, cons
   if (!wg_graph_id_is_valid (name))
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
-                   "invalid output name \"%s\": use letters, digits, '_' and '-'", name);
+                   "invalid output name \"%s\": use letters, digits, '_' and '-'",
+                   WG_EXCERPT (name));
       return FALSE;
     }
   WgNodeInst *node = wg_graph_lookup_node_or_error (graph, node_id, error);
@@ -170,7 +172,8 @@ wg_graph_set_output (WgGraph *graph, const char *name, const char *node_id, cons
   if (p < 0)
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PORT,
-                   "node \"%s\" (%s) has no output \"%s\"", node_id, node->type->name, port);
+                   "node \"%s\" (%s) has no output \"%s\"", node_id, node->type->name,
+                   WG_EXCERPT (port));
       return FALSE;
     }
   wg_bindings_set (graph->outputs, name, node, (guint) p);
@@ -211,7 +214,8 @@ wg_graph_set_input (WgGraph *graph, const char *name, const char *node_id, const
   if (!wg_graph_id_is_valid (name))
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
-                   "invalid input name \"%s\": use letters, digits, '_' and '-'", name);
+                   "invalid input name \"%s\": use letters, digits, '_' and '-'",
+                   WG_EXCERPT (name));
       return FALSE;
     }
   WgNodeInst *node = wg_graph_lookup_param (graph, node_id, param, &p, error);

@@ -22,7 +22,7 @@ wg_graph_lookup_param (const WgGraph *graph, const char *node_id, const char *pa
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_PARAM,
                    "%s: node type %s has no parameter \"%s\"", node_id, node->type->name,
-                   param);
+                   WG_EXCERPT (param));
       return NULL;
     }
   return node;
@@ -205,7 +205,8 @@ wg_graph_set_param_string (WgGraph *graph, const char *node_id, const char *para
         {
           g_autofree char *choices = wg_param_format_choices (spec);
           g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE,
-                       "%s: expected one of %s, got \"%s\"", where, choices, value);
+                       "%s: expected one of %s, got \"%s\"", where, choices,
+                       WG_EXCERPT (value));
           return FALSE;
         }
       node->values[p].i = c;
@@ -250,7 +251,7 @@ wg_graph_set_param_from_text (WgGraph *graph, const char *node_id, const char *p
           v = g_ascii_strtod (text, &end);
         if (end != NULL && (end == text || *end != '\0'))
           {
-            g_autofree char *got = g_strdup_printf ("\"%s\"", text);
+            g_autofree char *got = g_strdup_printf ("\"%s\"", WG_EXCERPT (text));
             return type_error (where, spec, got, error);
           }
         return wg_graph_set_param_double (graph, node_id, param, v, error);
@@ -261,7 +262,7 @@ wg_graph_set_param_from_text (WgGraph *graph, const char *node_id, const char *p
       if (g_strcmp0 (text, "false") == 0 || g_strcmp0 (text, "0") == 0)
         return wg_graph_set_param_bool (graph, node_id, param, FALSE, error);
       {
-        g_autofree char *got = g_strdup_printf ("\"%s\"", text);
+        g_autofree char *got = g_strdup_printf ("\"%s\"", WG_EXCERPT (text));
         return type_error (where, spec, got, error);
       }
     case WG_PARAM_ENUM:

@@ -558,7 +558,8 @@ wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id, GError
   if (type == NULL)
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_TYPE,
-                   "unknown node type \"%s\" (`wavegraph nodes` lists them)", type_name);
+                   "unknown node type \"%s\" (`wavegraph nodes` lists them)",
+                   WG_EXCERPT (type_name));
       return NULL;
     }
 
@@ -580,7 +581,7 @@ wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id, GError
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
                    "invalid node id \"%s\": use letters, digits, '_' and '-', starting with a "
                    "letter or '_' (at most 64)",
-                   id);
+                   WG_EXCERPT (id));
       return NULL;
     }
   if (wg_graph_lookup_node (graph, id))
@@ -600,7 +601,7 @@ wg_graph_lookup_node_or_error (const WgGraph *graph, const char *id, GError **er
   WgNodeInst *node = wg_graph_lookup_node (graph, id);
   if (node == NULL)
     g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_NODE, "no node \"%s\"",
-                 id ? id : "(null)");
+                 WG_EXCERPT (id));
   return node;
 }
 

@@ -142,7 +142,7 @@ json_scan (const char *data, gsize length, guint *line, guint *column)
             {
               *line = last_line;
               *column = last_column;
-              return g_strdup_printf ("duplicate key \"%s\"", key);
+              return g_strdup_printf ("duplicate key \"%s\"", WG_EXCERPT (key));
             }
         }
       else if (ch == '{' || ch == '[')
@@ -160,6 +160,26 @@ json_scan (const char *data, gsize length, guint *line, guint *column)
         }
       else if ((ch == '}' || ch == ']') && open->len > 0)
         g_ptr_array_set_size (open, open->len - 1);
+      else if (ch == '-' || g_ascii_isdigit (ch))
+        {
+          /* json-glib saturates integers beyond 64 bits (a seed of 10^20
+           * read as -1): such a literal is refused where it stands. */
+          gsize end = i + 1;
+          gboolean integer = TRUE;
+          while (end < length && data[end] != '\0' &&
+                 (g_ascii_isdigit (data[end]) || strchr ("+-.eE", data[end])))
+            integer &= g_ascii_isdigit (data[end++]) != 0;
+          g_autofree char *token = g_strndup (data + i, end - i);
+          if (integer && !g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+            {
+              *line = l;
+              *column = c;
+              return g_strdup_printf ("integer %s is out of range (at most 9223372036854775807 "
+                                      "in size)", WG_EXCERPT (token));
+            }
+          c += (guint) (end - i - 1);
+          i = end - 1;
+        }
       if (!in_string && ch != '"' && !g_ascii_isspace (ch))
         last_string = G_MAXSIZE;
       if (ch == '\n')

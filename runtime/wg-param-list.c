@@ -187,7 +187,7 @@ convert_field (const WgParamSpec *field, JsonNode *n, guint8 *record, const char
             if (c < 0)
               {
                 g_autofree char *choices = wg_param_format_choices (field);
-                g_autofree char *got = str ? g_strdup_printf ("\"%s\"", json_node_get_string (n))
+                g_autofree char *got = str ? g_strdup_printf ("\"%s\"", WG_EXCERPT (json_node_get_string (n)))
                                            : g_strdup (wg_json_kind (n));
                 ERR (PARAM_RANGE, "%s: expected one of %s, got %s", where, choices, got);
                 return FALSE;

@@ -194,6 +194,19 @@ void wg_format_double (double v, char buf[32]);
  */
 char *wg_temp_template (const char *path);
 
+/* Room wg_excerpt() needs. */
+#define WG_EXCERPT_SIZE 128
+/**
+ * wg_excerpt:
+ * @text as error messages quote it: whole up to 80 bytes, else its first
+ * 80 bytes (cut between UTF-8 characters), "…" and its length, written to
+ * @buf (WG_EXCERPT_SIZE bytes). Returns @text or @buf. A 100 KB value in a
+ * graph file then gives a one-line error, not a 100 KB one.
+ */
+const char *wg_excerpt (const char *text, char *buf);
+/* wg_excerpt() with a buffer that lives to the end of the enclosing statement. */
+#define WG_EXCERPT(text) wg_excerpt ((text), (char[WG_EXCERPT_SIZE]) { 0 })
+
 /**
  * wg_write_file_atomic:
  * Writes @len bytes to @path through a temporary file in the same folder,

@@ -66,6 +66,22 @@ wg_temp_template (const char *path)
   return g_strdup_printf ("%.*s%.*s.XXXXXX", (int) dir_len, path, (int) name_len, path + dir_len);
 }
 
+const char *
+wg_excerpt (const char *text, char *buf)
+{
+  enum { KEEP = 80 };
+  if (text == NULL)
+    return "(null)";
+  gsize len = strlen (text);
+  if (len <= KEEP)
+    return text;
+  gsize cut = KEEP;
+  while (cut > 0 && ((guchar) text[cut] & 0xc0) == 0x80)
+    cut--;
+  g_snprintf (buf, WG_EXCERPT_SIZE, "%.*s… (%" G_GSIZE_FORMAT " bytes)", (int) cut, text, len);
+  return buf;
+}
+
 gboolean
 wg_write_file_atomic (const char *path, const void *data, gsize len, GError **error)
 {

@@ -115,6 +115,10 @@ typedef struct {
   "    { \"from\": \"evolve:spectrum\", \"to\": \"fft:spectrum\" },\n    "
 #define NAME64 "channel-name-channel-name-channel-name-channel-name-channel-name"
 #define LONG_NAME NAME64 NAME64 NAME64 NAME64 /* 256 bytes */
+#define LONG1K LONG_NAME LONG_NAME LONG_NAME LONG_NAME
+#define LONG5K LONG1K LONG1K LONG1K LONG1K LONG1K
+#define LONG100 LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K \
+  LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K LONG5K /* 100 KiB */
 
 #define OPEN10 "[[[[[[[[[["
 #define OPEN100 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10 OPEN10
@@ -170,6 +174,13 @@ static const BadCase bad_cases[] = {
     "graph.json:3:66: duplicate key \"fps\"" },
   { "frames-beyond-int64", "[0, 2]", "[0, 9223372036854775807]", 2,
     "settings.frames[1]: expected a frame number in [-1e9, 1e9], got 9.2233720368547758e+18" },
+  /* json-glib alone reads this as -1. */
+  { "seed-beyond-int64", "\"fps\": 10,", "\"fps\": 10, \"seed\": 99999999999999999999,", 2,
+    "graph.json:3:74: integer 99999999999999999999 is out of range" },
+  /* A 100 KB value is quoted by its first 80 bytes and its length. */
+  { "enum-value-huge", WIND, WIND ", \"model\": \"" LONG100 "\"", 2,
+    "nodes[0].params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, "
+    "measured, got \"" NAME64 "channel-name-cha… (102400 bytes)\"\n" },
   { "grid-huge", "[32, 32]", "[1048576, 1048576]", 2,
     "settings.grid[0]: expected a power of two in [16, 8192], got 1048576" },
   { "extent-negative", "[50, 50]", "[-5, 50]", 2, "settings.extent[0]: expected a size in (0, 1e6] m" },

@@ -12,6 +12,7 @@
 #include <omp.h>
 #include <stddef.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -703,6 +704,43 @@ test_state_damaged (void)
   g_autoptr (GBytes) far = state_wrap (
     g_variant_new ("(@sx@a(sa(uuuay)))", checksum, G_MAXINT64, nodes), WG_VERSION, "cpu");
   expect_refused (second, far, "the state's frame 9223372036854775807 is outside the frames");
+}
+
+static void
+cancel_after_frame_1 (gint64 frame, gint64 done, gint64 total, gpointer data)
+{
+  if (frame == 1)
+    g_cancellable_cancel (data);
+}
+
+/* A bake that stops on an error while a queued file failed to write says
+ * both: the write error is not lost behind the first. */
+static void
+test_bake_both_errors (void)
+{
+  g_autoptr (WgGraph) g = small_chain ();
+  wg_test_add (g, "field-out", "out", "path=h.%04d.exr", NULL);
+  wg_test_link (g, "fft:height", "out:field");
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *in_the_way = g_build_filename (dir, "h.0001.exr", NULL);
+  g_assert_cmpint (g_mkdir (in_the_way, 0755), ==, 0);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  WgBakeOptions o = { 0, 5, dir, WG_BACKEND_CPU, 1, FALSE, cancel_after_frame_1, cancellable };
+  o.cancellable = cancellable;
+  WgBakeStats stats;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (wg_bake (g, &o, &stats, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "; a background write failed too: "));
+  g_autofree char *said = g_strdup_printf ("; a background write failed too: nodes[4] (\"out\")"
+                                           ".params.path: in %s: h.0001.exr: cannot replace file",
+                                           dir);
+  g_assert_nonnull (strstr (error->message, said));
+  g_assert_cmpint (stats.frames, ==, 2);
+  g_assert_cmpuint (stats.files_written, ==, 1);
+  g_free (stats.backend);
+  wg_test_remove_tree (dir);
 }
 
 static void
@@ -1705,6 +1743,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/state-damaged", test_state_damaged);
+  g_test_add_func ("/graph/bake-both-errors", test_bake_both_errors);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
   g_test_add_func ("/graph/threads-fixed-at-plan", test_threads_fixed_at_plan);
   g_test_add_func ("/graph/gl-buffer", test_gl_buffer);
