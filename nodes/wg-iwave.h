@@ -32,6 +32,38 @@ G_BEGIN_DECLS
 #define WG_IWAVE_MAX_RADIUS 64
 
 /**
+ * wg_iwave_exact_response:
+ * What the vertical derivative of linear water waves is at wave numbers
+ * (@kx, @ky) in rad per cell on cells of @cell m: V(k) = k tanh(k d)
+ * (1 + (k L)²) in 1/m, so that g V = ω² is the dispersion relation
+ * ω² = (g k + σ k³/ρ) tanh(k d) (Lamb, Hydrodynamics §228, §267) with
+ * depth @depth m (0: deep water) and capillary length L = √(σ/ρg)
+ * @capillary m (0: none; 2.7 mm for clean water).
+ */
+double wg_iwave_exact_response (double kx, double ky, double cell, double depth,
+                                double capillary);
+
+/* Largest radius wg_iwave_fit() fits (its normal equations grow as P⁴). */
+#define WG_IWAVE_FIT_MAX_RADIUS 16
+/* The fitted kernel's relative error in ω² (twice its error in ω and in
+ * phase speed) over its band. */
+#define WG_IWAVE_FIT_TOLERANCE 0.02
+
+/**
+ * wg_iwave_fit:
+ * Taps @op ((2P+1)², 1/m) of radius @radius (2 … WG_IWAVE_FIT_MAX_RADIUS)
+ * whose response follows wg_iwave_exact_response() within
+ * WG_IWAVE_FIT_TOLERANCE for every wavelength from 4 cells to
+ * *@band_cells cells in every direction (weighted least squares over that
+ * band, the response held at 0 for κ = 0). A compact kernel's response
+ * goes as k² for long waves where the exact one goes as k, so the band
+ * ends where that shows: its end and the error reached there are returned.
+ * Returns: FALSE when no band met the tolerance (P too small).
+ */
+gboolean wg_iwave_fit (guint radius, double cell, double depth, double capillary, double *op,
+                       double *band_cells, double *band_error);
+
+/**
  * wg_iwave_kernel:
  * The paper's kernel G(k, l) for |k|, |l| ≤ @radius, stored row-major in
  * @taps ((2P+1)² values, (k, l) at [(l + P)(2P + 1) + k + P]).

@@ -13,10 +13,24 @@
  * masked again so heights inside solids are exactly 0 (in the anti-aliased
  * border this damps as obstruction² where the paper has obstruction).
  *
- * Physical units: V is scaled to 1/m, so waves the kernel resolves follow
- * ω² = g k e^{−(kΔ)²} — gravity waves with the kernel's grid-scale cut-off.
- * A kernel of radius P resolves wavelengths up to about P cells (longer
- * waves see the truncation); P = 6 is the paper's speed-oriented default.
+ * The operator V (in 1/m) is one of three ("operator"):
+ *  - exact: V(k) = k tanh(k d)(1 + (k L)²), the dispersion relation
+ *    ω² = g V of linear waves, applied as an FFT product over the field
+ *    (periodic) or the field and its mirror image (reflecting) or zeros
+ *    (zero) over twice the size. Its spectrum is warped for the step,
+ *    V' = 2(1 − cos(√(gV) Δt))/(g Δt²), so the leapfrog's frequency is the
+ *    true one for every wave: measured within 0.002% from 4 cells to the
+ *    grid's size (tests/test-iwave-physics.c). Its reach is the whole grid,
+ *    so it also reaches across thin walls (see choose_operator()).
+ *  - fitted: a kernel of radius P fitted by least squares to the exact V,
+ *    within 2% in ω² (1% in ω and phase speed) for wavelengths of 4 to
+ *    about 1.75 P cells (wg_iwave_fit() returns the band); longer waves run
+ *    slow (a compact kernel's response goes as k², not k, for k → 0: a
+ *    64-cell wave 41% slow at P = 8).
+ *  - paper: Tessendorf's kernel with its corrections (wg-iwave.h). Its
+ *    response falls far below the exact one: at P = 6 waves of 8–24 cells
+ *    run at 0.64–0.77 of the gravity-wave frequency, long waves at one fixed
+ *    speed (a boat leaves a wedge, not a Kelvin wake) — kept as a look.
  * The explicit step is stable when g Δt² λmax ≤ 4 (λmax the operator's
  * largest eigenvalue); frames are split into that many sub-steps.
  *
@@ -58,30 +72,35 @@
 enum { IN_SOURCE, IN_OBSTRUCTION, IN_AMBIENT };
 enum { OUT_HEIGHT, OUT_VERTICAL_DERIVATIVE, OUT_PREVIOUS };
 enum { P_KERNEL_RADIUS, P_DAMPING, P_SMOOTHING, P_GRAVITY, P_SURFACE_TENSION, P_BOUNDARY,
-       P_METHOD, P_AMBIENT_WRAP, N_PARAMS };
+       P_METHOD, P_AMBIENT_WRAP, P_OPERATOR, P_DEPTH, N_PARAMS };
 enum {
   BOUNDARY_PERIODIC = WG_IWAVE_BOUNDARY_PERIODIC,
   BOUNDARY_REFLECTING = WG_IWAVE_BOUNDARY_REFLECTING,
   BOUNDARY_ZERO = WG_IWAVE_BOUNDARY_ZERO,
 };
 enum { METHOD_AUTO, METHOD_DIRECT, METHOD_FFT };
+enum { OPERATOR_AUTO, OPERATOR_EXACT, OPERATOR_FITTED, OPERATOR_PAPER };
 
 static const char *const boundaries[] = { "periodic", "reflecting", "zero", NULL };
 static const char *const methods[] = { "auto", "direct", "fft", NULL };
+static const char *const operators[] = { "auto", "exact", "fitted", "paper", NULL };
 
 typedef struct {
   gint64 kernel_radius;
   double damping, smoothing, gravity, surface_tension;
   int boundary, method;
   gboolean ambient_wrap;
+  int operator_kind;
+  double depth;
 } IwaveParams;
 
 #define OFFSET(x) offsetof (IwaveParams, x)
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_KERNEL_RADIUS] = { "kernel_radius", "Kernel radius P", WG_PARAM_INT, "cells",
-                        "Half-width of the vertical-derivative kernel: waves up to about P cells "
-                        "long propagate like gravity waves (6: the paper's fast choice)",
+                        "Half-width of the fitted and paper kernels (the exact operator has "
+                        "none): the fitted one follows gravity-wave dispersion within 1% in ω "
+                        "for waves of 4 to about 1.75 P cells (6: the paper's fast choice)",
                         6, 1, WG_IWAVE_MAX_RADIUS, 2, 32, .flags = WG_PARAM_FLAG_PREPARE,
                         .offset = OFFSET (kernel_radius) },
   [P_DAMPING] = { "damping", "Damping α", WG_PARAM_FLOAT, "1/s",
@@ -96,8 +115,8 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_GRAVITY] = { "gravity", "Gravity", WG_PARAM_FLOAT, "m/s²", "Gravitational acceleration g",
                   9.81, 0.1, 100, 1, 30, .offset = OFFSET (gravity) },
   [P_SURFACE_TENSION] = { "surface_tension", "Surface tension length", WG_PARAM_FLOAT, "m",
-                          "L_T: below this length waves run faster, as capillary waves (0: "
-                          "none)",
+                          "L: below this length waves run faster, as capillary waves (0: "
+                          "none; the capillary length √(σ/ρg) of clean water is 0.0027 m)",
                           0, 0, 100, 0, 1, .flags = WG_PARAM_FLAG_PREPARE,
                           .offset = OFFSET (surface_tension) },
   [P_BOUNDARY] = { "boundary", "Grid edges", WG_PARAM_ENUM, "",
@@ -114,6 +133,18 @@ static const WgParamSpec params[N_PARAMS] = {
                        "The ambient field repeats (a periodic ocean tile); off: clamp at its "
                        "edges",
                        1, .offset = OFFSET (ambient_wrap) },
+  [P_OPERATOR] = { "operator", "Vertical derivative", WG_PARAM_ENUM, "",
+                   "exact: every wave the grid holds travels at its true speed, ω² = "
+                   "g k tanh(k d)(1 + (k L)²), applied by FFT; fitted: a compact kernel "
+                   "within 1% in ω for waves of 4 to ~1.75 P cells (longer ones run slow), "
+                   "direct or FFT; paper: Tessendorf's kernel, slower than real waves "
+                   "(its look); auto: fitted when the whole grid fits that band, else exact",
+                   OPERATOR_AUTO, .choices = operators, .flags = WG_PARAM_FLAG_PREPARE,
+                   .offset = OFFSET (operator_kind) },
+  [P_DEPTH] = { "depth", "Water depth", WG_PARAM_FLOAT, "m",
+                "Depth d of the exact and fitted operators' dispersion (0: deep water); "
+                "waves longer than about 2d slow down as shallow-water waves",
+                0, 0, 10000, 0, 50, .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (depth) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -143,6 +174,12 @@ typedef struct {
   guint n_groups;
   double lambda_max;   /* largest eigenvalue of the operator (1/m) */
   gboolean use_fft;
+  int operator_kind;   /* OPERATOR_EXACT, _FITTED or _PAPER (auto resolved) */
+  double band_cells, band_error; /* fitted: the band within tolerance */
+  int margin;          /* FFT path: cells around the field its fill must hold */
+  double cell, depth, capillary;
+  double spec_g, spec_h; /* exact: the gravity and sub-step its spectrum was warped for */
+  gboolean spectrum_stale; /* exact, GPU: the spectrum changed since it was uploaded */
   float *ambient;      /* the ambient input resampled onto the grid */
   float *velocity;     /* smoothing: h⁺ − h of the step */
   /* direct: the height with a P-cell margin holding the boundary */
@@ -347,7 +384,8 @@ iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
     "%s%s#define BOUNDARY %d\n", obstruction ? "#define OBSTRUCTION 1\n" : "",
     obstruction && wg_ctx_input (ctx, IN_AMBIENT) ? "#define AMBIENT 1\n" : "", p->boundary);
   g_autofree char *convolve = g_strdup_printf ("#define RADIUS %d\n#define BOUNDARY %d\n",
-                                               st->radius, p->boundary);
+                                               st->use_fft ? st->margin : st->radius,
+                                               p->boundary);
   if (!kernel_init (&st->pre, gpu, "iwave.comp", update,
                     wg_ctx_input (ctx, IN_SOURCE) ? "#define PRE 1\n#define SOURCE 1\n"
                                                   : "#define PRE 1\n",
@@ -382,7 +420,8 @@ iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
           return FALSE;
         }
       const gsize m = (gsize) st->mx * st->my;
-      st->gpu_spectrum = wg_gpu_buffer_new (gpu, m * sizeof (float), st->spectrum, GL_STATIC_DRAW);
+      st->gpu_spectrum = wg_gpu_buffer_new (gpu, m * sizeof (float), st->spectrum, GL_DYNAMIC_DRAW);
+      st->spectrum_stale = FALSE;
       st->gpu_work = wg_gpu_buffer_new (gpu, m * 2 * sizeof (float), NULL, GL_DYNAMIC_COPY);
       if (!kernel_init (&st->fft_fill, gpu, "iwave-convolve.comp", convolve,
                         "#define FFT_FILL 1\n", sizeof (IwaveFftUniforms), error) ||
@@ -393,94 +432,6 @@ iwave_prepare_gpu (WgNodeContext *ctx, IwaveState *st, GError **error)
         return FALSE;
     }
   return wg_gpu_check ("preparing iwave", error);
-}
-
-static gboolean check_substeps (WgNodeContext *ctx, const IwaveState *st, GError **error);
-
-static gboolean
-iwave_prepare (WgNodeContext *ctx, GError **error)
-{
-  const IwaveParams *p = wg_ctx_params (ctx);
-  const WgSettings *s = wg_ctx_settings (ctx);
-  const guint w = s->grid[0], h = s->grid[1];
-  const double cell = s->extent[0] / w;
-  const int P = (int) p->kernel_radius;
-
-  if (fabs (s->extent[1] / h - cell) > 1e-9 * cell)
-    {
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
-                    "iWave needs square cells; settings give %g × %g m", cell, s->extent[1] / h);
-      return FALSE;
-    }
-  if ((guint) P >= MIN (w, h) / 2)
-    {
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_KERNEL_RADIUS,
-                    "expected a radius below half the grid (%u cells), got %d", MIN (w, h) / 2, P);
-      return FALSE;
-    }
-  for (guint port = 0; port < 2; port++)
-    {
-      WgBuffer *b = wg_ctx_input (ctx, port);
-      if (b && (b->width != w || b->height != h))
-        {
-          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
-                        "input \"%s\" is %u×%u, the graph's grid %u×%u", inputs[port].name,
-                        b->width, b->height, w, h);
-          return FALSE;
-        }
-    }
-
-  IwaveState *st = g_new0 (IwaveState, 1);
-  wg_ctx_set_state (ctx, st);
-  st->radius = P;
-  const int side = 2 * P + 1;
-  g_autofree double *kernel = g_new (double, side * side);
-  wg_iwave_kernel ((guint) P, p->surface_tension / cell, kernel);
-  st->op = g_new (double, side * side);
-  wg_iwave_operator ((guint) P, kernel, cell, st->op, NULL);
-  double lambda_min;
-  wg_iwave_response_extremes ((guint) P, st->op, &lambda_min, &st->lambda_max);
-  if (!check_substeps (ctx, st, error))
-    return FALSE;
-  build_groups (st);
-
-  fft_layout (st, w, h, p->boundary, wg_ctx_gpu (ctx) != NULL);
-  const int method = p->method;
-  /* auto keeps to sizes the GPU FFT handles (a periodic 32² grid, a
-   * reflecting 4096² one padded to 8192²); fft asks for it and gets the
-   * GPU FFT's error where it cannot. */
-  gboolean gpu_fft_ok = wg_ctx_gpu (ctx) == NULL ||
-                        (st->mx >= WG_GPU_FFT_MIN_SIZE && st->mx <= WG_GPU_FFT_MAX_SIZE &&
-                         st->my >= WG_GPU_FFT_MIN_SIZE && st->my <= WG_GPU_FFT_MAX_SIZE);
-  st->use_fft = method == METHOD_FFT ||
-                (method == METHOD_AUTO && gpu_fft_ok && prefer_fft (st, w, h));
-
-  if (wg_ctx_input (ctx, IN_AMBIENT))
-    st->ambient = g_new0 (float, (gsize) w * h);
-  wg_ctx_define_field (ctx, OUT_HEIGHT, w, h, 1, s->extent);
-  wg_ctx_define_field (ctx, OUT_VERTICAL_DERIVATIVE, w, h, 1, s->extent);
-  wg_ctx_define_field (ctx, OUT_PREVIOUS, w, h, 1, s->extent);
-
-  if (st->use_fft)
-    {
-      /* The spectrum is made on the CPU for both backends. */
-      st->fft = wg_fft2d_new (st->mx, st->my, WG_FFT_C2C);
-      st->work = wg_fft2d_alloc_input (st->fft);
-      st->spectrum = g_new (float, (gsize) st->mx * st->my);
-      operator_spectrum (st, st->work, st->fft, st->spectrum);
-    }
-  else if (wg_ctx_gpu (ctx) == NULL)
-    {
-      st->pw = w + 2 * (guint) P;
-      st->ph = h + 2 * (guint) P;
-      void *mem = NULL;
-      if (posix_memalign (&mem, 64, (gsize) st->pw * st->ph * sizeof (float)) != 0)
-        g_error ("out of memory for a %u×%u iWave grid", w, h);
-      st->padded = mem;
-    }
-  if (wg_ctx_gpu (ctx))
-    return iwave_prepare_gpu (ctx, st, error);
-  return TRUE;
 }
 
 #define MAX_SUBSTEPS 4096
@@ -526,6 +477,212 @@ check_substeps (WgNodeContext *ctx, const IwaveState *st, GError **error)
                 "settings.fps",
                 s->extent[0] / s->grid[0], s->fps, MAX_SUBSTEPS);
   return FALSE;
+}
+
+
+/* The exact operator's FFT grid: the field itself when periodic; else the
+ * field and its mirror image (reflecting: an even extension, so the walls
+ * reflect exactly) or zeros (zero) over twice the size, so that the
+ * operator's long reach never wraps one edge onto the other. */
+static void
+exact_layout (IwaveState *st, guint w, guint h, int boundary)
+{
+  const gboolean periodic = boundary == BOUNDARY_PERIODIC;
+  st->mx = periodic ? w : 2 * w;
+  st->my = periodic ? h : 2 * h;
+  st->off = 0;
+  st->margin = (int) MAX (w, h);
+}
+
+/* The exact operator's spectrum for gravity @g and sub-step @h, warped so
+ * that the explicit step's frequency equals the true one for every wave:
+ * the step gives cos(ω' h) = 1 − g h² V'/2, so V' = 2 (1 − cos(ω h))/(g h²)
+ * with ω = √(g V) makes ω' = ω (the sub-steps keep ω h < π). */
+static void
+exact_spectrum (IwaveState *st, double g, double h)
+{
+  const guint mx = st->mx, my = st->my;
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < my; j++)
+    for (guint i = 0; i < mx; i++)
+      {
+        const double kx = 2 * G_PI * (i <= mx / 2 ? (double) i : (double) i - mx) / mx;
+        const double ky = 2 * G_PI * (j <= my / 2 ? (double) j : (double) j - my) / my;
+        const double v = wg_iwave_exact_response (kx, ky, st->cell, st->depth, st->capillary);
+        st->spectrum[(gsize) j * mx + i] = (float) (2.0 * (1.0 - cos (sqrt (g * v) * h)) / (g * h * h));
+      }
+  st->spec_g = g;
+  st->spec_h = h;
+  st->spectrum_stale = TRUE;
+}
+
+/* Resolves operator auto and builds the taps of the kernel operators, with
+ * the largest eigenvalue the sub-steps are chosen from. auto takes the
+ * fitted kernel (cheap, direct) only when every wave the grid holds lies
+ * in its band — the grid's side, twice that with walls (the mirrored
+ * domain) —, when a direct sum is asked for, and when obstacles are
+ * linked: the exact operator reaches across a wall (its response is
+ * nonlocal, ~1/r³), so waves leak through thin walls (7% of the amplitude
+ * through a 3-cell wall in /iwave/cpu/wall-blocks), where a kernel of
+ * radius P is stopped by any wall thicker than P. Otherwise — open water,
+ * where long waves and wakes are what a compact kernel gets wrong — the
+ * exact operator. A radius too large to fit keeps the paper's kernel. */
+static gboolean
+choose_operator (WgNodeContext *ctx, IwaveState *st, guint w, guint h, GError **error)
+{
+  const IwaveParams *p = wg_ctx_params (ctx);
+  const int P = st->radius, side = 2 * P + 1;
+  int kind = p->operator_kind;
+  st->op = g_new (double, side * side);
+  if (kind == OPERATOR_AUTO || kind == OPERATOR_FITTED)
+    {
+      gboolean fitted = P <= WG_IWAVE_FIT_MAX_RADIUS &&
+                        wg_iwave_fit ((guint) P, st->cell, st->depth, st->capillary, st->op,
+                                      &st->band_cells, &st->band_error);
+      if (kind == OPERATOR_FITTED && !fitted)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_KERNEL_RADIUS,
+                        "the fitted operator takes radii 4 to %d, got %d",
+                        WG_IWAVE_FIT_MAX_RADIUS, P);
+          return FALSE;
+        }
+      const double longest = (p->boundary == BOUNDARY_PERIODIC ? 1.0 : 2.0) * MAX (w, h);
+      const gboolean compact = p->method == METHOD_DIRECT ||
+                               wg_ctx_input (ctx, IN_OBSTRUCTION) != NULL;
+      if (kind == OPERATOR_FITTED || (fitted && (longest <= st->band_cells || compact)))
+        kind = OPERATOR_FITTED;
+      else
+        kind = compact ? OPERATOR_PAPER : OPERATOR_EXACT;
+    }
+  st->operator_kind = kind;
+  double lambda_min = 0;
+  if (kind == OPERATOR_EXACT)
+    st->lambda_max = wg_iwave_exact_response (G_PI, G_PI, st->cell, st->depth, st->capillary);
+  else
+    {
+      if (kind == OPERATOR_PAPER)
+        {
+          g_autofree double *kernel = g_new (double, side * side);
+          wg_iwave_kernel ((guint) P, p->surface_tension / st->cell, kernel);
+          wg_iwave_operator ((guint) P, kernel, st->cell, st->op, NULL);
+        }
+      wg_iwave_response_extremes ((guint) P, st->op, &lambda_min, &st->lambda_max);
+    }
+  /* Both kernels are built with a response ≥ 0: a negative one would grow. */
+  if (lambda_min < -1e-9 * st->lambda_max)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_KERNEL_RADIUS,
+                    "the %s kernel of radius %d has a negative response (%g): its steps would "
+                    "grow without bound", operators[kind], P, lambda_min);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+iwave_prepare (WgNodeContext *ctx, GError **error)
+{
+  const IwaveParams *p = wg_ctx_params (ctx);
+  const WgSettings *s = wg_ctx_settings (ctx);
+  const guint w = s->grid[0], h = s->grid[1];
+  const double cell = s->extent[0] / w;
+  const int P = (int) p->kernel_radius;
+
+  if (fabs (s->extent[1] / h - cell) > 1e-9 * cell)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                    "iWave needs square cells; settings give %g × %g m", cell, s->extent[1] / h);
+      return FALSE;
+    }
+  if ((guint) P >= MIN (w, h) / 2)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_KERNEL_RADIUS,
+                    "expected a radius below half the grid (%u cells), got %d", MIN (w, h) / 2, P);
+      return FALSE;
+    }
+  for (guint port = 0; port < 2; port++)
+    {
+      WgBuffer *b = wg_ctx_input (ctx, port);
+      if (b && (b->width != w || b->height != h))
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                        "input \"%s\" is %u×%u, the graph's grid %u×%u", inputs[port].name,
+                        b->width, b->height, w, h);
+          return FALSE;
+        }
+    }
+
+  IwaveState *st = g_new0 (IwaveState, 1);
+  wg_ctx_set_state (ctx, st);
+  st->radius = P;
+  st->margin = P;
+  st->cell = cell;
+  st->depth = p->depth;
+  st->capillary = p->surface_tension;
+  if (!choose_operator (ctx, st, w, h, error))
+    return FALSE;
+  if (!check_substeps (ctx, st, error))
+    return FALSE;
+
+  const int method = p->method;
+  if (st->operator_kind == OPERATOR_EXACT)
+    {
+      if (method == METHOD_DIRECT)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_METHOD,
+                        "the exact operator is applied by FFT (it has no compact kernel): "
+                        "choose method fft or auto, or operator fitted");
+          return FALSE;
+        }
+      exact_layout (st, w, h, p->boundary);
+      st->use_fft = TRUE;
+    }
+  else
+    {
+      build_groups (st);
+      fft_layout (st, w, h, p->boundary, wg_ctx_gpu (ctx) != NULL);
+      /* auto keeps to sizes the GPU FFT handles (a periodic 32² grid, a
+       * reflecting 4096² one padded to 8192²); fft asks for it and gets the
+       * GPU FFT's error where it cannot. */
+      gboolean gpu_fft_ok = wg_ctx_gpu (ctx) == NULL ||
+                            (st->mx >= WG_GPU_FFT_MIN_SIZE && st->mx <= WG_GPU_FFT_MAX_SIZE &&
+                             st->my >= WG_GPU_FFT_MIN_SIZE && st->my <= WG_GPU_FFT_MAX_SIZE);
+      st->use_fft = method == METHOD_FFT ||
+                    (method == METHOD_AUTO && gpu_fft_ok && prefer_fft (st, w, h));
+    }
+
+  if (wg_ctx_input (ctx, IN_AMBIENT))
+    st->ambient = g_new0 (float, (gsize) w * h);
+  wg_ctx_define_field (ctx, OUT_HEIGHT, w, h, 1, s->extent);
+  wg_ctx_define_field (ctx, OUT_VERTICAL_DERIVATIVE, w, h, 1, s->extent);
+  wg_ctx_define_field (ctx, OUT_PREVIOUS, w, h, 1, s->extent);
+
+  if (st->use_fft)
+    {
+      /* The spectrum is made on the CPU for both backends. */
+      st->fft = wg_fft2d_new (st->mx, st->my, WG_FFT_C2C);
+      st->work = wg_fft2d_alloc_input (st->fft);
+      st->spectrum = g_new (float, (gsize) st->mx * st->my);
+      if (st->operator_kind == OPERATOR_EXACT)
+        {
+          const StepCoefficients k = step_coefficients (ctx, st);
+          exact_spectrum (st, p->gravity, wg_ctx_dt (ctx) / k.substeps);
+        }
+      else
+        operator_spectrum (st, st->work, st->fft, st->spectrum);
+    }
+  else if (wg_ctx_gpu (ctx) == NULL)
+    {
+      st->pw = w + 2 * (guint) P;
+      st->ph = h + 2 * (guint) P;
+      void *mem = NULL;
+      if (posix_memalign (&mem, 64, (gsize) st->pw * st->ph * sizeof (float)) != 0)
+        g_error ("out of memory for a %u×%u iWave grid", w, h);
+      st->padded = mem;
+    }
+  if (wg_ctx_gpu (ctx))
+    return iwave_prepare_gpu (ctx, st, error);
+  return TRUE;
 }
 
 /* (L∘L v)/64 at (i, j), L = 4 − (the 4 neighbours): the 13-point stencil,
@@ -674,8 +831,8 @@ convolve_fft (IwaveState *st, const float *height, float *vd, guint w, guint h, 
         {
           /* Beyond the P-cell margin nothing reaches the field: zeros. */
           int di = (int) pi - (int) off, dj = (int) pj - (int) off;
-          gboolean near = di >= -st->radius && di < (int) w + st->radius &&
-                          dj >= -st->radius && dj < (int) h + st->radius;
+          gboolean near = di >= -st->margin && di < (int) w + st->margin &&
+                          dj >= -st->margin && dj < (int) h + st->margin;
           int i = boundary_index (di, (int) w, boundary);
           row[2 * pi] = (near && i >= 0 && j >= 0) ? height[(gsize) j * w + i] : 0.0f;
           row[2 * pi + 1] = 0.0f;
@@ -701,6 +858,16 @@ convolve_fft (IwaveState *st, const float *height, float *vd, guint w, guint h, 
       vd[(gsize) j * w + i] = work[2 * ((gsize) (j + off) * stride + i + off)] * norm;
 }
 
+/* The exact spectrum follows gravity (a graph input) and the sub-step. */
+static void
+rewarp (WgNodeContext *ctx, IwaveState *st, StepCoefficients k)
+{
+  const IwaveParams *p = wg_ctx_params (ctx);
+  const double h = wg_ctx_dt (ctx) / k.substeps;
+  if (st->operator_kind == OPERATOR_EXACT && (p->gravity != st->spec_g || h != st->spec_h))
+    exact_spectrum (st, p->gravity, h);
+}
+
 static gboolean
 iwave_process_cpu (WgNodeContext *ctx, GError **error)
 {
@@ -724,6 +891,7 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
   float *vd = wg_buffer_data (wg_ctx_output (ctx, OUT_VERTICAL_DERIVATIVE));
   const StepCoefficients k = step_coefficients (ctx, st);
   const int boundary = ((const IwaveParams *) wg_ctx_params (ctx))->boundary;
+  rewarp (ctx, st, k);
 
   const float share = 1.0f / (float) k.substeps;
   for (guint s = 0; s < k.substeps; s++)
@@ -784,6 +952,15 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
 
   const StepCoefficients k = step_coefficients (ctx, st);
   const gboolean smooth = k.smoothing > 0.0f;
+  rewarp (ctx, st, k);
+  if (st->spectrum_stale)
+    {
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->gpu_spectrum);
+      glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0,
+                       (GLsizeiptr) ((gsize) st->mx * st->my * sizeof (float)), st->spectrum);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+      st->spectrum_stale = FALSE;
+    }
   IwavePreUniforms pre = {
     .u_size = { w, h },
     .u_spacing = { (float) (hb->extent[0] / w), (float) (hb->extent[1] / h) },
