@@ -85,6 +85,7 @@ wg_eval_result_free (WgEvalResult *r)
   g_free (r->backend);
   g_free (r->error);
   g_clear_pointer (&r->node_errors, g_hash_table_unref);
+  g_clear_pointer (&r->node_notes, g_hash_table_unref);
   g_clear_pointer (&r->thumbnails, g_hash_table_unref);
   g_clear_pointer (&r->stats, g_hash_table_unref);
   field_free (r->surface);
@@ -254,6 +255,7 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   g_autoptr (WgEvalResult) r = g_new0 (WgEvalResult, 1);
   r->gpu = ev->gpu;
   r->node_errors = wg_eval_string_table ();
+  r->node_notes = wg_eval_string_table ();
   r->thumbnails = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) wg_thumbnail_free);
   r->stats = wg_eval_string_table ();
@@ -333,6 +335,11 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
       const GError *e = wg_plan_get_node_error (ev->plan, id);
       if (e)
         g_hash_table_insert (r->node_errors, g_strdup (id), g_strdup (e->message));
+      gboolean warning;
+      const char *note = wg_plan_get_node_note (ev->plan, id, &warning);
+      if (note)
+        g_hash_table_insert (r->node_notes, g_strdup (id),
+                             g_strconcat (warning ? "warning: " : "", note, NULL));
       WgNodeStats *st = g_new0 (WgNodeStats, 1);
       wg_plan_get_node_stats (ev->plan, id, &st->runs, &st->seconds);
       g_hash_table_insert (r->stats, g_strdup (id), st);

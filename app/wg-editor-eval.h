@@ -51,6 +51,8 @@ typedef struct {
   char *backend;          /* wg_plan_get_backend_description() */
   char *error;            /* the graph could not run at all (settings …), located */
   GHashTable *node_errors;/* node id → message: failed, left out, upstream missing */
+  GHashTable *node_notes; /* node id → what it said of its result (wg_plan_get_node_note()),
+                           * "warning: " first when the user should act */
   GHashTable *thumbnails; /* node id → WgThumbnail* */
   GHashTable *stats;      /* node id → WgNodeStats* */
   WgField *surface;       /* the chosen output (height or displacement) */

@@ -1191,6 +1191,9 @@ wg_inspector_set_result (WgInspector *self, const WgEvalResult *result)
   const char *message = self->node ? g_hash_table_lookup (result->node_errors, self->node) : NULL;
   if (message == NULL && self->node == NULL)
     message = result->error;
+  /* Not an error, but what the node found: a loop period's speed change. */
+  if (message == NULL && self->node && result->node_notes)
+    message = g_hash_table_lookup (result->node_notes, self->node);
   gtk_label_set_text (GTK_LABEL (self->error), message ? message : "");
   gtk_widget_set_visible (self->error, message != NULL);
 }

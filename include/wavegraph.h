@@ -774,6 +774,15 @@ WgBuffer *wg_plan_get_node_output (WgPlan *plan, const char *node, const char *p
 gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds);
 
 /**
+ * wg_plan_get_node_note:
+ * What node @node said of its last result that is not an error (e.g.
+ * spectrum-evolve: how far a loop period moves its waves' frequencies), or
+ * NULL; *@warning (optional): whether the user should act on it. Owned by
+ * the plan, valid until the next evaluation.
+ */
+const char *wg_plan_get_node_note (WgPlan *plan, const char *node, gboolean *warning);
+
+/**
  * wg_plan_get_backend_description:
  * What the plan runs on, for people: "gpu (NVIDIA H200/PCIe/SSE2, OpenGL 4.6…)",
  * "cpu", or for AUTO "cpu (…reason the GPU was not used…)".

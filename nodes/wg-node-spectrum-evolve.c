@@ -63,6 +63,7 @@ typedef struct {
   GLuint gpu_packed; /* GPU path: the same, and f = ω/2π as two floats */
   GLuint gpu_freq;
   WgGpuKernel pack, evolve;
+  gboolean noted;       /* loop_note() ran for this state's spectrum */
 } EvolveState;
 
 static void
@@ -152,6 +153,56 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
 }
 
 
+/* Looping rounds each wave's ω to a multiple of 2π/T, which moves its phase
+ * speed by the same ratio: says by how much for the dominant wave (the
+ * mode of most energy |h̃0|²), on average weighted by energy, and at worst
+ * over modes holding at least 1e-3 of the dominant's energy. Warns above
+ * 2% (dominant or average). */
+static void
+loop_note (WgNodeContext *ctx, const WgBuffer *in, const float *h0)
+{
+  const EvolveParams *p = wg_ctx_params (ctx);
+  if (p->loop_period <= 0)
+    {
+      wg_ctx_note (ctx, FALSE, NULL);
+      return;
+    }
+  const guint nx = in->grid[0], ny = in->grid[1];
+  const double dkx = 2.0 * G_PI / in->extent[0], dky = 2.0 * G_PI / in->extent[1];
+  const double omega0 = 2.0 * G_PI / p->loop_period;
+  double e_max = 0, dominant = 0, sum_e = 0, sum_err = 0, worst = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (guint j = 0; j < ny; j++)
+      for (guint i = 0; i < nx; i++)
+        {
+          const int n = i < nx / 2 ? (int) i : (int) i - (int) nx;
+          const int m = j < ny / 2 ? (int) j : (int) j - (int) ny;
+          const double k = hypot (n * dkx, m * dky);
+          const float *a = h0 + 2 * ((gsize) j * nx + i);
+          const double e = (double) a[0] * a[0] + (double) a[1] * a[1];
+          if (k == 0 || e == 0)
+            continue;
+          const double w = wg_dispersion_omega (k, in->depth, in->gravity);
+          const double err = rint (w / omega0) * omega0 / w - 1;
+          if (pass == 0 && e > e_max)
+            e_max = e, dominant = err;
+          else if (pass == 1)
+            {
+              sum_e += e;
+              sum_err += e * fabs (err);
+              if (e >= 1e-3 * e_max)
+                worst = fmax (worst, fabs (err));
+            }
+        }
+  const double mean = sum_e > 0 ? sum_err / sum_e : 0;
+  const gboolean warn = fabs (dominant) > 0.02 || mean > 0.02;
+  wg_ctx_note (ctx, warn,
+               "loop period %g s moves wave speeds: dominant wave %+.1f%%, energy-weighted "
+               "%.1f%%, worst %.1f%%%s", p->loop_period, 100 * dominant, 100 * mean, 100 * worst,
+               warn ? " (above 2%: choose a longer period, or one that fits the dominant wave)"
+                    : "");
+}
+
 /* Evolution time for graph time t (s). */
 static double
 evolve_time (WgNodeContext *ctx)
@@ -217,6 +268,9 @@ evolve_process_cpu (WgNodeContext *ctx, GError **error)
     return FALSE;
   if (wg_ctx_input_changed (ctx, 0))
     evolve_pack (st, h0, in->grid[0]);
+  if (wg_ctx_input_changed (ctx, 0) || !st->noted)
+    loop_note (ctx, in, h0);
+  st->noted = TRUE;
   float *h = wg_buffer_data (wg_ctx_output (ctx, 0));
   const double t = evolve_time (ctx);
   const gsize n = st->n_cells, block = 1024;
@@ -234,6 +288,16 @@ evolve_process_gpu (WgNodeContext *ctx, GError **error)
   WgBuffer *in = wg_ctx_input (ctx, 0);
   const guint groups = (guint) ((st->n_cells + 255) / 256);
 
+  if (wg_ctx_input_changed (ctx, 0) || !st->noted)
+    {
+      const EvolveParams *p = wg_ctx_params (ctx);
+      /* The note reads h̃0 back once per new spectrum, and only when looping. */
+      const float *cpu = p->loop_period > 0 ? wg_buffer_cpu (in, error) : NULL;
+      if (p->loop_period > 0 && cpu == NULL)
+        return FALSE;
+      loop_note (ctx, in, cpu);
+      st->noted = TRUE;
+    }
   if (wg_ctx_input_changed (ctx, 0))
     {
       GLuint h0 = wg_buffer_gpu (in, error);

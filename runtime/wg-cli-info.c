@@ -60,12 +60,40 @@ load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan 
   return 0;
 }
 
+/* Evaluates the graph's first frame, so that nodes say what they found of
+ * their result (wg_plan_get_node_note()); prints each note as @prefix
+ * "nodes[i] (\"id\"): note" — warnings to stderr when @warnings_to_stderr.
+ * Returns the exit status (0 unless the evaluation fails). */
+static int
+print_notes (WgGraph *graph, WgPlan *plan, const char *prefix, gboolean warnings_to_stderr)
+{
+  GError *error = NULL;
+  if (!wg_plan_evaluate (plan, wg_graph_get_settings (graph)->frames[0], &error))
+    return wg_cli_fail (error);
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      gboolean warning;
+      const char *note = wg_plan_get_node_note (plan, id, &warning);
+      if (note == NULL)
+        continue;
+      if (warning && warnings_to_stderr)
+        wg_cli_eprintf ("wavegraph: warning: nodes[%u] (\"%s\"): %s\n", i, id, note);
+      else
+        printf ("%snodes[%u] (\"%s\"): %s%s\n", prefix, i, id, warning ? "warning: " : "", note);
+    }
+  return 0;
+}
+
 int
 wg_cli_validate (int argc, char **argv)
 {
   g_autoptr (WgGraph) graph = NULL;
   g_autoptr (WgPlan) plan = NULL;
   int r = load_only (argc, argv, "GRAPH — check a graph without running it", &graph, &plan);
+  if (r != 0)
+    return r;
+  r = print_notes (graph, plan, "", TRUE);
   if (r != 0)
     return r;
   printf ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
@@ -168,6 +196,6 @@ wg_cli_info (int argc, char **argv)
       printf ("  %-14s %s:%s\n", name, node, port);
     }
   printf ("buffers   %.1f MiB allocated by the plan\n", (double) bytes / (1024.0 * 1024.0));
-  return 0;
+  return print_notes (graph, plan, "note      ", FALSE);
 }
 

@@ -53,6 +53,7 @@ wg_node_context_free (WgNodeContext *ctx)
   g_free (ctx->paths);
   g_free (ctx->params);
   g_clear_error (&ctx->error);
+  g_free (ctx->note);
   g_free (ctx);
 }
 
@@ -291,6 +292,20 @@ const char *
 wg_ctx_out_dir (WgNodeContext *ctx)
 {
   return ctx->plan->out_dir;
+}
+
+void
+wg_ctx_note (WgNodeContext *ctx, gboolean warning, const char *format, ...)
+{
+  g_clear_pointer (&ctx->note, g_free);
+  ctx->note_warns = FALSE;
+  if (format == NULL)
+    return;
+  va_list args;
+  va_start (args, format);
+  ctx->note = g_strdup_vprintf (format, args);
+  va_end (args);
+  ctx->note_warns = warning;
 }
 
 const char *const *

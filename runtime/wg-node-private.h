@@ -63,6 +63,15 @@ int wg_ctx_threads (WgNodeContext *ctx);
 /** wg_ctx_writes_files / _out_dir: whether sinks run, and the bake's folder. */
 gboolean wg_ctx_writes_files (WgNodeContext *ctx);
 const char *wg_ctx_out_dir (WgNodeContext *ctx);
+/**
+ * wg_ctx_note:
+ * Says something of the node's result that is not an error — a loop
+ * period's frequency error, particles dropped — for `validate`, `info`, the
+ * editor and wg_plan_get_node_note(); @warning when the user should act.
+ * Replaces the node's previous note; @format NULL clears it.
+ */
+void wg_ctx_note (WgNodeContext *ctx, gboolean warning, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
 /** wg_ctx_allow_write: further folders the user lets sinks write to (NULL-terminated, may be NULL). */
 const char *const *wg_ctx_allow_write (WgNodeContext *ctx);
 /**

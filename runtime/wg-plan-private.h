@@ -49,6 +49,8 @@ struct _WgNodeContext {
                            * reset, or when the step in hand was abandoned */
   guint8 *params;         /* the type's parameter struct (wg_ctx_params) */
   ResolvedPath *paths;    /* per parameter: a path parameter resolved */
+  char *note;             /* what the node says of its result (wg_ctx_note), or NULL */
+  gboolean note_warns;
 };
 
 /* WgNodeContext.stepped when the node's state is at no frame. */

@@ -574,6 +574,16 @@ wg_plan_get_node_output (WgPlan *plan, const char *node, const char *port)
   return ctx->outputs[p];
 }
 
+const char *
+wg_plan_get_node_note (WgPlan *plan, const char *node, gboolean *warning)
+{
+  WgNodeInst *inst = wg_graph_lookup_node (plan->graph, node);
+  WgNodeContext *ctx = inst ? wg_plan_context_for (plan, inst) : NULL;
+  if (warning)
+    *warning = ctx && ctx->note_warns;
+  return ctx ? ctx->note : NULL;
+}
+
 gboolean
 wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds)
 {

@@ -176,6 +176,25 @@ test_cancel_by_next_change (void)
   g_assert_cmpuint (runs (r, "normals"), ==, 1);
 }
 
+/* What a node says of its result reaches the editor: a 20 s loop on this
+ * sea moves its waves' speeds by more than 2%, a warning; no loop, no note. */
+static void
+test_node_notes (void)
+{
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  g_autoptr (WgGraph) g = ocean (64, 256);
+  wg_evaluator_set_graph (ev, g, TRUE);
+  WgEvalResult *r = wait_result (ev, c);
+  g_assert_null (g_hash_table_lookup (r->node_notes, "evolve"));
+  g_assert_true (wg_graph_set_param_double (g, "evolve", "loop_period", 20, NULL));
+  wg_evaluator_set_graph (ev, g, FALSE);
+  r = wait_result (ev, c);
+  const char *note = g_hash_table_lookup (r->node_notes, "evolve");
+  g_assert_nonnull (note);
+  g_assert_true (g_str_has_prefix (note, "warning: loop period 20 s moves wave speeds: dominant "));
+}
+
 /* Unlinked inputs and a node whose prepare fails (a missing buoy file) leave
  * those nodes and what they feed out, each with its reason; the rest runs. */
 static void
@@ -526,6 +545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/results-and-incremental", test_results_and_incremental);
   g_test_add_func ("/eval/cancel-by-next-change", test_cancel_by_next_change);
   g_test_add_func ("/eval/left-out", test_left_out);
+  g_test_add_func ("/eval/node-notes", test_node_notes);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);
   g_test_add_func ("/eval/enable-poking", test_enable_poking);

@@ -1076,11 +1076,50 @@ test_fft_plans_single_threaded (void)
   fftwf_plan_with_nthreads (1);
 }
 
+/* A loop period rounds each ω to a multiple of 2π/T: the note states the
+ * dominant wave's speed change, which the test finds on its own from the
+ * spectrum (its most energetic mode) and ω = √(g k) for deep water. */
+static void
+test_loop_note (void)
+{
+  const double periods[] = { 20, 120 };
+  for (guint c = 0; c < G_N_ELEMENTS (periods); c++)
+    {
+      g_autoptr (WgGraph) g = wg_test_graph (128, 200, 24, 7);
+      wg_test_add (g, "ocean-spectrum", "spec", "model=jonswap", "wind_speed=12", NULL);
+      g_autofree char *loop = g_strdup_printf ("loop_period=%g", periods[c]);
+      wg_test_add (g, "spectrum-evolve", "evolve", loop, NULL);
+      wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+      const float *h0 = wg_test_eval (plan, 0, "spec:spectrum");
+      double best = 0, k_best = 0;
+      for (int j = 0; j < 128; j++)
+        for (int i = 0; i < 128; i++)
+          {
+            const double e = (double) h0[2 * (j * 128 + i)] * h0[2 * (j * 128 + i)] +
+                             (double) h0[2 * (j * 128 + i) + 1] * h0[2 * (j * 128 + i) + 1];
+            const int n = i < 64 ? i : i - 128, m = j < 64 ? j : j - 128;
+            if (e > best)
+              best = e, k_best = 2 * G_PI / 200 * hypot (n, m);
+          }
+      const double omega = sqrt (9.81 * k_best), step = 2 * G_PI / periods[c];
+      const double err = 100 * (rint (omega / step) * step / omega - 1);
+      gboolean warning;
+      const char *note = wg_plan_get_node_note (plan, "evolve", &warning);
+      g_assert_nonnull (note);
+      g_autofree char *said = g_strdup_printf ("dominant wave %+.1f%%", err);
+      g_test_message ("T = %g s: %s (expected %s)", periods[c], note, said);
+      g_assert_nonnull (strstr (note, said));
+      g_assert_cmpint (warning, ==, fabs (err) > 2);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ocean/dispersion-relation", test_dispersion_relation);
+  g_test_add_func ("/ocean/loop-note", test_loop_note);
   g_test_add_func ("/ocean/spreading-normalised", test_spreading_normalised);
   g_test_add_func ("/ocean/tma-depth-factor", test_tma_factor);
   add_both ("pm-significant-wave-height", test_pm_significant_wave_height);
