@@ -13,10 +13,12 @@ packages=(
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )
+# The tests also build the fuzz harnesses with clang and libFuzzer.
+test_packages=(clang libclang-rt-14-dev libomp-dev)
 
 install_packages() {
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "${packages[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -41,6 +43,7 @@ build() {
 summary() {
   awk '/^Ok:/ {ok += $2} /^Expected Fail:/ {ok += $3}
        /^Fail:/ {bad += $2} /^Unexpected Pass:/ {bad += $3} /^Timeout:/ {bad += $2}
+       /^fuzz-[a-z]+: ok/ {ok++} /^fuzz-[a-z]+: FAILED/ {bad++}
        END {printf "%d passed, %d failed\n", ok, bad}' "$1"
 }
 
@@ -52,7 +55,7 @@ case "${1:-}" in
     echo "quickstart: frames in out/ocean/, preview in out/contact-sheet.png" >&2
     ;;
   test)
-    install_packages
+    install_packages "${test_packages[@]}"
     if ! build; then
       echo "0 passed, 1 failed"
       exit 1
@@ -60,6 +63,9 @@ case "${1:-}" in
     log=$(mktemp)
     status=0
     meson test -C build --print-errorlogs 2>&1 | tee "$log" || status=$?
+    # The parsers of untrusted files under libFuzzer (clang, ASan+UBSan),
+    # each for a while on its committed corpus: one more test apiece.
+    tools/fuzz.sh "${WAVEGRAPH_FUZZ_SECONDS:-20}" 2>&1 | tee -a "$log" || status=1
     summary "$log"
     rm -f "$log"
     exit $status

@@ -131,7 +131,6 @@ choppy_begin_rows (WgNodeContext *ctx, GError **error)
 }
 
 typedef float WgFloat4 __attribute__ ((vector_size (16)));
-typedef int WgInt4 __attribute__ ((vector_size (16)));
 
 /* @n cells of (λDx, λDy, h) from D and h, four cells at a time as three
  * whole vectors: compilers leave the plain loop's stride-3 stores scalar.
@@ -151,11 +150,12 @@ interleave (const float *restrict d, const float *restrict h, float lambda, gsiz
       memcpy (&hv, h + p, sizeof hv);
       d0 *= lambda;
       d1 *= lambda;
-      /* Indices 4-7 pick from the second operand. */
-      WgFloat4 o0 = __builtin_shuffle (d0, hv, (WgInt4) { 0, 1, 4, 2 });
-      WgFloat4 t = __builtin_shuffle (d0, d1, (WgInt4) { 3, 0, 4, 5 });
-      WgFloat4 o1 = __builtin_shuffle (t, hv, (WgInt4) { 0, 5, 2, 3 });
-      WgFloat4 o2 = __builtin_shuffle (d1, hv, (WgInt4) { 6, 2, 3, 7 });
+      /* Indices 4-7 pick from the second operand (__builtin_shufflevector:
+       * clang, and GCC from 12). */
+      WgFloat4 o0 = __builtin_shufflevector (d0, hv, 0, 1, 4, 2);
+      WgFloat4 t = __builtin_shufflevector (d0, d1, 3, 0, 4, 5);
+      WgFloat4 o1 = __builtin_shufflevector (t, hv, 0, 5, 2, 3);
+      WgFloat4 o2 = __builtin_shufflevector (d1, hv, 6, 2, 3, 7);
       memcpy (out + 3 * p, &o0, sizeof o0);
       memcpy (out + 3 * p + 4, &o1, sizeof o1);
       memcpy (out + 3 * p + 8, &o2, sizeof o2);

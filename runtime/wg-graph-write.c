@@ -366,6 +366,52 @@ graph_to_tree (const WgGraph *graph)
   return json_builder_get_root (b);
 }
 
+static void
+write_compact (GString *out, JsonNode *n)
+{
+  if (is_scalar (n))
+    write_scalar (out, n);
+  else if (JSON_NODE_HOLDS_ARRAY (n))
+    {
+      JsonArray *a = json_node_get_array (n);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          if (i)
+            g_string_append_c (out, ',');
+          write_compact (out, json_array_get_element (a, i));
+        }
+      g_string_append_c (out, ']');
+    }
+  else
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *v;
+      gboolean first = TRUE;
+      g_string_append_c (out, '{');
+      json_object_iter_init_ordered (&iter, json_node_get_object (n));
+      while (json_object_iter_next_ordered (&iter, &name, &v))
+        {
+          if (!first)
+            g_string_append_c (out, ',');
+          first = FALSE;
+          write_string (out, name);
+          g_string_append_c (out, ':');
+          write_compact (out, v);
+        }
+      g_string_append_c (out, '}');
+    }
+}
+
+char *
+wg_json_to_compact_string (JsonNode *root)
+{
+  GString *out = g_string_new (NULL);
+  write_compact (out, root);
+  return g_string_free (out, FALSE);
+}
+
 char *
 wg_json_to_string (JsonNode *root)
 {

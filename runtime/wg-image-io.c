@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #ifdef _OPENMP
 #if defined(__GNUC__) && defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 #endif
@@ -246,15 +247,26 @@ wg_halves_from_floats_f16c (const float *restrict src, guint16 *restrict dst, gs
 }
 #endif
 
-static gboolean
+gboolean
 wg_cpu_has_f16c (void)
 {
 #ifdef WG_HAVE_F16C_PATH
   static gsize answer = 0; /* 1: no, 2: yes */
   if (g_once_init_enter (&answer))
     {
-      __builtin_cpu_init ();
-      g_once_init_leave (&answer, __builtin_cpu_supports ("f16c") ? 2 : 1);
+      /* CPUID as both GCC and clang read it (clang 14's
+       * __builtin_cpu_supports knows no "f16c"): F16C and AVX, and the OS
+       * saving the YMM registers (XGETBV) that the 8-wide conversion uses. */
+      unsigned a, b, c, d;
+      gboolean yes = __get_cpuid (1, &a, &b, &c, &d) && (c & bit_F16C) && (c & bit_AVX) &&
+                     (c & bit_OSXSAVE);
+      if (yes)
+        {
+          unsigned lo, hi;
+          __asm__ volatile ("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+          yes = (lo & 6) == 6;
+        }
+      g_once_init_leave (&answer, yes ? 2 : 1);
     }
   return answer == 2;
 #else

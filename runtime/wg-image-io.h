@@ -83,6 +83,10 @@ const char *wg_exr_check_channel_names (const char *const *names, guint n_channe
 gboolean wg_exr_check_options (WgExrPixelType pixel_type, WgExrCompression compression,
                                GError **error);
 
+/* Whether this CPU (and OS) run the F16C conversion wg_halves_from_floats()
+ * uses when asked for hardware. */
+gboolean wg_cpu_has_f16c (void);
+
 /**
  * wg_halves_from_floats:
  * @src: @n floats

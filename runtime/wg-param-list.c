@@ -283,10 +283,8 @@ wg_value_set_list_json (WgValue *value, const WgParamSpec *spec, JsonNode *node,
       return FALSE;
     }
   g_autoptr (JsonNode) root = json_builder_get_root (b);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_root (gen, root);
   g_free (value->s);
-  value->s = json_generator_to_data (gen, NULL);
+  value->s = wg_json_to_compact_string (root);
   wg_list_data_unref (value->list);
   value->list = data;
   return TRUE;

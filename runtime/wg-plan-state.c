@@ -177,10 +177,10 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
     return FALSE;
 
   const char *id;
-  GVariantIter *buffers;
-  while (g_variant_iter_next (nodes, "(&sa(uuuay))", &id, &buffers))
+  GVariantIter *next;
+  while (g_variant_iter_next (nodes, "(&sa(uuuay))", &id, &next))
     {
-      g_autoptr (GVariantIter) owned = buffers;
+      g_autoptr (GVariantIter) buffers = next;
       WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
       WgNodeContext *ctx = inst ? wg_plan_context_for (plan, inst) : NULL;
       if (ctx == NULL || !(inst->type->flags & WG_NODE_STATEFUL) ||
@@ -191,10 +191,10 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
           return FALSE;
         }
       guint32 w, h, c;
-      GVariant *data;
-      for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &data); o++)
+      GVariant *item;
+      for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &item); o++)
         {
-          g_autoptr (GVariant) owned_data = data;
+          g_autoptr (GVariant) data = item;
           WgBuffer *b = ctx->outputs[o];
           gsize n;
           const void *src = g_variant_get_fixed_array (data, &n, 1);

@@ -150,6 +150,13 @@ JsonObject *wg_json_object_copy (JsonObject *object);
  * arrays and objects on one line, shortest round-trip numbers, final newline.
  */
 char *wg_json_to_string (JsonNode *root);
+/**
+ * wg_json_to_compact_string:
+ * @root as JSON without any space ("[[0,5],[4,-1.5]]"), numbers written as
+ * wg_json_to_string() writes them: JsonGenerator writes 1e22 as "1e+22.0",
+ * which no JSON parser reads back (found by fuzz/fuzz-params.c).
+ */
+char *wg_json_to_compact_string (JsonNode *root);
 
 /* The checks graph files get, for nodes that read structured data from a
  * string parameter. Errors: WG_GRAPH_ERROR_SCHEMA, located at @path. */

@@ -279,16 +279,16 @@ test_bad_input (void)
       g_autofree char *dir = wg_test_tmp_dir ();
       g_assert_no_error (error);
       g_autofree char *text = make_case (c);
-      g_autofree char *graph = write_file (dir, "graph.json", text);
-      g_autofree char *garbled = write_file (dir, "garbled.txt",
-                                             "#YY MM DD hh mm .0200 .0325\n2018 01 01 00 40 0.1 abc\n");
+      g_free (write_file (dir, "graph.json", text));
+      g_free (write_file (dir, "garbled.txt",
+                                             "#YY MM DD hh mm .0200 .0325\n2018 01 01 00 40 0.1 abc\n"));
       g_autofree char *buoy_src = wg_test_source_path ("graphs", "data", "ndbc-2018-01-01.txt", NULL);
       g_autofree char *missing_src = wg_test_source_path ("tests", "data", "ndbc-missing.txt", NULL);
       g_autofree char *buoy_text = NULL, *missing_text = NULL;
       g_assert_true (g_file_get_contents (buoy_src, &buoy_text, NULL, NULL));
       g_assert_true (g_file_get_contents (missing_src, &missing_text, NULL, NULL));
-      g_autofree char *b1 = write_file (dir, "buoy.txt", buoy_text);
-      g_autofree char *b2 = write_file (dir, "missing.txt", missing_text);
+      g_free (write_file (dir, "buoy.txt", buoy_text));
+      g_free (write_file (dir, "missing.txt", missing_text));
       g_autofree char *out = g_build_filename (dir, "out", NULL);
 
       const char *args[] = { "run", "graph.json", "--out", "out", NULL };
@@ -351,8 +351,8 @@ static void
 test_unwritable_output (void)
 {
   g_autofree char *dir = wg_test_tmp_dir ();
-  g_autofree char *graph = write_file (dir, "graph.json", base_graph);
-  g_autofree char *blocker = write_file (dir, "file.txt", "not a folder");
+  g_free (write_file (dir, "graph.json", base_graph));
+  g_free (write_file (dir, "file.txt", "not a folder"));
   const char *args[] = { "run", "graph.json", "--out", "file.txt/out", NULL };
   Run r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 1);
@@ -370,7 +370,7 @@ static void
 test_failure_mid_bake (void)
 {
   g_autofree char *dir = wg_test_tmp_dir ();
-  g_autofree char *graph = write_file (dir, "graph.json", base_graph);
+  g_free (write_file (dir, "graph.json", base_graph));
   g_autofree char *obstacle = g_build_filename (dir, "out", "h.0001.exr", NULL);
   g_assert_cmpint (g_mkdir_with_parents (obstacle, 0755), ==, 0);
   const char *args[] = { "run", "graph.json", "--out", "out", NULL };
@@ -389,6 +389,7 @@ test_failure_mid_bake (void)
   g_autoptr (GError) error = NULL;
   g_autofree float *px = wg_exr_read (done, &w, &h, &ch, NULL, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (px);
   g_assert_cmpuint (w, ==, 32);
   run_clear (&r);
   wg_test_remove_tree (dir);
@@ -408,7 +409,7 @@ test_interrupted_bake (void)
       g_autoptr (GString) text = g_string_new (base_graph);
       g_assert_cmpuint (g_string_replace (text, "[32, 32]", "[256, 256]", 1), ==, 1);
       g_assert_cmpuint (g_string_replace (text, "[0, 2]", "[0, 9999]", 1), ==, 1);
-      g_autofree char *graph = write_file (dir, "graph.json", text->str);
+      g_free (write_file (dir, "graph.json", text->str));
       g_autoptr (GSubprocessLauncher) launcher =
         g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
       g_subprocess_launcher_set_cwd (launcher, dir);
@@ -446,6 +447,7 @@ test_interrupted_bake (void)
           guint w, h, ch;
           g_autofree float *px = wg_exr_read (path, &w, &h, &ch, NULL, &error);
           g_assert_no_error (error);
+          g_assert_nonnull (px);
           g_assert_cmpuint (w * h * ch, ==, 256 * 256);
         }
       wg_test_remove_tree (dir);
@@ -468,7 +470,7 @@ test_confinement (void)
   /* A folder of the output pattern that is a link. */
   g_autoptr (GString) text = g_string_new (base_graph);
   g_assert_cmpuint (g_string_replace (text, PATH, "\"path\": \"maps/h.%04d.exr\"", 1), ==, 1);
-  g_autofree char *graph = write_file (dir, "graph.json", text->str);
+  g_free (write_file (dir, "graph.json", text->str));
   g_autofree char *out = g_build_filename (dir, "out", NULL);
   g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
   g_autofree char *maps = g_build_filename (out, "maps", NULL);
@@ -555,7 +557,7 @@ test_long_file_name (void)
   g_autofree char *pattern = g_strdup_printf ("\"path\": \"%s.%%04d.exr\"", stem);
   g_autoptr (GString) text = g_string_new (base_graph);
   g_assert_cmpuint (g_string_replace (text, PATH, pattern, 1), ==, 1);
-  g_autofree char *graph = write_file (dir, "graph.json", text->str);
+  g_free (write_file (dir, "graph.json", text->str));
   const char *args[] = { "run", "graph.json", "--out", "out", "--no-contact-sheet", NULL };
   Run r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 0);
@@ -615,6 +617,7 @@ test_bake_matches_runtime (void)
   guint w, hh, ch;
   g_autofree float *ps = wg_png_read (sheet, &w, &hh, &ch, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (ps);
   /* 3 thumbnails of 128² in a 2×2 grid with 2-pixel gaps. */
   g_assert_cmpuint (w, ==, 2 * 128 + 3 * 2);
   g_assert_cmpuint (hh, ==, 2 * 128 + 3 * 2);

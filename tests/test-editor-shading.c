@@ -118,6 +118,7 @@ test_viewport_programs (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
   g_assert_no_error (error);
+  g_assert_nonnull (ctx); /* current from here on: the programs below need it */
   const char *pairs[][2] = { { "surface.vert", "surface.frag" }, { "sky.vert", "sky.frag" } };
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     {

@@ -49,6 +49,27 @@ test_examples_round_trip (void)
   g_assert_cmpuint (names->len, >=, 7);
 }
 
+/* A list value whose shortest number has an exponent and no point (4e79,
+ * 1e22) saves as JSON that loads again: JsonGenerator wrote "4e+79.0"
+ * (fuzz/fuzz-params.c found it; the input is in its corpus). */
+static void
+test_list_exponent_numbers (void)
+{
+  g_autoptr (WgGraph) g = wg_graph_new ();
+  g_assert_nonnull (wg_graph_add_node (g, "obstacle-mask", "mask", NULL));
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_param_from_text (g, "mask", "points", "0,5 4e79,3 1e22,-1e22",
+                                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (wg_graph_get_param_string (g, "mask", "points"), ==,
+                   "[[0,5],[4e+79,3],[1e+22,-1e+22]]");
+  g_autofree char *saved = wg_graph_save_to_data (g, NULL);
+  g_autoptr (WgGraph) again = wg_graph_load_data (saved, -1, NULL, "saved.json", &error);
+  g_assert_no_error (error);
+  g_autofree char *resaved = wg_graph_save_to_data (again, NULL);
+  g_assert_cmpstr (resaved, ==, saved);
+}
+
 /* Structured parameters: the older string forms of gerstner's `boxes` and
  * `frustum` (JSON inside a string) and of obstacle-mask's `points`
  * ("x,y x,y") load as the JSON form does and save in it, every field
@@ -891,8 +912,10 @@ test_partial_load (void)
                                                        &none, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (none->len, ==, 0);
+  g_assert_true (wg_graph_validate (whole, NULL));
   g_autoptr (WgGraph) strict = wg_graph_load_data (saved, -1, ".", NULL, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (strict);
 
   /* Partial is about links only: an unknown port fails as without the flag. */
   g_autoptr (GString) bad = g_string_new (text);
@@ -1744,6 +1767,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/state-resume/gpu", test_state_resume_gpu);
   g_test_add_func ("/graph/state-damaged", test_state_damaged);
   g_test_add_func ("/graph/bake-both-errors", test_bake_both_errors);
+  g_test_add_func ("/graph/list-exponent-numbers", test_list_exponent_numbers);
   g_test_add_func ("/graph/cancel-and-progress", test_cancel_and_progress);
   g_test_add_func ("/graph/threads-fixed-at-plan", test_threads_fixed_at_plan);
   g_test_add_func ("/graph/gl-buffer", test_gl_buffer);

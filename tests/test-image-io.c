@@ -345,12 +345,7 @@ test_half_conversion (void)
     { 0x387fe000u, 0x0400u }, /* 2⁻¹⁴ − 2⁻²⁵: a tie, rounds up to normal */
     { 0x80000001u, 0x8000u }, /* a float subnormal: −0 */
   };
-  const gboolean has_f16c =
-#if defined(__GNUC__) && defined(__x86_64__)
-    __builtin_cpu_supports ("f16c") != 0;
-#else
-    FALSE;
-#endif
+  const gboolean has_f16c = wg_cpu_has_f16c ();
   if (!has_f16c)
     g_test_message ("no F16C on this CPU: only the portable conversion is checked");
   for (guint k = 0; k < G_N_ELEMENTS (known); k++)
@@ -1224,8 +1219,10 @@ test_read_limit (void)
   wg_image_set_read_limit (49152);
   g_autofree float *fits = wg_png_read (png_ok, &w, &h, &c, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (fits);
   g_autofree float *fits_exr = wg_exr_read (exr, &w, &h, &c, NULL, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (fits_exr);
   wg_image_set_read_limit (49151);
   g_assert_null (wg_png_read (png_ok, &w, &h, &c, &error));
   g_assert_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ);
