@@ -6,10 +6,9 @@
  * pseudo-code, see step_coefficients()):
  *   h⁺ = h (2 + αΔt)/(1 + αΔt) − h⁻/(1 + αΔt) − g Δt² V h/(1 + αΔt).
  * Before each step, as in the paper: h += source, h *= obstruction,
- * h −= ambient (1 − obstruction). The source is height per frame: a frame
- * split into n sub-steps adds source/n at each, so the waves a poke makes do
- * not depend on the sub-stepping (adding it once would kick the water n
- * times harder, h⁻ being left as it was). After stepping h is
+ * h −= ambient (1 − obstruction). The source is height per frame, a kick:
+ * a frame split into n sub-steps adds source/n² at each, the same impulse
+ * as one step adding it whole (source_share()). After stepping h is
  * masked again so heights inside solids are exactly 0 (in the anti-aliased
  * border this damps as obstruction² where the paper has obstruction).
  *
@@ -464,6 +463,18 @@ step_coefficients (WgNodeContext *ctx, const IwaveState *st)
                               (float) (g * h * h / d), (float) -expm1 (-p->smoothing * h) };
 }
 
+/* The share of a frame's source each sub-step adds. Added to h and not to
+ * h⁻, a height s is a kick: the step's velocity grows by s/Δt. One step
+ * per frame kicks S/Δt_frame; n sub-steps of S/n² kick (S/n²)/(Δt_frame/n)
+ * each, S/Δt_frame in all — the same impulse, so the waves a poke makes do
+ * not depend on the sub-stepping (S/n each kicked n times harder:
+ * /references/cpu/source-volume caught it). */
+static float
+source_share (StepCoefficients k)
+{
+  return 1.0f / ((float) k.substeps * (float) k.substeps);
+}
+
 static gboolean
 check_substeps (WgNodeContext *ctx, const IwaveState *st, GError **error)
 {
@@ -893,7 +904,7 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
   const int boundary = ((const IwaveParams *) wg_ctx_params (ctx))->boundary;
   rewarp (ctx, st, k);
 
-  const float share = 1.0f / (float) k.substeps;
+  const float share = source_share (k);
   for (guint s = 0; s < k.substeps; s++)
     {
 #pragma omp parallel for schedule(static)
@@ -964,7 +975,7 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
   IwavePreUniforms pre = {
     .u_size = { w, h },
     .u_spacing = { (float) (hb->extent[0] / w), (float) (hb->extent[1] / h) },
-    .u_source_share = 1.0f / (float) k.substeps,
+    .u_source_share = source_share (k),
   };
   if (ab)
     {

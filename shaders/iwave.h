@@ -20,7 +20,7 @@ WG_UNIFORMS (IwavePreUniforms)
   WG_UVEC2 (u_ambient_size);        /* wg-resample.glsl: the ambient field's cells */
   WG_VEC2 (u_ambient_inv_spacing);  /* its 1/Δx, 1/Δy (1/m) */
   WG_BOOL (u_ambient_wrap);
-  WG_FLOAT (u_source_share);        /* 1 / sub-steps per frame */
+  WG_FLOAT (u_source_share);        /* 1 / sub-steps² per frame (source_share()) */
 };
 #endif
 
