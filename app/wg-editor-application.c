@@ -44,54 +44,11 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
-recovery_response (GtkDialog *dialog, int response, WgRecovery *r)
-{
-  WgEditorWindow *self = WG_EDITOR_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GError) error = NULL;
-      WgDocument *doc = wg_document_recover (r, &error);
-      if (doc)
-        wg_editor_window_set_document (self, doc);
-      else
-        wg_editor_window_show_error (self, error->message);
-    }
-  else if (response == GTK_RESPONSE_REJECT)
-    wg_recovery_discard (r);
-  wg_recovery_free (r);
-}
-
-/* After a crash: offers the newest unsaved graph left behind. */
-static void
-offer_recovery (WgEditorWindow *self)
-{
-  g_autoptr (GPtrArray) list = wg_recovery_list (self->recovery_dir);
-  if (list->len == 0)
-    return;
-  WgRecovery *r = g_ptr_array_steal_index (list, 0);
-  g_autoptr (GDateTime) when = g_date_time_new_from_unix_local (r->time / G_USEC_PER_SEC);
-  g_autofree char *time = g_date_time_format (when, "%x %X");
-  g_autofree char *name = r->source ? g_path_get_basename (r->source) : g_strdup ("an untitled graph");
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                              "Recover unsaved changes to %s?", name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            "The editor closed unexpectedly. Changes autosaved at "
-                                            "%s can be recovered.", time);
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Later", GTK_RESPONSE_CANCEL, "_Discard",
-                          GTK_RESPONSE_REJECT, "_Recover", GTK_RESPONSE_ACCEPT, NULL);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  g_signal_connect (dialog, "response", G_CALLBACK (recovery_response), r);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
 app_activate (GApplication *app)
 {
   WgEditorWindow *win = wg_editor_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (win));
-  offer_recovery (win);
+  wg_editor_window_offer_recovery (win, NULL);
 }
 
 static void
@@ -104,6 +61,9 @@ app_open (GApplication *app, GFile **files, int n, const char *hint)
       g_autoptr (GError) error = NULL;
       wg_editor_window_open (win, path, &error);
       gtk_window_present (GTK_WINDOW (win));
+      /* A crash that left edits of this very file: offer them now, not at
+       * some later start without arguments. */
+      wg_editor_window_offer_recovery (win, path);
     }
 }
 

@@ -374,6 +374,21 @@ wg_recovery_list (const char *dir)
   return list;
 }
 
+WgRecovery *
+wg_recovery_find (const char *dir, const char *source)
+{
+  g_autoptr (GPtrArray) list = wg_recovery_list (dir);
+  g_autofree char *want = source ? g_canonicalize_filename (source, NULL) : NULL;
+  for (guint i = 0; i < list->len; i++)
+    {
+      WgRecovery *r = g_ptr_array_index (list, i);
+      g_autofree char *have = r->source ? g_canonicalize_filename (r->source, NULL) : NULL;
+      if (want == NULL || g_strcmp0 (have, want) == 0)
+        return g_ptr_array_steal_index (list, i);
+    }
+  return NULL;
+}
+
 WgDocument *
 wg_document_recover (const WgRecovery *r, GError **error)
 {

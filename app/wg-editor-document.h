@@ -87,6 +87,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgRecovery, wg_recovery_free)
 /* Recovery files in @dir left by editors no longer running, newest first. */
 GPtrArray *wg_recovery_list (const char *dir);
 
+/* The newest recovery in @dir of the graph file @source (paths compared
+ * canonically), or of any graph when @source is NULL; NULL when none. */
+WgRecovery *wg_recovery_find (const char *dir, const char *source);
+
 /* Opens @recovery as a modified document with its original path; the
  * recovery files are removed once the document is saved or discarded. */
 WgDocument *wg_document_recover (const WgRecovery *recovery, GError **error);

@@ -543,6 +543,19 @@ wg_evaluator_release_hold (WgEvaluator *ev)
   g_mutex_unlock (&ev->hold_lock);
 }
 
+static gboolean
+graph_has_input (const WgGraph *graph, const char *name)
+{
+  for (guint i = 0; i < wg_graph_get_n_inputs (graph); i++)
+    {
+      const char *input, *node, *param;
+      wg_graph_get_input (graph, i, &input, &node, &param);
+      if (g_strcmp0 (input, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 guint64
 wg_evaluator_set_graph (WgEvaluator *ev, const WgGraph *graph, gboolean structure)
 {
@@ -559,6 +572,18 @@ wg_evaluator_set_graph (WgEvaluator *ev, const WgGraph *graph, gboolean structur
   ev->want_graph = copy;
   ev->want_left_out = left_out;
   ev->want_starved = starved;
+  /* Inputs the graph no longer has (Enable Poking undone) are forgotten: a
+   * later graph exposing them again starts from its own values. */
+  GHashTable *const tables[] = { ev->inputs, ev->unstepped, ev->releases };
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    {
+      GHashTableIter iter;
+      gpointer name;
+      g_hash_table_iter_init (&iter, tables[t]);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        if (!graph_has_input (copy, name))
+          g_hash_table_iter_remove (&iter);
+    }
   /* Parameter edits that change which nodes are left out fail the plan's
    * in-place update and build a new one anyway. */
   ev->want_structure |= structure;

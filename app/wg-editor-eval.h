@@ -161,7 +161,8 @@ typedef struct {
    * so a held poke grows fast), else the default, else a quarter of the
    * slider range. */
   double strength;
-  double x, y;      /* the node's position in @graph */
+  double x, y;      /* the node's position in @graph, at its first frame */
+  const char *x_param, *y_param; /* the position's parameters (static strings) */
 } WgInteraction;
 
 /**

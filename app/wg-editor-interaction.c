@@ -63,8 +63,11 @@ wg_interaction_find (const WgGraph *graph, const WgInteractionRole *role)
       it->x_input = g_strdup (x);
       it->y_input = g_strdup (y);
       it->strength_input = g_strdup (input_for (graph, id, role->strength));
-      it->x = wg_graph_get_param_double (graph, id, role->x);
-      it->y = wg_graph_get_param_double (graph, id, role->y);
+      it->x_param = role->x;
+      it->y_param = role->y;
+      const double t0 = wg_graph_get_settings (graph)->frames[0] / wg_graph_get_settings (graph)->fps;
+      it->x = wg_graph_get_param_value_at (graph, id, role->x, t0);
+      it->y = wg_graph_get_param_value_at (graph, id, role->y, t0);
       if (it->strength_input)
         {
           /* The graph's own value when positive (the artist's poke strength),

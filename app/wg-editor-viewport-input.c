@@ -131,6 +131,27 @@ wg_viewport_set_interaction (WgViewport *self, const WgGraph *graph, WgEvaluator
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), wg_viewport_describe_controls (self));
 }
 
+void
+wg_viewport_set_time (WgViewport *self, const WgGraph *graph, double t)
+{
+  if (self->obstacle == NULL || self->drag == DRAG_OBSTACLE)
+    return;
+  self->obstacle_x = wg_graph_get_param_value_at (graph, self->obstacle->node,
+                                                  self->obstacle->x_param, t);
+  self->obstacle_y = wg_graph_get_param_value_at (graph, self->obstacle->node,
+                                                  self->obstacle->y_param, t);
+}
+
+gboolean
+wg_viewport_get_obstacle (WgViewport *self, double *x, double *y)
+{
+  if (self->obstacle == NULL)
+    return FALSE;
+  *x = self->obstacle_x;
+  *y = self->obstacle_y;
+  return TRUE;
+}
+
 /* Whether widget point (wx, wy) is near the obstacle (a tenth of the patch). */
 static gboolean
 near_obstacle (WgViewport *self, double x, double y)

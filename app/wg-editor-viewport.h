@@ -57,6 +57,11 @@ gboolean wg_gl_renderer_is_software (const char *renderer);
 /* The point of the water plane under widget point (@wx, @wy), in the
  * patch's coordinates (0 ≤ x < extent): FALSE when the ray misses it. */
 gboolean wg_viewport_pick (WgViewport *viewport, double wx, double wy, double *x, double *y);
+/* The draggable obstacle follows @graph's keyframes to time @t (s): a drag
+ * starts where it is now, not at its first key. Ignored mid-drag. */
+void wg_viewport_set_time (WgViewport *viewport, const WgGraph *graph, double t);
+/* Where the viewport holds the draggable obstacle (m); FALSE without one. */
+gboolean wg_viewport_get_obstacle (WgViewport *viewport, double *x, double *y);
 
 /* A press, drag to, and release of the primary button at widget points, as
  * the gestures do (tests drive pokes through it). */

@@ -9,6 +9,52 @@
 #define AUTOSAVE_SECONDS 5
 
 /* ---------------------------------------------------------------------------
+ * Crash recovery
+ * ------------------------------------------------------------------------- */
+
+static void
+recovery_response (GtkDialog *dialog, int response, WgRecovery *r)
+{
+  WgEditorWindow *self = WG_EDITOR_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GError) error = NULL;
+      WgDocument *doc = wg_document_recover (r, &error);
+      if (doc)
+        wg_editor_window_set_document (self, doc);
+      else
+        wg_editor_window_show_error (self, error->message);
+    }
+  else if (response == GTK_RESPONSE_REJECT)
+    wg_recovery_discard (r);
+  wg_recovery_free (r);
+}
+
+GtkWidget *
+wg_editor_window_offer_recovery (WgEditorWindow *self, const char *path)
+{
+  WgRecovery *r = wg_recovery_find (self->recovery_dir, path);
+  if (r == NULL)
+    return NULL;
+  g_autoptr (GDateTime) when = g_date_time_new_from_unix_local (r->time / G_USEC_PER_SEC);
+  g_autofree char *time = g_date_time_format (when, "%x %X");
+  g_autofree char *name = r->source ? g_path_get_basename (r->source) : g_strdup ("an untitled graph");
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                              "Recover unsaved changes to %s?", name);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            "The editor closed unexpectedly. Changes autosaved at "
+                                            "%s can be recovered.", time);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Later", GTK_RESPONSE_CANCEL, "_Discard",
+                          GTK_RESPONSE_REJECT, "_Recover", GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_signal_connect (dialog, "response", G_CALLBACK (recovery_response), r);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
+/* ---------------------------------------------------------------------------
  * Unsaved changes
  * ------------------------------------------------------------------------- */
 

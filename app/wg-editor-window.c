@@ -123,6 +123,9 @@ update_outputs (WgEditorWindow *self)
 {
   WgGraph *graph = wg_document_get_graph (self->doc);
   wg_viewport_set_interaction (WG_VIEWPORT (self->viewport), graph, self->eval);
+  wg_viewport_set_time (WG_VIEWPORT (self->viewport), graph,
+                        (double) wg_timeline_get_frame (WG_TIMELINE (self->timeline)) /
+                          wg_graph_get_settings (graph)->fps);
   g_autoptr (WgCommand) enable = wg_interaction_enable_command (graph);
   gtk_widget_set_visible (self->enable_poking, enable != NULL);
   gtk_widget_set_tooltip_text (self->viewport_hint, NULL);
@@ -376,6 +379,9 @@ frame_changed (WgTimeline *timeline, gint64 frame, WgEditorWindow *self)
   self->wanted_frame = frame;
   wg_evaluator_set_frame (self->eval, frame);
   wg_inspector_set_frame (WG_INSPECTOR (self->inspector), frame);
+  const WgGraph *graph = wg_document_get_graph (self->doc);
+  wg_viewport_set_time (WG_VIEWPORT (self->viewport), graph,
+                        (double) frame / wg_graph_get_settings (graph)->fps);
 }
 
 void

@@ -24,6 +24,13 @@ WgEditorWindow *wg_editor_window_new (GtkApplication *app);
 /* Opens @path in this window (no unsaved-changes prompt). A file that fails
  * to load keeps the current document and shows the located message. */
 gboolean wg_editor_window_open (WgEditorWindow *window, const char *path, GError **error);
+/*
+ * After a crash: offers the newest unsaved edits of @path that an editor no
+ * longer running autosaved (of any graph when @path is NULL: a plain
+ * start). Returns the dialog (owned by the window), or NULL when there is
+ * nothing to recover.
+ */
+GtkWidget *wg_editor_window_offer_recovery (WgEditorWindow *window, const char *path);
 /* Replaces the document (transfer full), e.g. a recovered one. */
 void wg_editor_window_set_document (WgEditorWindow *window, WgDocument *document);
 WgDocument *wg_editor_window_get_document (WgEditorWindow *window);

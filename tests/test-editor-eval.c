@@ -176,6 +176,30 @@ test_cancel_by_next_change (void)
   g_assert_cmpuint (runs (r, "normals"), ==, 1);
 }
 
+/* Inputs a graph drops (Enable Poking undone) are forgotten: exposed
+ * again, they start from the graph's own values, not the last poke. */
+static void
+test_dropped_inputs_forgotten (void)
+{
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  g_autoptr (WgGraph) g = ocean (32, 64);
+  g_assert_true (wg_graph_set_input (g, "wind", "spec", "wind_speed", NULL));
+  wg_evaluator_set_graph (ev, g, TRUE);
+  wg_evaluator_set_input (ev, "wind", 20);
+  double v;
+  g_assert_true (wg_evaluator_get_input (ev, "wind", &v));
+  g_assert_cmpfloat (v, ==, 20);
+  wait_result (ev, c);
+  g_assert_true (wg_graph_remove_input (g, "wind"));
+  wg_evaluator_set_graph (ev, g, TRUE);
+  g_assert_false (wg_evaluator_get_input (ev, "wind", &v));
+  g_assert_true (wg_graph_set_input (g, "wind", "spec", "wind_speed", NULL));
+  wg_evaluator_set_graph (ev, g, TRUE);
+  g_assert_false (wg_evaluator_get_input (ev, "wind", &v));
+  wait_result (ev, c);
+}
+
 /* What a node says of its result reaches the editor: a 20 s loop on this
  * sea moves its waves' speeds by more than 2%, a warning; no loop, no note. */
 static void
@@ -546,6 +570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/cancel-by-next-change", test_cancel_by_next_change);
   g_test_add_func ("/eval/left-out", test_left_out);
   g_test_add_func ("/eval/node-notes", test_node_notes);
+  g_test_add_func ("/eval/dropped-inputs-forgotten", test_dropped_inputs_forgotten);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);
   g_test_add_func ("/eval/enable-poking", test_enable_poking);

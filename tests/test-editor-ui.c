@@ -18,6 +18,8 @@
 
 #include <glib/gstdio.h>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <math.h>
@@ -836,12 +838,15 @@ widget_point_for (WgViewport *viewport, double x, double y, double *wx, double *
 
 /* Opens a copy of pool.json and clicks the viewport's Enable Poking. */
 static WgEditorWindow *
-open_pool_poking (const char *name)
+open_pool_poking (const char *name, const char *pillar_x)
 {
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
-  g_autofree char *text = wg_editor_test_read (src);
+  g_autoptr (GString) text = g_string_new (wg_editor_test_read (src));
+  /* @pillar_x (optional): another value for the pillar's x, keys perhaps. */
+  if (pillar_x)
+    g_assert_cmpuint (g_string_replace (text, "\"shape\": \"circle\", \"x\": 10,", pillar_x, 1), ==, 1);
   g_autofree char *work = g_build_filename (artifacts (), name, NULL);
-  g_assert_true (g_file_set_contents (work, text, -1, NULL));
+  g_assert_true (g_file_set_contents (work, text->str, -1, NULL));
   WgEditorWindow *win = open_window (work);
   WgViewport *viewport = wg_editor_window_get_viewport (win);
   g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
@@ -886,7 +891,7 @@ play_to (WgEditorWindow *win, gint64 frame)
 static void
 test_poke (void)
 {
-  WgEditorWindow *win = open_pool_poking ("poke.json");
+  WgEditorWindow *win = open_pool_poking ("poke.json", NULL);
   WgViewport *viewport = wg_editor_window_get_viewport (win);
   double wx, wy, x, y;
   widget_point_for (viewport, 5, 11, &wx, &wy, &x, &y);
@@ -932,7 +937,7 @@ test_poke (void)
 static void
 test_obstacle_drag (void)
 {
-  WgEditorWindow *win = open_pool_poking ("drag.json");
+  WgEditorWindow *win = open_pool_poking ("drag.json", NULL);
   WgViewport *viewport = wg_editor_window_get_viewport (win);
   WgEvaluator *ev = wg_editor_window_get_evaluator (win);
   double v, wx, wy, x, y, tx, ty;
@@ -963,6 +968,35 @@ test_obstacle_drag (void)
   WgDocument *doc = wg_editor_window_get_document (win);
   g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
   g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "x"), ==, 10);
+  close_pool_poking (win);
+}
+
+/* A keyframed obstacle is dragged from where it is at the current frame,
+ * not from its first key. */
+static void
+test_keyframed_obstacle_drag (void)
+{
+  WgEditorWindow *win = open_pool_poking ("drag-keyed.json", "\"shape\": \"circle\", \"x\": "
+                                          "{ \"keys\": [[0, 10], [2, 4]] },");
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  WgEvaluator *ev = wg_editor_window_get_evaluator (win);
+  double ox, oy, wx, wy, x, y, tx, ty, v;
+  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
+  g_assert_cmpfloat (ox, ==, 10);
+  wg_timeline_set_frame (wg_editor_window_get_timeline (win), 60); /* 2 s */
+  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
+  g_assert_cmpfloat (ox, ==, 4);
+  g_assert_cmpfloat (oy, ==, 9);
+  wait_for (wg_editor_window_is_settled, win, "frame 60 is evaluated");
+  /* Pressed on it where it is now: a drag of the obstacle, not a poke. */
+  widget_point_for (viewport, 4, 9, &wx, &wy, &x, &y);
+  wg_viewport_press (viewport, wx, wy);
+  widget_point_for (viewport, 6, 12, &wx, &wy, &tx, &ty);
+  wg_viewport_drag_to (viewport, wx, wy);
+  wg_viewport_release (viewport);
+  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
+  g_assert_cmpfloat (v, ==, tx);
+  g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v));
   close_pool_poking (win);
 }
 
@@ -1035,6 +1069,56 @@ compare_names (const char **a, const char **b)
   return strcmp (*a, *b);
 }
 
+/* An editor killed (SIGKILL) after its autosave: opening the same file again
+ * offers the edit — not only a later start without arguments — and
+ * accepting it gives the edited graph, modified; a plain start then has
+ * nothing left to offer. */
+static void
+test_recovery_after_kill (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  g_autofree char *work = g_build_filename (artifacts (), "recover-me.json", NULL);
+  g_autofree char *text = wg_editor_test_read (src);
+  g_assert_true (g_file_set_contents (work, text, -1, NULL));
+  g_autofree char *rdir = wg_recovery_default_dir ();
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* The crashing editor: an edit, its autosave, then SIGKILL. Only the
+       * GTK-free document core runs in this child. */
+      WgDocument *doc = wg_document_open (work, NULL, NULL);
+      if (doc == NULL ||
+          !wg_document_execute (doc, wg_command_set_param ("spectrum", "wind_speed", "17"), NULL) ||
+          !wg_document_write_recovery (doc, rdir, NULL))
+        _exit (1);
+      raise (SIGKILL);
+      _exit (2);
+    }
+  int status = 0;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+
+  WgEditorWindow *win = open_window (work);
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (
+                       wg_editor_window_get_document (win)), "spectrum", "wind_speed"), ==, 4);
+  GtkWidget *dialog = wg_editor_window_offer_recovery (win, work);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  g_assert_true (wg_document_is_modified (doc));
+  g_assert_cmpstr (wg_document_get_path (doc), ==, work);
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "spectrum",
+                                                "wind_speed"), ==, 17);
+  /* Taken over by this (living) editor: nothing for another start. */
+  g_assert_null (wg_editor_window_offer_recovery (win, work));
+  g_assert_null (wg_editor_window_offer_recovery (win, NULL));
+  wg_editor_window_set_document (win, wg_document_new ());
+  close_window (win);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1074,6 +1158,8 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/structured-list", test_structured_list);
   g_test_add_func ("/editor-ui/poke", test_poke);
   g_test_add_func ("/editor-ui/obstacle-drag", test_obstacle_drag);
+  g_test_add_func ("/editor-ui/recovery-after-kill", test_recovery_after_kill);
+  g_test_add_func ("/editor-ui/keyframed-obstacle-drag", test_keyframed_obstacle_drag);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
