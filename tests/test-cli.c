@@ -547,6 +547,45 @@ test_confinement (void)
   wg_test_remove_tree (dir);
 }
 
+/* --set applies exactly the value given: the bake equals, byte for byte,
+ * that of a graph file holding that value (and differs from the file's). */
+static void
+test_set_applies_value (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_free (write_file (dir, "graph.json", base_graph));
+  g_autoptr (GString) edited = g_string_new (base_graph);
+  g_assert_cmpuint (g_string_replace (edited, WIND, "\"wind_speed\": 11.5", 1), ==, 1);
+  g_free (write_file (dir, "edited.json", edited->str));
+  const char *set[] = { "run", "graph.json", "--set", "spec.wind_speed=11.5", "--out", "set",
+                        "--no-contact-sheet", "--threads", "1", NULL };
+  const char *file[] = { "run", "edited.json", "--out", "file", "--no-contact-sheet", "--threads",
+                         "1", NULL };
+  const char *plain[] = { "run", "graph.json", "--out", "plain", "--no-contact-sheet", "--threads",
+                          "1", NULL };
+  const char *const *runs[] = { set, file, plain };
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      Run r = run_cli (dir, runs[i]);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+    }
+  for (int f = 0; f <= 2; f++)
+    {
+      g_autofree char *a = g_strdup_printf ("%s/set/h.%04d.exr", dir, f);
+      g_autofree char *b = g_strdup_printf ("%s/file/h.%04d.exr", dir, f);
+      g_autofree char *c = g_strdup_printf ("%s/plain/h.%04d.exr", dir, f);
+      g_autofree char *x = NULL, *y = NULL, *z = NULL;
+      gsize nx, ny, nz;
+      g_assert_true (g_file_get_contents (a, &x, &nx, NULL));
+      g_assert_true (g_file_get_contents (b, &y, &ny, NULL));
+      g_assert_true (g_file_get_contents (c, &z, &nz, NULL));
+      g_assert_cmpmem (x, nx, y, ny);
+      g_assert_false (nx == nz && memcmp (x, z, nx) == 0);
+    }
+  wg_test_remove_tree (dir);
+}
+
 /* A frame file name of 250 bytes (the limit is 255): the temporary file
  * beside it gets a shortened name, and the frames are written. */
 static void
@@ -843,6 +882,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupted-bake", test_interrupted_bake);
   g_test_add_func ("/cli/long-file-name", test_long_file_name);
   g_test_add_func ("/cli/confinement", test_confinement);
+  g_test_add_func ("/cli/set-applies-value", test_set_applies_value);
   g_test_add_func ("/cli/bake-matches-runtime", test_bake_matches_runtime);
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);

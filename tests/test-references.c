@@ -6,6 +6,7 @@
 #include "wg-ocean.h"
 #include "wg-rng.h"
 #include "wg-gpu.h"
+#include "wg-image-io.h"
 
 #include <math.h>
 #include <string.h>
@@ -189,6 +190,105 @@ test_rotated_box (void)
   check_rotated_box ();
 }
 
+/* Belyaev's finite-difference displacement (papers/003 eq. 11), computed
+ * here from the height on non-square cells (2 m × 1 m): (λ Δx (h_{i+1,j} −
+ * h_ij), λ Δy (h_{i,j+1} − h_ij), h), wrapping at the edges — a wrong λ
+ * scale, a flipped or swapped axis shows. */
+static void
+check_finite_difference_choppy (void)
+{
+  const guint n = 64; /* the GPU FFT's smallest */
+  const double lambda = 0.7, dx = 2, dy = 1;
+  g_autoptr (WgGraph) g = wg_test_graph (n, n * dx, 10, 5);
+  WgSettings s = *wg_graph_get_settings (g);
+  s.extent[1] = n * dy;
+  g_assert_true (wg_graph_set_settings (g, &s, NULL));
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=7", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "choppy-displacement", "chop", "method=finite-difference", "choppiness=0.7",
+               "wrap=true", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  wg_test_link (g, "fft:height", "chop:height");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autofree float *d = wg_test_eval_copy (plan, 3, "chop:displacement", NULL);
+  const float *h = wg_test_eval (plan, 3, "fft:height");
+  double worst = 0, scale = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        const double c = h[j * n + i];
+        const double ex = lambda * dx * (h[j * n + (i + 1) % n] - c);
+        const double ey = lambda * dy * (h[((j + 1) % n) * n + i] - c);
+        const float *got = d + 3 * (j * n + i);
+        worst = fmax (worst, fmax (fabs (got[0] - ex), fmax (fabs (got[1] - ey), fabs (got[2] - c))));
+        scale = fmax (scale, fmax (fabs (ex), fabs (ey)));
+      }
+  g_test_message ("worst %.3g of %.3g", worst, scale);
+  g_assert_cmpfloat (scale, >, 0);
+  g_assert_cmpfloat (worst, <, 1e-5 * scale);
+}
+
+static void
+test_finite_difference_choppy (void)
+{
+  check_finite_difference_choppy ();
+}
+
+/* Preroll steps the stateful nodes before the first baked frame: a bake of
+ * frame F with preroll P writes what a plan evaluating frames F − P … F
+ * holds at F (foam accumulates over frames, so one frame short shows). */
+static void
+test_preroll (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (32, 32, 10, 2);
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=14", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "choppy-displacement", "chop", "choppiness=2", NULL);
+  wg_test_add (g, "foam", "foam", "decay=0.9", "threshold=0.9", NULL);
+  wg_test_add (g, "field-out", "out", "path=foam.%04d.exr", "pixel_type=float", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  wg_test_link (g, "fft:height", "chop:height");
+  wg_test_link (g, "fft:displacement", "chop:displacement");
+  wg_test_link (g, "chop:displacement", "foam:displacement");
+  wg_test_link (g, "foam:foam", "out:field");
+  WgSettings s = *wg_graph_get_settings (g);
+  s.preroll = 6;
+  g_assert_true (wg_graph_set_settings (g, &s, NULL));
+  g_autofree char *dir = wg_test_tmp_dir ();
+  WgBakeOptions o = { 10, 10, dir, WG_BACKEND_CPU, 1, FALSE };
+  WgBakeStats stats;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_bake (g, &o, &stats, &error));
+  g_assert_no_error (error);
+  g_free (stats.backend);
+  g_autofree char *path = g_build_filename (dir, "foam.0010.exr", NULL);
+  guint w, hh, ch;
+  g_autofree float *baked = wg_exr_read (path, &w, &hh, &ch, NULL, &error);
+  g_assert_no_error (error);
+  double results[3];
+  const guint starts[] = { 4, 5, 3 }; /* exactly 6 frames before 10; one short; one long */
+  for (guint c = 0; c < G_N_ELEMENTS (starts); c++)
+    {
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      const float *f = NULL;
+      for (gint64 frame = starts[c]; frame <= 10; frame++)
+        f = wg_test_eval (plan, frame, "foam:foam");
+      double diff = 0;
+      for (guint q = 0; q < 32 * 32; q++)
+        diff = fmax (diff, fabs (f[q] - baked[q]));
+      results[c] = diff;
+    }
+  g_test_message ("from frame 4: %g, from 5: %g, from 3: %g", results[0], results[1], results[2]);
+  g_assert_cmpfloat (results[0], ==, 0);
+  g_assert_cmpfloat (results[1], >, 0);
+  g_assert_cmpfloat (results[2], >, 0);
+  wg_test_remove_tree (dir);
+}
+
 /* On a software rasteriser (llvmpipe) auto picks the CPU, always. */
 static void
 test_auto_prefers_cpu_on_software (void)
@@ -222,6 +322,8 @@ main (int argc, char **argv)
   g_test_add_func ("/references/evolve-gravity-and-loop", test_evolve_gravity_and_loop);
   wg_test_add_both ("references", "source-volume", test_source_volume);
   wg_test_add_both ("references", "rotated-box", test_rotated_box);
+  wg_test_add_both ("references", "finite-difference-choppy", test_finite_difference_choppy);
+  g_test_add_func ("/references/preroll", test_preroll);
   g_test_add_func ("/references/auto-prefers-cpu-on-software", test_auto_prefers_cpu_on_software);
   return g_test_run ();
 }
