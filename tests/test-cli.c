@@ -544,6 +544,29 @@ test_confinement (void)
   r = run_cli (dir, check_allowed);
   g_assert_cmpint (r.status, ==, 0);
   run_clear (&r);
+
+  /* A sibling folder whose name starts with the graph folder's is outside it. */
+  g_autofree char *sibling = g_build_filename (dir, "graph-evil", NULL);
+  g_assert_cmpint (g_mkdir (sibling, 0755), ==, 0);
+  g_free (write_file (sibling, "buoy.txt", buoy_text));
+  g_string_assign (text, base_graph);
+  g_assert_cmpuint (g_string_replace (text, WIND, WIND ", \"model\": \"measured\", "
+                                      "\"buoy_file\": \"../graph-evil/buoy.txt\"", 1), ==, 1);
+  g_free (write_file (graph_dir, "graph.json", text->str));
+  r = run_cli (dir, check);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "is outside the graph's folder"));
+  run_clear (&r);
+
+  /* An absolute output path is refused even when it points into --out. */
+  g_string_assign (text, base_graph);
+  g_autofree char *into_out = g_strdup_printf ("\"path\": \"%s/h.%%04d.exr\"", out);
+  g_assert_cmpuint (g_string_replace (text, PATH, into_out, 1), ==, 1);
+  g_free (write_file (dir, "graph.json", text->str));
+  r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "leads outside the output folder"));
+  run_clear (&r);
   wg_test_remove_tree (dir);
 }
 

@@ -50,6 +50,25 @@ test_spreading_exponents (void)
   g_assert_cmpfloat_with_epsilon (wg_spreading_cos2s (0, 2), 4.0 / (3.0 * G_PI), 1e-12);
 }
 
+/* JONSWAP's peak enhancement γ^r, r = exp(−(ω − ωp)²/(2σ²ωp²)) (Hasselmann
+ * et al. 1973), against the same spectrum with γ = 1: γ at the peak, and
+ * by hand one and two widths off it (σb = 0.09 above, σa = 0.07 below):
+ * 3.3^e^(−1/2) = 2.06298, 3.3^e^(−2) = 1.17537. */
+static void
+test_jonswap_peak_enhancement (void)
+{
+  const double wp = 1.2, a = 0.0081, g = 9.81;
+  const struct {
+    double omega, ratio;
+  } cases[] = { { wp, 3.3 }, { wp * 1.09, 2.062978 }, { wp * 0.86, 1.175366 } };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      double with = wg_spectrum_jonswap (cases[c].omega, a, wp, 3.3, 0.07, 0.09, g);
+      double without = wg_spectrum_jonswap (cases[c].omega, a, wp, 1.0, 0.07, 0.09, g);
+      g_assert_cmpfloat_with_epsilon (with / without, cases[c].ratio, 1e-5);
+    }
+}
+
 /* The evolved spectrum of a sea under another gravity (Mars, 3.71 m/s²),
  * with and without a loop period: each mode turns at ω = √(g k) (deep
  * water), or at its nearest multiple of 2π/T — computed here, from the
@@ -319,6 +338,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/references/philox-known-answers", test_philox_known_answers);
   g_test_add_func ("/references/spreading-exponents", test_spreading_exponents);
+  g_test_add_func ("/references/jonswap-peak-enhancement", test_jonswap_peak_enhancement);
   g_test_add_func ("/references/evolve-gravity-and-loop", test_evolve_gravity_and_loop);
   wg_test_add_both ("references", "source-volume", test_source_volume);
   wg_test_add_both ("references", "rotated-box", test_rotated_box);
