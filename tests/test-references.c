@@ -308,6 +308,65 @@ test_preroll (void)
   wg_test_remove_tree (dir);
 }
 
+/* A Gerstner train (no steepness, so a pure sinusoid) in the middle of a
+ * large box oscillates at the dispersion relation's frequency for the
+ * node's gravity and depth: √(g k tanh(k D)), read from the zero crossings
+ * of the height at one cell — the train table's frequencies, checked
+ * against physics rather than against the other backend. */
+static void
+check_gerstner_frequency (void)
+{
+  const struct {
+    double gravity, depth;
+  } cases[] = { { 9.81, 0 }, { 3.71, 0 }, { 9.81, 1.5 } };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      const double fps = 60, wavelength = 8;
+      g_autoptr (WgGraph) g = wg_test_graph (64, 64, fps, 1);
+      wg_test_add (g, "gerstner", "waves", "margin=0", "irregular_height=0", "noise_amplitude=0",
+                   NULL);
+      g_autofree char *gravity = g_strdup_printf ("%g", cases[c].gravity);
+      g_autofree char *depth = cases[c].depth > 0 ? g_strdup_printf ("%g", cases[c].depth)
+                                                  : g_strdup ("inf");
+      g_assert_true (wg_graph_set_param_from_text (g, "waves", "gravity", gravity, NULL));
+      g_assert_true (wg_graph_set_param_from_text (g, "waves", "depth", depth, NULL));
+      g_autoptr (GError) error = NULL;
+      g_assert_true (wg_graph_set_param_from_text (
+        g, "waves", "boxes",
+        "[{\"center\": [32, 32], \"size\": [400, 400], \"direction\": 0, \"trains\": "
+        "[{\"wavelength\": 8, \"amplitude\": 0.1, \"angle\": 0, \"steepness\": 0, "
+        "\"phase\": 0}]}]", &error));
+      g_assert_no_error (error);
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+      double last = 0, first = -1, cross = -1;
+      guint crossings = 0;
+      for (gint64 f = 0; f < 2000 && crossings < 9; f++)
+        {
+          const double v = wg_test_eval (plan, f, "waves:height")[32 * 64 + 32];
+          if (f > 0 && (v < 0) != (last < 0))
+            {
+              cross = (f - 1) + last / (last - v);
+              if (first < 0)
+                first = cross;
+              crossings++;
+            }
+          last = v;
+        }
+      g_assert_cmpuint (crossings, ==, 9);
+      const double omega = G_PI / ((cross - first) / (crossings - 1) / fps);
+      const double k = 2 * G_PI / wavelength, d = cases[c].depth;
+      const double expect = sqrt (cases[c].gravity * k * (d > 0 ? tanh (k * d) : 1.0));
+      g_test_message ("g = %g, D = %g: ω = %.5f, theory %.5f", cases[c].gravity, d, omega, expect);
+      g_assert_cmpfloat (fabs (omega / expect - 1), <, 1e-3);
+    }
+}
+
+static void
+test_gerstner_frequency (void)
+{
+  check_gerstner_frequency ();
+}
+
 /* On a software rasteriser (llvmpipe) auto picks the CPU, always. */
 static void
 test_auto_prefers_cpu_on_software (void)
@@ -344,6 +403,7 @@ main (int argc, char **argv)
   wg_test_add_both ("references", "rotated-box", test_rotated_box);
   wg_test_add_both ("references", "finite-difference-choppy", test_finite_difference_choppy);
   g_test_add_func ("/references/preroll", test_preroll);
+  wg_test_add_both ("references", "gerstner-frequency", test_gerstner_frequency);
   g_test_add_func ("/references/auto-prefers-cpu-on-software", test_auto_prefers_cpu_on_software);
   return g_test_run ();
 }
