@@ -367,6 +367,66 @@ test_gerstner_frequency (void)
   check_gerstner_frequency ();
 }
 
+/* The contact sheet's layout and pixels: 5 frames of a 32² height in a
+ * 3 × 2 grid of 32-pixel tiles 2 pixels apart, each tile the frame's
+ * height mapped linearly from [−peak, peak] (peak: the largest |h| of the
+ * frames shown) to the PNG's 16 bits, the gaps at −peak — checked against
+ * the float EXR frames the same bake wrote. */
+static void
+test_contact_sheet (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (32, 32, 10, 4);
+  wg_test_add (g, "ocean-spectrum", "spec", "wind_speed=9", NULL);
+  wg_test_add (g, "spectrum-evolve", "evolve", NULL);
+  wg_test_add (g, "fft", "fft", NULL);
+  wg_test_add (g, "field-out", "out", "path=h.%04d.exr", "pixel_type=float", NULL);
+  wg_test_link (g, "spec:spectrum", "evolve:spectrum");
+  wg_test_link (g, "evolve:spectrum", "fft:spectrum");
+  wg_test_link (g, "fft:height", "out:field");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_graph_set_output (g, "height", "fft", "height", &error));
+  g_autofree char *dir = wg_test_tmp_dir ();
+  WgBakeOptions o = { 0, 4, dir, WG_BACKEND_CPU, 1, TRUE };
+  WgBakeStats stats;
+  g_assert_true (wg_bake (g, &o, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (stats.contact_sheet);
+  guint w, h, c;
+  g_autofree float *sheet = wg_png_read (stats.contact_sheet, &w, &h, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, 3 * 32 + 4 * 2);
+  g_assert_cmpuint (h, ==, 2 * 32 + 3 * 2);
+  g_assert_cmpuint (c, ==, 1);
+  float *frames[5];
+  double peak = 0;
+  for (int f = 0; f < 5; f++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/h.%04d.exr", dir, f);
+      guint fw, fh, fc;
+      frames[f] = wg_exr_read (path, &fw, &fh, &fc, NULL, &error);
+      g_assert_no_error (error);
+      for (guint q = 0; q < 32 * 32; q++)
+        peak = fmax (peak, fabs (frames[f][q]));
+    }
+  double worst = 0;
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        const guint col = (x - 2) / 34, row = (y - 2) / 34, tx = (x - 2) % 34, ty = (y - 2) % 34;
+        const guint k = row * 3 + col;
+        const gboolean in_tile = x >= 2 && y >= 2 && tx < 32 && ty < 32 && col < 3 && k < 5;
+        const double v = in_tile ? frames[k][ty * 32 + tx] : -peak;
+        worst = fmax (worst, fabs (sheet[y * w + x] - (v + peak) / (2 * peak)));
+      }
+  g_test_message ("peak %.4g m, worst pixel error %.3g", peak, worst);
+  g_assert_cmpfloat (worst, <, 1.0 / 65535);
+  for (int f = 0; f < 5; f++)
+    g_free (frames[f]);
+  g_free (stats.contact_sheet);
+  g_free (stats.backend);
+  wg_test_remove_tree (dir);
+}
+
 /* On a software rasteriser (llvmpipe) auto picks the CPU, always. */
 static void
 test_auto_prefers_cpu_on_software (void)
@@ -403,6 +463,7 @@ main (int argc, char **argv)
   wg_test_add_both ("references", "rotated-box", test_rotated_box);
   wg_test_add_both ("references", "finite-difference-choppy", test_finite_difference_choppy);
   g_test_add_func ("/references/preroll", test_preroll);
+  g_test_add_func ("/references/contact-sheet", test_contact_sheet);
   wg_test_add_both ("references", "gerstner-frequency", test_gerstner_frequency);
   g_test_add_func ("/references/auto-prefers-cpu-on-software", test_auto_prefers_cpu_on_software);
   return g_test_run ();
