@@ -427,6 +427,50 @@ test_contact_sheet (void)
   wg_test_remove_tree (dir);
 }
 
+/* Ripples on non-square cells (4 m × 1 m): a drop's radius is in metres,
+ * so its bump spans R/Δx cells across and R/Δy cells along. With flow
+ * factor 0 the step does not spread it (C² = 0), so after the frame that
+ * drops it the height's second moments about the drop's cell, in metres,
+ * are equal: Σh·x² ≈ Σh·y², where swapping Δx and Δy would make them
+ * differ sixteen-fold. */
+static void
+check_ripple_cells (void)
+{
+  const guint n = 64;
+  const double sx = 4, sy = 1;
+  g_autoptr (WgGraph) g = wg_test_graph (n, n * sx, 10, 9);
+  WgSettings s = *wg_graph_get_settings (g);
+  s.extent[1] = n * sy;
+  g_assert_true (wg_graph_set_settings (g, &s, NULL));
+  wg_test_add (g, "ripple", "r", "drop_rate=10", "drop_radius=8", "drop_strength=0.1",
+               "steps_per_frame=1", "flow_factor=0", "dampening=1", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const float *h = wg_test_eval (plan, 0, "r:height");
+  guint at = 0;
+  for (guint q = 1; q < n * n; q++)
+    if (h[q] > h[at])
+      at = q;
+  const int ci = (int) (at % n), cj = (int) (at / n);
+  double mxx = 0, myy = 0;
+  for (int j = 0; j < (int) n; j++)
+    for (int i = 0; i < (int) n; i++)
+      {
+        int di = ((i - ci) % (int) n + (int) n + (int) n / 2) % (int) n - (int) n / 2;
+        int dj = ((j - cj) % (int) n + (int) n + (int) n / 2) % (int) n - (int) n / 2;
+        mxx += h[j * n + i] * (di * sx) * (di * sx);
+        myy += h[j * n + i] * (dj * sy) * (dj * sy);
+      }
+  g_test_message ("second moments: x %.4g m², y %.4g m²", mxx, myy);
+  g_assert_cmpfloat (myy, >, 0);
+  g_assert_cmpfloat (fabs (mxx / myy - 1), <, 0.2);
+}
+
+static void
+test_ripple_cells (void)
+{
+  check_ripple_cells ();
+}
+
 /* On a software rasteriser (llvmpipe) auto picks the CPU, always. */
 static void
 test_auto_prefers_cpu_on_software (void)
@@ -464,6 +508,7 @@ main (int argc, char **argv)
   wg_test_add_both ("references", "finite-difference-choppy", test_finite_difference_choppy);
   g_test_add_func ("/references/preroll", test_preroll);
   g_test_add_func ("/references/contact-sheet", test_contact_sheet);
+  wg_test_add_both ("references", "ripple-cells", test_ripple_cells);
   wg_test_add_both ("references", "gerstner-frequency", test_gerstner_frequency);
   g_test_add_func ("/references/auto-prefers-cpu-on-software", test_auto_prefers_cpu_on_software);
   return g_test_run ();
