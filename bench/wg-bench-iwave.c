@@ -40,6 +40,18 @@ pool (guint n, int radius, const char *method)
   return g;
 }
 
+/* Open water (no obstacle, zero edges: where auto takes the exact
+ * operator) with the vertical derivative @op and, for kernels, radius P. */
+static WgGraph *
+open_water (guint n, const char *op, int radius)
+{
+  WgGraph *g = pool (n, radius, "auto");
+  wg_graph_remove_node (g, "rock", NULL);
+  wg_graph_set_param_string (g, "water", "operator", op, NULL);
+  wg_graph_set_param_string (g, "water", "boundary", "zero", NULL);
+  return g;
+}
+
 /* Median ms/frame (wg_bench_median_frame_ms()), or < 0 when the plan cannot
  * be built (the reason printed to stderr). */
 static double
@@ -87,6 +99,25 @@ main (int argc, char **argv)
                   d, f, a, auto_choice (a, d, f), d <= f ? "direct" : "fft");
           fflush (stdout);
         }
+
+  printf ("\n## iwave operators on open water (zero edges), CPU 2 threads, ms per step\n\n");
+  printf ("| grid | exact | fitted P=6 | fitted P=12 | paper P=6 |\n|---|---|---|---|---|\n");
+  for (guint s = 1; s < G_N_ELEMENTS (sizes); s++)
+    {
+      if (quick && sizes[s] > 1024)
+        continue;
+      int frames = quick ? 3 : MAX (3, (int) (16 * 1024 / sizes[s]));
+      g_autoptr (WgGraph) ge = open_water (sizes[s], "exact", 6);
+      g_autoptr (WgGraph) gf6 = open_water (sizes[s], "fitted", 6);
+      g_autoptr (WgGraph) gf12 = open_water (sizes[s], "fitted", 12);
+      g_autoptr (WgGraph) gp = open_water (sizes[s], "paper", 6);
+      printf ("| %u² | %.2f | %.2f | %.2f | %.2f |\n", sizes[s],
+              measure (ge, WG_BACKEND_CPU, 2, frames, NULL),
+              measure (gf6, WG_BACKEND_CPU, 2, frames, NULL),
+              measure (gf12, WG_BACKEND_CPU, 2, frames, NULL),
+              measure (gp, WG_BACKEND_CPU, 2, frames, NULL));
+      fflush (stdout);
+    }
 
   g_autofree char *gpu = NULL;
   printf ("\n## iwave, GPU backend, ms per step\n\n");
