@@ -205,6 +205,9 @@ static const BadCase bad_cases[] = {
   /* A width that would overflow int (a fuzzer's find: it padded names to 411 MB). */
   { "path-width-overflow", PATH, "\"path\": \"h.%0411111111d.exr\"", 2,
     "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d (width at most 12), got \"h.%0411111111d.exr\"" },
+  /* Digits that would wrap a 32-bit width to 5 (4294967301 = 2³² + 5). */
+  { "path-width-wraps", PATH, "\"path\": \"h.%04294967301d.exr\"", 2,
+    "nodes[3] (\"out\").params.path: expected one frame-number placeholder such as %04d (width at most 12)" },
   /* Graph files write only under --out (issue: a graph wrote to ../escaped). */
   { "path-parent", PATH, "\"path\": \"../escaped/h.%04d.exr\"", 2,
     "nodes[3] (\"out\").params.path: \"../escaped/h.%04d.exr\" leads outside the output folder" },

@@ -1239,6 +1239,35 @@ test_read_limit (void)
   wg_test_remove_tree (dir);
 }
 
+/* The temporary file is created exclusively: a file already at the name
+ * the writer draws (here planted there by drawing the same name from the
+ * same seed) is left alone, and the writer takes another name. */
+static void
+test_temp_name_taken (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "taken.exr", NULL);
+  static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  char name[7] = { 0 };
+  g_random_set_seed (20261125);
+  for (int k = 0; k < 6; k++)
+    name[k] = chars[g_random_int_range (0, (gint32) sizeof chars - 1)];
+  g_autofree char *planted = g_strdup_printf ("%s.%s", path, name);
+  g_assert_true (g_file_set_contents (planted, "someone else's", -1, NULL));
+  g_autofree float *data = make_smooth_image (8, 8, 1);
+  const char *names[] = { "Y", NULL };
+  g_autoptr (GError) error = NULL;
+  g_random_set_seed (20261125);
+  g_assert_true (wg_exr_write (path, 8, 8, 1, data, names, WG_EXR_FLOAT, WG_EXR_ZIP, -1, 1,
+                               &error));
+  g_assert_no_error (error);
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (planted, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "someone else's");
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  wg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1262,5 +1291,6 @@ main (int argc, char **argv)
   g_test_add_func ("/image-io/png/read-8bit", test_png_read_8bit);
   g_test_add_func ("/image-io/png/read-errors", test_png_read_errors);
   g_test_add_func ("/image-io/read-limit", test_read_limit);
+  g_test_add_func ("/image-io/temp-name-taken", test_temp_name_taken);
   return g_test_run ();
 }
