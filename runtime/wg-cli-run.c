@@ -103,7 +103,7 @@ wg_cli_run (int argc, char **argv)
   g_autofree char *save_state = NULL, *resume = NULL;
   g_auto (GStrv) sets = NULL, allow_read = NULL, allow_write = NULL;
   int threads = 0;
-  gboolean no_sheet = FALSE;
+  gboolean no_sheet = FALSE, no_fsync = FALSE;
   GOptionEntry entries[] = {
     { "frames", 'f', 0, G_OPTION_ARG_STRING, &frames, "Frames to bake (default: the graph's)", "A-B" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output folder (default: .)", "DIR" },
@@ -111,6 +111,7 @@ wg_cli_run (int argc, char **argv)
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, "cpu, gpu or auto (default: the graph's)", "NAME" },
     { "no-contact-sheet", 0, 0, G_OPTION_ARG_NONE, &no_sheet, "Do not write contact-sheet.png", NULL },
+    { "no-fsync", 0, 0, G_OPTION_ARG_NONE, &no_fsync, "Do not fsync files before renaming them (faster; a crash may leave empty files)", NULL },
     { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame, save the simulation state", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
     WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
@@ -131,6 +132,7 @@ wg_cli_run (int argc, char **argv)
   if (threads < 0 || threads > 1024)
     return wg_cli_usage_error (ctx, "run: --threads %d: expected a count in [1, 1024]", threads);
 
+  wg_set_fsync (!no_fsync);
   g_autoptr (WgGraph) graph = wg_graph_load_file (argv[1], &error);
   if (graph == NULL)
     return wg_cli_fail (error);

@@ -82,6 +82,20 @@ wg_excerpt (const char *text, char *buf)
   return buf;
 }
 
+static gint no_fsync;
+
+void
+wg_set_fsync (gboolean enabled)
+{
+  g_atomic_int_set (&no_fsync, !enabled);
+}
+
+gboolean
+wg_get_fsync (void)
+{
+  return !g_atomic_int_get (&no_fsync);
+}
+
 gboolean
 wg_write_file_atomic (const char *path, const void *data, gsize len, GError **error)
 {
@@ -115,7 +129,7 @@ wg_write_file_atomic (const char *path, const void *data, gsize len, GError **er
     }
   /* Synced before the rename: after a crash the name holds the old file or
    * the whole new one, never an empty one. */
-  int synced = fsync (fd);
+  int synced = wg_get_fsync () ? fsync (fd) : 0;
   int e = errno;
   if (close (fd) != 0 && synced == 0)
     synced = -1, e = errno;
