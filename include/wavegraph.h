@@ -754,6 +754,18 @@ gboolean wg_plan_restore_state_file (WgPlan *plan, const char *path, GError **er
 /** wg_plan_get_frame: the last evaluated (or restored) frame, G_MININT64 before any. */
 gint64 wg_plan_get_frame (const WgPlan *plan);
 
+/**
+ * WgPlanFileFunc / wg_plan_set_file_func:
+ * With files written (WgPlanOptions.write_files), @func is called once for
+ * every file a sink (field-out) has finished, whole and in place: the frame
+ * it belongs to and its path (the output folder or an allow_write folder
+ * joined with the name). It runs on the plan's background writer thread, in
+ * the order the files were written, so it must be thread-safe and short.
+ * NULL stops the calls. Set it before evaluating.
+ */
+typedef void (*WgPlanFileFunc) (gint64 frame, const char *path, gpointer user_data);
+void wg_plan_set_file_func (WgPlan *plan, WgPlanFileFunc func, gpointer user_data);
+
 /** wg_plan_get_output: buffer of graph output @name, or NULL. */
 WgBuffer *wg_plan_get_output (WgPlan *plan, const char *name);
 /**
@@ -833,6 +845,16 @@ char *wg_shader_expand (const char *name, const char *text, const char *defines,
 typedef void (*WgBakeProgressFunc) (gint64 frame, gint64 done, gint64 total,
                                     gpointer user_data);
 
+/**
+ * WgBakeCheckpointFunc:
+ * Called by wg_bake() when every file of the frames up to @frame is whole
+ * (the background writes are flushed) and @plan stands at @frame: a farm
+ * job records its progress here and saves the state with
+ * wg_plan_save_state_file(). FALSE with @error set ends the bake with it.
+ */
+typedef gboolean (*WgBakeCheckpointFunc) (WgPlan *plan, gint64 frame, gpointer user_data,
+                                          GError **error);
+
 typedef struct {
   gint64 first, last;          /* inclusive frame range */
   const char *out_dir;         /* created if missing */
@@ -846,6 +868,13 @@ typedef struct {
   GCancellable *cancellable;   /* stop between frames (NULL: never) */
   const char *const *allow_read;  /* as WgPlanOptions */
   const char *const *allow_write;
+  /* Checkpoints: @checkpoint runs after every @checkpoint_every frames of
+   * the range (0: never on a schedule) and, once the bake is cancelled
+   * after at least one frame, at the last whole frame. */
+  WgBakeCheckpointFunc checkpoint;
+  guint checkpoint_every;
+  WgPlanFileFunc file_written;    /* wg_plan_set_file_func() for the bake's plan */
+  gpointer hook_data;             /* for checkpoint and file_written */
 } WgBakeOptions;
 
 typedef struct {
@@ -869,7 +898,8 @@ typedef struct {
  * Once @options->cancellable is cancelled, the bake stops before the next
  * frame (or preroll frame): the files of frames already evaluated are
  * finished, whole, and nothing else is written; the error is
- * G_IO_ERROR_CANCELLED and @stats counts what was done.
+ * G_IO_ERROR_CANCELLED and @stats counts what was done; @options->checkpoint
+ * then runs for the last whole frame.
  */
 gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
                   GError **error);

@@ -78,6 +78,7 @@ typedef struct {
   FieldOut *fo;
   void *data; /* the frame's values: halves when FieldOut.halves, else floats */
   char *name; /* the frame's file name, as the pattern gives it */
+  gint64 frame;
   gboolean busy;
 } Slot;
 
@@ -90,7 +91,7 @@ struct _FieldOut {
   char *where;           /* "nodes[3] (\"out\").params.path", for write errors */
   char *out_dir;         /* the bake's folder, and others the user allows */
   char **allow_write;
-  gint *files_outside;   /* the plan's count of files under allow_write folders */
+  WgFileLog *files;      /* the plan's record of files written */
   guint w, h, channels;
   WgExrPixelType pixel_type;
   WgExrCompression compression;
@@ -167,7 +168,7 @@ field_out_prepare (WgNodeContext *ctx, GError **error)
     }
   fo->out_dir = g_strdup (wg_ctx_out_dir (ctx));
   fo->allow_write = g_strdupv ((char **) wg_ctx_allow_write (ctx));
-  fo->files_outside = wg_ctx_files_outside (ctx);
+  fo->files = wg_ctx_file_log (ctx);
   /* Refused here (and so by `validate`), not at the first frame: a frame
    * number never brings a "/" or "..", so the pattern stands for every name. */
   g_autoptr (GError) escape = NULL;
@@ -265,17 +266,6 @@ frame_name (const FieldOut *fo, gint64 frame)
   return g_strdup_printf ("%s%0*" G_GINT64_FORMAT "%s", fo->prefix, fo->width, frame, fo->suffix);
 }
 
-char *
-wg_field_out_path (WgNodeContext *ctx, gint64 frame)
-{
-  const FieldOut *fo = wg_ctx_get_state (ctx);
-  g_autofree char *name = frame_name (fo, frame);
-  const char *root;
-  g_autofree char *rel = wg_confine_output (name, fo->out_dir,
-                                            (const char *const *) fo->allow_write, &root, NULL);
-  return rel ? g_build_filename (root, rel, NULL) : NULL;
-}
-
 /* Runs on the writer thread. */
 static gboolean
 write_slot (gpointer data, GError **error)
@@ -315,8 +305,11 @@ write_slot (gpointer data, GError **error)
       g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: in %s: %s", fo->where, folder,
                    local->message);
     }
-  else if (root != fo->out_dir)
-    g_atomic_int_inc (fo->files_outside);
+  else
+    {
+      g_autofree char *path = g_build_filename (root, rel, NULL);
+      wg_file_log_add (fo->files, slot->frame, path, root != fo->out_dir);
+    }
   return ok;
 }
 
@@ -365,7 +358,8 @@ field_out_process_cpu (WgNodeContext *ctx, GError **error)
   else
     memcpy (slot->data, data, in->n_floats * sizeof (float));
   g_free (slot->name);
-  slot->name = frame_name (fo, wg_ctx_frame (ctx));
+  slot->frame = wg_ctx_frame (ctx);
+  slot->name = frame_name (fo, slot->frame);
   wg_writer_push (wg_ctx_writer (ctx), write_slot, release_slot, slot);
   return TRUE;
 }

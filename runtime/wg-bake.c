@@ -177,6 +177,8 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   if (plan == NULL)
     return FALSE;
   stats->backend = g_strdup (wg_plan_get_backend_description (plan));
+  if (options->file_written)
+    wg_plan_set_file_func (plan, options->file_written, options->hook_data);
   gint64 t0 = g_get_monotonic_time ();
   if (options->resume_state)
     {
@@ -217,7 +219,8 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
           /* Let the frames already queued finish: they are whole files. A
            * write that failed meanwhile is reported too, not lost. */
           g_autoptr (GError) write_error = NULL;
-          if (!wg_plan_flush (plan, &write_error) && error && *error)
+          gboolean flushed = wg_plan_flush (plan, &write_error);
+          if (!flushed && error && *error)
             {
               char *both = g_strdup_printf ("%s; a background write failed too: %s",
                                             (*error)->message, write_error->message);
@@ -225,12 +228,32 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
               (*error)->message = both;
             }
           stats->files_written = wg_plan_get_files_written (plan);
-  stats->files_outside = wg_plan_get_files_outside (plan);
+          stats->files_outside = wg_plan_get_files_outside (plan);
+          /* Stopped (a scheduler's SIGTERM): what is whole is kept. */
+          g_autoptr (GError) checkpoint_error = NULL;
+          if (flushed && stats->frames > 0 && options->checkpoint && error && *error &&
+              g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+              !options->checkpoint (plan, f - 1, options->hook_data, &checkpoint_error))
+            {
+              g_clear_error (error);
+              g_propagate_prefixed_error (error, g_steal_pointer (&checkpoint_error),
+                                          "checkpoint at frame %" G_GINT64_FORMAT ": ", f - 1);
+            }
           return FALSE;
         }
       stats->frames++;
       if (options->progress)
         options->progress (f, stats->frames, total, options->progress_data);
+      if (options->checkpoint && options->checkpoint_every > 0 && f < options->last &&
+          stats->frames % options->checkpoint_every == 0 &&
+          (!wg_plan_flush (plan, error) ||
+           !options->checkpoint (plan, f, options->hook_data, error)))
+        {
+          sheet_clear (&cs);
+          stats->files_written = wg_plan_get_files_written (plan);
+          stats->files_outside = wg_plan_get_files_outside (plan);
+          return FALSE;
+        }
     }
   gboolean flushed = wg_plan_flush (plan, error);
   stats->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;

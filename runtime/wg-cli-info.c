@@ -32,18 +32,23 @@ parse_graph_command (GOptionContext *ctx, int argc, char **argv, WgGraph **graph
   return *graph_out ? 0 : wg_cli_fail (error);
 }
 
+/* @json: where --json goes, or NULL when the command has no such option. */
 static int
-load_only (int argc, char **argv, const char *what, WgGraph **graph_out, WgPlan **plan_out)
+load_only (int argc, char **argv, const char *what, gboolean *json, const char **path_out,
+           WgGraph **graph_out, WgPlan **plan_out)
 {
   g_autoptr (GOptionContext) ctx = g_option_context_new (what);
   g_auto (GStrv) allow_read = NULL, allow_write = NULL;
   GOptionEntry entries[] = {
     WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
+    { "json", 0, 0, G_OPTION_ARG_NONE, json, "Print JSON (for scripts and farm tools)", NULL },
     { NULL },
   };
+  if (json == NULL)
+    entries[2] = entries[3];
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_autoptr (WgGraph) graph = NULL;
-  int r = parse_graph_command (ctx, argc, argv, &graph, NULL);
+  int r = parse_graph_command (ctx, argc, argv, &graph, path_out);
   if (r != 0)
     return r;
   GError *error = NULL;
@@ -90,13 +95,15 @@ wg_cli_validate (int argc, char **argv)
 {
   g_autoptr (WgGraph) graph = NULL;
   g_autoptr (WgPlan) plan = NULL;
-  int r = load_only (argc, argv, "GRAPH — check a graph without running it", &graph, &plan);
+  const char *path;
+  int r = load_only (argc, argv, "GRAPH — check a graph without running it", NULL, &path,
+                     &graph, &plan);
   if (r != 0)
     return r;
   r = print_notes (graph, plan, "", TRUE);
   if (r != 0)
     return r;
-  printf ("%s: ok (%u nodes, %u links)\n", argv[argc - 1], wg_graph_get_n_nodes (graph),
+  printf ("%s: ok (%u nodes, %u links)\n", path, wg_graph_get_n_nodes (graph),
            wg_graph_get_n_links (graph));
   return 0;
 }
@@ -128,20 +135,92 @@ wg_cli_format (int argc, char **argv)
   return 0;
 }
 
+/* info --json: what a farm tool or a pipeline script needs to plan a bake —
+ * the frame range, whether frames depend on earlier ones (stateful nodes:
+ * chained jobs, not an array), and the files each frame writes. */
+static int
+print_info_json (const char *path, WgGraph *graph)
+{
+  const WgSettings *s = wg_graph_get_settings (graph);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "graph");
+  json_builder_add_string_value (b, path);
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, s->frames[0]);
+  json_builder_add_int_value (b, s->frames[1]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "fps");
+  json_builder_add_double_value (b, s->fps);
+  json_builder_set_member_name (b, "preroll");
+  json_builder_add_int_value (b, s->preroll);
+  json_builder_set_member_name (b, "grid");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, s->grid[0]);
+  json_builder_add_int_value (b, s->grid[1]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "backend");
+  json_builder_add_string_value (b, wg_backend_name (s->backend));
+  g_autoptr (GPtrArray) stateful = g_ptr_array_new ();
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  json_builder_set_member_name (b, "nodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      const WgNodeType *type = wg_graph_get_node_type (graph, id);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, id);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, type->name);
+      json_builder_set_member_name (b, "stateful");
+      json_builder_add_boolean_value (b, (type->flags & WG_NODE_STATEFUL) != 0);
+      json_builder_end_object (b);
+      if (type->flags & WG_NODE_STATEFUL)
+        g_ptr_array_add (stateful, (gpointer) id);
+      if (type->flags & WG_NODE_SINK)
+        g_ptr_array_add (files, wg_graph_format_param (graph, id, "path"));
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "stateful");
+  json_builder_add_boolean_value (b, stateful->len > 0);
+  json_builder_set_member_name (b, "stateful_nodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < stateful->len; i++)
+    json_builder_add_string_value (b, stateful->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < files->len; i++)
+    json_builder_add_string_value (b, files->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = wg_json_to_compact_string (root);
+  printf ("%s\n", text);
+  return 0;
+}
+
 int
 wg_cli_info (int argc, char **argv)
 {
   g_autoptr (WgGraph) graph = NULL;
   g_autoptr (WgPlan) plan = NULL;
-  int r = load_only (argc, argv, "GRAPH — describe a graph", &graph, &plan);
+  gboolean json = FALSE;
+  const char *path;
+  int r = load_only (argc, argv, "GRAPH — describe a graph", &json, &path, &graph, &plan);
   if (r != 0)
     return r;
+  if (json)
+    return print_info_json (path, graph);
   const WgSettings *s = wg_graph_get_settings (graph);
   char ex[32], ey[32], fps[32];
   wg_format_double (s->extent[0], ex);
   wg_format_double (s->extent[1], ey);
   wg_format_double (s->fps, fps);
-  printf ("graph     %s\n", argv[argc - 1]);
+  printf ("graph     %s\n", path);
   printf ("grid      %u × %u cells over %s × %s m (Δ = %.4g × %.4g m)\n", s->grid[0], s->grid[1],
            ex, ey, s->extent[0] / s->grid[0], s->extent[1] / s->grid[1]);
   printf ("time      %s fps, frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%.3g s), preroll %u\n",

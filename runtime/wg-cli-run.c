@@ -96,6 +96,23 @@ interrupt_init (Interrupt *in)
   g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
 }
 
+/* A bake with --save-state that is stopped saves the state of its last
+ * whole frame there, so that --resume picks up from it. */
+typedef struct {
+  const char *path;
+  gint64 frame; /* saved, or -1 */
+} StopState;
+
+static gboolean
+save_on_stop (WgPlan *plan, gint64 frame, gpointer data, GError **error)
+{
+  StopState *s = data;
+  if (!wg_plan_save_state_file (plan, s->path, error))
+    return FALSE;
+  s->frame = frame;
+  return TRUE;
+}
+
 int
 wg_cli_run (int argc, char **argv)
 {
@@ -112,7 +129,7 @@ wg_cli_run (int argc, char **argv)
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, "cpu, gpu or auto (default: the graph's)", "NAME" },
     { "no-contact-sheet", 0, 0, G_OPTION_ARG_NONE, &no_sheet, "Do not write contact-sheet.png", NULL },
     { "no-fsync", 0, 0, G_OPTION_ARG_NONE, &no_fsync, "Do not fsync files before renaming them (faster; a crash may leave empty files)", NULL },
-    { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame, save the simulation state", "FILE" },
+    { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame (or the last whole one when stopped by a signal), save the simulation state", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
     WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
     { NULL }
@@ -157,6 +174,12 @@ wg_cli_run (int argc, char **argv)
   static Interrupt interrupt;
   interrupt_init (&interrupt);
   opts.cancellable = interrupt.cancellable;
+  StopState stop_state = { save_state, -1 };
+  if (save_state)
+    {
+      opts.checkpoint = save_on_stop;
+      opts.hook_data = &stop_state;
+    }
   WgBakeStats stats;
   if (!wg_bake (graph, &opts, &stats, &error))
     {
@@ -170,6 +193,11 @@ wg_cli_run (int argc, char **argv)
                       " frames; %u files written, every one whole\n",
                       strsignal (interrupt.signal), stats.frames, opts.last - opts.first + 1,
                       stats.files_written);
+          if (stop_state.frame >= 0)
+            wg_cli_eprintf ("wavegraph: the state at frame %" G_GINT64_FORMAT " is saved in %s: "
+                            "continue with --resume %s --frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "\n",
+                            stop_state.frame, save_state, save_state, stop_state.frame + 1,
+                            opts.last);
           g_error_free (error);
           die_by (&interrupt, g_atomic_int_get (&interrupt.signal));
         }

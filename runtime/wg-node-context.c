@@ -314,10 +314,19 @@ wg_ctx_allow_write (WgNodeContext *ctx)
   return (const char *const *) ctx->plan->allow_write;
 }
 
-gint *
-wg_ctx_files_outside (WgNodeContext *ctx)
+WgFileLog *
+wg_ctx_file_log (WgNodeContext *ctx)
 {
-  return &ctx->plan->files_outside;
+  return &ctx->plan->files;
+}
+
+void
+wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside)
+{
+  if (outside)
+    g_atomic_int_inc (&log->outside);
+  if (log->func)
+    log->func (frame, path, log->func_data);
 }
 
 gboolean

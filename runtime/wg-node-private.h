@@ -11,6 +11,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _WgFileLog WgFileLog;
+
 const WgSettings *wg_ctx_settings (WgNodeContext *ctx);
 const char *wg_ctx_node_id (WgNodeContext *ctx);
 
@@ -75,11 +77,13 @@ void wg_ctx_note (WgNodeContext *ctx, gboolean warning, const char *format, ...)
 /** wg_ctx_allow_write: further folders the user lets sinks write to (NULL-terminated, may be NULL). */
 const char *const *wg_ctx_allow_write (WgNodeContext *ctx);
 /**
- * wg_ctx_files_outside: the plan's count of files written under an
- * allow_write folder rather than the output folder; sinks add to it with
- * g_atomic_int_inc(), from any thread, while the plan lives.
+ * wg_ctx_file_log: the plan's record of the files its sinks wrote. A sink
+ * reports each file once it is whole with wg_file_log_add(), from any
+ * thread (its writer job), while the plan lives.
  */
-gint *wg_ctx_files_outside (WgNodeContext *ctx);
+WgFileLog *wg_ctx_file_log (WgNodeContext *ctx);
+/** wg_file_log_add: file @path of @frame is whole; @outside: under an allow_write folder, not out_dir. */
+void wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside);
 
 /**
  * wg_ctx_error:
@@ -102,9 +106,6 @@ void wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param);
  * writes so the next frame evaluates meanwhile.
  */
 struct _WgWriter *wg_ctx_writer (WgNodeContext *ctx);
-
-/** wg_field_out_path: the file a field-out node writes for @frame (free it). */
-char *wg_field_out_path (WgNodeContext *ctx, gint64 frame);
 
 /**
  * wg_buffer_data:

@@ -56,6 +56,13 @@ struct _WgNodeContext {
 /* WgNodeContext.stepped when the node's state is at no frame. */
 #define NO_STEP G_MININT64
 
+/* What the plan's sinks wrote: a count, and the caller's hook. */
+struct _WgFileLog {
+  gint outside;           /* files under allow_write folders (atomic) */
+  WgPlanFileFunc func;    /* wg_plan_set_file_func(), or NULL */
+  gpointer func_data;
+};
+
 struct _WgPlan {
   WgGraph *graph;
   WgBackend backend;
@@ -68,7 +75,7 @@ struct _WgPlan {
   char *out_dir;
   char **allow_read;      /* WgPlanOptions' lists (NULL-terminated, maybe NULL) */
   char **allow_write;
-  gint files_outside;     /* files written under allow_write folders (atomic) */
+  WgFileLog files;        /* what sinks wrote (wg_file_log_add, any thread) */
   WgNodeContext **nodes;  /* schedule order */
   guint n_nodes;
   gboolean evaluated;

@@ -641,10 +641,20 @@ wg_plan_get_files_written (const WgPlan *plan)
   return plan->writer ? wg_writer_get_written (plan->writer) : 0;
 }
 
+void
+wg_plan_set_file_func (WgPlan *plan, WgPlanFileFunc func, gpointer user_data)
+{
+  /* The writer may be calling the old one: let it finish first. */
+  if (plan->writer)
+    wg_writer_flush (plan->writer, NULL);
+  plan->files.func = func;
+  plan->files.func_data = user_data;
+}
+
 guint
 wg_plan_get_files_outside (const WgPlan *plan)
 {
-  return (guint) g_atomic_int_get (&plan->files_outside);
+  return (guint) g_atomic_int_get (&plan->files.outside);
 }
 
 double

@@ -764,6 +764,40 @@ test_validate_info_nodes (void)
       if (g_str_equal (name, "harbor.json"))
         g_assert_nonnull (strstr (r.out, "x=keys[0 s: 90, 10 s: 125]"));
       run_clear (&r);
+
+      /* --json: what a farm needs to split the bake. */
+      const char *infj[] = { "info", "--json", name, NULL };
+      r = run_cli (dir, infj);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) p = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (p, r.out, -1, NULL));
+      JsonObject *o = json_node_get_object (json_parser_get_root (p));
+      g_assert_cmpstr (json_object_get_string_member (o, "graph"), ==, name);
+      g_autofree char *full = g_build_filename (dir, name, NULL);
+      g_autoptr (WgGraph) g = wg_graph_load_file (full, NULL);
+      g_assert_nonnull (g);
+      const WgSettings *s = wg_graph_get_settings (g);
+      JsonArray *frames = json_object_get_array_member (o, "frames");
+      g_assert_cmpint (json_array_get_int_element (frames, 0), ==, s->frames[0]);
+      g_assert_cmpint (json_array_get_int_element (frames, 1), ==, s->frames[1]);
+      JsonArray *stateful = json_object_get_array_member (o, "stateful_nodes");
+      g_autoptr (GString) ids = g_string_new (NULL);
+      for (guint k = 0; k < json_array_get_length (stateful); k++)
+        g_string_append_printf (ids, "%s%s", k ? "," : "",
+                                json_array_get_string_element (stateful, k));
+      /* harbor: iWave; ocean: foam; the Gerstner trains have no state. */
+      if (g_str_equal (name, "harbor.json"))
+        g_assert_cmpstr (ids->str, ==, "water");
+      if (g_str_equal (name, "ocean.json"))
+        g_assert_cmpstr (ids->str, ==, "foam");
+      if (g_str_equal (name, "wave-trains.json"))
+        g_assert_cmpstr (ids->str, ==, "");
+      g_assert_true (json_object_get_boolean_member (o, "stateful") == (ids->len > 0));
+      if (g_str_equal (name, "harbor.json"))
+        g_assert_cmpstr (json_array_get_string_element (
+                           json_object_get_array_member (o, "files"), 0), ==,
+                         "harbor/height.%04d.exr");
+      run_clear (&r);
     }
   g_assert_cmpuint (checked, >=, 7);
 
@@ -901,6 +935,80 @@ test_resume (void)
   wg_test_remove_tree (dir);
 }
 
+/* A farm's SIGTERM in the middle of a bake with --save-state: the state of
+ * the last whole frame is saved, and resuming from it gives the same bytes
+ * as a bake that was never stopped. */
+static void
+test_stopped_bake_resumes (void)
+{
+  g_autofree char *graph = wg_test_source_path ("graphs", "ocean.json", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *state = g_build_filename (dir, "stop.state", NULL);
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) bake =
+    g_subprocess_launcher_spawn (launcher, &error, g_getenv ("WAVEGRAPH_BIN"), "run", graph,
+                                 "--frames", "0-479", "--out", "two", "--save-state", state,
+                                 "--no-contact-sheet", NULL);
+  g_assert_no_error (error);
+  g_autofree char *maps = g_build_filename (dir, "two", "ocean", NULL);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  for (int waited = 0; files->len < 6; waited++)
+    {
+      g_assert_cmpint (waited, <, 6000);
+      g_usleep (5000);
+      g_ptr_array_set_size (files, 0);
+      list_files (maps, NULL, files);
+    }
+  g_subprocess_send_signal (bake, SIGTERM);
+  g_autofree char *err = NULL;
+  g_assert_true (g_subprocess_communicate_utf8 (bake, NULL, NULL, NULL, &err, &error));
+  g_assert_true (g_subprocess_get_if_signaled (bake));
+  const char *at = strstr (err, "the state at frame ");
+  g_assert_nonnull (at);
+  gint64 frame = g_ascii_strtoll (at + strlen ("the state at frame "), NULL, 10);
+  g_assert_cmpint (frame, >=, 2);
+  g_assert_cmpint (frame, <, 479);
+  g_autofree char *resume = g_strdup_printf ("--resume %s --frames %" G_GINT64_FORMAT "-479",
+                                             state, frame + 1);
+  g_assert_nonnull (strstr (err, resume));
+  g_ptr_array_set_size (files, 0);
+  list_files (maps, NULL, files);
+  /* Three maps per frame, every one of frames 0..frame. */
+  g_assert_cmpuint (files->len, ==, 3 * (frame + 1));
+
+  g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, frame + 1,
+                                            frame + 3);
+  g_autofree char *straight_range = g_strdup_printf ("0-%" G_GINT64_FORMAT, frame + 3);
+  const char *rest[] = { "run", graph, "--frames", range, "--out", "two", "--resume", state,
+                         "--no-contact-sheet", NULL };
+  const char *straight[] = { "run", graph, "--frames", straight_range, "--out", "one",
+                             "--no-contact-sheet", NULL };
+  const char *const *runs[] = { rest, straight };
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      Run r = run_cli (dir, runs[i]);
+      if (r.status != 0)
+        g_error ("run %u failed: %s", i, r.err);
+      run_clear (&r);
+    }
+  for (gint64 f = 0; f <= frame + 3; f++)
+    for (int m = 0; m < 3; m++)
+      {
+        const char *map = (const char *[]) { "displacement", "foam", "normal" }[m];
+        g_autofree char *a = g_strdup_printf ("%s/one/ocean/%s.%04d.exr", dir, map, (int) f);
+        g_autofree char *b = g_strdup_printf ("%s/two/ocean/%s.%04d.exr", dir, map, (int) f);
+        g_autofree char *x = NULL, *y = NULL;
+        gsize nx, ny;
+        g_assert_true (g_file_get_contents (a, &x, &nx, NULL));
+        g_assert_true (g_file_get_contents (b, &y, &ny, NULL));
+        g_assert_cmpmem (x, nx, y, ny);
+      }
+  wg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -917,6 +1025,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bake-options", test_bake_options);
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
   g_test_add_func ("/cli/resume", test_resume);
+  g_test_add_func ("/cli/stopped-bake-resumes", test_stopped_bake_resumes);
   g_test_add_func ("/cli/format", test_format);
   return g_test_run ();
 }
