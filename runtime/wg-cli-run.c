@@ -3,7 +3,6 @@
  * signals a farm's scheduler sends ending it between frames. */
 #include "wg-cli.h"
 
-#include <pthread.h>
 #include <signal.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,56 +43,6 @@ progress_cb (gint64 frame, gint64 done, gint64 total, gpointer data)
   if (done == total)
     fputc ('\n', stderr);
   fflush (stderr);
-}
-
-/* Ctrl-C, a closed terminal, or a farm's scheduler stopping the job: the
- * signal is taken by a thread of its own (every thread blocks it), which
- * cancels the bake; the frame in hand and the files queued are finished
- * whole, and the process then ends by the same signal, so that shells and
- * schedulers see how it ended. A second signal ends it at once. */
-typedef struct {
-  sigset_t set;
-  GCancellable *cancellable;
-  int signal; /* the first one taken, 0 before */
-} Interrupt;
-
-/* Ends the process by signal @sig, as its default action would. */
-G_GNUC_NORETURN static void
-die_by (const Interrupt *in, int sig)
-{
-  signal (sig, SIG_DFL);
-  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
-  raise (sig);
-  _exit (128 + sig);
-}
-
-static gpointer
-interrupt_watch (gpointer data)
-{
-  Interrupt *in = data;
-  int sig;
-  if (sigwait (&in->set, &sig) != 0)
-    return NULL;
-  g_atomic_int_set (&in->signal, sig);
-  g_cancellable_cancel (in->cancellable);
-  if (sigwait (&in->set, &sig) == 0)
-    die_by (in, sig);
-  return NULL;
-}
-
-/* Blocks the signals in this thread and so in every thread it starts
- * later: call before any other thread exists. */
-static void
-interrupt_init (Interrupt *in)
-{
-  sigemptyset (&in->set);
-  sigaddset (&in->set, SIGINT);
-  sigaddset (&in->set, SIGTERM);
-  sigaddset (&in->set, SIGHUP);
-  in->cancellable = g_cancellable_new ();
-  in->signal = 0;
-  pthread_sigmask (SIG_BLOCK, &in->set, NULL);
-  g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
 }
 
 /* A bake with --save-state that is stopped saves the state of its last
@@ -171,8 +120,8 @@ wg_cli_run (int argc, char **argv)
   opts.allow_read = (const char *const *) allow_read;
   opts.allow_write = (const char *const *) allow_write;
   opts.resume_state = resume;
-  static Interrupt interrupt;
-  interrupt_init (&interrupt);
+  static WgCliInterrupt interrupt;
+  wg_cli_interrupt_init (&interrupt);
   opts.cancellable = interrupt.cancellable;
   StopState stop_state = { save_state, -1 };
   if (save_state)
@@ -199,7 +148,7 @@ wg_cli_run (int argc, char **argv)
                             stop_state.frame, save_state, save_state, stop_state.frame + 1,
                             opts.last);
           g_error_free (error);
-          die_by (&interrupt, g_atomic_int_get (&interrupt.signal));
+          wg_cli_die_by (&interrupt, g_atomic_int_get (&interrupt.signal));
         }
       int status = wg_cli_fail (error);
       /* Files of earlier frames are whole: say where to pick up. */

@@ -98,6 +98,51 @@ wg_cli_apply_set (WgGraph *graph, const char *spec, GError **error)
   return TRUE;
 }
 
+/* Ctrl-C, a closed terminal, or a farm's scheduler stopping the job: the
+ * signal is taken by a thread of its own (every thread blocks it), which
+ * cancels the bake; the frame in hand and the files queued are finished
+ * whole, and the process then ends by the same signal, so that shells and
+ * schedulers see how it ended. A second signal ends it at once. */
+
+/* Ends the process by signal @sig, as its default action would. */
+void
+wg_cli_die_by (const WgCliInterrupt *in, int sig)
+{
+  signal (sig, SIG_DFL);
+  pthread_sigmask (SIG_UNBLOCK, &in->set, NULL);
+  raise (sig);
+  _exit (128 + sig);
+}
+
+static gpointer
+interrupt_watch (gpointer data)
+{
+  WgCliInterrupt *in = data;
+  int sig;
+  if (sigwait (&in->set, &sig) != 0)
+    return NULL;
+  g_atomic_int_set (&in->signal, sig);
+  g_cancellable_cancel (in->cancellable);
+  if (sigwait (&in->set, &sig) == 0)
+    wg_cli_die_by (in, sig);
+  return NULL;
+}
+
+/* Blocks the signals in this thread and so in every thread it starts
+ * later: call before any other thread exists. */
+void
+wg_cli_interrupt_init (WgCliInterrupt *in)
+{
+  sigemptyset (&in->set);
+  sigaddset (&in->set, SIGINT);
+  sigaddset (&in->set, SIGTERM);
+  sigaddset (&in->set, SIGHUP);
+  in->cancellable = g_cancellable_new ();
+  in->signal = 0;
+  pthread_sigmask (SIG_BLOCK, &in->set, NULL);
+  g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
+}
+
 /* ---------------------------------------------------------------------------
  * main
  * ------------------------------------------------------------------------- */
@@ -113,6 +158,7 @@ static const char main_help[] =
   "  info GRAPH                           describe a graph\n"
   "  format GRAPH [--in-place]            print (or rewrite) a graph in canonical form\n"
   "  nodes [--json|--markdown]            list node types, ports and parameters\n"
+  "  farm submit|status|repair|cancel …   bake in chunks and wedges on Slurm (or here)\n"
   "\n"
   "Run `wavegraph COMMAND --help` for a command's options.\n"
   "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph. A bake stopped by\n"
@@ -140,7 +186,7 @@ main (int argc, char **argv)
       return 0;
     }
   /* Subcommands parse argv[1..]: the command name takes argv[0]'s place. */
-  if (g_strcmp0 (cmd, "run") == 0)
+  if (g_strcmp0 (cmd, "run") == 0 || g_strcmp0 (cmd, "farm") == 0)
     {
       /* A bake writes files on a background thread while OpenMP's workers
        * evaluate the next frame; idle workers that spin (libgomp's default)
@@ -151,6 +197,8 @@ main (int argc, char **argv)
           g_setenv ("OMP_WAIT_POLICY", "passive", TRUE);
           execv ("/proc/self/exe", argv);
         }
+      if (g_strcmp0 (cmd, "farm") == 0)
+        return wg_cli_farm (argc - 1, argv + 1);
       return wg_cli_run (argc - 1, argv + 1);
     }
   if (g_strcmp0 (cmd, "validate") == 0)

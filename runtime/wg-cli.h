@@ -3,6 +3,9 @@
 
 #include "wg-private.h"
 
+#include <gio/gio.h>
+#include <signal.h>
+
 G_BEGIN_DECLS
 
 #define EXIT_USAGE 2
@@ -25,11 +28,25 @@ gboolean wg_cli_apply_set (WgGraph *graph, const char *spec, GError **error);
   { "allow-write", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &(write),                                    \
     "Let the graph write files in DIR too (default: only under --out)", "DIR" }
 
+/* Ctrl-C, a closed terminal, or a farm's scheduler stopping the job: the
+ * signal is taken by a thread of its own, which cancels @cancellable. */
+typedef struct {
+  sigset_t set;
+  GCancellable *cancellable;
+  int signal; /* the first one taken, 0 before */
+} WgCliInterrupt;
+/* Blocks SIGINT/SIGTERM/SIGHUP in this thread and every thread it starts
+ * later (call before any other thread exists) and starts the watcher. */
+void wg_cli_interrupt_init (WgCliInterrupt *in);
+/* Ends the process by signal @sig, as its default action would. */
+G_GNUC_NORETURN void wg_cli_die_by (const WgCliInterrupt *in, int sig);
+
 /* The commands, given argv from the command's name on; return the exit status. */
 int wg_cli_run (int argc, char **argv);
 int wg_cli_validate (int argc, char **argv);
 int wg_cli_info (int argc, char **argv);
 int wg_cli_format (int argc, char **argv);
 int wg_cli_nodes (int argc, char **argv);
+int wg_cli_farm (int argc, char **argv);
 
 G_END_DECLS
