@@ -13,8 +13,9 @@ packages=(
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )
-# The tests also build the fuzz harnesses with clang and libFuzzer.
-test_packages=(clang libclang-rt-14-dev libomp-dev)
+# The tests also build the fuzz harnesses with clang and libFuzzer, and run
+# farm bakes on a single-node Slurm they start themselves.
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge)
 
 install_packages() {
   local missing=()

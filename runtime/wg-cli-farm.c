@@ -39,10 +39,12 @@ state_active (const char *state)
 
 typedef enum { CHUNK_DONE, CHUNK_ACTIVE, CHUNK_TODO } ChunkClass;
 
-/* One chunk as status shows it, and what repair does with it. */
+/* One chunk as status shows it, and what repair does with it. @broken: an
+ * earlier chunk of its chain will not finish, so a pending one never runs
+ * (Slurm marks only the next one DependencyNeverSatisfied). */
 static ChunkClass
-chunk_status (const WgFarm *farm, GHashTable *queue, guint w, guint c, char **text,
-              const char **job_out)
+chunk_status (const WgFarm *farm, GHashTable *queue, guint w, guint c, gboolean broken,
+              char **text, const char **job_out)
 {
   gint64 ckpt;
   g_autofree char *why = NULL;
@@ -56,14 +58,14 @@ chunk_status (const WgFarm *farm, GHashTable *queue, guint w, guint c, char **te
       *text = g_strdup ("done");
       return CHUNK_DONE;
     }
-  if (state_active (qs))
+  if (state_active (qs) && !(broken && g_str_has_prefix (qs, "PENDING")))
     {
       *text = g_ascii_strdown (qs, -1);
       return CHUNK_ACTIVE;
     }
   if (st == WG_FARM_CHUNK_CORRUPT)
     *text = g_strdup_printf ("corrupt: %s", why);
-  else if (qs && strstr (qs, "DependencyNeverSatisfied"))
+  else if (qs && (strstr (qs, "DependencyNeverSatisfied") || g_str_has_prefix (qs, "PENDING")))
     *text = g_strdup ("blocked: an earlier chunk of its chain failed");
   else if (qs && !g_str_has_prefix (qs, "COMPLETED"))
     *text = g_strdup_printf ("failed (%.*s)", (int) strcspn (qs, " "), qs);
@@ -78,7 +80,8 @@ chunk_status (const WgFarm *farm, GHashTable *queue, guint w, guint c, char **te
   return CHUNK_TODO;
 }
 
-/* Prints the table; *@todo gets the (wedge, chunk) pairs to resubmit,
+/* Prints the table; *@todo gets the (wedge, chunk) pairs to resubmit, in
+ * order (a chain is submitted in order),
  * *@after the jobs of chunks still queued (a chain's next waits on them).
  * Returns the number of chunks not done. */
 static guint
@@ -91,12 +94,14 @@ print_status (const WgFarm *farm, GHashTable *queue, gboolean print, GArray *tod
       const WgFarmWedge *wedge = farm->wedges->pdata[w];
       if (print && wedge->name[0])
         printf ("wedge %s\n", wedge->name);
+      gboolean broken = FALSE;
       for (guint c = 0; c < farm->chunks->len; c++)
         {
           const WgFarmChunk *ch = &g_array_index (farm->chunks, WgFarmChunk, c);
           g_autofree char *text = NULL;
           const char *job;
-          ChunkClass k = chunk_status (farm, queue, w, c, &text, &job);
+          ChunkClass k = chunk_status (farm, queue, w, c, broken, &text, &job);
+          broken |= farm->stateful && k == CHUNK_TODO;
           counts[k]++;
           if (print)
             printf ("  chunk %3u  frames %5" G_GINT64_FORMAT "-%-5" G_GINT64_FORMAT "  %-14s %s\n", c,
@@ -175,16 +180,16 @@ repair (WgFarm *farm, gboolean wait, int local_jobs)
   g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GHashTable) after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   print_status (farm, queue, FALSE, todo, after);
-  /* Jobs that can never run (their chain broke) and the old contact-sheet
-   * job go; the new submission brings its own. */
   g_autoptr (GStrvBuilder) stale = g_strv_builder_new ();
+  /* Jobs that can never run (their chain broke: pending behind a failed
+   * chunk) and the old contact-sheet job go; the new submission brings its own. */
   for (guint i = 0; i < todo->len; i += 2)
     {
       g_autofree char *key = wg_farm_job_key (g_array_index (todo, guint, i),
                                               g_array_index (todo, guint, i + 1));
       const char *job = g_hash_table_lookup (farm->jobs, key);
       const char *qs = job ? g_hash_table_lookup (queue, job) : NULL;
-      if (qs && strstr (qs, "DependencyNeverSatisfied"))
+      if (qs && g_str_has_prefix (qs, "PENDING"))
         g_strv_builder_add (stale, job);
     }
   if (farm->finish_job && g_hash_table_lookup (queue, farm->finish_job) &&

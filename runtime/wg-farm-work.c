@@ -6,6 +6,7 @@
 #include "wg-image-io.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -104,6 +105,9 @@ wg_farm_work (const WgFarm *farm, guint w, guint c, int threads, GCancellable *c
       for (guint i = 0; ok && i < before->len; i++)
         g_ptr_array_add (k.files, g_strdup (before->pdata[i]));
       start = ckpt + 1;
+      fprintf (stderr, "wavegraph: farm work: chunk %u resumes at frame %" G_GINT64_FORMAT
+               " from its checkpoint (frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " are whole)\n",
+               c, start, chunk->first, ckpt);
       if (farm->stateful)
         resume = wg_farm_chunk_path (farm, w, c, ".ckpt.state");
     }

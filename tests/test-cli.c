@@ -1009,6 +1009,124 @@ test_stopped_bake_resumes (void)
   wg_test_remove_tree (dir);
 }
 
+static gboolean
+same_files (const char *a, const char *b, guint *count)
+{
+  g_autoptr (GPtrArray) fa = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) fb = g_ptr_array_new_with_free_func (g_free);
+  list_files (a, NULL, fa);
+  list_files (b, NULL, fb);
+  *count = fa->len;
+  if (fa->len != fb->len)
+    return FALSE;
+  for (guint i = 0; i < fa->len; i++)
+    {
+      g_autofree char *pa = g_build_filename (a, fa->pdata[i], NULL);
+      g_autofree char *pb = g_build_filename (b, fb->pdata[i], NULL);
+      g_autofree char *x = NULL, *y = NULL;
+      gsize nx, ny;
+      if (!g_file_get_contents (pa, &x, &nx, NULL) || !g_file_get_contents (pb, &y, &ny, NULL) ||
+          nx != ny || memcmp (x, y, nx) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* `wavegraph farm` with the local scheduler (the Slurm path is
+ * tests/test-farm.sh): chunks give the bytes of one bake, a damaged frame
+ * is found and only its chunk runs again, and bad requests are refused
+ * before anything is queued, naming the option. */
+static void
+test_farm_local (void)
+{
+  g_autofree char *src = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  g_autofree char *graph = write_file (dir, "calm.json", text);
+
+  const char *one[] = { "run", graph, "--frames", "0-29", "--out", "one", "--no-contact-sheet", NULL };
+  const char *farm[] = { "farm", "submit", graph, "--frames", "0-29", "--chunk", "8", "--out", "farm",
+                         "--scheduler", "local", "--jobs", "2", NULL };
+  Run r = run_cli (dir, one);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  r = run_cli (dir, farm);
+  if (r.status != 0)
+    g_error ("farm submit: %s%s", r.out, r.err);
+  g_assert_nonnull (strstr (r.out, "frames 0-29 in 4 chunks × 1 wedges, all in parallel"));
+  g_assert_nonnull (strstr (r.out, "4 chunks: 4 done"));
+  run_clear (&r);
+  g_autofree char *a = g_build_filename (dir, "one", "calm", NULL);
+  g_autofree char *b = g_build_filename (dir, "farm", "calm", NULL);
+  guint n;
+  g_assert_true (same_files (a, b, &n));
+  g_assert_cmpuint (n, ==, 60);
+  g_autofree char *sheet = g_build_filename (dir, "farm", "contact-sheet.png", NULL);
+  g_assert_true (g_file_test (sheet, G_FILE_TEST_EXISTS));
+
+  /* A damaged frame of chunk 2 (frames 16-23). */
+  g_autofree char *victim = g_build_filename (b, "height.0017.exr", NULL);
+  g_autofree char *bytes = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (victim, &bytes, &len, NULL));
+  bytes[len / 2] ^= 1;
+  g_assert_true (g_file_set_contents (victim, bytes, (gssize) len, NULL));
+  const char *status[] = { "farm", "status", "farm", NULL };
+  r = run_cli (dir, status);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "corrupt: calm/height.0017.exr differs"));
+  g_assert_nonnull (strstr (r.out, "4 chunks: 3 done, 0 queued or running, 1 to run"));
+  run_clear (&r);
+  const char *repair[] = { "farm", "repair", "farm", NULL };
+  r = run_cli (dir, repair);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "resubmitting 1 chunks"));
+  run_clear (&r);
+  g_assert_true (same_files (a, b, &n));
+  r = run_cli (dir, repair);
+  g_assert_nonnull (strstr (r.out, "nothing to repair"));
+  run_clear (&r);
+
+  /* Refused before anything is queued. */
+  struct {
+    const char *args[16];
+    const char *said;
+  } bad[] = {
+    { { "farm", "submit", graph, "--out", "x", "--chunk", "0", NULL }, "--chunk 0: expected at least 1" },
+    { { "farm", "submit", graph, "--out", "x", "--wedge", "spectrum.wind_speed=3,abc", NULL },
+      "--wedge spectrum.wind_speed=3,abc: " },
+    { { "farm", "submit", graph, "--out", "x", "--wedge", "spectrum.nope=1", NULL },
+      "--wedge spectrum.nope=1: " },
+    { { "farm", "submit", graph, "--out", "x", "--scheduler", "pbs", NULL },
+      "--scheduler pbs: expected slurm or local" },
+    { { "farm", "submit", graph, "--out", "farm", "--scheduler", "local", NULL },
+      "holds a farm bake already" },
+    { { "farm", "status", "nowhere", NULL }, "nowhere is not a farm bake's folder" },
+    { { "farm", "work", "farm", "--wedge", "0", "--chunk", "9", NULL }, "a chunk in [0, 3]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      r = run_cli (dir, bad[i].args);
+      if (r.status == 0 || strstr (r.err, bad[i].said) == NULL)
+        g_error ("bad farm request %u: status %d, said: %s", i, r.status, r.err);
+      run_clear (&r);
+    }
+  g_autofree char *x = g_build_filename (dir, "x", NULL);
+  g_assert_false (g_file_test (x, G_FILE_TEST_EXISTS));
+
+  /* The graph edited after submission: its chunks would not join. */
+  g_assert_true (g_file_set_contents (graph, text, (gssize) strlen (text) - 1, NULL));
+  g_autofree char *record = g_build_filename (dir, "farm", ".farm", "_", "chunk-0001.json", NULL);
+  g_assert_cmpint (g_unlink (record), ==, 0);
+  const char *work[] = { "farm", "work", "farm", "--wedge", "0", "--chunk", "1", NULL };
+  r = run_cli (dir, work);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "changed since this farm bake was submitted"));
+  run_clear (&r);
+  wg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1026,6 +1144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/validate-info-nodes", test_validate_info_nodes);
   g_test_add_func ("/cli/resume", test_resume);
   g_test_add_func ("/cli/stopped-bake-resumes", test_stopped_bake_resumes);
+  g_test_add_func ("/cli/farm-local", test_farm_local);
   g_test_add_func ("/cli/format", test_format);
   return g_test_run ();
 }
