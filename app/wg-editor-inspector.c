@@ -11,10 +11,15 @@
 #include <string.h>
 
 
+/* What a row edits: a node's parameter, or one of the graph's settings. */
+typedef enum { ROW_PARAM, ROW_SETTING } RowKind;
+
 /* One parameter row: its editors and how to read them back. */
 typedef struct {
   WgInspector *inspector;
-  const WgParamSpec *spec;     /* NULL for a settings row */
+  RowKind kind;
+  int setting;                 /* ROW_SETTING: which (SET_*) */
+  const WgParamSpec *spec;     /* ROW_PARAM: the parameter */
   char *name;
   GtkWidget *label, *editor, *scale, *infinite, *reset, *row_widgets[4];
   gboolean log_scale;          /* the slider moves in log10 of the value */
@@ -840,6 +845,7 @@ static void
 add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
 {
   Row *row = row_new (self, spec->name);
+  row->kind = ROW_PARAM;
   row->spec = spec;
 
   row->label = gtk_label_new (spec->label);
@@ -898,7 +904,7 @@ settings_changed (GtkWidget *widget, Row *row)
   if (self->updating)
     return;
   WgSettings s = *wg_graph_get_settings (graph (self));
-  int which = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row->editor), "wg-setting"));
+  int which = row->setting;
   double v = GTK_IS_SPIN_BUTTON (row->editor) ? gtk_spin_button_get_value (GTK_SPIN_BUTTON (row->editor)) : 0;
   switch (which)
     {
@@ -928,6 +934,8 @@ add_setting_row (WgInspector *self, int which, const char *label, const char *ti
                  double hi, guint digits, int index)
 {
   Row *row = row_new (self, label);
+  row->kind = ROW_SETTING;
+  row->setting = which;
   row->label = gtk_label_new (label);
   gtk_label_set_xalign (GTK_LABEL (row->label), 1);
   if (which == SET_GRID)
@@ -943,7 +951,6 @@ add_setting_row (WgInspector *self, int which, const char *label, const char *ti
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), digits);
       row_connect (row, row->editor, "value-changed", G_CALLBACK (settings_changed));
     }
-  g_object_set_data (G_OBJECT (row->editor), "wg-setting", GINT_TO_POINTER (which));
   gtk_widget_set_hexpand (row->editor, TRUE);
   gtk_widget_set_tooltip_text (row->label, tip);
   gtk_widget_set_tooltip_text (row->editor, tip);
@@ -1111,9 +1118,8 @@ static void
 refresh_setting (WgInspector *self, Row *row)
 {
   const WgSettings *s = wg_graph_get_settings (graph (self));
-  int which = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row->editor), "wg-setting"));
   double v = 0;
-  switch (which)
+  switch (row->setting)
     {
     case SET_GRID:
       {
@@ -1154,7 +1160,7 @@ wg_inspector_refresh (WgInspector *self)
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = g_ptr_array_index (self->rows, i);
-      if (row->spec)
+      if (row->kind == ROW_PARAM)
         refresh_param (self, row);
       else
         refresh_setting (self, row);

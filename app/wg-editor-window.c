@@ -207,12 +207,16 @@ document_changed (WgDocument *doc, WgChangeFlags changes, gpointer data)
 void
 wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
 {
-  if (self->doc)
+  /* The views let go of the old document (the inspector first: the
+   * canvas's selection change refreshes it) before it is freed, so no
+   * handler on the way reads a freed graph. */
+  WgDocument *old = self->doc;
+  if (old)
     {
-      wg_document_remove_listener (self->doc, self->listener);
-      wg_document_remove_recovery (self->doc, self->recovery_dir);
-      wg_document_free (self->doc);
+      wg_document_remove_listener (old, self->listener);
+      wg_document_remove_recovery (old, self->recovery_dir);
     }
+  wg_inspector_set_document (WG_INSPECTOR (self->inspector), NULL);
   self->doc = doc;
   self->autosaved_serial = wg_document_get_serial (doc);
   self->listener = wg_document_add_listener (doc, document_changed, self);
@@ -230,6 +234,8 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_editor_window_show_error (self, NULL);
   update_title (self);
   update_history_actions (self);
+  if (old)
+    wg_document_free (old);
 }
 
 WgDocument *

@@ -1000,6 +1000,51 @@ test_keyframed_obstacle_drag (void)
   close_pool_poking (win);
 }
 
+/* The crash of File › Open with a keyframed node selected, and its class:
+ * every way the window's document is swapped (open, new, a document handed
+ * in as recovery does), with every kind of selection (a node whose
+ * parameter is keyed, so the inspector lists its keys; one plain node;
+ * several nodes; nothing). After the swap nothing is selected and the
+ * inspector shows the new graph's settings. Under G_DEBUG=fatal-criticals
+ * and MALLOC_PERTURB_, a view reading the freed graph fails the test. */
+static void
+test_document_swap (void)
+{
+  g_autofree char *harbor = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  g_autofree char *pool = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  const char *const keyed[] = { "boat", NULL }, *const plain[] = { "sea", NULL };
+  const char *const several[] = { "boat", "water", "surface", NULL }, *const none[] = { NULL };
+  const char *const *selections[] = { keyed, plain, several, none };
+  const char *swaps[] = { "open", "new", "handed in" };
+  WgEditorWindow *win = open_window (NULL);
+  for (guint w = 0; w < G_N_ELEMENTS (swaps); w++)
+    for (guint k = 0; k < G_N_ELEMENTS (selections); k++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_assert_true (wg_editor_window_open (win, harbor, &error));
+        wait_for (wg_editor_window_is_settled, win, "harbor is evaluated");
+        WgCanvas *canvas = wg_editor_window_get_canvas (win);
+        WgInspector *inspector = wg_editor_window_get_inspector (win);
+        wg_canvas_select (canvas, selections[k]);
+        iterate (5);
+        if (k == 0)
+          /* The boat's x is keyed: the inspector shows its key list. */
+          g_assert_nonnull (wg_inspector_get_editor (inspector, "x"));
+        if (g_str_equal (swaps[w], "open"))
+          g_assert_true (wg_editor_window_open (win, pool, &error));
+        else if (g_str_equal (swaps[w], "new"))
+          activate (win, "new", NULL);
+        else
+          wg_editor_window_set_document (win, wg_document_open (pool, NULL, &error));
+        g_assert_no_error (error);
+        wait_for (wg_editor_window_is_settled, win, "the new document is evaluated");
+        g_assert_null (wg_canvas_get_selection (canvas)[0]);
+        g_assert_null (wg_inspector_get_editor (inspector, "x"));
+        g_assert_null (wg_inspector_get_editor (inspector, "damping"));
+      }
+  close_window (win);
+}
+
 static gboolean bake_done;
 
 /* A copy of example graph @name in @folder (created), for a test to edit. */
@@ -1258,6 +1303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/viewport-controls", test_viewport_controls);
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
+  g_test_add_func ("/editor-ui/document-swap", test_document_swap);
   g_test_add_func ("/editor-ui/bake-farm", test_bake_farm);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
   g_test_add_func ("/editor-ui/structured-list", test_structured_list);
