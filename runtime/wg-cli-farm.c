@@ -60,7 +60,12 @@ chunk_status (const WgFarm *farm, GHashTable *queue, guint w, guint c, gboolean 
     }
   if (state_active (qs) && !(broken && g_str_has_prefix (qs, "PENDING")))
     {
-      *text = g_ascii_strdown (qs, -1);
+      /* "PENDING Dependency" → "pending (Dependency)"; "RUNNING None" → "running". */
+      const char *reason = strchr (qs, ' ');
+      g_autofree char *state = g_ascii_strdown (qs, reason - qs);
+      *text = reason && !g_str_equal (reason + 1, "None")
+                ? g_strdup_printf ("%s (%s)", state, reason + 1)
+                : g_steal_pointer (&state);
       return CHUNK_ACTIVE;
     }
   if (st == WG_FARM_CHUNK_CORRUPT)
@@ -192,9 +197,8 @@ repair (WgFarm *farm, gboolean wait, int local_jobs)
       if (qs && g_str_has_prefix (qs, "PENDING"))
         g_strv_builder_add (stale, job);
     }
-  if (farm->finish_job && g_hash_table_lookup (queue, farm->finish_job) &&
-      (todo->len > 0 || g_hash_table_size (after) > 0) &&
-      !g_str_has_prefix (g_hash_table_lookup (queue, farm->finish_job), "COMPLETED"))
+  const char *finish_state = farm->finish_job ? g_hash_table_lookup (queue, farm->finish_job) : NULL;
+  if (todo->len > 0 && finish_state && !g_str_has_prefix (finish_state, "COMPLETED"))
     g_strv_builder_add (stale, farm->finish_job);
   g_auto (GStrv) cancel = g_strv_builder_end (stale);
   if (!wg_farm_cancel_jobs (farm, cancel, &error))
@@ -205,9 +209,15 @@ repair (WgFarm *farm, gboolean wait, int local_jobs)
       printf ("nothing to repair: every chunk is done\n");
       return 0;
     }
-  printf ("resubmitting %u chunks\n", todo->len / 2);
-  if (!wg_farm_submit (farm, todo, after, local_jobs, &error))
-    return wg_cli_fail (error);
+  if (todo->len == 0 && g_hash_table_size (after) > 0)
+    /* Still running: their own contact-sheet job follows them. */
+    printf ("nothing to resubmit: %u chunks are queued or running\n", g_hash_table_size (after));
+  else
+    {
+      printf ("resubmitting %u chunks\n", todo->len / 2);
+      if (!wg_farm_submit (farm, todo, after, local_jobs, &error))
+        return wg_cli_fail (error);
+    }
   if (!g_str_equal (farm->scheduler, "slurm"))
     return report (farm);
   if (!wait)

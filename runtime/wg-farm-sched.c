@@ -45,7 +45,24 @@ wg_farm_queue_states (const WgFarm *farm, GError **error)
 {
   GHashTable *states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (!g_str_equal (farm->scheduler, "slurm"))
-    return states;
+    {
+      /* Local jobs are "local:PID": running while that process is a farm worker. */
+      GHashTableIter it;
+      gpointer job;
+      g_hash_table_iter_init (&it, farm->jobs);
+      while (g_hash_table_iter_next (&it, NULL, &job))
+        {
+          g_autofree char *cmdline_path = g_strdup_printf ("/proc/%s/cmdline",
+                                                           (const char *) job + strlen ("local:"));
+          g_autofree char *cmdline = NULL;
+          gsize len;
+          if (g_str_has_prefix (job, "local:") &&
+              g_file_get_contents (cmdline_path, &cmdline, &len, NULL) && len > 0 &&
+              memmem (cmdline, len, "farm\0work\0", 10) != NULL)
+            g_hash_table_insert (states, g_strdup (job), g_strdup ("RUNNING None"));
+        }
+      return states;
+    }
   /* -r: one line per array task; -t all: finished jobs too, while Slurm
    * keeps them (MinJobAge). */
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
@@ -184,17 +201,22 @@ submit_slurm (WgFarm *farm, GArray *todo, GHashTable *after, GError **error)
           g_ptr_array_add (all, g_strdup (id));
           continue;
         }
-      /* A chain: each chunk starts from the state the one before saved. */
-      const char *prev = after ? g_hash_table_lookup (after, wedge) : NULL;
-      g_autofree char *prev_owned = NULL;
+      /* A chain: each chunk starts from the state the one before saved, so
+       * it waits for that chunk's job: submitted just now, or still queued
+       * from before (@after); a chunk already done needs no wait. */
       for (guint i = 0; i < chunks->len; i++)
         {
           guint c = g_array_index (chunks, guint, i);
+          g_autofree char *before = c > 0 ? wg_farm_job_key (w, c - 1) : NULL;
+          const char *prev = NULL;
+          if (i > 0 && g_array_index (chunks, guint, i - 1) == c - 1)
+            prev = g_hash_table_lookup (farm->jobs, before);
+          else if (before && after)
+            prev = g_hash_table_lookup (after, before);
           GPtrArray *argv = g_ptr_array_new ();
           g_autofree char *log = g_strdup_printf ("%u-%u-%%j.log", w, c);
           sbatch_common (argv, farm, name, log);
-          /* Only the chunk right before waits on a job; a done one does not. */
-          if (prev && (i == 0 || g_array_index (chunks, guint, i - 1) == c - 1))
+          if (prev)
             g_ptr_array_add (argv, g_strdup_printf ("--dependency=afterok:%s", prev));
           g_ptr_array_add (argv, g_strdup (chunk_script));
           g_ptr_array_add (argv, g_strdup (wedge));
@@ -203,13 +225,20 @@ submit_slurm (WgFarm *farm, GArray *todo, GHashTable *after, GError **error)
           g_ptr_array_unref (argv);
           if (id == NULL)
             return FALSE;
-          g_hash_table_insert (farm->jobs, wg_farm_job_key (w, c), g_strdup (id));
+          g_hash_table_insert (farm->jobs, wg_farm_job_key (w, c), id);
           g_ptr_array_add (all, g_strdup (id));
-          g_free (prev_owned);
-          prev = prev_owned = id;
         }
     }
-  /* The contact sheet, once every chunk submitted here has succeeded. */
+  /* The contact sheet, once every chunk submitted here, and every one still
+   * queued from before, has succeeded. */
+  if (after)
+    {
+      GHashTableIter it;
+      gpointer job;
+      g_hash_table_iter_init (&it, after);
+      while (g_hash_table_iter_next (&it, NULL, &job))
+        g_ptr_array_add (all, g_strdup (job));
+    }
   GPtrArray *argv = g_ptr_array_new ();
   g_autofree char *base = g_path_get_basename (farm->graph);
   g_autofree char *name = g_strdup_printf ("wg-finish-%s", base);
@@ -300,6 +329,9 @@ submit_local (WgFarm *farm, GArray *todo, int jobs, GError **error)
                                g_strdup_printf ("local:%s", g_subprocess_get_identifier (t->proc)));
           g_subprocess_wait_check_async (t->proc, NULL, local_done, t);
           running++;
+          /* So that `farm status` in another terminal sees it running. */
+          if (!wg_farm_save (farm, error))
+            return FALSE;
         }
       if (running == 0 && !waiting)
         break;

@@ -141,18 +141,19 @@ char *wg_farm_self_exe (void);
  * wg_farm_queue_states:
  * Scheduler state of every job farm->jobs names, "PENDING Dependency",
  * "RUNNING None", "FAILED NonZeroExitCode"… keyed by job id; jobs the
- * scheduler has forgotten are absent. Local farms: empty.
+ * scheduler has forgotten are absent. Local farms: the workers still running.
  */
 GHashTable *wg_farm_queue_states (const WgFarm *farm, GError **error);
 
 /**
  * wg_farm_submit:
- * Submits the (wedge, chunk) pairs of @todo (guint pairs) and a last job
- * that writes the contact sheet. Slurm: a job array per wedge for a graph
- * without state, a chain of afterok dependencies for one with state
- * (starting after @after[w], a job id or NULL, when the chunk before the
- * first one submitted is still queued). Local: runs them here and returns
- * when they are done. Updates farm->jobs and saves the farm.
+ * Submits the (wedge, chunk) pairs of @todo (guint pairs, in order) and a
+ * last job that writes the contact sheet. Slurm: a job array per wedge for
+ * a graph without state, a chain of afterok dependencies for one with state;
+ * @after (or NULL) maps wg_farm_job_key() of chunks still queued from
+ * before to their jobs, which the chain's next chunk and the contact sheet
+ * wait for. Local: runs them here and returns when they are done. Updates
+ * farm->jobs and saves the farm.
  */
 gboolean wg_farm_submit (WgFarm *farm, GArray *todo, GHashTable *after, int local_jobs,
                          GError **error);
