@@ -14,8 +14,9 @@ packages=(
   libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )
 # The tests also build the fuzz harnesses with clang and libFuzzer, and run
-# farm bakes on a single-node Slurm they start themselves.
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge)
+# farm bakes on a single-node Slurm they start themselves; the editor's UI
+# tests type keys through the X server with xdotool.
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool)
 
 install_packages() {
   local missing=()

@@ -343,6 +343,12 @@ search_activated (WgPalette *palette, const char *type, WgCanvas *self)
   wg_canvas_request (self, &r);
 }
 
+gboolean
+wg_canvas_search_is_open (WgCanvas *self)
+{
+  return self->popover && gtk_widget_get_visible (self->popover);
+}
+
 void
 wg_canvas_open_search (WgCanvas *self)
 {
@@ -352,6 +358,9 @@ wg_canvas_open_search (WgCanvas *self)
       self->search = wg_palette_new (TRUE);
       gtk_widget_set_size_request (self->search, 280, -1);
       g_signal_connect (self->search, "type-activated", G_CALLBACK (search_activated), self);
+      /* Escape in the search field (GtkSearchEntry's stop-search) closes it. */
+      g_signal_connect_swapped (wg_palette_get_search_entry (WG_PALETTE (self->search)),
+                                "stop-search", G_CALLBACK (gtk_popover_popdown), self->popover);
       gtk_popover_set_child (GTK_POPOVER (self->popover), self->search);
       gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
     }
@@ -417,6 +426,9 @@ key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, Gdk
       wg_canvas_set_scale (self, keyval == GDK_KEY_0 ? 1.0 : self->scale * (keyval == GDK_KEY_minus ? 1 / 1.25 : 1.25));
       return TRUE;
     case GDK_KEY_space:
+      /* Ctrl+Space is play/pause (the window's shortcut), not the search. */
+      if (ctrl)
+        return FALSE;
       if (!self->space_down)
         {
           self->space_down = TRUE;
@@ -439,7 +451,7 @@ static void
 key_released (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
               WgCanvas *self)
 {
-  if (keyval != GDK_KEY_space)
+  if (keyval != GDK_KEY_space || !self->space_down)
     return;
   self->space_down = FALSE;
   /* Space tapped without dragging: the add-node search, like Tab. */

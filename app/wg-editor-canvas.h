@@ -28,6 +28,8 @@ void wg_canvas_set_result (WgCanvas *canvas, const WgEvalResult *result);
 /* Selected node ids in graph order (NULL-terminated, owned by the canvas). */
 const char *const *wg_canvas_get_selection (WgCanvas *canvas);
 void wg_canvas_select (WgCanvas *canvas, const char *const *ids);
+/* Whether the add-node search (Tab, Space) is open. */
+gboolean wg_canvas_search_is_open (WgCanvas *canvas);
 
 /* Fits every node in view (F). */
 void wg_canvas_frame_all (WgCanvas *canvas);

@@ -245,3 +245,9 @@ wg_palette_count_visible (WgPalette *self)
     n += filter (row, self);
   return n;
 }
+
+GtkWidget *
+wg_palette_get_search_entry (WgPalette *palette)
+{
+  return palette->search;
+}

@@ -20,5 +20,7 @@ void wg_palette_reset (WgPalette *palette);
 /* Types shown for the current search, in order (for tests). */
 guint wg_palette_count_visible (WgPalette *palette);
 void wg_palette_set_search (WgPalette *palette, const char *text);
+/* The search field (a GtkSearchEntry), for a host that closes on Escape. */
+GtkWidget *wg_palette_get_search_entry (WgPalette *palette);
 
 G_END_DECLS

@@ -298,8 +298,13 @@ action_play (GSimpleAction *a, GVariant *p, gpointer data)
 static void
 playing_changed (WgTimeline *timeline, GParamSpec *pspec, WgEditorWindow *self)
 {
+  gboolean playing = wg_timeline_get_playing (timeline);
   g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "play")),
-                             g_variant_new_boolean (wg_timeline_get_playing (timeline)));
+                             g_variant_new_boolean (playing));
+  /* The header's button says what a click does, as the timeline's does. */
+  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
+                            playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (self->play_button, playing ? "Pause (Ctrl+Space)" : "Play (Ctrl+Space)");
 }
 
 static void

@@ -20,8 +20,8 @@ struct _WgEditorWindow {
   char *recovery_dir;
   guint autosave_timer, progress_timer, toast_timer;
 
-  GtkWidget *title, *subtitle, *undo_button, *redo_button, *backend_button, *backend_label,
-    *backend_detail;
+  GtkWidget *title, *subtitle, *undo_button, *redo_button, *play_button, *backend_button,
+    *backend_label, *backend_detail;
   GtkWidget *banner, *banner_label, *toast, *toast_label, *progress;
   gboolean banner_from_eval;
   GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,

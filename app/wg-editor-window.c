@@ -518,7 +518,7 @@ wg_editor_window_class_init (WgEditorWindowClass *klass)
     gsize offset;
   } children[] = {
 #define CHILD(name) { #name, G_STRUCT_OFFSET (WgEditorWindow, name) }
-    CHILD (title), CHILD (subtitle), CHILD (undo_button), CHILD (redo_button),
+    CHILD (title), CHILD (subtitle), CHILD (undo_button), CHILD (redo_button), CHILD (play_button),
     CHILD (backend_button), CHILD (backend_label), CHILD (backend_detail), CHILD (banner),
     CHILD (banner_label), CHILD (toast), CHILD (toast_label), CHILD (progress),
     CHILD (viewport_hint), CHILD (outputs), CHILD (enable_poking), CHILD (output_names),

@@ -16,6 +16,7 @@
 #include "wg-editor-window.h"
 #include "wg-editor-test-util.h"
 
+#include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 
 #include <signal.h>
@@ -1045,6 +1046,92 @@ test_document_swap (void)
   close_window (win);
 }
 
+/* Keys typed through the X server (xdotool's XTest), as a user types them:
+ * @keys ("ctrl+space") into the window @win, focused first. */
+static void
+type_keys (WgEditorWindow *win, const char *keys)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (win));
+  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  const char *argv[] = { "xdotool", "windowfocus", "--sync", xid, "key", "--clearmodifiers", keys,
+                         NULL };
+  g_autoptr (GError) error = NULL;
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static gboolean
+playing (WgEditorWindow *win)
+{
+  return wg_timeline_get_playing (wg_editor_window_get_timeline (win));
+}
+
+static gboolean
+paused (WgEditorWindow *win)
+{
+  return !playing (win);
+}
+
+static gboolean
+search_open (WgEditorWindow *win)
+{
+  return wg_canvas_search_is_open (wg_editor_window_get_canvas (win));
+}
+
+static gboolean
+search_closed (WgEditorWindow *win)
+{
+  return !search_open (win);
+}
+
+/* The first widget under @widget whose action is @action. */
+static GtkWidget *
+find_actionable (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_actionable (c, action);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* With the canvas focused: Ctrl+Space plays and pauses (it opened the node
+ * search), the header's play button shows which; Space alone opens the
+ * search and Escape closes it (it did not). */
+static void
+test_keys (void)
+{
+  g_autofree char *calm = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
+  WgEditorWindow *win = open_window (calm);
+  WgCanvas *canvas = wg_editor_window_get_canvas (win);
+  GtkWidget *play = find_actionable (gtk_window_get_titlebar (GTK_WINDOW (win)), "win.play");
+  g_assert_nonnull (play);
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (play)), ==, "media-playback-start-symbolic");
+  gtk_widget_grab_focus (GTK_WIDGET (canvas));
+  type_keys (win, "ctrl+space");
+  wait_for (playing, win, "Ctrl+Space plays");
+  g_assert_false (search_open (win));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (play)), ==, "media-playback-pause-symbolic");
+  type_keys (win, "ctrl+space");
+  wait_for (paused, win, "Ctrl+Space pauses");
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (play)), ==, "media-playback-start-symbolic");
+  g_assert_false (search_open (win));
+  type_keys (win, "space");
+  wait_for (search_open, win, "Space opens the node search");
+  type_keys (win, "Escape");
+  wait_for (search_closed, win, "Escape closes the node search");
+  g_assert_false (playing (win));
+  close_window (win);
+}
+
 static gboolean bake_done;
 
 /* A copy of example graph @name in @folder (created), for a test to edit. */
@@ -1304,6 +1391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   g_test_add_func ("/editor-ui/document-swap", test_document_swap);
+  g_test_add_func ("/editor-ui/keys", test_keys);
   g_test_add_func ("/editor-ui/bake-farm", test_bake_farm);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
   g_test_add_func ("/editor-ui/structured-list", test_structured_list);
