@@ -115,6 +115,37 @@ set_created (WgCommand *cmd, GPtrArray *ids)
   cmd->created = ids;
 }
 
+/* A new sink writes "<folder>/<id>.%04d.<ext>" beside the graph's other
+ * outputs (the folder of the first other sink's pattern), not its type's
+ * default at the bake's root, where two new sinks would overwrite each
+ * other. */
+static gboolean
+name_output (WgGraph *graph, const char *id, GError **error)
+{
+  const WgNodeType *type = wg_graph_get_node_type (graph, id);
+  if (!(type->flags & WG_NODE_SINK))
+    return TRUE;
+  g_autofree char *pattern = wg_graph_format_param (graph, id, "path");
+  if (pattern == NULL)
+    return TRUE;
+  g_autofree char *folder = NULL;
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph) && folder == NULL; i++)
+    {
+      const char *other = wg_graph_get_node_id (graph, i);
+      if (g_strcmp0 (other, id) != 0 && (wg_graph_get_node_type (graph, other)->flags & WG_NODE_SINK))
+        {
+          g_autofree char *theirs = wg_graph_format_param (graph, other, "path");
+          if (theirs)
+            folder = g_path_get_dirname (theirs);
+        }
+    }
+  const char *ext = strrchr (pattern, '.');
+  g_autofree char *leaf = g_strdup_printf ("%s.%%04d%s", id, ext && !strchr (ext, '/') ? ext : "");
+  g_autofree char *path = folder && g_strcmp0 (folder, ".") != 0
+                            ? g_strdup_printf ("%s/%s", folder, leaf) : g_strdup (leaf);
+  return wg_graph_set_param_string (graph, id, "path", path, error);
+}
+
 static char *
 plural_nodes (const char *verb, guint n)
 {
@@ -588,6 +619,8 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
         if (id == NULL)
           return FALSE;
         set_position (graph, id, cmd->x, cmd->y);
+        if (!name_output (graph, id, error))
+          return FALSE;
         GPtrArray *created = g_ptr_array_new_with_free_func (g_free);
         g_ptr_array_add (created, g_strdup (id));
         set_created (cmd, created);

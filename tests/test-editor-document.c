@@ -278,6 +278,36 @@ test_untitled (void)
   wg_test_remove_tree (dir);
 }
 
+/* A new Field Out writes beside the graph's other outputs, named after its
+ * id (it wrote field.%04d.exr at the bake's root, where a second one
+ * overwrote the first); undo and redo keep the name. */
+static void
+test_new_output_named (void)
+{
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  g_autoptr (GError) error = NULL;
+  WgDocument *doc = wg_document_open (path, NULL, &error);
+  g_assert_no_error (error);
+  WgCommand *add = wg_command_add_node ("field-out", NULL, 0, 0);
+  g_assert_true (wg_document_execute (doc, add, &error));
+  const char *id = wg_command_get_created (add)[0];
+  g_autofree char *first = wg_graph_format_param (wg_document_get_graph (doc), id, "path");
+  g_autofree char *expected = g_strdup_printf ("harbor/%s.%%04d.exr", id);
+  g_assert_cmpstr (first, ==, expected);
+  g_assert_true (wg_document_undo (doc));
+  g_assert_true (wg_document_redo (doc));
+  g_autofree char *again = wg_graph_format_param (wg_document_get_graph (doc), id, "path");
+  g_assert_cmpstr (again, ==, first);
+  /* A graph with no outputs yet: at the root, still named after the node. */
+  WgDocument *empty = wg_document_new ();
+  WgCommand *add2 = wg_command_add_node ("field-out", "heights", 0, 0);
+  g_assert_true (wg_document_execute (empty, add2, &error));
+  g_autofree char *root = wg_graph_format_param (wg_document_get_graph (empty), "heights", "path");
+  g_assert_cmpstr (root, ==, "heights.%04d.exr");
+  wg_document_free (empty);
+  wg_document_free (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -296,5 +326,6 @@ main (int argc, char **argv)
   g_test_add_func ("/document/save-as-rebases-paths", test_save_as_rebases_paths);
   g_test_add_func ("/document/recovery", test_recovery);
   g_test_add_func ("/document/untitled", test_untitled);
+  g_test_add_func ("/document/new-output-named", test_new_output_named);
   return g_test_run ();
 }
