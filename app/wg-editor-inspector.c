@@ -217,6 +217,44 @@ spin_changed (GtkSpinButton *spin, Row *row)
   commit_number (row, gtk_spin_button_get_value (spin));
 }
 
+static char *range_text (const WgParamSpec *spec);
+
+/* What was typed, refused in place when it is not a number in the
+ * parameter's range: the entry is marked with the reason and the range,
+ * and the spin button (GTK_UPDATE_IF_VALID) shows the old value again —
+ * not clamped, not zero. */
+static gint
+spin_input (GtkSpinButton *spin, double *value, Row *row)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin))));
+  const WgParamSpec *spec = row->spec;
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  g_autofree char *range = range_text (spec);
+  g_autofree char *old = number_text (spec, gtk_spin_button_get_value (spin));
+  g_autofree char *problem = NULL;
+  if (text[0] == '\0' || end == NULL || *end != '\0' || isnan (v))
+    problem = g_strdup_printf ("“%s” is not a number", text);
+  else if (v < spec->min || v > spec->max)
+    problem = g_strdup_printf ("%s is outside %s's range", text, spec->label);
+  if (problem)
+    {
+      g_autofree char *message = g_strdup_printf ("%s (%s); %s stays %s", problem, range,
+                                                  spec->label, old);
+      gtk_widget_add_css_class (GTK_WIDGET (spin), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (spin), message);
+      g_autoptr (GError) error = g_error_new_literal (WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE,
+                                                      message);
+      report (row->inspector, error);
+      return GTK_INPUT_ERROR;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (spin), "error");
+  g_autofree char *tip = range_text (spec);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (spin), tip);
+  *value = v;
+  return TRUE;
+}
+
 static void
 scale_changed (GtkRange *range, Row *row)
 {
@@ -510,8 +548,12 @@ number_editor (Row *row)
   /* The spin button takes the whole hard range: typing beyond the slider works. */
   row->editor = gtk_spin_button_new_with_range (spec->min, spec->max, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (row->editor), row->digits);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (row->editor), TRUE);
+  /* Not numeric (new_with_range's default): letters typed stay visible and
+   * spin_input says why they are refused, rather than vanishing silently. */
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (row->editor), FALSE);
+  gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (row->editor), GTK_UPDATE_IF_VALID);
   gtk_editable_set_width_chars (GTK_EDITABLE (row->editor), 7);
+  row_connect (row, row->editor, "input", G_CALLBACK (spin_input));
   row_connect (row, row->editor, "value-changed", G_CALLBACK (spin_changed));
   gtk_box_append (GTK_BOX (box), row->editor);
 

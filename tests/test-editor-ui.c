@@ -1138,6 +1138,56 @@ test_keys (void)
   close_window (win);
 }
 
+/* Typing into a number: what is not a number in the parameter's range is
+ * refused in place (the old value stays, the entry says why and gives the
+ * range) — it was clamped (200000 → 100000, −3 → 0) or zeroed ("abc")
+ * without a word; a valid value is applied. */
+static void
+test_invalid_entries (void)
+{
+  g_autofree char *harbor = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  WgEditorWindow *win = open_window (harbor);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  const char *const boat[] = { "boat", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), boat);
+  iterate (5);
+  GtkWidget *radius = wg_inspector_get_editor (wg_editor_window_get_inspector (win), "radius");
+  g_assert_true (GTK_IS_SPIN_BUTTON (radius));
+  double before = wg_graph_get_param_double (wg_document_get_graph (doc), "boat", "radius");
+  const struct {
+    const char *typed, *said;
+  } bad[] = {
+    { "abc", "“abc” is not a number" },
+    { "200000", "200000 is outside Radius's range" },
+    { "-3", "-3 is outside Radius's range" },
+    { "", "“” is not a number" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (radius), bad[i].typed);
+      /* What Enter or leaving the field does. */
+      gtk_spin_button_update (GTK_SPIN_BUTTON (radius));
+      iterate (5);
+      g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "boat", "radius"),
+                         ==, before);
+      g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (radius)), ==, before);
+      g_assert_false (wg_document_is_modified (doc));
+      g_assert_true (gtk_widget_has_css_class (radius, "error"));
+      const char *tip = gtk_widget_get_tooltip_text (radius);
+      if (!g_str_has_prefix (tip, bad[i].said) || !strstr (tip, "Range 0") ||
+          !strstr (tip, "Radius stays 1.5"))
+        g_error ("typed \"%s\": %s", bad[i].typed, tip);
+    }
+  gtk_editable_set_text (GTK_EDITABLE (radius), "2.5");
+  gtk_spin_button_update (GTK_SPIN_BUTTON (radius));
+  iterate (5);
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "boat", "radius"), ==, 2.5);
+  g_assert_false (gtk_widget_has_css_class (radius, "error"));
+  wg_document_undo (doc);
+  wait_for (wg_editor_window_is_settled, win, "the undo is evaluated");
+  close_window (win);
+}
+
 static gboolean bake_done;
 
 /* A copy of example graph @name in @folder (created), for a test to edit. */
@@ -1398,6 +1448,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   g_test_add_func ("/editor-ui/document-swap", test_document_swap);
   g_test_add_func ("/editor-ui/keys", test_keys);
+  g_test_add_func ("/editor-ui/invalid-entries", test_invalid_entries);
   g_test_add_func ("/editor-ui/bake-farm", test_bake_farm);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
   g_test_add_func ("/editor-ui/structured-list", test_structured_list);
