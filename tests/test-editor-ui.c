@@ -4,17 +4,17 @@
  * inspector, poke the water where it has an iWave, play 10 frames, save a
  * screenshot of the window as a PNG artifact (tests/artifacts/ in the build
  * folder) and check the viewport shows shaded water, undo everything, save,
- * and compare the file with the original bytes. Also: keyframes in the
- * inspector, poking pool.json and dragging its pillar, the GPU backend in the
+ * and compare the file with the original bytes. Also: keyframes and invalid
+ * entries in the inspector, keys typed through X, the GPU backend in the
  * viewport's context, a graph that fails to load, a node whose prepare fails
- * while the rest runs.
+ * while the rest runs, document swaps, recovery after a kill. The viewport's
+ * and the Bake dialog's tests are in test-editor-ui-viewport.c and
+ * test-editor-ui-bake.c; all run in one process under one X server.
  *
- * Longer than ~600 lines: every step runs in one editor process under one X
- * server, so the walk through the window is one file.
+ * Longer than ~600 lines: the session walk-through and its helpers are one
+ * story.
  */
-#include "wg-editor-application.h"
-#include "wg-editor-window.h"
-#include "wg-editor-test-util.h"
+#include "editor-ui.h"
 
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
@@ -26,220 +26,7 @@
 #include <math.h>
 #include <string.h>
 
-static GtkApplication *app;
-
-static const char *
-artifacts (void)
-{
-  const char *dir = g_getenv ("WG_TEST_ARTIFACTS");
-  g_assert_nonnull (dir);
-  g_mkdir_with_parents (dir, 0755);
-  return dir;
-}
-
-/* Runs the main loop until @done holds (or fails after a minute). */
-static void
-wait_for (gboolean (*done) (WgEditorWindow *), WgEditorWindow *win, const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while (!done (win))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting until %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static WgEditorWindow *
-open_window (const char *path)
-{
-  WgEditorWindow *win = wg_editor_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (win), 1400, 860);
-  gtk_window_present (GTK_WINDOW (win));
-  g_autoptr (GError) error = NULL;
-  if (path)
-    {
-      g_assert_true (wg_editor_window_open (win, path, &error));
-      g_assert_no_error (error);
-    }
-  wait_for (wg_editor_window_is_settled, win, "the graph is evaluated and drawn");
-  return win;
-}
-
-static void
-close_window (WgEditorWindow *win)
-{
-  g_assert_false (wg_document_is_modified (wg_editor_window_get_document (win)));
-  gtk_window_destroy (GTK_WINDOW (win));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static void
-activate (WgEditorWindow *win, const char *action, GVariant *parameter)
-{
-  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (win), action);
-  g_assert_nonnull (a);
-  g_assert_true (g_action_get_enabled (a));
-  g_action_activate (a, parameter);
-}
-
-/* A click on @button, now (gtk_widget_activate() clicks after a delay). */
-static void
-click (GtkWidget *button)
-{
-  g_assert_true (GTK_IS_BUTTON (button));
-  g_signal_emit_by_name (button, "clicked");
-}
-
-/* The first descendant of @widget of @type (a GtkButton) labelled @label. */
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type, const char *label)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
-      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type, label);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
-/* The first node of @type. */
-static const char *
-node_of_type (WgGraph *graph, const char *type)
-{
-  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
-    {
-      const char *id = wg_graph_get_node_id (graph, i);
-      if (strcmp (wg_graph_get_node_type (graph, id)->name, type) == 0)
-        return id;
-    }
-  return NULL;
-}
-
-typedef struct {
-  guint colours;
-  double mean_r, mean_g, mean_b, sigma, roughness;
-} ViewStats;
-
-/* Statistics of the viewport's water area in @shot. */
-static ViewStats
-viewport_stats (WgEditorWindow *win, GdkTexture *shot, const char *name)
-{
-  graphene_rect_t r;
-  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (wg_editor_window_get_viewport (win)),
-                                            GTK_WIDGET (win), &r));
-  int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
-  g_autofree guint8 *px = g_malloc ((gsize) w * h * 4);
-  gdk_texture_download (shot, px, (gsize) w * 4);
-  int x0 = (int) r.origin.x, y0 = (int) r.origin.y;
-  int x1 = MIN (w, (int) (r.origin.x + r.size.width)), y1 = MIN (h, (int) (r.origin.y + r.size.height));
-  g_assert_cmpint (x1 - x0, >, 100);
-  g_assert_cmpint (y1 - y0, >, 100);
-  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
-  double sum_r = 0, sum_g = 0, sum_b = 0, sum_l = 0, sum_l2 = 0, rough = 0;
-  guint n = 0;
-  /* Below the horizon, clear of the overlays (output menu, controls hint). */
-  int ya = y0 + (y1 - y0) / 2, yb = y0 + (y1 - y0) * 85 / 100;
-  int xa = x0 + (x1 - x0) / 10, xb = x1 - (x1 - x0) / 10;
-  for (int y = ya; y < yb; y += 2)
-    for (int x = xa; x + 2 < xb; x += 2)
-      {
-        const guint8 *p = px + ((gsize) y * w + x) * 4, *q = p + 8; /* B, G, R, A */
-        guint key = (p[2] >> 3) << 10 | (p[1] >> 3) << 5 | (p[0] >> 3);
-        g_hash_table_add (colours, GUINT_TO_POINTER (key + 1));
-        double l = 0.2126 * p[2] + 0.7152 * p[1] + 0.0722 * p[0];
-        double lq = 0.2126 * q[2] + 0.7152 * q[1] + 0.0722 * q[0];
-        sum_r += p[2];
-        sum_g += p[1];
-        sum_b += p[0];
-        sum_l += l;
-        sum_l2 += l * l;
-        rough += fabs (lq - l);
-        n++;
-      }
-  ViewStats st = { g_hash_table_size (colours), sum_r / n, sum_g / n, sum_b / n,
-                   sqrt (MAX (sum_l2 / n - (sum_l / n) * (sum_l / n), 0)), rough / n };
-  g_test_message ("%s: %u colours, mean RGB %.0f %.0f %.0f, luminance σ %.1f, roughness %.2f",
-                  name, st.colours, st.mean_r, st.mean_g, st.mean_b, st.sigma, st.roughness);
-  return st;
-}
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* Median |slope| of the height of the surface the window shows (a
- * displacement's third channel), by differences along x: over 1% with waves
- * everywhere (seas: 1.4% to 7%), 0 for a few ripples on calm water. */
-static double
-median_slope (WgEditorWindow *win)
-{
-  const WgField *f = wg_editor_window_get_result (win)->surface;
-  g_assert_nonnull (f->data);
-  guint c = f->channels == 3 ? 2 : 0, n = 0;
-  double dx = f->extent[0] / f->width;
-  g_autofree double *slopes = g_new (double, (gsize) f->width * f->height);
-  for (guint j = 0; j < f->height; j++)
-    for (guint i = 0; i + 1 < f->width; i++)
-      {
-        const float *p = f->data + ((gsize) j * f->width + i) * f->channels + c;
-        slopes[n++] = fabs (p[f->channels] - p[0]) / dx;
-      }
-  qsort (slopes, n, sizeof (double), compare_doubles);
-  return slopes[n / 2];
-}
-
-/* Shaded water, not a blank, a single colour or a smooth sky (the empty
- * graph's: 4 colours, blue 26 over red, σ 1.3): many colours, deep-water
- * blue, contrast; and with @waves, the pixel-to-pixel detail they make (a
- * pool at rest is smooth). */
-static void
-assert_shaded_water (WgEditorWindow *win, GdkTexture *shot, const char *name, gboolean waves)
-{
-  ViewStats st = viewport_stats (win, shot, name);
-  g_assert_cmpuint (st.colours, >, 40);
-  g_assert_cmpfloat (st.mean_b, >, st.mean_r + 30);
-  g_assert_cmpfloat (st.sigma, >, 5);
-  if (waves)
-    g_assert_cmpfloat (st.roughness, >, 0.5);
-}
-
-static GdkTexture *
-screenshot (WgEditorWindow *win, const char *name)
-{
-  GdkTexture *shot = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while ((shot = wg_editor_window_screenshot (win)) == NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (shot);
-  g_autofree char *png = g_build_filename (artifacts (), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (shot, png));
-  g_test_message ("screenshot: %s", png);
-  return shot;
-}
-
-static gint64 play_target;
-
-static gboolean
-played (WgEditorWindow *win)
-{
-  return wg_timeline_get_frame (wg_editor_window_get_timeline (win)) >= play_target;
-}
-
-static gboolean
-not_busy (WgEditorWindow *win)
-{
-  return !wg_timeline_get_playing (wg_editor_window_get_timeline (win)) &&
-         wg_editor_window_is_settled (win);
-}
+GtkApplication *app;
 
 /* The first explicitly set, constant float parameter of a node that is not
  * a sink: what the session edits. Returns its node; @param receives it. */
@@ -538,82 +325,6 @@ test_node_error (void)
   close_window (win);
 }
 
-/* Without an exposed source or obstacle a click orbits; picking finds the
- * patch point under the pointer. */
-static void
-test_viewport_controls (void)
-{
-  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
-  WgEditorWindow *win = open_window (src);
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  int w = gtk_widget_get_width (GTK_WIDGET (viewport)), h = gtk_widget_get_height (GTK_WIDGET (viewport));
-  double x, y, x2, y2;
-  g_assert_true (wg_viewport_pick (viewport, w / 2.0, h * 0.75, &x, &y));
-  g_assert_cmpfloat (x, >=, 0);
-  g_assert_cmpfloat (x, <, 64);
-  g_assert_false (wg_viewport_pick (viewport, w / 2.0, 1, &x2, &y2)); /* the sky */
-  g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
-  guint64 before = wg_viewport_get_frames_rendered (viewport);
-  wg_viewport_press (viewport, w / 2.0, h * 0.75);
-  wg_viewport_drag_to (viewport, w / 2.0 + 60, h * 0.75);
-  wg_viewport_release (viewport);
-  while (wg_viewport_get_frames_rendered (viewport) == before)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (wg_viewport_pick (viewport, w / 2.0, h * 0.75, &x2, &y2));
-  g_assert_true (fabs (x2 - x) > 1e-3 || fabs (y2 - y) > 1e-3); /* the camera turned */
-  g_assert_false (wg_document_is_modified (wg_editor_window_get_document (win)));
-  close_window (win);
-}
-
-/* Types @text into spin button @spin and commits it, as a user would. */
-static void
-type_into (GtkWidget *spin, const char *text)
-{
-  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
-  gtk_editable_set_text (GTK_EDITABLE (spin), text);
-  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
-}
-
-/* @node.@param's keys as "t:v t:v", or "" when it is not animated. */
-static char *
-keys_text (WgDocument *doc, const char *node, const char *param)
-{
-  g_autofree double *times = NULL, *values = NULL;
-  guint n = wg_graph_get_param_keyframes (wg_document_get_graph (doc), node, param, &times,
-                                          &values);
-  GString *s = g_string_new (NULL);
-  for (guint k = 0; k < n; k++)
-    g_string_append_printf (s, "%s%g:%g", k ? " " : "", times[k], values[k]);
-  return g_string_free (s, FALSE);
-}
-
-#define assert_keys(doc, node, param, expect) \
-  G_STMT_START { \
-    g_autofree char *keys_ = keys_text (doc, node, param); \
-    g_assert_cmpstr (keys_, ==, expect); \
-  } G_STMT_END
-
-/* Opens a copy @copy (in the artifacts) of example @graph; @original: its text. */
-static WgEditorWindow *
-open_copy (const char *graph, const char *copy, char **original, char **work)
-{
-  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", graph, NULL);
-  *original = wg_editor_test_read (src);
-  *work = g_build_filename (artifacts (), copy, NULL);
-  g_assert_true (g_file_set_contents (*work, *original, -1, NULL));
-  return open_window (*work);
-}
-
-/* The records of list parameter @param of @node. */
-static guint
-n_records (WgDocument *doc, const char *node, const char *param)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  const char *text = wg_graph_get_param_string (wg_document_get_graph (doc), node, param);
-  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
-  return json_array_get_length (json_node_get_array (json_parser_get_root (parser)));
-}
-
 /* A list parameter in the inspector (gerstner's boxes): a line per record;
  * add copies the last, a record's JSON edited replaces it, a bad one is
  * refused, delete removes one; each is one undo step, and undoing them all
@@ -776,27 +487,6 @@ test_keyframes (void)
   close_window (win);
 }
 
-/* A top-level window of @type other than @except, or NULL. */
-static GtkWindow *
-find_toplevel (GType type, GtkWindow *except)
-{
-  GListModel *list = gtk_window_get_toplevels ();
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
-      if (w != except && G_TYPE_CHECK_INSTANCE_TYPE (w, type))
-        return w;
-    }
-  return NULL;
-}
-
-static void
-iterate (guint n)
-{
-  for (guint i = 0; i < n; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 /* The main menu's keyboard shortcuts window and about dialog open. */
 static void
 test_menus (void)
@@ -814,191 +504,6 @@ test_menus (void)
   g_assert_cmpstr (gtk_about_dialog_get_program_name (GTK_ABOUT_DIALOG (about)), ==, "Wavegraph Editor");
   gtk_window_destroy (about);
   close_window (win);
-}
-
-/* The widget point of @viewport whose water point is nearest (@x, @y) m,
- * and that point. */
-static void
-widget_point_for (WgViewport *viewport, double x, double y, double *wx, double *wy, double *px,
-                  double *py)
-{
-  int w = gtk_widget_get_width (GTK_WIDGET (viewport)), h = gtk_widget_get_height (GTK_WIDGET (viewport));
-  double best = INFINITY;
-  for (int j = 0; j < h; j += 2)
-    for (int i = 0; i < w; i += 2)
-      {
-        double u, v;
-        if (wg_viewport_pick (viewport, i, j, &u, &v) && hypot (u - x, v - y) < best)
-          {
-            best = hypot (u - x, v - y);
-            *wx = i, *wy = j, *px = u, *py = v;
-          }
-      }
-  g_assert_cmpfloat (best, <, 0.25);
-}
-
-/* Opens a copy of pool.json and clicks the viewport's Enable Poking. */
-static WgEditorWindow *
-open_pool_poking (const char *name, const char *pillar_x)
-{
-  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
-  g_autoptr (GString) text = g_string_new (wg_editor_test_read (src));
-  /* @pillar_x (optional): another value for the pillar's x, keys perhaps. */
-  if (pillar_x)
-    g_assert_cmpuint (g_string_replace (text, "\"shape\": \"circle\", \"x\": 10,", pillar_x, 1), ==, 1);
-  g_autofree char *work = g_build_filename (artifacts (), name, NULL);
-  g_assert_true (g_file_set_contents (work, text->str, -1, NULL));
-  WgEditorWindow *win = open_window (work);
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
-  GtkWidget *enable = find_widget (GTK_WIDGET (win), GTK_TYPE_BUTTON, "Enable Poking");
-  g_assert_nonnull (enable);
-  g_assert_true (gtk_widget_get_visible (enable));
-  click (enable);
-  g_assert_false (gtk_widget_get_visible (enable));
-  WgDocument *doc = wg_editor_window_get_document (win);
-  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
-  g_assert_cmpstr (wg_viewport_describe_controls (viewport), ==,
-                   "Click: poke the water · Drag the obstacle · Right-drag: orbit · Middle-drag: "
-                   "pan · Scroll: zoom");
-  wait_for (wg_editor_window_is_settled, win, "the graph with a poke is evaluated");
-  return win;
-}
-
-/* Undoes Enable Poking, as the session ends. */
-static void
-close_pool_poking (WgEditorWindow *win)
-{
-  activate (win, "undo", NULL);
-  g_assert_true (gtk_widget_get_visible (find_widget (GTK_WIDGET (win), GTK_TYPE_BUTTON,
-                                                      "Enable Poking")));
-  close_window (win);
-}
-
-static void
-play_to (WgEditorWindow *win, gint64 frame)
-{
-  play_target = frame;
-  activate (win, "play", NULL);
-  wait_for (played, win, "the frames played");
-  activate (win, "play", NULL);
-  wait_for (not_busy, win, "playback stopped and the last frame is drawn");
-}
-
-/* Poking pool.json: Enable Poking, press on the water, play a few frames,
- * release, play on. The iWave height then differs from the same frames
- * computed without the poke (the runtime, from the saved graph) near the
- * click, most where it clicked, and not at all far from it. */
-static void
-test_poke (void)
-{
-  WgEditorWindow *win = open_pool_poking ("poke.json", NULL);
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  double wx, wy, x, y;
-  widget_point_for (viewport, 5, 11, &wx, &wy, &x, &y);
-  wg_viewport_press (viewport, wx, wy);
-  play_to (win, 6);
-  wg_viewport_release (viewport);
-  play_to (win, 10);
-  const WgEvalResult *r = wg_editor_window_get_result (win);
-  gint64 frame = r->frame;
-  g_assert_cmpint (frame, >=, 10);
-  g_assert_nonnull (r->surface->data);
-  guint n = r->surface->width;
-  g_assert_cmpuint (n, ==, 256);
-
-  g_autoptr (GError) error = NULL;
-  WgGraph *graph = wg_document_get_graph (wg_editor_window_get_document (win));
-  g_autoptr (WgPlan) plan = wg_plan_new (graph, NULL, &error);
-  g_assert_no_error (error);
-  for (gint64 f = 0; f <= frame; f++)
-    g_assert_true (wg_plan_evaluate (plan, f, NULL));
-  const float *base = wg_buffer_read (wg_plan_get_output (plan, "height"), NULL);
-  double dx = 16.0 / n, near = 0, far = 0, at_x = 0, at_y = 0;
-  for (guint j = 0; j < n; j++)
-    for (guint i = 0; i < n; i++)
-      {
-        double d = fabs (r->surface->data[j * n + i] - base[j * n + i]);
-        double r_ = hypot (i * dx - x, j * dx - y);
-        if (r_ < 1.5 && d > near)
-          near = d, at_x = i * dx, at_y = j * dx;
-        else if (r_ > 10)
-          far = MAX (far, d);
-      }
-  g_test_message ("poke at (%.2f, %.2f) m: frame %" G_GINT64_FORMAT ", largest change %.4f m at "
-                  "(%.2f, %.2f), %.2g m beyond 10 m", x, y, frame, near, at_x, at_y, far);
-  g_assert_cmpfloat (near, >, 0.02);
-  g_assert_cmpfloat (hypot (at_x - x, at_y - y), <, 0.5);
-  g_assert_cmpfloat (far, <, 1e-4 * near);
-  close_pool_poking (win);
-}
-
-/* Dragging pool.json's pillar: its exposed x and y follow the pointer in the
- * evaluator's inputs, the mask moves there, and the file is not edited. */
-static void
-test_obstacle_drag (void)
-{
-  WgEditorWindow *win = open_pool_poking ("drag.json", NULL);
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  WgEvaluator *ev = wg_editor_window_get_evaluator (win);
-  double v, wx, wy, x, y, tx, ty;
-  g_assert_false (wg_evaluator_get_input (ev, "pillar_x", &v));
-  widget_point_for (viewport, 10, 9, &wx, &wy, &x, &y);
-  wg_viewport_press (viewport, wx, wy);
-  widget_point_for (viewport, 5, 12, &wx, &wy, &tx, &ty);
-  wg_viewport_drag_to (viewport, wx, wy);
-  wg_viewport_release (viewport);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
-  g_assert_cmpfloat (v, ==, tx);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_y", &v));
-  g_assert_cmpfloat (v, ==, ty);
-  g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v)); /* no poke on the way */
-  wait_for (wg_editor_window_is_settled, win, "the moved obstacle is evaluated");
-
-  /* The mask's thumbnail (rows top down, +y up): obstacle (dark) at the new place only. */
-  WgThumbnail *t = g_hash_table_lookup (wg_editor_window_get_result (win)->thumbnails, "pillar");
-  g_assert_nonnull (t);
-  guint8 new_g = t->rgba[4 * ((t->height - 1 - (guint) (ty / 16 * t->height)) * t->width +
-                              (guint) (tx / 16 * t->width)) + 1];
-  guint8 old_g = t->rgba[4 * ((t->height - 1 - (guint) (9.0 / 16 * t->height)) * t->width +
-                              (guint) (10.0 / 16 * t->width)) + 1];
-  g_test_message ("mask thumbnail green: %u at the new place, %u at the old", new_g, old_g);
-  g_assert_cmpuint (new_g, <, 60);
-  g_assert_cmpuint (old_g, >, 200);
-  /* A live change: no step, the document's pillar stays put. */
-  WgDocument *doc = wg_editor_window_get_document (win);
-  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
-  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "x"), ==, 10);
-  close_pool_poking (win);
-}
-
-/* A keyframed obstacle is dragged from where it is at the current frame,
- * not from its first key. */
-static void
-test_keyframed_obstacle_drag (void)
-{
-  WgEditorWindow *win = open_pool_poking ("drag-keyed.json", "\"shape\": \"circle\", \"x\": "
-                                          "{ \"keys\": [[0, 10], [2, 4]] },");
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  WgEvaluator *ev = wg_editor_window_get_evaluator (win);
-  double ox, oy, wx, wy, x, y, tx, ty, v;
-  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
-  g_assert_cmpfloat (ox, ==, 10);
-  wg_timeline_set_frame (wg_editor_window_get_timeline (win), 60); /* 2 s */
-  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
-  g_assert_cmpfloat (ox, ==, 4);
-  g_assert_cmpfloat (oy, ==, 9);
-  wait_for (wg_editor_window_is_settled, win, "frame 60 is evaluated");
-  /* Pressed on it where it is now: a drag of the obstacle, not a poke. */
-  widget_point_for (viewport, 4, 9, &wx, &wy, &x, &y);
-  wg_viewport_press (viewport, wx, wy);
-  widget_point_for (viewport, 6, 12, &wx, &wy, &tx, &ty);
-  wg_viewport_drag_to (viewport, wx, wy);
-  wg_viewport_release (viewport);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
-  g_assert_cmpfloat (v, ==, tx);
-  g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v));
-  close_pool_poking (win);
 }
 
 /* The crash of File › Open with a keyframed node selected, and its class:
@@ -1046,35 +551,6 @@ test_document_swap (void)
   close_window (win);
 }
 
-/* Keys typed through the X server (xdotool's XTest), as a user types them:
- * @keys ("ctrl+space") into the window @win, focused first. */
-static void
-type_keys (WgEditorWindow *win, const char *keys)
-{
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (win));
-  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
-  const char *argv[] = { "xdotool", "windowfocus", "--sync", xid, "key", "--clearmodifiers", keys,
-                         NULL };
-  g_autoptr (GError) error = NULL;
-  int status;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
-                               NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-static gboolean
-playing (WgEditorWindow *win)
-{
-  return wg_timeline_get_playing (wg_editor_window_get_timeline (win));
-}
-
-static gboolean
-paused (WgEditorWindow *win)
-{
-  return !playing (win);
-}
-
 static gboolean
 search_open (WgEditorWindow *win)
 {
@@ -1085,22 +561,6 @@ static gboolean
 search_closed (WgEditorWindow *win)
 {
   return !search_open (win);
-}
-
-/* The first widget under @widget whose action is @action. */
-static GtkWidget *
-find_actionable (GtkWidget *widget, const char *action)
-{
-  if (GTK_IS_ACTIONABLE (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_actionable (c, action);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 /* With the canvas focused: Ctrl+Space plays and pauses (it opened the node
@@ -1185,173 +645,6 @@ test_invalid_entries (void)
   g_assert_false (gtk_widget_has_css_class (radius, "error"));
   wg_document_undo (doc);
   wait_for (wg_editor_window_is_settled, win, "the undo is evaluated");
-  close_window (win);
-}
-
-static gboolean bake_done;
-
-/* A copy of example graph @name in @folder (created), for a test to edit. */
-static char *
-example_copy (const char *name, const char *folder)
-{
-  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", name, NULL);
-  g_autofree char *text = wg_editor_test_read (src);
-  g_mkdir_with_parents (folder, 0755);
-  char *work = g_build_filename (folder, name, NULL);
-  g_assert_true (g_file_set_contents (work, text, -1, NULL));
-  return work;
-}
-
-/* File › Bake…, and the dialog it opens. */
-static GtkWindow *
-open_bake_dialog (WgEditorWindow *win)
-{
-  activate (win, "bake", NULL);
-  iterate (20);
-  GtkWindow *dialog = NULL;
-  GListModel *list = gtk_window_get_toplevels ();
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr (GtkWindow) w = g_list_model_get_item (list, i);
-      if (g_strcmp0 (gtk_window_get_title (w), "Bake") == 0)
-        dialog = w;
-    }
-  g_assert_nonnull (dialog);
-  return dialog;
-}
-
-static void
-bake_status (GtkLabel *label, GParamSpec *pspec, gpointer data)
-{
-  bake_done = g_str_has_prefix (gtk_label_get_text (label), "Wrote");
-}
-
-static gboolean
-baked (WgEditorWindow *win)
-{
-  return bake_done;
-}
-
-/* Bake… writes the frames into the graph's out/ folder, as the CLI would. */
-static void
-test_bake_dialog (void)
-{
-  g_autofree char *dir = g_build_filename (artifacts (), "bake-dialog", NULL);
-  g_autofree char *work = example_copy ("ocean-calm.json", dir);
-  WgEditorWindow *win = open_window (work);
-  WgDocument *doc = wg_editor_window_get_document (win);
-  WgSettings s = *wg_graph_get_settings (wg_document_get_graph (doc));
-  s.frames[0] = 0;
-  s.frames[1] = 2;
-  g_assert_true (wg_document_execute (doc, wg_command_set_settings (&s), NULL));
-  GtkWindow *dialog = open_bake_dialog (win);
-  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Bake");
-  g_assert_nonnull (run);
-  /* The status line is the dialog's only wrapping, selectable label. */
-  GtkWidget *status = NULL;
-  GtkWidget *grid = gtk_window_get_child (dialog);
-  for (GtkWidget *c = gtk_widget_get_first_child (grid); c; c = gtk_widget_get_next_sibling (c))
-    if (GTK_IS_LABEL (c) && gtk_label_get_selectable (GTK_LABEL (c)))
-      status = c;
-  g_assert_nonnull (status);
-  bake_done = FALSE;
-  g_signal_connect (status, "notify::label", G_CALLBACK (bake_status), NULL);
-  gtk_widget_activate (run);
-  wait_for (baked, win, "the bake finished");
-  g_autofree char *frame = g_build_filename (dir, "out", "calm", "height.0002.exr", NULL);
-  g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
-  g_autofree char *sheet = g_build_filename (dir, "out", "contact-sheet.png", NULL);
-  g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
-  gtk_window_destroy (dialog);
-  wg_document_undo (doc);
-  close_window (win);
-}
-
-static gboolean farm_ended;
-
-static void
-farm_status (GtkLabel *label, GParamSpec *pspec, gpointer data)
-{
-  const char *text = gtk_label_get_text (label);
-  farm_ended = g_str_has_prefix (text, "Farm bake done") || gtk_widget_has_css_class (GTK_WIDGET (label), "error");
-}
-
-static gboolean
-farm_bake_ended (WgEditorWindow *win)
-{
-  return farm_ended;
-}
-
-/* Bake… on the farm (here its local scheduler; tests/test-farm.sh runs the
- * same submission on Slurm): refused while the graph has unsaved edits,
- * which the jobs would not see; then chunks of 10 frames bake what the
- * saved file says, and the dialog follows the bake to its contact sheet. */
-static void
-test_bake_farm (void)
-{
-  g_autofree char *dir = g_build_filename (artifacts (), "bake-farm", NULL);
-  wg_test_remove_tree (dir);
-  g_autofree char *work = example_copy ("ocean-calm.json", dir);
-  WgEditorWindow *win = open_window (work);
-  WgDocument *doc = wg_editor_window_get_document (win);
-  GtkWindow *dialog = open_bake_dialog (win);
-  GtkWidget *grid = gtk_window_get_child (dialog), *status = NULL, *where = NULL;
-  GtkWidget *spins[3] = { NULL };
-  guint n_spins = 0;
-  for (GtkWidget *c = gtk_widget_get_first_child (grid); c; c = gtk_widget_get_next_sibling (c))
-    {
-      if (GTK_IS_LABEL (c) && gtk_label_get_selectable (GTK_LABEL (c)))
-        status = c;
-      if (GTK_IS_DROP_DOWN (c) && where == NULL)
-        where = c;
-      if (GTK_IS_SPIN_BUTTON (c) && n_spins < 3)
-        spins[n_spins++] = c;
-    }
-  g_assert_nonnull (status);
-  g_assert_cmpuint (n_spins, ==, 3);
-  /* The last place offered is always the local farm. */
-  GListModel *places = gtk_drop_down_get_model (GTK_DROP_DOWN (where));
-  guint last = g_list_model_get_n_items (places) - 1;
-  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (places), last), ==,
-                   "Farm: chunks on this machine");
-  g_assert_false (gtk_widget_get_visible (spins[2]));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (where), last);
-  g_assert_true (gtk_widget_get_visible (spins[2]));
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spins[0]), 0);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spins[1]), 29);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spins[2]), 10);
-  g_signal_connect (status, "notify::label", G_CALLBACK (farm_status), NULL);
-
-  /* An unsaved edit: refused, with the reason. */
-  WgSettings s = *wg_graph_get_settings (wg_document_get_graph (doc));
-  s.seed += 1;
-  g_assert_true (wg_document_execute (doc, wg_command_set_settings (&s), NULL));
-  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Bake");
-  farm_ended = FALSE;
-  gtk_widget_activate (run);
-  wait_for (farm_bake_ended, win, "the farm bake was refused");
-  if (!g_str_has_prefix (gtk_label_get_text (GTK_LABEL (status)), "Save the graph first"))
-    g_error ("status: %s", gtk_label_get_text (GTK_LABEL (status)));
-  g_autofree char *out = g_build_filename (dir, "out", NULL);
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
-  wg_document_undo (doc);
-  g_assert_false (wg_document_is_modified (doc));
-
-  farm_ended = FALSE;
-  gtk_widget_activate (run);
-  wait_for (farm_bake_ended, win, "the farm bake ended");
-  g_autofree char *said = g_strdup_printf ("Farm bake done: 3 chunks in %s, contact sheet "
-                                           "contact-sheet.png", out);
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, said);
-  g_autofree char *frame = g_build_filename (out, "calm", "height.0029.exr", NULL);
-  g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
-  g_autofree char *beyond = g_build_filename (out, "calm", "height.0030.exr", NULL);
-  g_assert_false (g_file_test (beyond, G_FILE_TEST_EXISTS));
-  g_autofree char *sheet = g_build_filename (out, "contact-sheet.png", NULL);
-  g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
-  g_autofree char *record = g_build_filename (out, ".farm", "_", "chunk-0002.json", NULL);
-  g_assert_true (g_file_test (record, G_FILE_TEST_IS_REGULAR));
-  gtk_window_destroy (dialog);
   close_window (win);
 }
 
@@ -1443,19 +736,15 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/gpu-backend", test_gpu_backend);
   g_test_add_func ("/editor-ui/load-error", test_load_error);
   g_test_add_func ("/editor-ui/node-error", test_node_error);
-  g_test_add_func ("/editor-ui/viewport-controls", test_viewport_controls);
   g_test_add_func ("/editor-ui/menus", test_menus);
-  g_test_add_func ("/editor-ui/bake-dialog", test_bake_dialog);
   g_test_add_func ("/editor-ui/document-swap", test_document_swap);
   g_test_add_func ("/editor-ui/keys", test_keys);
   g_test_add_func ("/editor-ui/invalid-entries", test_invalid_entries);
-  g_test_add_func ("/editor-ui/bake-farm", test_bake_farm);
   g_test_add_func ("/editor-ui/keyframes", test_keyframes);
   g_test_add_func ("/editor-ui/structured-list", test_structured_list);
-  g_test_add_func ("/editor-ui/poke", test_poke);
-  g_test_add_func ("/editor-ui/obstacle-drag", test_obstacle_drag);
   g_test_add_func ("/editor-ui/recovery-after-kill", test_recovery_after_kill);
-  g_test_add_func ("/editor-ui/keyframed-obstacle-drag", test_keyframed_obstacle_drag);
+  editor_ui_add_viewport_tests ();
+  editor_ui_add_bake_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;
