@@ -18,6 +18,7 @@ typedef struct {
 struct _WgDocument {
   WgHistory *history;
   char *path;
+  char *template_source; /* the example this untitled document started from */
   GArray *listeners;
   guint next_listener;
   guint64 serial;
@@ -43,8 +44,8 @@ wg_document_new (void)
   return document_new (wg_graph_new (), NULL);
 }
 
-WgDocument *
-wg_document_open (const char *path, GError **incomplete, GError **error)
+static WgGraph *
+load_graph (const char *path, GError **incomplete, GError **error)
 {
   g_autofree char *data = NULL;
   gsize len;
@@ -62,7 +63,31 @@ wg_document_open (const char *path, GError **incomplete, GError **error)
     return NULL;
   if (incomplete && problems->len > 0)
     *incomplete = g_error_copy (problems->pdata[0]);
-  return document_new (graph, path);
+  return graph;
+}
+
+WgDocument *
+wg_document_open (const char *path, GError **incomplete, GError **error)
+{
+  WgGraph *graph = load_graph (path, incomplete, error);
+  return graph ? document_new (graph, path) : NULL;
+}
+
+WgDocument *
+wg_document_open_template (const char *path, GError **incomplete, GError **error)
+{
+  WgGraph *graph = load_graph (path, incomplete, error);
+  if (graph == NULL)
+    return NULL;
+  WgDocument *doc = document_new (graph, NULL);
+  doc->template_source = g_strdup (path);
+  return doc;
+}
+
+const char *
+wg_document_get_template_source (WgDocument *doc)
+{
+  return doc->template_source;
 }
 
 void
@@ -72,6 +97,7 @@ wg_document_free (WgDocument *doc)
     return;
   wg_history_free (doc->history);
   g_free (doc->path);
+  g_free (doc->template_source);
   g_array_unref (doc->listeners);
   g_free (doc->recovery_key);
   g_free (doc);
@@ -86,7 +112,14 @@ wg_document_get_path (WgDocument *doc)
 char *
 wg_document_get_title (WgDocument *doc)
 {
-  return doc->path ? g_path_get_basename (doc->path) : g_strdup ("Untitled graph");
+  if (doc->path)
+    return g_path_get_basename (doc->path);
+  if (doc->template_source)
+    {
+      g_autofree char *name = g_path_get_basename (doc->template_source);
+      return g_strdup_printf ("Untitled (from %s)", name);
+    }
+  return g_strdup ("Untitled graph");
 }
 
 WgGraph *
@@ -243,6 +276,7 @@ wg_document_save (WgDocument *doc, const char *path, GError **error)
       g_free (doc->path);
       doc->path = g_strdup (target);
     }
+  g_clear_pointer (&doc->template_source, g_free);
   doc->recovered = FALSE;
   wg_history_mark_clean (doc->history);
   notify (doc, WG_CHANGE_DOCUMENT);

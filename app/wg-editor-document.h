@@ -24,12 +24,23 @@ WgDocument *wg_document_new (void);
  */
 WgDocument *wg_document_open (const char *path, GError **incomplete, GError **error);
 
+/**
+ * wg_document_open_template:
+ * Loads @path as the start of a new, untitled document (an example graph):
+ * it has no file of its own, so the first save asks where, and the example
+ * is never written. Relative data paths keep resolving against @path's
+ * folder until then. Errors: as wg_document_open().
+ */
+WgDocument *wg_document_open_template (const char *path, GError **incomplete, GError **error);
+/* The example an untitled document was opened from, or NULL. */
+const char *wg_document_get_template_source (WgDocument *document);
+
 void wg_document_free (WgDocument *document);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgDocument, wg_document_free)
 
 /* The file, or NULL for an untitled document. */
 const char *wg_document_get_path (WgDocument *document);
-/* "ocean.json" or "Untitled graph". */
+/* "ocean.json", "Untitled (from ocean.json)" or "Untitled graph". */
 char *wg_document_get_title (WgDocument *document);
 
 /* The current graph. It is replaced on every edit, undo and redo. */

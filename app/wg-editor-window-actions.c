@@ -3,6 +3,7 @@
  * recent-files menu, autosave and closing. */
 #include "wg-editor-window-private.h"
 #include "wg-editor-bake-dialog.h"
+#include "wg-editor-examples.h"
 
 #include <string.h>
 
@@ -94,8 +95,12 @@ confirm_discard (WgEditorWindow *self, Continuation then, gpointer data)
                                               "Save changes to “%s”?", title);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
                                             "Unsaved changes are lost if you don’t save them.");
+  /* Return saves, which never overwrites an example: a document without a
+   * file of its own (new, or opened from an example) asks where first. */
+  gboolean has_file = wg_document_get_path (self->doc) != NULL;
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Cancel", GTK_RESPONSE_CANCEL, "_Discard",
-                          GTK_RESPONSE_REJECT, "_Save", GTK_RESPONSE_ACCEPT, NULL);
+                          GTK_RESPONSE_REJECT, has_file ? "_Save" : "_Save As…",
+                          GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   GtkWidget *discard = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
   gtk_widget_add_css_class (discard, "destructive-action");
@@ -155,7 +160,15 @@ save_as_response (GtkNativeDialog *dialog, int response, gpointer user_data)
           g_free (path);
           path = with;
         }
-      if (save_to (self, path) && after->then)
+      g_autofree char *why = NULL;
+      if (g_file_test (path, G_FILE_TEST_EXISTS) && wg_examples_opens_as_template (path, &why))
+        {
+          g_autofree char *name = g_path_get_basename (path);
+          g_autofree char *msg = g_strdup_printf ("Not saved: %s is an example (or read-only) "
+                                                  "and stays as it is. Choose another file.", name);
+          wg_editor_window_show_error (self, msg);
+        }
+      else if (save_to (self, path) && after->then)
         after->then (self, after->data);
     }
   g_free (after);
@@ -184,6 +197,17 @@ save_as (WgEditorWindow *self, Continuation then, gpointer data)
     {
       g_autoptr (GFile) file = g_file_new_for_path (path);
       gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, NULL);
+    }
+  else if (wg_document_get_template_source (self->doc))
+    {
+      /* A copy of an example goes to the user's documents, under its name. */
+      const char *docs = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+      if (docs == NULL || !g_file_test (docs, G_FILE_TEST_IS_DIR))
+        docs = g_get_home_dir ();
+      g_autoptr (GFile) folder = g_file_new_for_path (docs);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+      g_autofree char *name = g_path_get_basename (wg_document_get_template_source (self->doc));
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
     }
   else
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "untitled.json");
@@ -262,6 +286,12 @@ action_open_recent (GSimpleAction *a, GVariant *p, gpointer data)
 {
   g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (p, NULL));
   confirm_discard (data, do_open_path, g_file_get_path (file));
+}
+
+static void
+action_open_example (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  confirm_discard (data, do_open_path, g_variant_dup_string (p, NULL));
 }
 
 static void
@@ -378,6 +408,7 @@ static const GActionEntry window_actions[] = {
   { "new", action_new },
   { "open", action_open },
   { "open-recent", action_open_recent, "s" },
+  { "open-example", action_open_example, "s" },
   { "save", action_save },
   { "save-as", action_save_as },
   { "undo", action_undo },
@@ -411,6 +442,22 @@ recent_changed (GtkRecentManager *manager, WgEditorWindow *self)
       n++;
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* File › Open Example: "harbor" for graphs/harbor.json; they open as templates. */
+static void
+fill_examples (WgEditorWindow *self)
+{
+  g_autoptr (GPtrArray) examples = wg_examples_list ();
+  for (guint i = 0; i < examples->len; i++)
+    {
+      const char *path = g_ptr_array_index (examples, i);
+      g_autofree char *name = g_path_get_basename (path);
+      name[strlen (name) - strlen (".json")] = '\0';
+      g_autoptr (GMenuItem) item = g_menu_item_new (name, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
+      g_menu_append_item (self->examples_menu, item);
+    }
 }
 
 static gboolean
@@ -464,5 +511,6 @@ wg_editor_window_init_actions (WgEditorWindow *self)
   GtkRecentManager *recent = gtk_recent_manager_get_default ();
   g_signal_connect (recent, "changed", G_CALLBACK (recent_changed), self);
   recent_changed (recent, self);
+  fill_examples (self);
   self->autosave_timer = g_timeout_add_seconds (AUTOSAVE_SECONDS, autosave, self);
 }

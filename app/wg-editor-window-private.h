@@ -31,6 +31,7 @@ struct _WgEditorWindow {
   char *surface_output;
   gboolean updating_outputs;
   GMenu *recent_menu;
+  GMenu *examples_menu; /* filled once, from wg_examples_list() */
   char *backend_text;
 };
 

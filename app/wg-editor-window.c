@@ -3,6 +3,7 @@
  * wg-editor-window-actions.c, the bake dialog in wg-editor-bake-dialog.c,
  * the application in wg-editor-application.c. */
 #include "wg-editor-window-private.h"
+#include "wg-editor-examples.h"
 #include "wg-editor-viewport.h"
 
 #include <string.h>
@@ -80,7 +81,9 @@ update_title (WgEditorWindow *self)
   g_autofree char *dir = path ? g_path_get_dirname (path) : NULL;
   g_autofree char *home = dir && g_str_has_prefix (dir, g_get_home_dir ())
                             ? g_strconcat ("~", dir + strlen (g_get_home_dir ()), NULL) : NULL;
-  gtk_label_set_text (GTK_LABEL (self->subtitle), home ? home : dir ? dir : "Not saved");
+  const char *unsaved = wg_document_get_template_source (self->doc)
+                          ? "Example · Save asks where" : "Not saved";
+  gtk_label_set_text (GTK_LABEL (self->subtitle), home ? home : dir ? dir : unsaved);
   g_autofree char *window_title = g_strdup_printf ("%s — Wavegraph", shown);
   gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
@@ -261,14 +264,20 @@ wg_editor_window_open (WgEditorWindow *self, const char *path, GError **error)
 {
   g_autoptr (GError) incomplete = NULL;
   g_autofree char *absolute = g_canonicalize_filename (path, NULL);
-  WgDocument *doc = wg_document_open (absolute, &incomplete, error);
+  g_autofree char *template_why = NULL;
+  gboolean template = wg_examples_opens_as_template (absolute, &template_why);
+  WgDocument *doc = template ? wg_document_open_template (absolute, &incomplete, error)
+                             : wg_document_open (absolute, &incomplete, error);
   if (doc == NULL)
     {
       wg_editor_window_show_error (self, (*error)->message);
       return FALSE;
     }
   wg_editor_window_set_document (self, doc);
-  wg_editor_window_remember_recent (absolute);
+  if (!template)
+    wg_editor_window_remember_recent (absolute);
+  if (template)
+    wg_editor_window_toast (self, template_why);
   if (incomplete)
     {
       g_autofree char *msg = g_strdup_printf ("Work in progress: %s — the nodes it concerns are "
@@ -522,7 +531,7 @@ wg_editor_window_class_init (WgEditorWindowClass *klass)
     CHILD (backend_button), CHILD (backend_label), CHILD (backend_detail), CHILD (banner),
     CHILD (banner_label), CHILD (toast), CHILD (toast_label), CHILD (progress),
     CHILD (viewport_hint), CHILD (outputs), CHILD (enable_poking), CHILD (output_names),
-    CHILD (recent_menu), CHILD (content), CHILD (outer), CHILD (viewport_overlay),
+    CHILD (recent_menu), CHILD (examples_menu), CHILD (content), CHILD (outer), CHILD (viewport_overlay),
     CHILD (canvas_overlay), CHILD (inspector_scroll),
 #undef CHILD
   };

@@ -134,5 +134,6 @@ example_copy (const char *name, const char *folder);
 /* Each file's tests, added to the run by main() (tests/test-editor-ui.c). */
 void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
+void editor_ui_add_files_tests (void);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
  * progress that the strict loader refuses, Save As into another folder, and
  * crash recovery. */
 #include "wg-editor-document.h"
+#include "wg-editor-examples.h"
 #include "wg-editor-test-util.h"
 
 #include <glib/gstdio.h>
@@ -308,6 +309,50 @@ test_new_output_named (void)
   wg_document_free (doc);
 }
 
+/* An example opens as an untitled copy: its data paths resolve against the
+ * example's folder, the first save goes elsewhere and rebases them, and the
+ * example's bytes never change. Which files are examples: the source tree's
+ * graphs/ (and read-only files), not a copy elsewhere. */
+static void
+test_template (void)
+{
+  g_autofree char *example = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  g_autofree char *original = wg_editor_test_read (example);
+  g_autofree char *why = NULL;
+  g_assert_true (wg_examples_opens_as_template (example, &why));
+  g_assert_cmpstr (why, ==, "harbor.json is an example: it opened as an untitled copy, and Save "
+                            "asks where to keep yours");
+  g_autoptr (GPtrArray) examples = wg_examples_list ();
+  gboolean listed = FALSE;
+  for (guint i = 0; i < examples->len; i++)
+    listed |= g_strcmp0 (g_ptr_array_index (examples, i), example) == 0;
+  g_assert_true (listed);
+
+  g_autoptr (GError) error = NULL;
+  WgDocument *doc = wg_document_open_template (example, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (wg_document_get_path (doc));
+  g_assert_false (wg_document_is_modified (doc));
+  g_autofree char *title = wg_document_get_title (doc);
+  g_assert_cmpstr (title, ==, "Untitled (from harbor.json)");
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *mine = g_build_filename (dir, "harbor.json", NULL);
+  g_assert_false (wg_examples_opens_as_template (dir, NULL));
+  g_assert_true (wg_document_save (doc, mine, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (wg_document_get_path (doc), ==, mine);
+  g_assert_null (wg_document_get_template_source (doc));
+  g_autofree char *after = wg_editor_test_read (example);
+  g_assert_cmpstr (after, ==, original);
+  /* The harbor mask is still found from the new folder. */
+  const char *mask = wg_graph_get_param_string (wg_document_get_graph (doc), "harbor", "image");
+  g_autoptr (GFile) base = g_file_new_for_path (dir);
+  g_autoptr (GFile) resolved = g_file_resolve_relative_path (base, mask);
+  g_assert_true (g_file_query_exists (resolved, NULL));
+  wg_document_free (doc);
+  g_assert_false (wg_examples_opens_as_template (mine, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -327,5 +372,6 @@ main (int argc, char **argv)
   g_test_add_func ("/document/recovery", test_recovery);
   g_test_add_func ("/document/untitled", test_untitled);
   g_test_add_func ("/document/new-output-named", test_new_output_named);
+  g_test_add_func ("/document/template", test_template);
   return g_test_run ();
 }

@@ -745,6 +745,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/recovery-after-kill", test_recovery_after_kill);
   editor_ui_add_viewport_tests ();
   editor_ui_add_bake_tests ();
+  editor_ui_add_files_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;
