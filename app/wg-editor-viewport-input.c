@@ -1,7 +1,9 @@
 /* wg-editor-viewport-input.c — the viewport's camera (orbit, pan, zoom,
- * the sun) and what a click or drag does: orbit the view, poke the water
- * through a poke role's graph inputs, move an obstacle. */
+ * the sun) and what a click or drag does: move the node whose handle it
+ * starts on (an edit of the document), else poke the water through a poke
+ * role's graph inputs, else orbit the view; hovering a handle highlights it. */
 #include "wg-editor-viewport-private.h"
+#include "wg-editor-commands.h"
 
 #include <math.h>
 #include <string.h>
@@ -57,8 +59,9 @@ wg_viewport_sun_direction (float out[3])
   out[2] = (float) sin (el);
 }
 
-gboolean
-wg_viewport_pick (WgViewport *self, double wx, double wy, double *x, double *y)
+/* The point of the plane z = 0 under widget point (@wx, @wy), unwrapped. */
+static gboolean
+plane_point (WgViewport *self, double wx, double wy, double *x, double *y)
 {
   int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
   if (w <= 0 || h <= 0 || !self->camera_placed)
@@ -85,13 +88,45 @@ wg_viewport_pick (WgViewport *self, double wx, double wy, double *x, double *y)
   if (p0[2] <= 0 || p1[2] >= p0[2])
     return FALSE;
   double t = p0[2] / (p0[2] - p1[2]);
-  double px = p0[0] + t * (p1[0] - p0[0]), py = p0[1] + t * (p1[1] - p0[1]);
+  *x = p0[0] + t * (p1[0] - p0[0]);
+  *y = p0[1] + t * (p1[1] - p0[1]);
+  return TRUE;
+}
+
+gboolean
+wg_viewport_pick (WgViewport *self, double wx, double wy, double *x, double *y)
+{
+  double px, py;
+  if (!plane_point (self, wx, wy, &px, &py))
+    return FALSE;
+  /* A field that does not tile has no water beyond its patch to poke. */
+  if (!self->tiled && (px < 0 || py < 0 || px >= self->extent[0] || py >= self->extent[1]))
+    return FALSE;
   *x = fmod (px, self->extent[0]);
   *y = fmod (py, self->extent[1]);
   if (*x < 0)
     *x += self->extent[0];
   if (*y < 0)
     *y += self->extent[1];
+  return TRUE;
+}
+
+gboolean
+wg_viewport_project (WgViewport *self, double x, double y, double *wx, double *wy)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (w <= 0 || h <= 0 || !self->camera_placed)
+    return FALSE;
+  wg_viewport_update_matrices (self, w, h);
+  graphene_vec4_t p, clip;
+  graphene_vec4_init (&p, (float) x, (float) y, 0, 1);
+  graphene_matrix_transform_vec4 (&self->view_proj, &p, &clip);
+  float c[4];
+  graphene_vec4_to_float (&clip, c);
+  if (c[3] <= 0)
+    return FALSE;
+  *wx = 0.5 * (c[0] / c[3] + 1) * w;
+  *wy = 0.5 * (1 - c[1] / c[3]) * h;
   return TRUE;
 }
 
@@ -103,12 +138,10 @@ const char *
 wg_viewport_describe_controls (WgViewport *self)
 {
   g_free (self->controls);
-  const char *left = self->poke && self->obstacle ? "Click: poke the water · Drag the obstacle"
-                     : self->poke ? "Click and drag: poke the water"
-                     : self->obstacle ? "Drag: move the obstacle"
-                                      : "Drag: orbit";
-  self->controls = g_strdup_printf ("%s%s · Middle-drag: pan · Scroll: zoom", left,
-                                    self->poke || self->obstacle ? " · Right-drag: orbit" : "");
+  self->controls = g_strdup_printf ("%s%s%s · Middle-drag: pan · Scroll: zoom",
+                                    self->poke ? "Click and drag: poke the water" : "Drag: orbit",
+                                    self->handles->len ? " · Drag a handle: move it" : "",
+                                    self->poke ? " · Right-drag: orbit" : "");
   return self->controls;
 }
 
@@ -117,49 +150,118 @@ wg_viewport_set_interaction (WgViewport *self, const WgGraph *graph, WgEvaluator
 {
   self->input_target = evaluator;
   g_clear_pointer (&self->poke, wg_interaction_free);
-  g_clear_pointer (&self->obstacle, wg_interaction_free);
   if (graph)
-    {
-      self->poke = wg_interaction_find (graph, &wg_poke_role);
-      self->obstacle = wg_interaction_find (graph, &wg_obstacle_role);
-      if (self->obstacle)
-        {
-          self->obstacle_x = self->obstacle->x;
-          self->obstacle_y = self->obstacle->y;
-        }
-    }
+    self->poke = wg_interaction_find (graph, &wg_poke_role);
+  wg_viewport_update_handles (self);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), wg_viewport_describe_controls (self));
 }
 
 void
 wg_viewport_set_time (WgViewport *self, const WgGraph *graph, double t)
 {
-  if (self->obstacle == NULL || self->drag == DRAG_OBSTACLE)
-    return;
-  self->obstacle_x = wg_graph_get_param_value_at (graph, self->obstacle->node,
-                                                  self->obstacle->x_param, t);
-  self->obstacle_y = wg_graph_get_param_value_at (graph, self->obstacle->node,
-                                                  self->obstacle->y_param, t);
+  self->time = t;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
 gboolean
-wg_viewport_get_obstacle (WgViewport *self, double *x, double *y)
+wg_viewport_get_handle (WgViewport *self, const char *node, double *x, double *y)
 {
-  if (self->obstacle == NULL)
-    return FALSE;
-  *x = self->obstacle_x;
-  *y = self->obstacle_y;
-  return TRUE;
+  wg_viewport_update_handles (self);
+  for (guint k = 0; k < self->handles->len; k++)
+    {
+      const WgViewportHandle *h = &g_array_index (self->handles, WgViewportHandle, k);
+      if (strcmp (h->node, node) == 0)
+        {
+          *x = h->x;
+          *y = h->y;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
-/* Whether widget point (wx, wy) is near the obstacle (a tenth of the patch). */
-static gboolean
-near_obstacle (WgViewport *self, double x, double y)
+const char *
+wg_viewport_get_hovered (WgViewport *self)
 {
-  double dx = fabs (x - self->obstacle_x), dy = fabs (y - self->obstacle_y);
-  dx = MIN (dx, self->extent[0] - dx);
-  dy = MIN (dy, self->extent[1] - dy);
-  return hypot (dx, dy) < 0.1 * MAX (self->extent[0], self->extent[1]);
+  return self->hovered >= 0 ? g_array_index (self->handles, WgViewportHandle, self->hovered).node
+                            : NULL;
+}
+
+/* The handle whose centre is nearest widget point (@wx, @wy), within
+ * HANDLE_GRAB_PX; -1 when none is. */
+static int
+handle_at (WgViewport *self, double wx, double wy)
+{
+  wg_viewport_update_handles (self);
+  int best = -1;
+  double best_d = HANDLE_GRAB_PX;
+  for (guint k = 0; k < self->handles->len; k++)
+    {
+      const WgViewportHandle *h = &g_array_index (self->handles, WgViewportHandle, k);
+      double hx, hy;
+      if (wg_viewport_project (self, h->x, h->y, &hx, &hy) && hypot (hx - wx, hy - wy) <= best_d)
+        {
+          best_d = hypot (hx - wx, hy - wy);
+          best = (int) k;
+        }
+    }
+  return best;
+}
+
+static void
+set_hovered (WgViewport *self, int k)
+{
+  if (k == self->hovered)
+    return;
+  self->hovered = k;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), k >= 0 ? "grab" : NULL);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+wg_viewport_hover (WgViewport *self, double wx, double wy)
+{
+  if (self->drag == DRAG_NONE)
+    set_hovered (self, handle_at (self, wx, wy));
+}
+
+/* @value rounded to a thousandth of the patch's scale (1 cm in a 16 m
+ * pool, 10 cm in a 256 m harbour), as text for the file. */
+static double
+tidy (WgViewport *self, double value, char *text, gsize size)
+{
+  int decimals = MAX (0, 3 - (int) floor (log10 (MAX (self->extent[0], self->extent[1]))));
+  char format[8];
+  g_snprintf (format, sizeof format, "%%.%df", decimals);
+  g_ascii_formatd (text, (int) size, format, value);
+  return g_ascii_strtod (text, NULL);
+}
+
+/* Moves the dragged node to (@x, @y) at the viewport's time: an animated
+ * coordinate gets a key there (as an inspector edit would), a constant one
+ * a new value; inside the drag's undo group. */
+static void
+move_handle (WgViewport *self, double x, double y)
+{
+  WgDocument *doc = wg_viewport_document (self);
+  const char *const params[] = { "x", "y" };
+  const double values[] = { x, y };
+  for (guint i = 0; doc && i < 2; i++)
+    {
+      const WgGraph *graph = wg_document_get_graph (doc);
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      double v = tidy (self, values[i], text, sizeof text);
+      if (wg_graph_get_param_value_at (graph, self->drag_node, params[i], self->time) == v)
+        continue;
+      double tolerance = 0.5 / wg_graph_get_settings (graph)->fps;
+      WgCommand *cmd = wg_graph_get_param_keyframes (graph, self->drag_node, params[i], NULL, NULL)
+                         ? wg_command_set_key (graph, self->drag_node, params[i], self->time, v,
+                                               tolerance)
+                         : wg_command_set_param (self->drag_node, params[i], text);
+      g_autoptr (GError) error = NULL;
+      if (!wg_document_execute (doc, cmd, &error))
+        g_warning ("moving %s: %s", self->drag_node, error->message);
+    }
 }
 
 static void
@@ -172,17 +274,23 @@ begin (WgViewport *self, DragMode fallback, double wx, double wy)
   self->target0[0] = self->target[0];
   self->target0[1] = self->target[1];
   self->drag = fallback;
-  double x, y;
-  if (fallback != DRAG_ORBIT || self->input_target == NULL || !wg_viewport_pick (self, wx, wy, &x, &y))
+  if (fallback != DRAG_ORBIT)
     return;
-  if (self->obstacle && (self->poke == NULL || near_obstacle (self, x, y)))
+  int k = handle_at (self, wx, wy);
+  WgDocument *doc = wg_viewport_document (self);
+  if (k >= 0 && doc)
     {
-      self->drag = DRAG_OBSTACLE;
-      self->obstacle_x = x;
-      self->obstacle_y = y;
-      wg_interaction_apply (self->obstacle, self->input_target, x, y, TRUE);
+      self->drag = DRAG_HANDLE;
+      g_free (self->drag_node);
+      self->drag_node = g_strdup (g_array_index (self->handles, WgViewportHandle, k).node);
+      set_hovered (self, k);
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+      g_autofree char *label = g_strdup_printf ("Move %s", self->drag_node);
+      wg_document_begin_group (doc, label);
+      return;
     }
-  else if (self->poke)
+  double x, y;
+  if (self->poke && self->input_target && wg_viewport_pick (self, wx, wy, &x, &y))
     {
       self->drag = DRAG_POKE;
       wg_interaction_apply (self->poke, self->input_target, x, y, TRUE);
@@ -212,13 +320,9 @@ update (WgViewport *self, double wx, double wy)
       if (wg_viewport_pick (self, wx, wy, &x, &y))
         wg_interaction_apply (self->poke, self->input_target, x, y, TRUE);
       break;
-    case DRAG_OBSTACLE:
-      if (wg_viewport_pick (self, wx, wy, &x, &y))
-        {
-          self->obstacle_x = x;
-          self->obstacle_y = y;
-          wg_interaction_apply (self->obstacle, self->input_target, x, y, TRUE);
-        }
+    case DRAG_HANDLE:
+      if (plane_point (self, wx, wy, &x, &y))
+        move_handle (self, x, y);
       break;
     default:
       break;
@@ -231,6 +335,12 @@ end (WgViewport *self)
 {
   if (self->drag == DRAG_POKE)
     wg_interaction_apply (self->poke, self->input_target, 0, 0, FALSE);
+  WgDocument *doc = wg_viewport_document (self);
+  if (self->drag == DRAG_HANDLE && doc)
+    wg_document_end_group (doc);
+  if (self->drag == DRAG_HANDLE)
+    gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grab");
+  g_clear_pointer (&self->drag_node, g_free);
   self->drag = DRAG_NONE;
 }
 
@@ -275,6 +385,19 @@ drag_end (GtkGestureDrag *gesture, double dx, double dy, WgViewport *self)
   end (self);
 }
 
+static void
+motion (GtkEventControllerMotion *controller, double x, double y, WgViewport *self)
+{
+  wg_viewport_hover (self, x, y);
+}
+
+static void
+leave (GtkEventControllerMotion *controller, WgViewport *self)
+{
+  if (self->drag == DRAG_NONE)
+    set_hovered (self, -1);
+}
+
 static gboolean
 scroll (GtkEventControllerScroll *controller, double dx, double dy, WgViewport *self)
 {
@@ -297,4 +420,8 @@ wg_viewport_init_input (WgViewport *self)
   GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect (wheel, "scroll", G_CALLBACK (scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), wheel);
+  GtkEventController *pointer = gtk_event_controller_motion_new ();
+  g_signal_connect (pointer, "motion", G_CALLBACK (motion), self);
+  g_signal_connect (pointer, "leave", G_CALLBACK (leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), pointer);
 }

@@ -1,9 +1,11 @@
 /* wg-editor-viewport-private.h — what the viewport's files share (not for
- * the rest of the editor): its fields, and the camera and input handling of
- * wg-editor-viewport-input.c. */
+ * the rest of the editor): its fields, the camera and input handling of
+ * wg-editor-viewport-input.c and the overlays of
+ * wg-editor-viewport-overlay.c. */
 #pragma once
 
 #include "wg-editor-viewport.h"
+#include "wg-editor-document.h"
 
 #include <epoxy/gl.h>
 
@@ -16,7 +18,19 @@ G_BEGIN_DECLS
 /* The flat ring reaches this far from the centre (m); fog hides its edge. */
 #define HORIZON 40000.0
 
-typedef enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN, DRAG_POKE, DRAG_OBSTACLE } DragMode;
+/* Handles are discs this many widget pixels in radius; a press within
+ * HANDLE_GRAB_PX of a handle's centre grabs it. */
+#define HANDLE_PX 7.0
+#define HANDLE_GRAB_PX 14.0
+
+typedef enum { DRAG_NONE, DRAG_ORBIT, DRAG_PAN, DRAG_POKE, DRAG_HANDLE } DragMode;
+
+/* Something a drag can move: a node with float parameters "x" and "y". */
+typedef struct {
+  char *node;
+  double x, y;      /* where it is at the viewport's time (m) */
+  gboolean source;  /* a source's bump, else an obstacle's centre */
+} WgViewportHandle;
 
 struct _WgViewport {
   GtkGLArea parent;
@@ -45,9 +59,9 @@ struct _WgViewport {
   graphene_vec3_t eye;
 
   WgEvaluator *input_target;
-  WgInteraction *poke, *obstacle;
-  double obstacle_x, obstacle_y;
+  WgInteraction *poke;
   DragMode drag;
+  char *drag_node;    /* DRAG_HANDLE: the node moved */
   double drag_x0, drag_y0, yaw0, pitch0, target0[2];
   char *controls;
 
@@ -58,6 +72,15 @@ struct _WgViewport {
   guint64 shown_serial, pending_serial;
   gint64 shown_frame, pending_frame;
   guint64 frames_rendered;
+
+  /* Overlays and handles (wg-editor-viewport-overlay.c). */
+  double time;          /* the timeline's time (s): where keyed objects are */
+  gboolean tiled;       /* the field is periodic: drawn 3 × 3 */
+  gboolean ring_tiled;  /* the ring was built around 3 × 3 patches */
+  GArray *handles;      /* WgViewportHandle */
+  int hovered;          /* index into handles, or -1 */
+  GLuint overlay_program, overlay_vao, overlay_vbo;
+  GHashTable *mask_textures; /* image path → GL texture of its luminance (0: unreadable) */
 };
 
 /* wg-editor-viewport-input.c */
@@ -65,7 +88,22 @@ struct _WgViewport {
 void wg_viewport_update_matrices (WgViewport *self, int width, int height);
 /* Unit vector toward the sun (graph axes, z up). */
 void wg_viewport_sun_direction (float out[3]);
-/* The viewport's controllers: orbit, pan, zoom, pokes and obstacle drags. */
+/* The viewport's controllers: orbit, pan, zoom, pokes, handle drags and hover. */
 void wg_viewport_init_input (WgViewport *self);
+
+/* wg-editor-viewport-overlay.c */
+/* The document of the editor window the viewport is in, or NULL. */
+WgDocument *wg_viewport_document (WgViewport *self);
+/* Re-reads the handles (at the viewport's time) and whether the field
+ * tiles from the document's graph; keeps the hovered handle by its node. */
+void wg_viewport_update_handles (WgViewport *self);
+/* Builds the overlay program and buffers in the current context. */
+gboolean wg_viewport_overlay_realize (WgViewport *self, GError **error);
+void wg_viewport_overlay_unrealize (WgViewport *self);
+/* Draws obstacles, sources, handles and the patch's edge over the water
+ * into the bound framebuffer (the view is @height widget pixels high). */
+void wg_viewport_draw_overlay (WgViewport *self, int height);
+/* Frees what a WgViewportHandle holds (the handles array's clear function). */
+void wg_viewport_handle_clear (gpointer handle);
 
 G_END_DECLS

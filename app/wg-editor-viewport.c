@@ -1,6 +1,7 @@
 /* wg-editor-viewport.c — the 3D water viewport (see header): the surface
  * mesh, its textures, drawing, the GPU evaluator in its context, realize.
- * Camera and pointer handling are in wg-editor-viewport-input.c. */
+ * Camera and pointer handling are in wg-editor-viewport-input.c, what is
+ * drawn over the water in wg-editor-viewport-overlay.c. */
 #include "wg-editor-viewport-private.h"
 #include "wg-editor-glsl.h"
 
@@ -44,17 +45,20 @@ build_grid (WgViewport *self)
   glBindVertexArray (0);
 }
 
-/* Four rectangles around the 3 × 3 patches out to the horizon. */
+/* Four rectangles around the 3 × 3 patches (or the one patch of a field
+ * that does not tile) out to the horizon. */
 static void
 build_ring (WgViewport *self)
 {
   double lx = self->extent[0], ly = self->extent[1];
   double cx = 0.5 * lx, cy = 0.5 * ly, r = HORIZON;
+  double left = self->tiled ? -lx : 0, bottom = self->tiled ? -ly : 0;
+  double right = self->tiled ? 2 * lx : lx, top = self->tiled ? 2 * ly : ly;
   double rects[4][4] = {
-    { cx - r, cy - r, cx + r, -ly },
-    { cx - r, 2 * ly, cx + r, cy + r },
-    { cx - r, -ly, -lx, 2 * ly },
-    { 2 * lx, -ly, cx + r, 2 * ly },
+    { cx - r, cy - r, cx + r, bottom },
+    { cx - r, top, cx + r, cy + r },
+    { cx - r, bottom, left, top },
+    { right, bottom, cx + r, top },
   };
   float v[4 * 12];
   for (guint k = 0; k < 4; k++)
@@ -68,6 +72,7 @@ build_ring (WgViewport *self)
   glBufferData (GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
   self->ring_extent[0] = lx;
   self->ring_extent[1] = ly;
+  self->ring_tiled = self->tiled;
 }
 
 /* ---------------------------------------------------------------------------
@@ -197,11 +202,13 @@ make_fbo (WgViewport *self, int w, int h)
   glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
   glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  /* Stencil for the overlay's even-odd fills. */
   glBindRenderbuffer (GL_RENDERBUFFER, self->fbo_depth);
-  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, w, h);
   glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
   glFramebufferTexture2D (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, self->fbo_colour, 0);
-  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->fbo_depth);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                             self->fbo_depth);
   self->fbo_size[0] = w;
   self->fbo_size[1] = h;
 }
@@ -209,7 +216,8 @@ make_fbo (WgViewport *self, int w, int h)
 static void
 draw_water (WgViewport *self, const float eye[3], const float sun[3])
 {
-  if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1])
+  if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1] ||
+      self->ring_tiled != self->tiled)
     build_ring (self);
   GLuint p = self->surface_program;
   glUseProgram (p);
@@ -221,6 +229,8 @@ draw_water (WgViewport *self, const float eye[3], const float sun[3])
                1.0f / self->surface_size[1]);
   glUniform1i (glGetUniformLocation (p, "u_grid"), (int) self->grid_quads);
   glUniform1i (glGetUniformLocation (p, "u_channels"), (int) self->surface_channels);
+  glUniform1i (glGetUniformLocation (p, "u_tiled"), self->tiled);
+  glUniform1i (glGetUniformLocation (p, "u_outside"), FALSE);
   glUniform1i (glGetUniformLocation (p, "u_has_normal"), self->has_normal);
   glUniform1i (glGetUniformLocation (p, "u_has_foam"), self->has_foam);
   glUniform1f (glGetUniformLocation (p, "u_wave_height"), (float) self->wave_height);
@@ -232,11 +242,17 @@ draw_water (WgViewport *self, const float eye[3], const float sun[3])
       glActiveTexture (GL_TEXTURE0 + i);
       glBindTexture (GL_TEXTURE_2D, textures[i]);
       glUniform1i (glGetUniformLocation (p, names[i]), i);
+      /* A patch that does not tile ends at its last cell. */
+      GLint wrap = self->tiled ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
     }
   glUniform1i (glGetUniformLocation (p, "u_mode"), 0);
   glBindVertexArray (self->grid_vao);
-  glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL, 9);
+  glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL,
+                           self->tiled ? 9 : 1);
   glUniform1i (glGetUniformLocation (p, "u_mode"), 1);
+  glUniform1i (glGetUniformLocation (p, "u_outside"), !self->tiled);
   glBindVertexArray (self->ring_vao);
   glDrawArrays (GL_TRIANGLES, 0, 24);
   glActiveTexture (GL_TEXTURE0);
@@ -262,13 +278,14 @@ render (GtkGLArea *area, GdkGLContext *context)
     }
   glViewport (0, 0, rw, rh);
   glClearColor (0.1f, 0.12f, 0.15f, 1);
-  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
   if (!self->camera_placed)
     {
       self->extent[0] = self->extent[1] = 256;
       place_camera (self);
     }
   wg_viewport_update_matrices (self, w, h);
+  wg_viewport_update_handles (self);
   float sun[3], eye[3];
   wg_viewport_sun_direction (sun);
   graphene_vec3_to_float (&self->eye, eye);
@@ -298,7 +315,12 @@ render (GtkGLArea *area, GdkGLContext *context)
       glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) area_fbo);
       glBlitFramebuffer (0, 0, rw, rh, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_LINEAR);
       glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) area_fbo);
+      glViewport (0, 0, w, h);
+      glClear (GL_STENCIL_BUFFER_BIT);
     }
+  /* At full resolution: a few triangles, lines a pixel or two wide. */
+  if (self->has_surface)
+    wg_viewport_draw_overlay (self, gtk_widget_get_height (GTK_WIDGET (self)));
   glBindVertexArray (0);
   glUseProgram (0);
   self->shown_serial = self->pending_serial;
@@ -400,7 +422,7 @@ realize (GtkWidget *widget)
   self->surface_program = wg_glsl_program ("surface.vert", "surface.frag", &error);
   if (self->surface_program)
     self->sky_program = wg_glsl_program ("sky.vert", "sky.frag", &error);
-  if (self->sky_program == 0)
+  if (self->sky_program == 0 || !wg_viewport_overlay_realize (self, &error))
     {
       fail (self, error->message);
       return;
@@ -429,6 +451,7 @@ unrealize (GtkWidget *widget)
       glDeleteVertexArrays (3, arrays);
       glDeleteProgram (self->surface_program);
       glDeleteProgram (self->sky_program);
+      wg_viewport_overlay_unrealize (self);
       if (self->fbo)
         {
           glDeleteFramebuffers (1, &self->fbo);
@@ -491,6 +514,12 @@ wg_viewport_get_frames_rendered (WgViewport *self)
   return self->frames_rendered;
 }
 
+gboolean
+wg_viewport_is_tiled (WgViewport *self)
+{
+  return self->tiled;
+}
+
 static void
 wg_viewport_finalize (GObject *object)
 {
@@ -498,8 +527,10 @@ wg_viewport_finalize (GObject *object)
   g_free (self->error);
   g_free (self->renderer);
   g_free (self->controls);
+  g_free (self->drag_node);
   wg_interaction_free (self->poke);
-  wg_interaction_free (self->obstacle);
+  g_array_unref (self->handles);
+  g_hash_table_unref (self->mask_textures);
   G_OBJECT_CLASS (wg_viewport_parent_class)->finalize (object);
 }
 
@@ -523,12 +554,18 @@ wg_viewport_init (WgViewport *self)
   GtkGLArea *area = GTK_GL_AREA (self);
   gtk_gl_area_set_required_version (area, 4, 3);
   gtk_gl_area_set_has_depth_buffer (area, TRUE);
+  gtk_gl_area_set_has_stencil_buffer (area, TRUE);
   gtk_gl_area_set_auto_render (area, FALSE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (self), 200, 160);
   self->shown_frame = G_MININT64;
   self->pending_frame = G_MININT64;
+  self->tiled = self->ring_tiled = TRUE;
+  self->handles = g_array_new (FALSE, FALSE, sizeof (WgViewportHandle));
+  g_array_set_clear_func (self->handles, wg_viewport_handle_clear);
+  self->hovered = -1;
+  self->mask_textures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   wg_viewport_init_input (self);
   wg_viewport_describe_controls (self);

@@ -2,7 +2,15 @@
  * core) drawing the graph's chosen output as a displaced grid of patches
  * shaded by shaders/surface-shading.glsl (exact Fresnel, papers/003 eq. 16),
  * under an analytic sky; orbit, pan and zoom; clicks poke an exposed iWave
- * source, drags move an exposed obstacle.
+ * source. A periodic field tiles 3 × 3; a simulated patch is drawn once with
+ * its edge outlined (wg_viewport_graph_is_periodic()).
+ *
+ * Over the water it draws the graph's obstacles (shapes outlined and filled
+ * as placed at the timeline's time, image masks), its sources' bumps, and a
+ * handle on everything with a position ("x" and "y"): a drag starting on a
+ * handle moves that node in the document (one undo step; an animated
+ * position gets a key at the current time). The viewport finds the document
+ * through the editor window it is in.
  *
  * CPU results arrive as float arrays and are uploaded to textures. For the
  * GPU backend the viewport owns an evaluator whose plan adopts this GL
@@ -55,18 +63,38 @@ const char *wg_viewport_describe_controls (WgViewport *viewport);
 gboolean wg_gl_renderer_is_software (const char *renderer);
 
 /* The point of the water plane under widget point (@wx, @wy), in the
- * patch's coordinates (0 ≤ x < extent): FALSE when the ray misses it. */
+ * patch's coordinates (0 ≤ x < extent): FALSE when the ray misses it, or
+ * misses the patch of a field that does not tile. */
 gboolean wg_viewport_pick (WgViewport *viewport, double wx, double wy, double *x, double *y);
-/* The draggable obstacle follows @graph's keyframes to time @t (s): a drag
- * starts where it is now, not at its first key. Ignored mid-drag. */
+/* The widget point where water-plane point (@x, @y) m (at rest) is drawn;
+ * FALSE when it is behind the camera. */
+gboolean wg_viewport_project (WgViewport *viewport, double x, double y, double *wx, double *wy);
+/* Overlays and handles show the graph at time @t (s) (@graph: unused, the
+ * document's is read). */
 void wg_viewport_set_time (WgViewport *viewport, const WgGraph *graph, double t);
-/* Where the viewport holds the draggable obstacle (m); FALSE without one. */
-gboolean wg_viewport_get_obstacle (WgViewport *viewport, double *x, double *y);
+/* Where the handle of @node is (m) at the viewport's time; FALSE when it has none. */
+gboolean wg_viewport_get_handle (WgViewport *viewport, const char *node, double *x, double *y);
+/* The node whose handle the pointer is over (or is dragging), or NULL. */
+const char *wg_viewport_get_hovered (WgViewport *viewport);
+/* Whether the field is drawn tiled 3 × 3 (periodic) or once. */
+gboolean wg_viewport_is_tiled (WgViewport *viewport);
 
-/* A press, drag to, and release of the primary button at widget points, as
- * the gestures do (tests drive pokes through it). */
+/**
+ * wg_viewport_graph_is_periodic:
+ * Whether @graph's outputs are periodic over the patch, so the viewport may
+ * tile them: TRUE unless a node they are computed from has edges that do
+ * not wrap — an iwave whose "boundary" is not "periodic", a ripple whose
+ * "edges" are not "wrap" — or places waves in boxes (gerstner). An FFT
+ * ocean is periodic by construction.
+ */
+gboolean wg_viewport_graph_is_periodic (const WgGraph *graph);
+
+/* A press, drag to, and release of the primary button, and a pointer move
+ * without a button, at widget points, as the controllers do (tests drive
+ * pokes and handles through them). */
 void wg_viewport_press (WgViewport *viewport, double wx, double wy);
 void wg_viewport_drag_to (WgViewport *viewport, double wx, double wy);
 void wg_viewport_release (WgViewport *viewport);
+void wg_viewport_hover (WgViewport *viewport, double wx, double wy);
 
 G_END_DECLS

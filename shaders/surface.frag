@@ -1,6 +1,8 @@
 /* surface.frag — shades the editor's water surface (surface-shading.glsl):
  * normals from the graph's "normal" output or, without one, from the
- * surface by finite differences; foam from its "foam" output. */
+ * surface by finite differences; foam from its "foam" output. The flat
+ * ring around a patch that does not tile (u_outside) is calm and dimmed:
+ * water the graph does not compute. */
 #include "surface-shading.glsl"
 
 uniform vec3 u_eye;
@@ -12,6 +14,7 @@ uniform bool u_has_normal;
 uniform bool u_has_foam;
 uniform float u_wave_height; /* typical crest height (m), for the volume colour */
 uniform float u_fog;         /* distance (m) at which the sea fades to haze */
+uniform bool u_outside;
 uniform sampler2D u_surface;
 uniform sampler2D u_normal;
 uniform sampler2D u_foam;
@@ -43,11 +46,18 @@ main ()
                            -(height_at (uv + dy) - height_at (uv - dy)) / spacing.y, 1.0));
     }
   float foam = u_has_foam ? texture (u_foam, uv).x : 0.0;
+  if (u_outside)
+    {
+      n = vec3 (0.0, 0.0, 1.0);
+      foam = 0.0;
+    }
   vec3 to_point = v_world - u_eye;
   float dist = length (to_point);
   vec3 e = to_point / dist;
   float crest = clamp (0.5 + 0.5 * v_world.z / max (u_wave_height, 1e-3), 0.0, 1.0);
   vec3 c = wg_shade_water (e, n, u_sun, foam, crest);
+  if (u_outside)
+    c *= 0.45;
   /* Haze toward the horizon. */
   vec3 haze = wg_sky (normalize (vec3 (e.xy, 0.02)), u_sun);
   c = mix (c, haze, 1.0 - exp (-dist / u_fog));

@@ -1,7 +1,8 @@
 /* surface.vert — the editor's water surface: a grid of quads per patch,
  * displaced by the graph's output (vector displacement (dx, dy, h) or a
- * height) read from a float texture, 3 × 3 patches around the centre one,
- * plus a flat ring out to the horizon (u_mode 1). */
+ * height) read from a float texture, 3 × 3 patches around the centre one
+ * (a periodic field; one patch otherwise), plus a flat ring out to the
+ * horizon (u_mode 1). */
 
 uniform mat4 u_view_proj;
 uniform vec2 u_extent;   /* patch size (m) */
@@ -9,6 +10,7 @@ uniform vec2 u_texel;    /* 1 / field size */
 uniform int u_grid;      /* quads along a patch side */
 uniform int u_mode;      /* 0: displaced patches; 1: the flat ring (a_position) */
 uniform int u_channels;  /* of u_surface: 3 (displacement) or 1 (height) */
+uniform bool u_tiled;    /* 9 instances tile the patch; else one draws it once */
 uniform sampler2D u_surface;
 
 layout (location = 0) in vec2 a_position;
@@ -25,7 +27,8 @@ main ()
     {
       int n = u_grid + 1;
       ivec2 ij = ivec2 (gl_VertexID % n, gl_VertexID / n);
-      ivec2 tile = ivec2 (gl_InstanceID % 3 - 1, gl_InstanceID / 3 - 1);
+      int instance = u_tiled ? gl_InstanceID : 4;
+      ivec2 tile = ivec2 (instance % 3 - 1, instance / 3 - 1);
       plane = (vec2 (ij) / float (u_grid) + vec2 (tile)) * u_extent;
       /* Field cell (i, j) sits at x = i·Δ: the centre of texel i. */
       vec4 s = textureLod (u_surface, plane / u_extent + 0.5 * u_texel, 0.0);

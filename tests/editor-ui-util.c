@@ -368,3 +368,50 @@ example_copy (const char *name, const char *folder)
   g_assert_true (g_file_set_contents (work, text, -1, NULL));
   return work;
 }
+
+/* The colour (R, G, B) of @shot (a screenshot of @win) where @win's viewport
+ * draws water-plane point (@x, @y) m, averaged over 3 × 3 pixels; FALSE when
+ * that point is outside the viewport. */
+gboolean
+viewport_probe (WgEditorWindow *win, GdkTexture *shot, double x, double y, double rgb[3])
+{
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  graphene_rect_t r;
+  double wx, wy;
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (viewport), GTK_WIDGET (win), &r));
+  if (!wg_viewport_project (viewport, x, y, &wx, &wy) || wx < 1 || wy < 1 ||
+      wx > r.size.width - 2 || wy > r.size.height - 2)
+    return FALSE;
+  int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
+  g_autofree guint8 *px = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (shot, px, (gsize) w * 4);
+  /* The window's paintable is larger than the window by its frame's
+   * margins (the shadow of client-side decorations), and the screenshot
+   * squeezes it into the window's size. */
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
+  int pw = gdk_paintable_get_intrinsic_width (paintable);
+  int ph = gdk_paintable_get_intrinsic_height (paintable);
+  double sx = (double) w / pw, sy = (double) h / ph;
+  int cx = (int) ((r.origin.x + wx + 0.5 * (pw - gtk_widget_get_width (GTK_WIDGET (win)))) * sx);
+  int cy = (int) ((r.origin.y + wy + 0.5 * (ph - gtk_widget_get_height (GTK_WIDGET (win)))) * sy);
+  rgb[0] = rgb[1] = rgb[2] = 0;
+  for (int y_ = cy - 1; y_ <= cy + 1; y_++)
+    for (int x_ = cx - 1; x_ <= cx + 1; x_++)
+      {
+        const guint8 *p = px + ((gsize) y_ * w + x_) * 4; /* B, G, R, A */
+        for (int c = 0; c < 3; c++)
+          rgb[c] += p[2 - c] / 9.0;
+      }
+  g_test_message ("(%.1f, %.1f) m, at (%d, %d) in the window: RGB %.0f %.0f %.0f", x, y, cx, cy,
+                  rgb[0], rgb[1], rgb[2]);
+  return TRUE;
+}
+
+/* The widget point of @viewport where it draws node @node's handle. */
+void
+handle_point (WgViewport *viewport, const char *node, double *wx, double *wy)
+{
+  double x, y;
+  g_assert_true (wg_viewport_get_handle (viewport, node, &x, &y));
+  g_assert_true (wg_viewport_project (viewport, x, y, wx, wy));
+}

@@ -136,4 +136,14 @@ void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
 void editor_ui_add_files_tests (void);
 
+/* The colour (R, G, B) of @shot (a screenshot of @win) where @win's viewport
+ * draws water-plane point (@x, @y) m, averaged over 3 × 3 pixels; FALSE when
+ * that point is outside the viewport. */
+gboolean
+viewport_probe (WgEditorWindow *win, GdkTexture *shot, double x, double y, double rgb[3]);
+
+/* The widget point of @viewport where it draws node @node's handle. */
+void
+handle_point (WgViewport *viewport, const char *node, double *wx, double *wy);
+
 G_END_DECLS

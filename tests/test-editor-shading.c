@@ -119,7 +119,8 @@ test_viewport_programs (void)
   g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
   g_assert_no_error (error);
   g_assert_nonnull (ctx); /* current from here on: the programs below need it */
-  const char *pairs[][2] = { { "surface.vert", "surface.frag" }, { "sky.vert", "sky.frag" } };
+  const char *pairs[][2] = { { "surface.vert", "surface.frag" }, { "sky.vert", "sky.frag" },
+                             { "overlay.vert", "overlay.frag" } };
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     {
       GLuint program = wg_glsl_program (pairs[i][0], pairs[i][1], &error);

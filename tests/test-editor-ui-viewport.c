@@ -1,6 +1,7 @@
 /* test-editor-ui-viewport.c — the editor's viewport under Xvfb: camera
- * controls, poking pool.json's water, dragging its pillar (still and
- * keyframed). */
+ * controls, poking pool.json's water, dragging its pillar by its handle
+ * (still and keyframed), obstacles drawn over the water (pool.json's pillar,
+ * harbor.json's breakwater), a simulated patch drawn once. */
 #include "editor-ui.h"
 
 #include <math.h>
@@ -21,6 +22,7 @@ test_viewport_controls (void)
   g_assert_cmpfloat (x, <, 64);
   g_assert_false (wg_viewport_pick (viewport, w / 2.0, 1, &x2, &y2)); /* the sky */
   g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
+  g_assert_true (wg_viewport_is_tiled (viewport)); /* an FFT ocean */
   guint64 before = wg_viewport_get_frames_rendered (viewport);
   wg_viewport_press (viewport, w / 2.0, h * 0.75);
   wg_viewport_drag_to (viewport, w / 2.0 + 60, h * 0.75);
@@ -33,20 +35,29 @@ test_viewport_controls (void)
   close_window (win);
 }
 
-/* Opens a copy of pool.json and clicks the viewport's Enable Poking. */
+/* Opens a copy of pool.json; @pillar_x (optional): another value for the
+ * pillar's x, keys perhaps. */
 static WgEditorWindow *
-open_pool_poking (const char *name, const char *pillar_x)
+open_pool (const char *name, const char *pillar_x)
 {
   g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
-  g_autoptr (GString) text = g_string_new (wg_editor_test_read (src));
-  /* @pillar_x (optional): another value for the pillar's x, keys perhaps. */
+  g_autofree char *original = wg_editor_test_read (src);
+  g_autoptr (GString) text = g_string_new (original);
   if (pillar_x)
     g_assert_cmpuint (g_string_replace (text, "\"shape\": \"circle\", \"x\": 10,", pillar_x, 1), ==, 1);
   g_autofree char *work = g_build_filename (artifacts (), name, NULL);
   g_assert_true (g_file_set_contents (work, text->str, -1, NULL));
-  WgEditorWindow *win = open_window (work);
+  return open_window (work);
+}
+
+/* Opens a copy of pool.json and clicks the viewport's Enable Poking. */
+static WgEditorWindow *
+open_pool_poking (const char *name, const char *pillar_x)
+{
+  WgEditorWindow *win = open_pool (name, pillar_x);
   WgViewport *viewport = wg_editor_window_get_viewport (win);
-  g_assert_nonnull (strstr (wg_viewport_describe_controls (viewport), "Drag: orbit"));
+  g_assert_cmpstr (wg_viewport_describe_controls (viewport), ==,
+                   "Drag: orbit · Drag a handle: move it · Middle-drag: pan · Scroll: zoom");
   GtkWidget *enable = find_widget (GTK_WIDGET (win), GTK_TYPE_BUTTON, "Enable Poking");
   g_assert_nonnull (enable);
   g_assert_true (gtk_widget_get_visible (enable));
@@ -55,8 +66,8 @@ open_pool_poking (const char *name, const char *pillar_x)
   WgDocument *doc = wg_editor_window_get_document (win);
   g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
   g_assert_cmpstr (wg_viewport_describe_controls (viewport), ==,
-                   "Click: poke the water · Drag the obstacle · Right-drag: orbit · Middle-drag: "
-                   "pan · Scroll: zoom");
+                   "Click and drag: poke the water · Drag a handle: move it · Right-drag: orbit · "
+                   "Middle-drag: pan · Scroll: zoom");
   wait_for (wg_editor_window_is_settled, win, "the graph with a poke is evaluated");
   return win;
 }
@@ -119,25 +130,29 @@ test_poke (void)
   close_pool_poking (win);
 }
 
-/* Dragging pool.json's pillar: its exposed x and y follow the pointer in the
- * evaluator's inputs, the mask moves there, and the file is not edited. */
+/* Dragging pool.json's pillar by its handle (at its centre) moves it in
+ * the document as one undo step, and the mask moves there; no poke on the
+ * way, and the exposed inputs are left alone. A press off the handle still
+ * pokes. */
 static void
 test_obstacle_drag (void)
 {
   WgEditorWindow *win = open_pool_poking ("drag.json", NULL);
   WgViewport *viewport = wg_editor_window_get_viewport (win);
   WgEvaluator *ev = wg_editor_window_get_evaluator (win);
+  WgDocument *doc = wg_editor_window_get_document (win);
   double v, wx, wy, x, y, tx, ty;
-  g_assert_false (wg_evaluator_get_input (ev, "pillar_x", &v));
-  widget_point_for (viewport, 10, 9, &wx, &wy, &x, &y);
+  handle_point (viewport, "pillar", &wx, &wy);
   wg_viewport_press (viewport, wx, wy);
+  g_assert_cmpstr (wg_viewport_get_hovered (viewport), ==, "pillar");
   widget_point_for (viewport, 5, 12, &wx, &wy, &tx, &ty);
   wg_viewport_drag_to (viewport, wx, wy);
   wg_viewport_release (viewport);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
-  g_assert_cmpfloat (v, ==, tx);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_y", &v));
-  g_assert_cmpfloat (v, ==, ty);
+  WgGraph *graph = wg_document_get_graph (doc);
+  g_assert_cmpfloat_with_epsilon (wg_graph_get_param_double (graph, "pillar", "x"), tx, 0.006);
+  g_assert_cmpfloat_with_epsilon (wg_graph_get_param_double (graph, "pillar", "y"), ty, 0.006);
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Move pillar");
+  g_assert_false (wg_evaluator_get_input (ev, "pillar_x", &v));
   g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v)); /* no poke on the way */
   wait_for (wg_editor_window_is_settled, win, "the moved obstacle is evaluated");
 
@@ -151,15 +166,25 @@ test_obstacle_drag (void)
   g_test_message ("mask thumbnail green: %u at the new place, %u at the old", new_g, old_g);
   g_assert_cmpuint (new_g, <, 60);
   g_assert_cmpuint (old_g, >, 200);
-  /* A live change: no step, the document's pillar stays put. */
-  WgDocument *doc = wg_editor_window_get_document (win);
-  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Enable poking");
+
+  /* Off the handle a press pokes, as before. */
+  widget_point_for (viewport, 3, 13, &wx, &wy, &x, &y);
+  wg_viewport_press (viewport, wx, wy);
+  g_assert_true (wg_evaluator_get_input (ev, "poke_amplitude", &v));
+  g_assert_cmpfloat (v, >, 0);
+  g_assert_true (wg_evaluator_get_input (ev, "poke_x", &v));
+  g_assert_cmpfloat (v, ==, x);
+  wg_viewport_release (viewport);
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Move pillar");
+
+  activate (win, "undo", NULL);
   g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "x"), ==, 10);
   close_pool_poking (win);
 }
 
-/* A keyframed obstacle is dragged from where it is at the current frame,
- * not from its first key. */
+/* A keyframed obstacle's handle is where the obstacle is at the current
+ * frame; dragging it there replaces that frame's key (auto-key), not the
+ * constant y's value alone. */
 static void
 test_keyframed_obstacle_drag (void)
 {
@@ -167,24 +192,157 @@ test_keyframed_obstacle_drag (void)
                                           "{ \"keys\": [[0, 10], [2, 4]] },");
   WgViewport *viewport = wg_editor_window_get_viewport (win);
   WgEvaluator *ev = wg_editor_window_get_evaluator (win);
-  double ox, oy, wx, wy, x, y, tx, ty, v;
-  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
+  WgDocument *doc = wg_editor_window_get_document (win);
+  double ox, oy, wx, wy, tx, ty, v;
+  g_assert_true (wg_viewport_get_handle (viewport, "pillar", &ox, &oy));
   g_assert_cmpfloat (ox, ==, 10);
   wg_timeline_set_frame (wg_editor_window_get_timeline (win), 60); /* 2 s */
-  g_assert_true (wg_viewport_get_obstacle (viewport, &ox, &oy));
+  g_assert_true (wg_viewport_get_handle (viewport, "pillar", &ox, &oy));
   g_assert_cmpfloat (ox, ==, 4);
   g_assert_cmpfloat (oy, ==, 9);
   wait_for (wg_editor_window_is_settled, win, "frame 60 is evaluated");
   /* Pressed on it where it is now: a drag of the obstacle, not a poke. */
-  widget_point_for (viewport, 4, 9, &wx, &wy, &x, &y);
+  handle_point (viewport, "pillar", &wx, &wy);
   wg_viewport_press (viewport, wx, wy);
   widget_point_for (viewport, 6, 12, &wx, &wy, &tx, &ty);
   wg_viewport_drag_to (viewport, wx, wy);
   wg_viewport_release (viewport);
-  g_assert_true (wg_evaluator_get_input (ev, "pillar_x", &v));
-  g_assert_cmpfloat (v, ==, tx);
+  g_autofree char *keys = g_strdup_printf ("0:10 2:%g", round (tx * 100) / 100);
+  assert_keys (doc, "pillar", "x", keys);
+  assert_keys (doc, "pillar", "y", "");
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "y"), ==,
+                     round (ty * 100) / 100);
+  g_assert_false (wg_evaluator_get_input (ev, "pillar_x", &v));
   g_assert_false (wg_evaluator_get_input (ev, "poke_amplitude", &v));
+  activate (win, "undo", NULL);
   close_pool_poking (win);
+}
+
+/* pool.json from above the default camera: the pillar (a circle of 1.2 m
+ * at (10, 9)) is drawn over the water, the patch once, with its edge. */
+static void
+test_obstacles_drawn (void)
+{
+  WgEditorWindow *win = open_pool ("drawn.json", NULL);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  g_assert_false (wg_viewport_is_tiled (viewport)); /* reflecting iWave walls */
+  g_autoptr (GdkTexture) shot = screenshot (win, "viewport-pool.png");
+  double in[3], beside[3], copy[3], edge[3];
+  /* Inside the pillar, clear of its handle: the obstacle's orange over the water. */
+  g_assert_true (viewport_probe (win, shot, 10.7, 9, in));
+  g_assert_true (viewport_probe (win, shot, 13, 9, beside));
+  g_assert_cmpfloat (in[0], >, in[2] + 40);
+  g_assert_cmpfloat (beside[2], >, beside[0] + 20);
+  /* Where a tiled copy of the pillar would be, nothing like it (dimmed flat water). */
+  gboolean probed = FALSE;
+  for (int k = 0; k < 4; k++)
+    {
+      double dx = k == 0 ? 16 : k == 1 ? -16 : 0, dy = k == 2 ? 16 : k == 3 ? -16 : 0;
+      if (viewport_probe (win, shot, 10.7 + dx, 9 + dy, copy))
+        {
+          probed = TRUE;
+          g_assert_cmpfloat (copy[0], <, copy[2]);
+          g_assert_cmpfloat (fabs (copy[0] - in[0]) + fabs (copy[2] - in[2]), >, 80);
+        }
+    }
+  g_assert_true (probed);
+  /* The patch's edge (x = 16 m): a light line, lighter than the water inside. */
+  g_assert_true (viewport_probe (win, shot, 16, 8, edge));
+  g_assert_true (viewport_probe (win, shot, 15.5, 8, beside));
+  g_assert_cmpfloat (edge[0] + edge[1] + edge[2], >, beside[0] + beside[1] + beside[2] + 150);
+  close_window (win);
+}
+
+/* A concave polygon (a U around the pillar's place) is filled by the
+ * even-odd rule as the node fills it: its arms and base, not the gap. */
+static void
+test_polygon_drawn (void)
+{
+  WgEditorWindow *win = open_pool ("polygon.json", "\"shape\": \"polygon\", \"points\": [[-3, -3], "
+                                   "[3, -3], [3, 3], [1.5, 3], [1.5, -1.5], [-1.5, -1.5], [-1.5, 3], "
+                                   "[-3, 3]], \"x\": 10,");
+  g_autoptr (GdkTexture) shot = screenshot (win, "viewport-polygon.png");
+  double arm[3], base[3], gap[3];
+  g_assert_true (viewport_probe (win, shot, 7.75, 10.5, arm));
+  g_assert_true (viewport_probe (win, shot, 10.8, 6.75, base));
+  g_assert_true (viewport_probe (win, shot, 10, 10.5, gap));
+  g_assert_cmpfloat (arm[0], >, arm[2] + 40);
+  g_assert_cmpfloat (base[0], >, base[2] + 40);
+  g_assert_cmpfloat (gap[0], <, gap[2] + 20); /* water, or the sun's white glint on it */
+  close_window (win);
+}
+
+/* harbor.json: the breakwater of its image mask (a bar 5 m wide along
+ * y ≈ 98 m from x = 0 to 178 m) drawn over the water (probed clear of the
+ * sun's glint); the boat has a handle, the image none. */
+static void
+test_harbor_obstacles_drawn (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  g_assert_false (wg_viewport_is_tiled (viewport));
+  double bx, by;
+  g_assert_true (wg_viewport_get_handle (viewport, "boat", &bx, &by));
+  g_assert_cmpfloat (bx, ==, 90);
+  g_assert_false (wg_viewport_get_handle (viewport, "harbor", &bx, &by)); /* an image */
+  g_autoptr (GdkTexture) shot = screenshot (win, "viewport-harbor.png");
+  double on[3], beside[3];
+  g_assert_true (viewport_probe (win, shot, 60, 98.5, on));
+  g_assert_true (viewport_probe (win, shot, 60, 110, beside));
+  g_assert_cmpfloat (on[0], >, on[2] + 40);
+  g_assert_cmpfloat (beside[2], >, beside[0] + 20);
+  close_window (win);
+}
+
+/* Hovering the pillar's handle highlights it (yellow); a drag from it at a
+ * frame where x is animated sets a key there, between the others; undo
+ * takes it back. */
+static void
+test_handle_hover_drag (void)
+{
+  WgEditorWindow *win = open_pool ("handle.json", "\"shape\": \"circle\", \"x\": "
+                                   "{ \"keys\": [[0, 10], [2, 4]] },");
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  double wx, wy, tx, ty, rest[3], hot[3];
+  wg_timeline_set_frame (wg_editor_window_get_timeline (win), 30); /* 1 s: x = 7 */
+  wait_for (wg_editor_window_is_settled, win, "frame 30 is evaluated");
+  g_assert_true (wg_viewport_get_handle (viewport, "pillar", &tx, &ty));
+  g_assert_cmpfloat (tx, ==, 7);
+  g_autoptr (GdkTexture) before = screenshot (win, "viewport-handle.png");
+  g_assert_true (viewport_probe (win, before, 7, 9, rest));
+  handle_point (viewport, "pillar", &wx, &wy);
+  wg_viewport_hover (viewport, wx + 40, wy);
+  g_assert_null (wg_viewport_get_hovered (viewport));
+  wg_viewport_hover (viewport, wx + 3, wy - 2);
+  g_assert_cmpstr (wg_viewport_get_hovered (viewport), ==, "pillar");
+  g_autoptr (GdkTexture) after = screenshot (win, "viewport-handle-hover.png");
+  g_assert_true (viewport_probe (win, after, 7, 9, hot));
+  g_assert_cmpfloat (rest[0] + rest[1], <, 250);
+  g_assert_cmpfloat (hot[0], >, 200);
+  g_assert_cmpfloat (hot[1], >, 160);
+  g_assert_cmpfloat (hot[2], <, 120);
+
+  wg_viewport_press (viewport, wx + 3, wy - 2);
+  widget_point_for (viewport, 8, 11, &wx, &wy, &tx, &ty);
+  wg_viewport_drag_to (viewport, wx, wy);
+  wg_viewport_release (viewport);
+  g_autofree char *keys = g_strdup_printf ("0:10 1:%g 2:4", round (tx * 100) / 100);
+  assert_keys (doc, "pillar", "x", keys);
+  g_assert_cmpfloat (wg_graph_get_param_double (wg_document_get_graph (doc), "pillar", "y"), ==,
+                     round (ty * 100) / 100);
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==, "Move pillar");
+  g_assert_true (wg_viewport_get_handle (viewport, "pillar", &tx, &ty));
+  g_assert_cmpfloat (fabs (tx - 8) + fabs (ty - 11), <, 0.3);
+  wait_for (wg_editor_window_is_settled, win, "the moved pillar is evaluated");
+  g_autoptr (GdkTexture) moved = screenshot (win, "viewport-handle-moved.png");
+  double in[3];
+  g_assert_true (viewport_probe (win, moved, tx + 0.7, ty, in));
+  g_assert_cmpfloat (in[0], >, in[2] + 40);
+  activate (win, "undo", NULL);
+  assert_keys (doc, "pillar", "x", "0:10 2:4");
+  close_window (win);
 }
 
 void
@@ -194,4 +352,8 @@ editor_ui_add_viewport_tests (void)
   g_test_add_func ("/editor-ui/poke", test_poke);
   g_test_add_func ("/editor-ui/obstacle-drag", test_obstacle_drag);
   g_test_add_func ("/editor-ui/keyframed-obstacle-drag", test_keyframed_obstacle_drag);
+  g_test_add_func ("/editor-ui/viewport-obstacles", test_obstacles_drawn);
+  g_test_add_func ("/editor-ui/viewport-polygon", test_polygon_drawn);
+  g_test_add_func ("/editor-ui/viewport-harbor-obstacles", test_harbor_obstacles_drawn);
+  g_test_add_func ("/editor-ui/handle-hover-drag", test_handle_hover_drag);
 }
