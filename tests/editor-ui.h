@@ -4,6 +4,7 @@
 
 #include "wg-editor-application.h"
 #include "wg-editor-window.h"
+#include "wg-editor-layout.h"
 #include "wg-editor-test-util.h"
 
 G_BEGIN_DECLS
@@ -135,5 +136,6 @@ example_copy (const char *name, const char *folder);
 void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
 void editor_ui_add_files_tests (void);
+void editor_ui_add_workspace_tests (void);
 
 G_END_DECLS

@@ -713,6 +713,9 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (xdg); i++)
     if (g_getenv (xdg[i]))
       g_mkdir_with_parents (g_getenv (xdg[i]), 0700);
+  /* Every run starts from the default layout (windows remember theirs). */
+  g_autofree char *layout = wg_editor_layout_file ();
+  g_unlink (layout);
   app = wg_editor_application_new ();
   g_autoptr (GError) error = NULL;
   if (!g_application_register (G_APPLICATION (app), NULL, &error))
@@ -746,6 +749,7 @@ main (int argc, char **argv)
   editor_ui_add_viewport_tests ();
   editor_ui_add_bake_tests ();
   editor_ui_add_files_tests ();
+  editor_ui_add_workspace_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;
