@@ -132,10 +132,20 @@ find_actionable (GtkWidget *widget, const char *action);
 char *
 example_copy (const char *name, const char *folder);
 
+/* Moves the X pointer to point (@x, @y) of @widget in @win and clicks
+ * @button @times times, through the X server (xdotool), as a user would. */
+void click_through_x (WgEditorWindow *win, GtkWidget *widget, double x, double y, int button,
+                      int times);
+
+/* TRUE (the test skipped, with the reason) when xdotool is missing, except
+ * in CI (WAVEGRAPH_REQUIRE_GPU=1), where the test then fails on it. */
+gboolean xdotool_missing (void);
+
 /* Each file's tests, added to the run by main() (tests/test-editor-ui.c). */
 void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
 void editor_ui_add_files_tests (void);
 void editor_ui_add_workspace_tests (void);
+void editor_ui_add_canvas_tests (void);
 
 G_END_DECLS
