@@ -79,7 +79,7 @@ draw_grid (WgCanvas *self, GtkSnapshot *s, double w, double h)
 static void
 curve (cairo_t *cr, double x1, double y1, double x2, double y2, double scale)
 {
-  double dx = MAX (fabs (x2 - x1) * 0.5, 40 * scale);
+  double dx = wg_canvas_link_bend (x1, x2, scale);
   cairo_move_to (cr, x1, y1);
   cairo_curve_to (cr, x1 + dx, y1, x2 - dx, y2, x2, y2);
 }

@@ -312,8 +312,8 @@ motion (GtkEventControllerMotion *controller, double x, double y, WgCanvas *self
  * Keyboard, clipboard, search
  * ------------------------------------------------------------------------- */
 
-static void
-copy_selection (WgCanvas *self)
+void
+wg_canvas_copy_selection (WgCanvas *self)
 {
   const char *const *ids = wg_canvas_get_selection (self);
   if (ids[0] == NULL || self->doc == NULL)
@@ -332,6 +332,13 @@ paste_ready (GObject *source, GAsyncResult *result, gpointer data)
   WgRequest r = { .kind = WG_REQUEST_PASTE, .text = text };
   wg_canvas_to_graph (self, self->pointer_x, self->pointer_y, &r.x, &r.y);
   wg_canvas_request (self, &r);
+}
+
+void
+wg_canvas_paste (WgCanvas *self)
+{
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (self)), NULL, paste_ready,
+                                 g_object_ref (self));
 }
 
 static void
@@ -391,15 +398,19 @@ key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, Gdk
     case GDK_KEY_x:
       if (!ctrl)
         return FALSE;
-      copy_selection (self);
+      wg_canvas_copy_selection (self);
       if (keyval == GDK_KEY_x)
         wg_canvas_request_selection (self, WG_REQUEST_REMOVE_NODES);
       return TRUE;
     case GDK_KEY_v:
       if (!ctrl)
         return FALSE;
-      gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (self)), NULL, paste_ready,
-                                     g_object_ref (self));
+      wg_canvas_paste (self);
+      return TRUE;
+    case GDK_KEY_F2:
+      if (ctrl || wg_canvas_get_selection (self)[0] == NULL || wg_canvas_get_selection (self)[1])
+        return FALSE;
+      wg_canvas_start_rename (self, wg_canvas_get_selection (self)[0]);
       return TRUE;
     case GDK_KEY_a:
       if (!ctrl)
@@ -553,6 +564,8 @@ wg_canvas_init_input (WgCanvas *self)
   g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed), self);
   g_signal_connect (keys, "key-released", G_CALLBACK (key_released), self);
   gtk_widget_add_controller (widget, keys);
+
+  wg_canvas_init_menu (self);
 
   GtkDropTarget *target = gtk_drop_target_new (G_TYPE_STRING, GDK_ACTION_COPY);
   g_signal_connect (target, "drop", G_CALLBACK (drop), self);

@@ -62,6 +62,12 @@ struct _WgCanvas {
 
   GtkWidget *popover, *search;
   double search_gx, search_gy;
+  /* wg-editor-canvas-menu.c: the right-click menu, and renaming in place. */
+  GtkWidget *menu;
+  GSimpleActionGroup *actions;
+  char *menu_link_node, *menu_link_port; /* the link the menu is for */
+  GtkWidget *rename_popover, *rename_entry, *rename_hint;
+  char *rename_id;
   double zoom_scale0;
 };
 
@@ -91,15 +97,27 @@ void wg_canvas_request_selection (WgCanvas *self, WgRequestKind kind);
 /* Emits "selection-changed". */
 void wg_canvas_emit_selection_changed (WgCanvas *self);
 
+/* How far a link's Bézier handles reach from its ends (widget units). */
+double wg_canvas_link_bend (double x1, double x2, double scale);
+
 /* wg-editor-canvas-draw.c: GtkWidget::snapshot. */
 void wg_canvas_snapshot (GtkWidget *widget, GtkSnapshot *s);
 
 /* wg-editor-canvas-input.c */
 void wg_canvas_init_input (WgCanvas *self);
+/* Puts the selected nodes on the clipboard; pastes its nodes at the pointer. */
+void wg_canvas_copy_selection (WgCanvas *self);
+void wg_canvas_paste (WgCanvas *self);
 /* Forgets a link being dragged (and the input it was detached from). */
 void wg_canvas_end_link (WgCanvas *self);
 /* GtkWidget::query-tooltip: a node's error badge, a port's description. */
 gboolean wg_canvas_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard,
                                   GtkTooltip *tooltip);
+
+/* wg-editor-canvas-menu.c */
+/* The right-click menus and double-click renaming; their actions ("canvas.*"). */
+void wg_canvas_init_menu (WgCanvas *self);
+/* Frees what the menu and the rename popover hold (dispose). */
+void wg_canvas_dispose_menu (WgCanvas *self);
 
 G_END_DECLS

@@ -478,6 +478,7 @@ wg_canvas_dispose (GObject *object)
 {
   WgCanvas *self = WG_CANVAS (object);
   g_clear_pointer (&self->popover, gtk_widget_unparent);
+  wg_canvas_dispose_menu (self);
   G_OBJECT_CLASS (wg_canvas_parent_class)->dispose (object);
 }
 

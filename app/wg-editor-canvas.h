@@ -50,4 +50,15 @@ void wg_canvas_request (WgCanvas *canvas, const WgRequest *request);
 /* Opens the add-node search at the pointer (Tab, Space). */
 void wg_canvas_open_search (WgCanvas *canvas);
 
+/* Opens a field over node @id's title to rename it (F2, a double-click on
+ * the title): Return renames (WG_REQUEST_RENAME) when the id is valid and
+ * free, else the field says which rule it breaks and stays; Escape cancels. */
+void wg_canvas_start_rename (WgCanvas *canvas, const char *id);
+/* Whether the rename field is open. */
+gboolean wg_canvas_rename_is_open (WgCanvas *canvas);
+/* Opens the right-click menu for widget point (@x, @y): a node's (Rename,
+ * Duplicate, Copy, Delete), a link's (Disconnect) or the canvas's (Add
+ * Node, Paste, Select All, Frame All). Returns the menu (a GtkPopoverMenu). */
+GtkWidget *wg_canvas_popup_menu (WgCanvas *canvas, double x, double y);
+
 G_END_DECLS

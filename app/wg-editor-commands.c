@@ -22,6 +22,7 @@ typedef enum {
   CMD_SET_INPUT,
   CMD_SET_OUTPUT,
   CMD_SEQUENCE,
+  CMD_RENAME_NODE,
 } CommandKind;
 
 struct _WgCommand {
@@ -30,7 +31,8 @@ struct _WgCommand {
   /* Meaning by kind: ADD (type, id); LINK (from node, port, to node, port);
    * UNLINK (to node, port); SET_PARAM (node, param, text); SET_KEYFRAMES,
    * REMOVE_KEYFRAMES (node, param);
-   * SET_INPUT (name, node, param); SET_OUTPUT (name, node, port). */
+   * SET_INPUT (name, node, param); SET_OUTPUT (name, node, port);
+   * RENAME_NODE (id, new id). */
   char *a, *b, *c, *d;
   char **ids;    /* REMOVE, MOVE */
   double *xy;    /* MOVE: x, y per id; SET_KEYFRAMES: time, value per key */
@@ -161,6 +163,15 @@ wg_command_add_node (const char *type, const char *id, double x, double y)
   cmd->b = g_strdup (id);
   cmd->x = x;
   cmd->y = y;
+  return cmd;
+}
+
+WgCommand *
+wg_command_rename_node (const char *id, const char *new_id)
+{
+  WgCommand *cmd = command_new (CMD_RENAME_NODE, g_strdup_printf ("Rename %s to %s", id, new_id));
+  cmd->a = g_strdup (id);
+  cmd->b = g_strdup (new_id);
   return cmd;
 }
 
@@ -682,6 +693,8 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
         if (!wg_command_apply (g_ptr_array_index (cmd->children, i), graph, error))
           return FALSE;
       return TRUE;
+    case CMD_RENAME_NODE:
+      return wg_graph_rename_node (graph, cmd->a, cmd->b, error);
     case CMD_SET_OUTPUT:
       if (cmd->b)
         return wg_graph_set_output (graph, cmd->a, cmd->b, cmd->c, error);

@@ -22,6 +22,9 @@ typedef struct _WgCommand WgCommand;
 
 /* Adds a node of @type at graph position (@x, @y); @id NULL picks a free one. */
 WgCommand *wg_command_add_node (const char *type, const char *id, double x, double y);
+/* Renames node @id to @new_id (wg_graph_rename_node(): its links, graph inputs and outputs
+ * follow; an invalid or taken id fails with the rule it breaks). */
+WgCommand *wg_command_rename_node (const char *id, const char *new_id);
 /* Removes the nodes named in the NULL-terminated @ids, with their links. */
 WgCommand *wg_command_remove_nodes (const char *const *ids);
 /* Links @from_node:@from_port to @to_node:@to_port, replacing a link the input already has. */

@@ -541,7 +541,7 @@ number_editor (Row *row)
                                          row->log_scale ? 0.01 : step);
   gtk_scale_set_draw_value (GTK_SCALE (row->scale), FALSE);
   gtk_widget_set_hexpand (row->scale, TRUE);
-  gtk_widget_set_size_request (row->scale, 90, -1);
+  gtk_widget_set_size_request (row->scale, 70, -1);
   row_connect (row, row->scale, "value-changed", G_CALLBACK (scale_changed));
   gtk_box_append (GTK_BOX (box), row->scale);
 
@@ -552,7 +552,7 @@ number_editor (Row *row)
    * spin_input says why they are refused, rather than vanishing silently. */
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (row->editor), FALSE);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (row->editor), GTK_UPDATE_IF_VALID);
-  gtk_editable_set_width_chars (GTK_EDITABLE (row->editor), 7);
+  gtk_editable_set_width_chars (GTK_EDITABLE (row->editor), 6);
   row_connect (row, row->editor, "input", G_CALLBACK (spin_input));
   row_connect (row, row->editor, "value-changed", G_CALLBACK (spin_changed));
   gtk_box_append (GTK_BOX (box), row->editor);
@@ -891,10 +891,13 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
   row->spec = spec;
 
   row->label = gtk_label_new (spec->label);
+  /* Whole labels ("Wind direction"), on two lines where needed, never cut. */
   gtk_label_set_xalign (GTK_LABEL (row->label), 1);
-  gtk_label_set_ellipsize (GTK_LABEL (row->label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_width_chars (GTK_LABEL (row->label), 12);
-  gtk_label_set_max_width_chars (GTK_LABEL (row->label), 16);
+  gtk_label_set_justify (GTK_LABEL (row->label), GTK_JUSTIFY_RIGHT);
+  gtk_label_set_wrap (GTK_LABEL (row->label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (row->label), PANGO_WRAP_WORD);
+  gtk_label_set_width_chars (GTK_LABEL (row->label), 10);
+  gtk_label_set_max_width_chars (GTK_LABEL (row->label), 13);
   GtkGesture *menu = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (menu), GDK_BUTTON_SECONDARY);
   row_connect (row, menu, "pressed", G_CALLBACK (label_menu));
@@ -1369,6 +1372,7 @@ wg_inspector_init (WgInspector *self)
   self->rows = g_ptr_array_new_with_free_func (row_free);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 4);
+  gtk_widget_add_css_class (GTK_WIDGET (self), "wg-inspector");
   gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
   gtk_widget_set_margin_end (GTK_WIDGET (self), 12);
   gtk_widget_set_margin_top (GTK_WIDGET (self), 12);

@@ -132,6 +132,10 @@ wg_request_to_command (const WgGraph *graph, const WgRequest *r, GError **error)
       if (r->text == NULL || r->text[0] == '\0')
         return NULL;
       return wg_command_paste (r->text, r->x, r->y);
+    case WG_REQUEST_RENAME:
+      if (r->nodes == NULL || r->nodes[0] == NULL || g_strcmp0 (r->nodes[0], r->text) == 0)
+        return NULL;
+      return wg_command_rename_node (r->nodes[0], r->text);
     }
   g_return_val_if_reached (NULL);
 }

@@ -16,6 +16,7 @@ typedef enum {
   WG_REQUEST_UNLINK,       /* the link into to_node:to_port */
   WG_REQUEST_DUPLICATE,    /* nodes, copied next to themselves */
   WG_REQUEST_PASTE,        /* text (wg_clipboard_from_nodes()) at (x, y) */
+  WG_REQUEST_RENAME,       /* nodes[0] gets the id text */
 } WgRequestKind;
 
 typedef struct {

@@ -27,6 +27,8 @@ struct _WgEditorWindow {
   GtkWidget *palette, *canvas, *inspector, *timeline, *viewport, *viewport_hint, *outputs,
     *enable_poking;
   GtkWidget *content, *outer, *viewport_overlay, *canvas_overlay, *inspector_scroll;
+  GtkWidget *center_paned, *view_paned;
+  gboolean layout_saved;
   GtkStringList *output_names; /* the template's, as recent_menu */
   char *surface_output;
   gboolean updating_outputs;

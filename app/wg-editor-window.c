@@ -4,6 +4,7 @@
  * the application in wg-editor-application.c. */
 #include "wg-editor-window-private.h"
 #include "wg-editor-examples.h"
+#include "wg-editor-layout.h"
 #include "wg-editor-viewport.h"
 
 #include <string.h>
@@ -484,10 +485,49 @@ wg_editor_window_screenshot (WgEditorWindow *self)
  * Window
  * ------------------------------------------------------------------------- */
 
+/* The panes whose positions are remembered, and their names in the file. */
+static const char *const pane_names[] = { "palette", "center", "viewport" };
+
+static void
+panes_of (WgEditorWindow *self, GtkPaned *panes[3])
+{
+  panes[0] = GTK_PANED (self->outer);
+  panes[1] = GTK_PANED (self->center_paned);
+  panes[2] = GTK_PANED (self->view_paned);
+}
+
+/* The inspector's width on a first run: the pane's minimum (the template's
+ * width-request) leaves too little room for a slider row. */
+#define INSPECTOR_WIDTH 480
+
+/* Once the panes have their allocation: a first run's inspector width. */
+static void
+center_allocated (GtkPaned *paned, GParamSpec *pspec, WgEditorWindow *self)
+{
+  int max;
+  gboolean set;
+  g_object_get (paned, "max-position", &max, "position-set", &set, NULL);
+  if (max <= 0)
+    return;
+  g_signal_handlers_disconnect_by_func (paned, center_allocated, self);
+  /* max-position leaves the inspector its minimum width. */
+  int min_width;
+  gtk_widget_get_size_request (self->inspector_scroll, &min_width, NULL);
+  if (!set && max - (INSPECTOR_WIDTH - min_width) > 0)
+    gtk_paned_set_position (paned, max - (INSPECTOR_WIDTH - min_width));
+}
+
 static void
 wg_editor_window_dispose (GObject *object)
 {
   WgEditorWindow *self = WG_EDITOR_WINDOW (object);
+  if (!self->layout_saved && self->outer)
+    {
+      GtkPaned *panes[3];
+      panes_of (self, panes);
+      wg_editor_layout_save (GTK_WINDOW (self), panes, pane_names, 3);
+      self->layout_saved = TRUE;
+    }
   g_clear_handle_id (&self->autosave_timer, g_source_remove);
   g_clear_handle_id (&self->progress_timer, g_source_remove);
   g_clear_handle_id (&self->toast_timer, g_source_remove);
@@ -532,7 +572,7 @@ wg_editor_window_class_init (WgEditorWindowClass *klass)
     CHILD (banner_label), CHILD (toast), CHILD (toast_label), CHILD (progress),
     CHILD (viewport_hint), CHILD (outputs), CHILD (enable_poking), CHILD (output_names),
     CHILD (recent_menu), CHILD (examples_menu), CHILD (content), CHILD (outer), CHILD (viewport_overlay),
-    CHILD (canvas_overlay), CHILD (inspector_scroll),
+    CHILD (canvas_overlay), CHILD (inspector_scroll), CHILD (center_paned), CHILD (view_paned),
 #undef CHILD
   };
   for (guint i = 0; i < G_N_ELEMENTS (children); i++)
@@ -569,6 +609,11 @@ wg_editor_window_init (WgEditorWindow *self)
   self->timeline = wg_timeline_new ();
   g_signal_connect (self->timeline, "frame-changed", G_CALLBACK (frame_changed), self);
   gtk_box_append (GTK_BOX (self->content), self->timeline);
+
+  GtkPaned *panes[3];
+  panes_of (self, panes);
+  wg_editor_layout_restore (GTK_WINDOW (self), panes, pane_names, 3);
+  g_signal_connect (self->center_paned, "notify::max-position", G_CALLBACK (center_allocated), self);
 
   wg_editor_window_init_actions (self);
   self->progress_timer = g_timeout_add (100, progress_tick, self);

@@ -456,6 +456,16 @@ const WgNodeType *wg_graph_get_node_type (const WgGraph *graph, const char *id);
 const char *wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id,
                                GError **error);
 
+/**
+ * wg_graph_rename_node:
+ * Gives node @id the id @new_id; its links, graph inputs and outputs follow.
+ * Returns: FALSE with WG_GRAPH_ERROR_UNKNOWN_NODE (no node @id),
+ * _INVALID_ID (@new_id breaks the id rules: letters, digits, '_' and '-',
+ * starting with a letter or '_', at most 64) or _DUPLICATE_ID (another node
+ * has @new_id); the graph is then unchanged.
+ */
+gboolean wg_graph_rename_node (WgGraph *graph, const char *id, const char *new_id, GError **error);
+
 /** wg_graph_remove_node: removes node @id, its links and graph outputs naming it. */
 gboolean wg_graph_remove_node (WgGraph *graph, const char *id, GError **error);
 

@@ -551,6 +551,27 @@ wg_graph_id_is_valid (const char *id)
   return strlen (id) <= 64;
 }
 
+/* Whether @id can name a new node of @graph: the id rules, and free. */
+static gboolean
+check_new_id (const WgGraph *graph, const char *id, GError **error)
+{
+  if (!wg_graph_id_is_valid (id))
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
+                   "invalid node id \"%s\": use letters, digits, '_' and '-', starting with a "
+                   "letter or '_' (at most 64)",
+                   WG_EXCERPT (id));
+      return FALSE;
+    }
+  if (wg_graph_lookup_node (graph, id))
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_DUPLICATE_ID,
+                   "duplicate node id \"%s\"", id);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 const char *
 wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id, GError **error)
 {
@@ -576,23 +597,27 @@ wg_graph_add_node (WgGraph *graph, const char *type_name, const char *id, GError
         }
       id = fresh;
     }
-  if (!wg_graph_id_is_valid (id))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID,
-                   "invalid node id \"%s\": use letters, digits, '_' and '-', starting with a "
-                   "letter or '_' (at most 64)",
-                   WG_EXCERPT (id));
-      return NULL;
-    }
-  if (wg_graph_lookup_node (graph, id))
-    {
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_DUPLICATE_ID,
-                   "duplicate node id \"%s\"", id);
-      return NULL;
-    }
+  if (!check_new_id (graph, id, error))
+    return NULL;
   WgNodeInst *node = node_inst_new (type, id);
   g_ptr_array_add (graph->nodes, node);
   return node->id;
+}
+
+gboolean
+wg_graph_rename_node (WgGraph *graph, const char *id, const char *new_id, GError **error)
+{
+  WgNodeInst *node = wg_graph_lookup_node_or_error (graph, id, error);
+  if (node == NULL)
+    return FALSE;
+  if (strcmp (id, new_id) == 0)
+    return TRUE;
+  if (!check_new_id (graph, new_id, error))
+    return FALSE;
+  /* Links and graph inputs/outputs hold the node itself: they follow. */
+  g_free (node->id);
+  node->id = g_strdup (new_id);
+  return TRUE;
 }
 
 WgNodeInst *

@@ -312,6 +312,17 @@ play_to (WgEditorWindow *win, gint64 frame)
   wait_for (not_busy, win, "playback stopped and the last frame is drawn");
 }
 
+static void
+run_xdotool (const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
 /* Keys typed through the X server (xdotool's XTest), as a user types them:
  * @keys ("ctrl+space") into the window @win, focused first. */
 void
@@ -321,12 +332,7 @@ type_keys (WgEditorWindow *win, const char *keys)
   g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
   const char *argv[] = { "xdotool", "windowfocus", "--sync", xid, "key", "--clearmodifiers", keys,
                          NULL };
-  g_autoptr (GError) error = NULL;
-  int status;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
-                               NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  run_xdotool (argv);
 }
 
 gboolean
@@ -414,4 +420,35 @@ handle_point (WgViewport *viewport, const char *node, double *wx, double *wy)
   double x, y;
   g_assert_true (wg_viewport_get_handle (viewport, node, &x, &y));
   g_assert_true (wg_viewport_project (viewport, x, y, wx, wy));
+}
+
+/* Moves the X pointer to point (@x, @y) of @widget in @win and clicks
+ * @button @times times, through the X server (xdotool), as a user would. */
+void
+click_through_x (WgEditorWindow *win, GtkWidget *widget, double x, double y, int button,
+                 int times)
+{
+  graphene_point_t p;
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (win), &GRAPHENE_POINT_INIT (x, y), &p));
+  double sx, sy;
+  gtk_native_get_surface_transform (GTK_NATIVE (win), &sx, &sy);
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (win));
+  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  g_autofree char *px = g_strdup_printf ("%d", (int) lround (p.x + sx));
+  g_autofree char *py = g_strdup_printf ("%d", (int) lround (p.y + sy));
+  g_autofree char *b = g_strdup_printf ("%d", button);
+  g_autofree char *n = g_strdup_printf ("%d", times);
+  const char *argv[] = { "xdotool", "mousemove", "--sync", "--window", xid, px, py,
+                         "click", "--repeat", n, "--delay", "80", b, NULL };
+  run_xdotool (argv);
+}
+
+gboolean
+xdotool_missing (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  if (xdotool || g_strcmp0 (g_getenv ("WAVEGRAPH_REQUIRE_GPU"), "1") == 0)
+    return FALSE;
+  g_test_skip ("xdotool (Debian: xdotool) is needed to click and type through X");
+  return TRUE;
 }

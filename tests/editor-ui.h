@@ -4,6 +4,7 @@
 
 #include "wg-editor-application.h"
 #include "wg-editor-window.h"
+#include "wg-editor-layout.h"
 #include "wg-editor-test-util.h"
 
 G_BEGIN_DECLS
@@ -131,10 +132,21 @@ find_actionable (GtkWidget *widget, const char *action);
 char *
 example_copy (const char *name, const char *folder);
 
+/* Moves the X pointer to point (@x, @y) of @widget in @win and clicks
+ * @button @times times, through the X server (xdotool), as a user would. */
+void click_through_x (WgEditorWindow *win, GtkWidget *widget, double x, double y, int button,
+                      int times);
+
+/* TRUE (the test skipped, with the reason) when xdotool is missing, except
+ * in CI (WAVEGRAPH_REQUIRE_GPU=1), where the test then fails on it. */
+gboolean xdotool_missing (void);
+
 /* Each file's tests, added to the run by main() (tests/test-editor-ui.c). */
 void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
 void editor_ui_add_files_tests (void);
+void editor_ui_add_workspace_tests (void);
+void editor_ui_add_canvas_tests (void);
 
 /* The colour (R, G, B) of @shot (a screenshot of @win) where @win's viewport
  * draws water-plane point (@x, @y) m, averaged over 3 × 3 pixels; FALSE when

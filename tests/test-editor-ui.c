@@ -569,12 +569,8 @@ search_closed (WgEditorWindow *win)
 static void
 test_keys (void)
 {
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  if (xdotool == NULL && g_strcmp0 (g_getenv ("WAVEGRAPH_REQUIRE_GPU"), "1") != 0)
-    {
-      g_test_skip ("xdotool (Debian: xdotool) is needed to type keys through X");
-      return;
-    }
+  if (xdotool_missing ())
+    return;
   g_autofree char *calm = g_build_filename (WG_SOURCE_DIR, "graphs", "ocean-calm.json", NULL);
   WgEditorWindow *win = open_window (calm);
   WgCanvas *canvas = wg_editor_window_get_canvas (win);
@@ -713,6 +709,9 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (xdg); i++)
     if (g_getenv (xdg[i]))
       g_mkdir_with_parents (g_getenv (xdg[i]), 0700);
+  /* Every run starts from the default layout (windows remember theirs). */
+  g_autofree char *layout = wg_editor_layout_file ();
+  g_unlink (layout);
   app = wg_editor_application_new ();
   g_autoptr (GError) error = NULL;
   if (!g_application_register (G_APPLICATION (app), NULL, &error))
@@ -746,6 +745,8 @@ main (int argc, char **argv)
   editor_ui_add_viewport_tests ();
   editor_ui_add_bake_tests ();
   editor_ui_add_files_tests ();
+  editor_ui_add_workspace_tests ();
+  editor_ui_add_canvas_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;

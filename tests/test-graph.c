@@ -1747,6 +1747,50 @@ test_param_structs (void)
     }
 }
 
+/* Renaming a node: links, graph inputs and outputs follow; a bad or taken id
+ * is refused with the rule and leaves the graph as it was. */
+static void
+test_rename_node (void)
+{
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_autofree char *before = wg_graph_save_to_data (g, NULL);
+  g_assert_false (wg_graph_rename_node (g, "surface", "1st", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_INVALID_ID);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_rename_node (g, "surface", "water", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_DUPLICATE_ID);
+  g_clear_error (&error);
+  g_assert_false (wg_graph_rename_node (g, "nobody", "x", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_NODE);
+  g_clear_error (&error);
+  g_autofree char *unchanged = wg_graph_save_to_data (g, NULL);
+  g_assert_cmpstr (unchanged, ==, before);
+
+  g_assert_true (wg_graph_rename_node (g, "surface", "sea_surface", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_graph_find_node (g, "surface"), <, 0);
+  const char *name, *node, *port;
+  gboolean output_follows = FALSE;
+  for (guint i = 0; i < wg_graph_get_n_outputs (g); i++)
+    {
+      wg_graph_get_output (g, i, &name, &node, &port);
+      output_follows |= strcmp (name, "height") == 0 && strcmp (node, "sea_surface") == 0;
+    }
+  g_assert_true (output_follows);
+  /* Saved and loaded again, it validates; renamed back, it is the same bytes. */
+  g_autofree char *renamed = wg_graph_save_to_data (g, NULL);
+  g_assert_nonnull (strstr (renamed, "\"to\": \"sea_surface:ambient\""));
+  g_autoptr (WgGraph) again = wg_graph_load_data (renamed, -1, NULL, "renamed.json", &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_graph_validate (again, &error));
+  g_assert_true (wg_graph_rename_node (g, "sea_surface", "surface", &error));
+  g_autofree char *back = wg_graph_save_to_data (g, NULL);
+  g_assert_cmpstr (back, ==, before);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1756,6 +1800,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/canonical-idempotent", test_canonical_idempotent);
   g_test_add_func ("/graph/format-double", test_format_double);
   g_test_add_func ("/graph/model-api", test_model_api);
+  g_test_add_func ("/graph/rename-node", test_rename_node);
   g_test_add_func ("/graph/plan-caching", test_plan_caching);
   g_test_add_func ("/graph/plan-owns-copy", test_plan_owns_copy);
   g_test_add_func ("/graph/topological-order", test_topological_order);

@@ -1,0 +1,119 @@
+/* test-editor-ui-workspace.c — the window's panes stay put, under Xvfb:
+ * selecting any node of any example leaves the inspector's width, the
+ * canvas's size and its view as they were; pane sizes are remembered by
+ * the next window. */
+#include "editor-ui.h"
+
+#include <glib/gstdio.h>
+
+#include <string.h>
+
+static int
+width_of (GtkWidget *w)
+{
+  return gtk_widget_get_width (w);
+}
+
+static void
+test_panes_stay (void)
+{
+  const char *const examples[] = { "harbor.json", "ocean.json", "pool.json", "buoy.json",
+                                   "wake.json", "wave-trains.json", "ripples.json" };
+  for (guint e = 0; e < G_N_ELEMENTS (examples); e++)
+    {
+      g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", examples[e], NULL);
+      WgEditorWindow *win = open_window (src);
+      GtkWidget *inspector = gtk_widget_get_parent (gtk_widget_get_parent (
+        GTK_WIDGET (wg_editor_window_get_inspector (win))));
+      WgCanvas *canvas = wg_editor_window_get_canvas (win);
+      iterate (10);
+      int inspector_w = width_of (inspector), canvas_w = width_of (GTK_WIDGET (canvas));
+      double scale = wg_canvas_get_scale (canvas), cx, cy;
+      wg_canvas_get_center (canvas, &cx, &cy);
+      WgGraph *graph = wg_document_get_graph (wg_editor_window_get_document (win));
+      for (guint i = 0; i <= wg_graph_get_n_nodes (graph); i++)
+        {
+          /* Each node, then nothing (the graph's settings). */
+          const char *id = i < wg_graph_get_n_nodes (graph) ? wg_graph_get_node_id (graph, i) : NULL;
+          const char *ids[] = { id, NULL };
+          wg_canvas_select (canvas, ids);
+          iterate (10);
+          int content;
+          gtk_widget_measure (GTK_WIDGET (wg_editor_window_get_inspector (win)),
+                              GTK_ORIENTATION_HORIZONTAL, -1, &content, NULL, NULL, NULL);
+          if (g_strcmp0 (id, "sea") == 0)
+            {
+              /* Whole labels, nothing cut at the inspector's right edge. */
+              g_autoptr (GdkTexture) shot = screenshot (win, "panes-harbor-sea.png");
+              g_assert_cmpint (content, <=, width_of (inspector));
+            }
+          g_test_message ("%s %s: inspector %d (content needs %d) canvas %d", examples[e],
+                          id ? id : "(none)", width_of (inspector), content,
+                          width_of (GTK_WIDGET (canvas)));
+          g_assert_cmpint (width_of (inspector), ==, inspector_w);
+          g_assert_cmpint (width_of (GTK_WIDGET (canvas)), ==, canvas_w);
+          double x, y;
+          wg_canvas_get_center (canvas, &x, &y);
+          g_assert_cmpfloat (wg_canvas_get_scale (canvas), ==, scale);
+          g_assert_cmpfloat (x, ==, cx);
+          g_assert_cmpfloat (y, ==, cy);
+        }
+      close_window (win);
+    }
+}
+
+/* Runs the main loop for @ms milliseconds: frames are drawn, sizes settle. */
+static void
+run_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* The window's panes, outermost first: palette | (viewport / canvas) | inspector. */
+static void
+collect_panes (GtkWidget *w, GPtrArray *panes)
+{
+  if (GTK_IS_PANED (w))
+    g_ptr_array_add (panes, w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    collect_panes (c, panes);
+}
+
+/* Panes moved by the user come back in the next window (and the next run:
+ * the layout file). */
+static void
+test_panes_remembered (void)
+{
+  g_autofree char *layout = wg_editor_layout_file ();
+  WgEditorWindow *win = open_window (NULL);
+  g_autoptr (GPtrArray) panes = g_ptr_array_new ();
+  collect_panes (GTK_WIDGET (win), panes);
+  g_assert_cmpuint (panes->len, ==, 3);
+  const int moved[3] = { 300, 600, 350 };
+  for (guint i = 0; i < 3; i++)
+    gtk_paned_set_position (panes->pdata[i], moved[i]);
+  close_window (win);
+  g_assert_true (g_file_test (layout, G_FILE_TEST_EXISTS));
+
+  win = open_window (NULL);
+  g_ptr_array_set_size (panes, 0);
+  collect_panes (GTK_WIDGET (win), panes);
+  run_for (300);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpint (gtk_paned_get_position (panes->pdata[i]), ==, moved[i]);
+  close_window (win);
+  /* The next tests start from the default layout. */
+  g_unlink (layout);
+}
+
+void
+editor_ui_add_workspace_tests (void)
+{
+  g_test_add_func ("/editor-ui/panes-stay", test_panes_stay);
+  g_test_add_func ("/editor-ui/panes-remembered", test_panes_remembered);
+}
