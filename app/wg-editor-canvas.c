@@ -449,6 +449,9 @@ wg_canvas_set_result (WgCanvas *self, const WgEvalResult *r)
         }
       g_free (v->error);
       v->error = g_strdup (g_hash_table_lookup (r->node_errors, v->id));
+      /* What the file had wrong stays marked until fixed. */
+      if (v->error == NULL && self->doc)
+        v->error = g_strdup (wg_document_get_open_problem (self->doc, v->id));
       WgNodeStats *st = g_hash_table_lookup (r->stats, v->id);
       v->has_stats = st != NULL;
       if (st)

@@ -19,6 +19,7 @@ struct _WgDocument {
   WgHistory *history;
   char *path;
   char *template_source; /* the example this untitled document started from */
+  GPtrArray *problems;   /* GError*: what the file had wrong when opened */
   GArray *listeners;
   guint next_listener;
   guint64 serial;
@@ -32,6 +33,7 @@ document_new (WgGraph *graph, const char *path)
   static guint counter;
   WgDocument *doc = g_new0 (WgDocument, 1);
   doc->history = wg_history_new (graph);
+  doc->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   doc->path = g_strdup (path);
   doc->listeners = g_array_new (FALSE, FALSE, sizeof (Listener));
   doc->recovery_key = g_strdup_printf ("%d-%u", (int) getpid (), g_atomic_int_add (&counter, 1));
@@ -45,7 +47,7 @@ wg_document_new (void)
 }
 
 static WgGraph *
-load_graph (const char *path, GError **incomplete, GError **error)
+load_graph (const char *path, GError **incomplete, GPtrArray **all, GError **error)
 {
   g_autofree char *data = NULL;
   gsize len;
@@ -63,25 +65,89 @@ load_graph (const char *path, GError **incomplete, GError **error)
     return NULL;
   if (incomplete && problems->len > 0)
     *incomplete = g_error_copy (problems->pdata[0]);
+  *all = g_steal_pointer (&problems);
   return graph;
+}
+
+/* A refused value was replaced by its default: the graph is not the file's
+ * any more, and saving it is a change the user must decide on. */
+static WgDocument *
+document_with_problems (WgGraph *graph, const char *path, GPtrArray *problems)
+{
+  WgDocument *doc = document_new (graph, path);
+  doc->problems = problems;
+  for (guint i = 0; i < problems->len; i++)
+    if (((GError *) problems->pdata[i])->code != WG_GRAPH_ERROR_MISSING_INPUT)
+      doc->recovered = TRUE;
+  return doc;
 }
 
 WgDocument *
 wg_document_open (const char *path, GError **incomplete, GError **error)
 {
-  WgGraph *graph = load_graph (path, incomplete, error);
-  return graph ? document_new (graph, path) : NULL;
+  GPtrArray *problems = NULL;
+  WgGraph *graph = load_graph (path, incomplete, &problems, error);
+  return graph ? document_with_problems (graph, path, problems) : NULL;
 }
 
 WgDocument *
 wg_document_open_template (const char *path, GError **incomplete, GError **error)
 {
-  WgGraph *graph = load_graph (path, incomplete, error);
+  GPtrArray *problems = NULL;
+  WgGraph *graph = load_graph (path, incomplete, &problems, error);
   if (graph == NULL)
     return NULL;
-  WgDocument *doc = document_new (graph, NULL);
+  WgDocument *doc = document_with_problems (graph, NULL, problems);
   doc->template_source = g_strdup (path);
   return doc;
+}
+
+GPtrArray *
+wg_document_get_problems (WgDocument *doc)
+{
+  return doc->problems;
+}
+
+/* Whether @problem (a load problem of node @node) still holds in @graph: a
+ * refused value until its parameter is set, an unlinked input until linked. */
+static gboolean
+problem_holds (const GError *problem, WgGraph *graph, const char *node)
+{
+  g_autofree char *marker = g_strdup_printf ("(\"%s\").params.", node);
+  const char *param = strstr (problem->message, marker);
+  if (param)
+    {
+      param += strlen (marker);
+      g_autofree char *name = g_strndup (param, strcspn (param, ".[:"));
+      return !wg_graph_param_is_set (graph, node, name);
+    }
+  const char *input = strstr (problem->message, "required input \"");
+  if (input == NULL)
+    return TRUE;
+  input += strlen ("required input \"");
+  g_autofree char *port = g_strndup (input, strcspn (input, "\""));
+  for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+    {
+      const char *fn, *fp, *tn, *tp;
+      wg_graph_get_link (graph, i, &fn, &fp, &tn, &tp);
+      if (strcmp (tn, node) == 0 && strcmp (tp, port) == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+wg_document_get_open_problem (WgDocument *doc, const char *node)
+{
+  g_autofree char *marker = g_strdup_printf ("(\"%s\")", node);
+  WgGraph *graph = wg_document_get_graph (doc);
+  for (guint i = 0; i < doc->problems->len; i++)
+    {
+      const GError *problem = doc->problems->pdata[i];
+      if (strstr (problem->message, marker) && problem_holds (problem, graph, node))
+        return problem->message;
+    }
+  return NULL;
 }
 
 const char *
@@ -98,6 +164,7 @@ wg_document_free (WgDocument *doc)
   wg_history_free (doc->history);
   g_free (doc->path);
   g_free (doc->template_source);
+  g_clear_pointer (&doc->problems, g_ptr_array_unref);
   g_array_unref (doc->listeners);
   g_free (doc->recovery_key);
   g_free (doc);

@@ -18,8 +18,11 @@ WgDocument *wg_document_new (void);
 
 /**
  * wg_document_open:
- * Loads @path. A graph whose only faults are unlinked required inputs opens
- * (WG_LOAD_PARTIAL); @incomplete then names the first of them.
+ * Loads @path. A graph whose only faults are unlinked required inputs or
+ * refused parameter values opens (WG_LOAD_PARTIAL); @incomplete then names
+ * the first of them and wg_document_get_problems() lists them all. A
+ * refused value's parameter is at its default, so the document counts as
+ * modified: saving writes that fix.
  * Errors: WG_GRAPH_ERROR with the file name and JSON path.
  */
 WgDocument *wg_document_open (const char *path, GError **incomplete, GError **error);
@@ -32,6 +35,12 @@ WgDocument *wg_document_open (const char *path, GError **incomplete, GError **er
  * folder until then. Errors: as wg_document_open().
  */
 WgDocument *wg_document_open_template (const char *path, GError **incomplete, GError **error);
+/* GError*s: what the file had wrong when it was opened (empty: nothing),
+ * each message with the node's id: `nodes[3] ("water").params.damping: …`. */
+GPtrArray *wg_document_get_problems (WgDocument *document);
+/* The first of node @node's load problems that still holds (its refused
+ * parameter not set since, its required input still unlinked), or NULL. */
+const char *wg_document_get_open_problem (WgDocument *document, const char *node);
 /* The example an untitled document was opened from, or NULL. */
 const char *wg_document_get_template_source (WgDocument *document);
 

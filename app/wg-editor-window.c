@@ -260,6 +260,44 @@ wg_editor_window_remember_recent (const char *path)
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
+static gboolean
+problems_have_values (GPtrArray *problems)
+{
+  for (guint i = 0; i < problems->len; i++)
+    if (((GError *) problems->pdata[i])->code != WG_GRAPH_ERROR_MISSING_INPUT)
+      return TRUE;
+  return FALSE;
+}
+
+/* A file with refused values opened anyway: the banner lists them all, the
+ * canvas marks their nodes, and the first one is selected. */
+static void
+show_problems (WgEditorWindow *self, const char *path, GPtrArray *problems)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  GString *text = g_string_new (NULL);
+  g_string_printf (text, "%s opened with %u problem%s; the values named are at their defaults "
+                         "until you set them, and saving writes that:", name, problems->len,
+                   problems->len == 1 ? "" : "s");
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const char *message = ((GError *) problems->pdata[i])->message;
+      /* The file's name is in the first line already. */
+      const char *rest = g_str_has_prefix (message, path) ? message + strlen (path) + 2 : message;
+      g_string_append_printf (text, "\n• %s", rest);
+    }
+  wg_editor_window_show_error (self, text->str);
+  g_string_free (text, TRUE);
+  WgGraph *graph = wg_document_get_graph (self->doc);
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    if (wg_document_get_open_problem (self->doc, wg_graph_get_node_id (graph, i)))
+      {
+        const char *ids[] = { wg_graph_get_node_id (graph, i), NULL };
+        wg_canvas_select (WG_CANVAS (self->canvas), ids);
+        break;
+      }
+}
+
 gboolean
 wg_editor_window_open (WgEditorWindow *self, const char *path, GError **error)
 {
@@ -279,6 +317,12 @@ wg_editor_window_open (WgEditorWindow *self, const char *path, GError **error)
     wg_editor_window_remember_recent (absolute);
   if (template)
     wg_editor_window_toast (self, template_why);
+  GPtrArray *problems = wg_document_get_problems (doc);
+  if (problems->len && problems_have_values (problems))
+    {
+      show_problems (self, absolute, problems);
+      return TRUE;
+    }
   if (incomplete)
     {
       g_autofree char *msg = g_strdup_printf ("Work in progress: %s — the nodes it concerns are "

@@ -383,8 +383,11 @@ WgGraph *wg_graph_load_data (const char *data, gssize length, const char *base_d
 /**
  * WgLoadFlags:
  * @WG_LOAD_PARTIAL: also accept a graph whose only faults are unlinked
- * required inputs: work in progress an editor must be able to reopen (the
- * CLI refuses it). Such a graph cannot be planned until they are linked.
+ * required inputs or refused parameter values (out of range, wrong type):
+ * work in progress an editor must be able to reopen and fix (the CLI
+ * refuses it). A refused value leaves its parameter at the default; a
+ * graph with unlinked required inputs cannot be planned until they are
+ * linked.
  */
 typedef enum {
   WG_LOAD_PARTIAL = 1 << 0,
@@ -393,10 +396,12 @@ typedef enum {
 /**
  * wg_graph_load_data_full:
  * wg_graph_load_data() with @flags. @problems (optional) receives a new
- * array (g_ptr_array_unref) of the GErrors a partial graph has, each
- * WG_GRAPH_ERROR_MISSING_INPUT with the message the strict loader would
- * give for it (source name, JSON path of the node, the input), in node then
- * input order; empty for a complete graph. Without WG_LOAD_PARTIAL the
+ * array (g_ptr_array_unref) of the GErrors a partial graph has, each with
+ * the code and message the strict loader would give for it (source name,
+ * JSON path with the node's id: `nodes[3] ("water").params.damping`): the
+ * refused parameter values (WG_GRAPH_ERROR_PARAM_RANGE, _PARAM_TYPE …) in
+ * file order, then the unlinked inputs (WG_GRAPH_ERROR_MISSING_INPUT) in
+ * node then input order; empty for a complete graph. Without WG_LOAD_PARTIAL the
  * first such problem fails the load, as in wg_graph_load_data().
  */
 WgGraph *wg_graph_load_data_full (const char *data, gssize length, const char *base_dir,

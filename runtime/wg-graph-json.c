@@ -255,8 +255,10 @@ read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **e
   return TRUE;
 }
 
+/* @problems (partial loads, else NULL) takes a parameter whose value is
+ * refused: the parameter keeps its default and the load goes on. */
 static gboolean
-read_node (WgGraph *graph, JsonNode *n, guint index, GError **error)
+read_node (WgGraph *graph, JsonNode *n, guint index, GPtrArray *problems, GError **error)
 {
   static const char *const keys[] = { "id", "type", "params", "ui", NULL };
   g_autofree char *path = g_strdup_printf ("nodes[%u]", index);
@@ -292,6 +294,9 @@ read_node (WgGraph *graph, JsonNode *n, guint index, GError **error)
       return FALSE;
     }
   WgNodeInst *node = wg_graph_lookup_node (graph, node_id);
+  /* From here on, messages name the node as prepare's do: nodes[3] ("water"). */
+  g_free (path);
+  path = g_strdup_printf ("nodes[%u] (\"%s\")", index, node_id);
 
   JsonNode *params = member (obj, "params");
   if (params)
@@ -315,8 +320,18 @@ read_node (WgGraph *graph, JsonNode *n, guint index, GError **error)
                    node->type->name, WG_EXCERPT (name));
               return FALSE;
             }
-          if (!read_param (node, (guint) p, value, ppath, error))
-            return FALSE;
+          g_autoptr (GError) refused = NULL;
+          if (!read_param (node, (guint) p, value, ppath, &refused))
+            {
+              if (problems == NULL)
+                {
+                  g_propagate_error (error, g_steal_pointer (&refused));
+                  return FALSE;
+                }
+              wg_value_clear (&node->values[p]);
+              wg_value_init_default (&node->values[p], &node->type->params[p]);
+              g_ptr_array_add (problems, g_steal_pointer (&refused));
+            }
         }
     }
 
@@ -441,7 +456,7 @@ read_graph (WgGraph *graph, JsonNode *root, GPtrArray *missing, GError **error)
     }
   JsonArray *nodes = json_node_get_array (n);
   for (guint i = 0; i < json_array_get_length (nodes); i++)
-    if (!read_node (graph, json_array_get_element (nodes, i), i, error))
+    if (!read_node (graph, json_array_get_element (nodes, i), i, missing, error))
       return FALSE;
 
   if ((n = member (obj, "links")))

@@ -145,7 +145,7 @@ static const BadCase bad_cases[] = {
   { "unknown-type", "\"type\": \"fft\"", "\"type\": \"fftx\"", 2,
     "nodes[2].type: unknown node type \"fftx\"" },
   { "unknown-param", WIND, "\"wind_sped\": 8", 2,
-    "nodes[0].params.wind_sped: node type ocean-spectrum has no parameter \"wind_sped\"" },
+    "nodes[0] (\"spec\").params.wind_sped: node type ocean-spectrum has no parameter \"wind_sped\"" },
   { "unknown-port", "\"from\": \"fft:height\"", "\"from\": \"fft:heigth\"", 2,
     "links[2].from: node \"fft\" (fft) has no output \"heigth\"" },
   { "unknown-node-in-link", "\"to\": \"out:field\"", "\"to\": \"outt:field\"", 2,
@@ -161,11 +161,11 @@ static const BadCase bad_cases[] = {
           "    { \"from\": \"n2:normal\", \"to\": \"n1:displacement\" }",
     2, "links[4]: linking n2:normal to n1:displacement would create a cycle" },
   { "param-range", WIND, "\"wind_speed\": 99", 2,
-    "nodes[0].params.wind_speed: expected a number in [0, 60] m/s, got 99" },
+    "nodes[0] (\"spec\").params.wind_speed: expected a number in [0, 60] m/s, got 99" },
   { "param-type", WIND, "\"wind_speed\": \"fast\"", 2,
-    "nodes[0].params.wind_speed: expected a number, got a string" },
+    "nodes[0] (\"spec\").params.wind_speed: expected a number, got a string" },
   { "param-enum", WIND, WIND ", \"model\": \"rogue\"", 2,
-    "nodes[0].params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, measured, got \"rogue\"" },
+    "nodes[0] (\"spec\").params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, measured, got \"rogue\"" },
   { "grid-not-pow2", "[32, 32]", "[48, 32]", 2,
     "settings.grid[0]: expected a power of two in [16, 8192], got 48" },
   { "output-name-empty", "{ \"height\": \"fft:height\" }", "{ \"\": \"fft:height\" }", 2,
@@ -179,7 +179,7 @@ static const BadCase bad_cases[] = {
     "graph.json:3:74: integer 99999999999999999999 is out of range" },
   /* A 100 KB value is quoted by its first 80 bytes and its length. */
   { "enum-value-huge", WIND, WIND ", \"model\": \"" LONG100 "\"", 2,
-    "nodes[0].params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, "
+    "nodes[0] (\"spec\").params.model: expected one of phillips, belyaev, pierson-moskowitz, jonswap, tma, "
     "measured, got \"" NAME64 "channel-name-cha… (102400 bytes)\"\n" },
   { "grid-huge", "[32, 32]", "[1048576, 1048576]", 2,
     "settings.grid[0]: expected a power of two in [16, 8192], got 1048576" },
@@ -231,11 +231,11 @@ static const BadCase bad_cases[] = {
     "nodes[3] (\"out\").params.compression: dwaa compression needs OpenEXR 3.2" },
   { "mask-negative-radius", END_NODES,
     NODE ("{ \"id\": \"rock\", \"type\": \"obstacle-mask\", \"params\": { \"radius\": -1 } }"), 2,
-    "nodes[4].params.radius: expected a number in [0, 100000] m, got -1" },
+    "nodes[4] (\"rock\").params.radius: expected a number in [0, 100000] m, got -1" },
   { "mask-keyframes-out-of-order", END_NODES,
     NODE ("{ \"id\": \"boat\", \"type\": \"obstacle-mask\", \"params\": { \"x\": "
           "{ \"keys\": [[0, 5], [2, 9], [1, 7]] } } }"), 2,
-    "nodes[4].params.x.keys[2]: keyframes out of order" },
+    "nodes[4] (\"boat\").params.x.keys[2]: keyframes out of order" },
   { "mask-file-missing", END_NODES,
     NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
           "{ \"shape\": \"image\", \"image\": \"harbour.png\" } }"), 2,

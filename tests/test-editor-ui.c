@@ -268,16 +268,16 @@ test_load_error (void)
 {
   g_autofree char *path = g_build_filename (artifacts (), "broken.json", NULL);
   g_assert_true (g_file_set_contents (path,
-    "{\"format\":\"wavegraph\",\"version\":1,\"nodes\":[{\"id\":\"s\",\"type\":\"ocean-spectrum\","
-    "\"params\":{\"wind_speed\":99}}]}", -1, NULL));
+    "{\"format\":\"wavegraph\",\"version\":1,\"nodes\":[{\"id\":\"s\",\"type\":\"ocean-spectrun\"}]}",
+    -1, NULL));
   WgEditorWindow *win = open_window (NULL);
   g_autoptr (GError) error = NULL;
   g_assert_false (wg_editor_window_open (win, path, &error));
-  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_TYPE);
   const char *banner = wg_editor_window_get_error (win);
   g_assert_nonnull (banner);
   g_assert_nonnull (strstr (banner, "broken.json"));
-  g_assert_nonnull (strstr (banner, "nodes[0].params.wind_speed"));
+  g_assert_nonnull (strstr (banner, "nodes[0].type: unknown node type \"ocean-spectrun\""));
   g_assert_null (wg_document_get_path (wg_editor_window_get_document (win)));
   /* Evaluations of the graph still open do not hide the message. */
   WgDocument *doc = wg_editor_window_get_document (win);
@@ -294,6 +294,45 @@ test_load_error (void)
   ViewStats st = viewport_stats (win, shot, "empty graph");
   g_assert_cmpfloat (st.roughness, <, 0.5);
   g_assert_cmpuint (st.colours, <=, 40);
+  close_window (win);
+}
+
+/* A file with a bad value (damping −7) opens: the banner lists it with the
+ * node's id, the node is marked and selected, the value is at its default
+ * and the document counts as changed; setting the value clears the mark. */
+static void
+test_partial_open (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  g_autofree char *text = wg_editor_test_read (src);
+  g_autofree char *bad = NULL;
+  {
+    g_autoptr (GString) s = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (s, "\"damping\": 0.1", "\"damping\": -7", 1), ==, 1);
+    bad = g_string_free (g_steal_pointer (&s), FALSE);
+  }
+  g_autofree char *path = g_build_filename (artifacts (), "bad-damping.json", NULL);
+  g_assert_true (g_file_set_contents (path, bad, -1, NULL));
+  WgEditorWindow *win = open_window (path);
+  WgDocument *doc = wg_editor_window_get_document (win);
+  const char *banner = wg_editor_window_get_error (win);
+  g_assert_nonnull (banner);
+  g_assert_nonnull (strstr (banner, "bad-damping.json opened with 1 problem"));
+  g_assert_nonnull (strstr (banner, "• nodes[3] (\"water\").params.damping: expected a number in "
+                                    "[0, 100] 1/s, got -7"));
+  g_assert_true (wg_document_is_modified (doc));
+  g_assert_cmpstr (wg_canvas_get_selection (wg_editor_window_get_canvas (win))[0], ==, "water");
+  g_assert_false (wg_graph_param_is_set (wg_document_get_graph (doc), "water", "damping"));
+  g_assert_nonnull (wg_document_get_open_problem (doc, "water"));
+  g_autoptr (GdkTexture) shot = screenshot (win, "partial-open.png");
+  /* Fixed in the editor: the mark goes, and saving writes the fix. */
+  g_assert_true (wg_document_execute (doc, wg_command_set_param ("water", "damping", "0.2"), NULL));
+  g_assert_null (wg_document_get_open_problem (doc, "water"));
+  g_assert_true (wg_document_save (doc, NULL, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) fixed = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (wg_graph_get_param_double (fixed, "water", "damping"), ==, 0.2);
   close_window (win);
 }
 
@@ -734,6 +773,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/editor-ui/gpu-backend", test_gpu_backend);
   g_test_add_func ("/editor-ui/load-error", test_load_error);
+  g_test_add_func ("/editor-ui/partial-open", test_partial_open);
   g_test_add_func ("/editor-ui/node-error", test_node_error);
   g_test_add_func ("/editor-ui/menus", test_menus);
   g_test_add_func ("/editor-ui/document-swap", test_document_swap);

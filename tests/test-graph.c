@@ -134,20 +134,20 @@ test_structured_errors (void)
     { "\"boxes\": [{ \"center\": [0, 0], \"size\": [9, 9], \"trains\": [{ \"wavelength\": 9, "
       "\"amplitude\": 1 }] }, { \"center\": [0, 0], \"size\": [9, 9], \"trains\": "
       "[{ \"wavelength\": 0, \"amplitude\": 1 }] }]",
-      "nodes[0].params.boxes[1].trains[0].wavelength: expected a number in [0.01, 10000] m, got 0" },
+      "nodes[0] (\"waves\").params.boxes[1].trains[0].wavelength: expected a number in [0.01, 10000] m, got 0" },
     { "\"boxes\": [{ \"center\": [0, \"x\"], \"size\": [9, 9], \"trains\": [] }]",
-      "nodes[0].params.boxes[0].center[1]: expected a number, got a string" },
+      "nodes[0] (\"waves\").params.boxes[0].center[1]: expected a number, got a string" },
     { "\"boxes\": [{ \"center\": [0, 0], \"trains\": [] }]",
-      "nodes[0].params.boxes[0].size: missing" },
+      "nodes[0] (\"waves\").params.boxes[0].size: missing" },
     { "\"boxes\": [{ \"center\": [0, 0], \"size\": [9, 9], \"trains\": [{ \"wavelength\": 9, "
       "\"amplitude\": 1, \"angle\": 95 }] }]",
-      "nodes[0].params.boxes[0].trains[0].angle: expected a number in [-90, 90] °, got 95" },
-    { "\"boxes\": \"[{]\"", "nodes[0].params.boxes: not valid JSON" },
-    { "\"boxes\": 3", "nodes[0].params.boxes: expected an array, got a number" },
+      "nodes[0] (\"waves\").params.boxes[0].trains[0].angle: expected a number in [-90, 90] °, got 95" },
+    { "\"boxes\": \"[{]\"", "nodes[0] (\"waves\").params.boxes: not valid JSON" },
+    { "\"boxes\": 3", "nodes[0] (\"waves\").params.boxes: expected an array, got a number" },
     { "\"frustum\": [[0, 0, 0, 1]]",
-      "nodes[0].params.frustum[0]: the plane's normal (a, b, c) is zero" },
+      "nodes[0] (\"waves\").params.frustum[0]: the plane's normal (a, b, c) is zero" },
     { "\"frustum\": [[1, 0, 0, 1], { \"a\": 1 }]",
-      "nodes[0].params.frustum[1]: expected [a, b, c, d], got an object" },
+      "nodes[0] (\"waves\").params.frustum[1]: expected [a, b, c, d], got an object" },
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -168,7 +168,7 @@ test_structured_errors (void)
     -1, ".", NULL, &error);
   g_assert_null (g);
   g_assert_cmpstr (error->message, ==,
-                   "nodes[0].params.points: point 2: expected \"x,y\" in metres, got \"2\"");
+                   "nodes[0] (\"m\").params.points: point 2: expected \"x,y\" in metres, got \"2\"");
 }
 
 /* A record schema with every field kind no built-in node uses yet: int,
@@ -833,7 +833,7 @@ test_keyframes (void)
   g_assert_null (wg_graph_load_data (bad->str, -1, ".", "anim.json", &error));
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
   g_assert_nonnull (strstr (error->message,
-                            "anim.json: nodes[3].params.choppiness.keys[2]: keyframes out of order: time 1 s does not follow 2 s"));
+                            "anim.json: nodes[3] (\"chop\").params.choppiness.keys[2]: keyframes out of order: time 1 s does not follow 2 s"));
   g_clear_error (&error);
   const double times[] = { 0, 1 }, values[] = { 0, 99 };
   g_assert_false (wg_graph_set_param_keyframes (g, "chop", "choppiness", times, values, 2, &error));

@@ -595,7 +595,7 @@ test_bad_input (void)
   g_assert_null (bad);
   g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_RANGE);
   g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "pond.json: nodes[0].params.flow_factor: "));
+  g_assert_nonnull (strstr (error->message, "pond.json: nodes[0] (\"r\").params.flow_factor: "));
   g_assert_nonnull (strstr (error->message, "[0, 1], got 1.5"));
   g_clear_error (&error);
 
