@@ -101,6 +101,8 @@ app_startup (GApplication *app)
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.play", { "<Control>space", NULL } },
     { "win.bake", { "<Control>b", NULL } },
+    { "win.prev-key", { "<Alt>Left", NULL } },
+    { "win.next-key", { "<Alt>Right", NULL } },
     { "app.quit", { "<Control>q", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -23,6 +23,7 @@ typedef enum {
   CMD_SET_OUTPUT,
   CMD_SEQUENCE,
   CMD_RENAME_NODE,
+  CMD_SET_INTERPOLATION,
 } CommandKind;
 
 struct _WgCommand {
@@ -32,7 +33,7 @@ struct _WgCommand {
    * UNLINK (to node, port); SET_PARAM (node, param, text); SET_KEYFRAMES,
    * REMOVE_KEYFRAMES (node, param);
    * SET_INPUT (name, node, param); SET_OUTPUT (name, node, port);
-   * RENAME_NODE (id, new id). */
+   * RENAME_NODE (id, new id); SET_INTERPOLATION (node, param; x: WgInterpolation). */
   char *a, *b, *c, *d;
   char **ids;    /* REMOVE, MOVE */
   double *xy;    /* MOVE: x, y per id; SET_KEYFRAMES: time, value per key */
@@ -87,6 +88,7 @@ wg_command_get_changes (const WgCommand *cmd)
     case CMD_SET_PARAM:
     case CMD_SET_KEYFRAMES:
     case CMD_REMOVE_KEYFRAMES:
+    case CMD_SET_INTERPOLATION:
       return WG_CHANGE_PARAMS;
     case CMD_ADD_NODE:
     case CMD_PASTE:
@@ -163,6 +165,18 @@ wg_command_add_node (const char *type, const char *id, double x, double y)
   cmd->b = g_strdup (id);
   cmd->x = x;
   cmd->y = y;
+  return cmd;
+}
+
+WgCommand *
+wg_command_set_interpolation (const char *node, const char *param, WgInterpolation interpolation)
+{
+  WgCommand *cmd = command_new (CMD_SET_INTERPOLATION,
+                                g_strdup_printf ("Interpolate %s.%s %s", node, param,
+                                                 wg_interpolation_name (interpolation)));
+  cmd->a = g_strdup (node);
+  cmd->b = g_strdup (param);
+  cmd->x = interpolation;
   return cmd;
 }
 
@@ -695,6 +709,9 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
       return TRUE;
     case CMD_RENAME_NODE:
       return wg_graph_rename_node (graph, cmd->a, cmd->b, error);
+    case CMD_SET_INTERPOLATION:
+      return wg_graph_set_param_interpolation (graph, cmd->a, cmd->b, (WgInterpolation) cmd->x,
+                                               error);
     case CMD_SET_OUTPUT:
       if (cmd->b)
         return wg_graph_set_output (graph, cmd->a, cmd->b, cmd->c, error);

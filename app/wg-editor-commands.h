@@ -22,6 +22,9 @@ typedef struct _WgCommand WgCommand;
 
 /* Adds a node of @type at graph position (@x, @y); @id NULL picks a free one. */
 WgCommand *wg_command_add_node (const char *type, const char *id, double x, double y);
+/* How animated @node.@param's keys are joined (wg_graph_set_param_interpolation()). */
+WgCommand *wg_command_set_interpolation (const char *node, const char *param,
+                                         WgInterpolation interpolation);
 /* Renames node @id to @new_id (wg_graph_rename_node(): its links, graph inputs and outputs
  * follow; an invalid or taken id fails with the rule it breaks). */
 WgCommand *wg_command_rename_node (const char *id, const char *new_id);

@@ -27,7 +27,7 @@ typedef struct {
   GPtrArray *connected;        /* objects whose handlers take this row */
   /* Float parameters: the key toggle, and the list of keys when animated
    * (a caption, then time, value and delete per key). */
-  GtkWidget *key, *keys, *keys_caption, *keys_grid, *stop;
+  GtkWidget *key, *keys, *keys_caption, *keys_grid, *stop, *interpolation;
   guint n_keys_shown;
   GPtrArray *key_widgets;      /* GtkWidget* per key: time, value, delete; handlers take this row */
   /* List parameters: keys_grid holds one line per record (its JSON, remove),
@@ -334,6 +334,16 @@ stop_animating (GtkButton *button, Row *row)
 }
 
 static void
+interpolation_chosen (GtkDropDown *dropdown, GParamSpec *pspec, Row *row)
+{
+  WgInspector *self = row->inspector;
+  WgInterpolation how = (WgInterpolation) gtk_drop_down_get_selected (dropdown);
+  if (self->updating || how == wg_graph_get_param_interpolation (graph (self), self->node, row->name))
+    return;
+  execute (self, wg_command_set_interpolation (self->node, row->name, how));
+}
+
+static void
 infinite_toggled (GtkToggleButton *button, Row *row)
 {
   if (gtk_toggle_button_get_active (button))
@@ -590,18 +600,30 @@ keys_list (Row *row)
 {
   row->keys = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_add_css_class (row->keys, "wg-keys");
+  /* The caption on its own line: with the controls beside it the row is
+   * wider than the inspector. */
   GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_halign (head, GTK_ALIGN_END);
   row->keys_caption = gtk_label_new (NULL);
   gtk_widget_add_css_class (row->keys_caption, "dim-label");
   gtk_widget_add_css_class (row->keys_caption, "caption");
   gtk_label_set_xalign (GTK_LABEL (row->keys_caption), 0);
-  gtk_widget_set_hexpand (row->keys_caption, TRUE);
-  gtk_box_append (GTK_BOX (head), row->keys_caption);
+  gtk_label_set_wrap (GTK_LABEL (row->keys_caption), TRUE);
+  gtk_box_append (GTK_BOX (row->keys), row->keys_caption);
   row->stop = gtk_button_new_with_mnemonic ("_Stop Animating");
   gtk_widget_add_css_class (row->stop, "flat");
   gtk_widget_set_tooltip_text (row->stop, "Remove the keys: the parameter keeps its value at "
                                           "the current time");
   row_connect (row, row->stop, "clicked", G_CALLBACK (stop_animating));
+  /* Order of WgInterpolation. */
+  static const char *const ways[] = { "Linear", "Constant", "Smooth", NULL };
+  row->interpolation = gtk_drop_down_new_from_strings (ways);
+  gtk_widget_set_tooltip_text (row->interpolation,
+                               "Between keys: straight lines, steps (each key held until the "
+                               "next), or a smooth curve that eases in and out without "
+                               "overshooting");
+  row_connect (row, row->interpolation, "notify::selected", G_CALLBACK (interpolation_chosen));
+  gtk_box_append (GTK_BOX (head), row->interpolation);
   gtk_box_append (GTK_BOX (head), row->stop);
   gtk_box_append (GTK_BOX (row->keys), head);
   row->keys_grid = gtk_grid_new ();
@@ -636,7 +658,7 @@ build_keys (Row *row, guint n)
     {
       GtkWidget *t = gtk_spin_button_new_with_range (-1e6, 1e6, 0.1);
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (t), 3);
-      gtk_editable_set_width_chars (GTK_EDITABLE (t), 6);
+      gtk_editable_set_width_chars (GTK_EDITABLE (t), 5);
       gtk_widget_set_tooltip_text (t, "The key's time (s)");
       g_object_set_data (G_OBJECT (t), "wg-key-time", GINT_TO_POINTER (TRUE));
       key_widget (row, t, k, "value-changed", G_CALLBACK (key_edited));
@@ -645,7 +667,7 @@ build_keys (Row *row, guint n)
       GtkWidget *v = gtk_spin_button_new_with_range (spec->min, spec->max,
                                                      pow (10, -(double) row->digits));
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (v), row->digits);
-      gtk_editable_set_width_chars (GTK_EDITABLE (v), 7);
+      gtk_editable_set_width_chars (GTK_EDITABLE (v), 5);
       gtk_widget_set_hexpand (v, TRUE);
       g_autofree char *tip = g_strdup_printf ("The value at this key%s%s",
                                               spec->unit && spec->unit[0] ? " in " : "",
@@ -930,7 +952,7 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
   if (row->key)
     {
       gtk_grid_attach (GTK_GRID (self->grid), row->key, 2, 2 * index, 1, 1);
-      gtk_grid_attach (GTK_GRID (self->grid), keys_list (row), 1, 2 * index + 1, 3, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), keys_list (row), 0, 2 * index + 1, 4, 1);
     }
   gtk_grid_attach (GTK_GRID (self->grid), row->reset, 3, 2 * index, 1, 1);
   row->row_widgets[0] = row->label;
@@ -1083,15 +1105,20 @@ refresh_keys (Row *row, gboolean visible, gboolean infinite)
   const WgParamSpec *spec = row->spec;
   const char *unit = spec->unit && spec->unit[0] ? spec->unit : "";
   g_autofree char *caption =
-    g_strdup_printf ("Animated, %u key%s: %.*f%s%s at %.2f s", n, n == 1 ? "" : "s", row->digits,
-                     value_now (row), unit[0] && strcmp (unit, "°") != 0 ? " " : "", unit,
-                     now (self));
+    g_strdup_printf ("%u key%s: %.*f%s%s at %.2f s (frame %" G_GINT64_FORMAT ")", n,
+                     n == 1 ? "" : "s", row->digits, value_now (row),
+                     unit[0] && strcmp (unit, "°") != 0 ? " " : "", unit, now (self), self->frame);
   gtk_label_set_text (GTK_LABEL (row->keys_caption), caption);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (row->interpolation),
+                              wg_graph_get_param_interpolation (graph (self), self->node, row->name));
   for (guint k = 0; k < n; k++)
     {
       GtkWidget **w = (GtkWidget **) row->key_widgets->pdata + 3 * k;
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (w[0]), times[k]);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (w[1]), values[k]);
+      /* Times in seconds, as the file; the frame as the timeline counts. */
+      g_autofree char *frame_text = g_strdup_printf ("s · frame %.4g", times[k] * fps (self));
+      gtk_label_set_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (row->keys_grid), 1, (int) k)), frame_text);
     }
 }
 

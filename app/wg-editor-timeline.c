@@ -3,7 +3,8 @@
 
 struct _WgTimeline {
   GtkBox parent;
-  GtkWidget *play, *scale, *spin, *time, *loop_start, *loop_end, *rate;
+  GtkWidget *play, *scale, *spin, *time, *loop_start, *loop_end, *rate, *prev_key, *next_key;
+  GArray *keys; /* gint64 frames with keys, sorted, distinct: marked on the scale */
   gint64 first, last, frame, shown;
   double fps;
   gboolean playing, updating;
@@ -12,6 +13,11 @@ struct _WgTimeline {
 };
 
 G_DEFINE_FINAL_TYPE (WgTimeline, wg_timeline, GTK_TYPE_BOX)
+
+static void mark_keys (WgTimeline *self);
+
+/* A key on the scale: a diamond, as on the inspector's key toggles. */
+#define KEY_MARK "<span size=\"small\" foreground=\"#f5c211\">◆</span>"
 
 enum { SIGNAL_FRAME_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -131,9 +137,88 @@ wg_timeline_set_range (WgTimeline *self, gint64 first, gint64 last, double fps)
     wg_timeline_set_loop (self, first, self->last);
   g_autofree char *rate = g_strdup_printf ("%g fps", self->fps);
   gtk_label_set_text (GTK_LABEL (self->rate), rate);
+  mark_keys (self);
   gint64 frame = self->frame;
   self->frame = G_MININT64;
   wg_timeline_set_frame (self, frame);
+}
+
+static int
+compare_frames (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Marks on the scale need its range: set again after a range change. */
+static void
+mark_keys (WgTimeline *self)
+{
+  gtk_scale_clear_marks (GTK_SCALE (self->scale));
+  for (guint i = 0; i < self->keys->len; i++)
+    {
+      gint64 f = g_array_index (self->keys, gint64, i);
+      if (f >= self->first && f <= self->last)
+        gtk_scale_add_mark (GTK_SCALE (self->scale), (double) f, GTK_POS_TOP, KEY_MARK);
+    }
+  gtk_widget_set_sensitive (self->prev_key, self->keys->len > 0);
+  gtk_widget_set_sensitive (self->next_key, self->keys->len > 0);
+}
+
+void
+wg_timeline_set_keys (WgTimeline *self, const gint64 *frames, guint n)
+{
+  g_array_set_size (self->keys, 0);
+  g_array_append_vals (self->keys, frames, n);
+  g_array_sort (self->keys, compare_frames);
+  for (guint i = 1; i < self->keys->len;)
+    if (g_array_index (self->keys, gint64, i) == g_array_index (self->keys, gint64, i - 1))
+      g_array_remove_index (self->keys, i);
+    else
+      i++;
+  mark_keys (self);
+}
+
+guint
+wg_timeline_get_keys (WgTimeline *self, const gint64 **frames)
+{
+  *frames = (const gint64 *) (gpointer) self->keys->data;
+  return self->keys->len;
+}
+
+gboolean
+wg_timeline_jump_to_key (WgTimeline *self, int direction)
+{
+  const gint64 *k = (const gint64 *) (gpointer) self->keys->data;
+  if (direction > 0)
+    {
+      for (guint i = 0; i < self->keys->len; i++)
+        if (k[i] > self->frame && k[i] <= self->last)
+          {
+            wg_timeline_set_frame (self, k[i]);
+            return TRUE;
+          }
+    }
+  else
+    for (guint i = self->keys->len; i-- > 0;)
+      if (k[i] < self->frame && k[i] >= self->first)
+        {
+          wg_timeline_set_frame (self, k[i]);
+          return TRUE;
+        }
+  return FALSE;
+}
+
+static void
+prev_clicked (GtkButton *button, WgTimeline *self)
+{
+  wg_timeline_jump_to_key (self, -1);
+}
+
+static void
+next_clicked (GtkButton *button, WgTimeline *self)
+{
+  wg_timeline_jump_to_key (self, +1);
 }
 
 static void
@@ -173,9 +258,17 @@ get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
 }
 
 static void
+wg_timeline_finalize (GObject *object)
+{
+  g_array_unref (WG_TIMELINE (object)->keys);
+  G_OBJECT_CLASS (wg_timeline_parent_class)->finalize (object);
+}
+
+static void
 wg_timeline_class_init (WgTimelineClass *klass)
 {
   G_OBJECT_CLASS (klass)->get_property = get_property;
+  G_OBJECT_CLASS (klass)->finalize = wg_timeline_finalize;
   signals[SIGNAL_FRAME_CHANGED] =
     g_signal_new ("frame-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
@@ -194,6 +287,7 @@ wg_timeline_init (WgTimeline *self)
   gtk_widget_set_margin_bottom (GTK_WIDGET (self), 4);
   self->fps = 24;
   self->last = 1;
+  self->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   self->play = gtk_toggle_button_new ();
   gtk_button_set_icon_name (GTK_BUTTON (self->play), "media-playback-start-symbolic");
@@ -205,8 +299,27 @@ wg_timeline_init (WgTimeline *self)
   gtk_scale_set_draw_value (GTK_SCALE (self->scale), FALSE);
   gtk_widget_set_hexpand (self->scale, TRUE);
   gtk_widget_set_tooltip_text (self->scale, "Current frame: drag to scrub");
+  /* As tall with key marks as without: the panes above must not move when
+   * the selection's keys come and go. */
+  gtk_scale_add_mark (GTK_SCALE (self->scale), 0, GTK_POS_TOP, KEY_MARK);
+  int height;
+  gtk_widget_measure (self->scale, GTK_ORIENTATION_VERTICAL, -1, &height, NULL, NULL, NULL);
+  gtk_scale_clear_marks (GTK_SCALE (self->scale));
+  gtk_widget_set_size_request (self->scale, -1, height);
+  gtk_widget_set_valign (self->scale, GTK_ALIGN_END);
   g_signal_connect (self->scale, "value-changed", G_CALLBACK (scale_changed), self);
   gtk_box_append (GTK_BOX (self), self->scale);
+
+  self->prev_key = gtk_button_new_with_label ("◂◆");
+  gtk_widget_set_tooltip_text (self->prev_key, "Previous key (Alt+Left)");
+  g_signal_connect (self->prev_key, "clicked", G_CALLBACK (prev_clicked), self);
+  self->next_key = gtk_button_new_with_label ("◆▸");
+  gtk_widget_set_tooltip_text (self->next_key, "Next key (Alt+Right)");
+  g_signal_connect (self->next_key, "clicked", G_CALLBACK (next_clicked), self);
+  gtk_widget_add_css_class (self->prev_key, "flat");
+  gtk_widget_add_css_class (self->next_key, "flat");
+  gtk_box_append (GTK_BOX (self), self->prev_key);
+  gtk_box_append (GTK_BOX (self), self->next_key);
 
   self->spin = frame_spin ("Current frame");
   g_signal_connect (self->spin, "value-changed", G_CALLBACK (spin_changed), self);

@@ -21,6 +21,14 @@ void wg_timeline_set_frame (WgTimeline *timeline, gint64 frame);
 void wg_timeline_set_loop (WgTimeline *timeline, gint64 start, gint64 end);
 gboolean wg_timeline_get_playing (WgTimeline *timeline);
 void wg_timeline_set_playing (WgTimeline *timeline, gboolean playing);
+/* Frames that hold keys (any order, repeats allowed): marked on the scale,
+ * and where the previous/next key buttons (Alt+Left/Right) go. */
+void wg_timeline_set_keys (WgTimeline *timeline, const gint64 *frames, guint n);
+/* The marked frames, sorted and distinct (owned by the timeline). */
+guint wg_timeline_get_keys (WgTimeline *timeline, const gint64 **frames);
+/* Goes to the nearest marked frame after (@direction > 0) or before the
+ * current one; FALSE when there is none. */
+gboolean wg_timeline_jump_to_key (WgTimeline *timeline, int direction);
 /* The viewport shows @frame now. */
 void wg_timeline_frame_shown (WgTimeline *timeline, gint64 frame);
 

@@ -399,6 +399,18 @@ viewport_realized (GtkWidget *viewport, WgEditorWindow *self)
 }
 
 static void
+action_prev_key (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  wg_timeline_jump_to_key (WG_TIMELINE (WG_EDITOR_WINDOW (data)->timeline), -1);
+}
+
+static void
+action_next_key (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  wg_timeline_jump_to_key (WG_TIMELINE (WG_EDITOR_WINDOW (data)->timeline), +1);
+}
+
+static void
 action_bake (GSimpleAction *a, GVariant *p, gpointer data)
 {
   wg_editor_bake_dialog_present (data);
@@ -418,6 +430,8 @@ static const GActionEntry window_actions[] = {
   { "add-node", action_add_node, "s" },
   { "backend", NULL, "s", "'cpu'", action_backend },
   { "bake", action_bake },
+  { "prev-key", action_prev_key },
+  { "next-key", action_next_key },
 };
 
 /* ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "wg-editor-layout.h"
 #include "wg-editor-viewport.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Evaluations shorter than this show no progress bar. */
@@ -190,6 +191,36 @@ output_selected (GtkDropDown *dropdown, GParamSpec *pspec, WgEditorWindow *self)
   wg_evaluator_set_surface_output (self->eval, self->surface_output);
 }
 
+/* The timeline marks the keys of the selected nodes, of every node when
+ * none is selected (as Blender's timeline shows the selection's keys). */
+static void
+update_key_marks (WgEditorWindow *self)
+{
+  WgGraph *graph = wg_document_get_graph (self->doc);
+  double fps = wg_graph_get_settings (graph)->fps;
+  const char *const *selected = wg_canvas_get_selection (WG_CANVAS (self->canvas));
+  g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      if (selected[0] && !g_strv_contains (selected, id))
+        continue;
+      const WgNodeType *type = wg_graph_get_node_type (graph, id);
+      for (guint p = 0; p < type->n_params; p++)
+        {
+          g_autofree double *times = NULL;
+          guint n = wg_graph_get_param_keyframes (graph, id, type->params[p].name, &times, NULL);
+          for (guint k = 0; k < n; k++)
+            {
+              gint64 f = (gint64) llround (times[k] * fps);
+              g_array_append_val (frames, f);
+            }
+        }
+    }
+  wg_timeline_set_keys (WG_TIMELINE (self->timeline), (const gint64 *) (gpointer) frames->data,
+                        frames->len);
+}
+
 static void
 document_changed (WgDocument *doc, WgChangeFlags changes, gpointer data)
 {
@@ -204,6 +235,7 @@ document_changed (WgDocument *doc, WgChangeFlags changes, gpointer data)
       update_outputs (self);
     }
   wg_inspector_refresh (WG_INSPECTOR (self->inspector));
+  update_key_marks (self);
   update_title (self);
   update_history_actions (self);
 }
@@ -230,6 +262,7 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_timeline_set_playing (WG_TIMELINE (self->timeline), FALSE);
   update_timeline_range (self);
   update_outputs (self);
+  update_key_marks (self);
   wg_timeline_set_frame (WG_TIMELINE (self->timeline), wg_graph_get_settings (wg_document_get_graph (doc))->frames[0]);
   wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   self->wanted_frame = wg_timeline_get_frame (WG_TIMELINE (self->timeline));
@@ -493,6 +526,8 @@ selection_changed (WgCanvas *canvas, WgEditorWindow *self)
 {
   const char *const *ids = wg_canvas_get_selection (canvas);
   wg_inspector_show_node (WG_INSPECTOR (self->inspector), ids[0] && !ids[1] ? ids[0] : NULL);
+  if (self->doc)
+    update_key_marks (self);
   if (self->result)
     wg_inspector_set_result (WG_INSPECTOR (self->inspector), self->result);
 }

@@ -500,8 +500,9 @@ gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const c
  * wg_graph_set_param_keyframes:
  * Animates a float parameter: @n_keys keys (@times in seconds, strictly
  * increasing; @values in the parameter's range, degrees for angles),
- * interpolated linearly in time and held constant before the first and
- * after the last. In JSON: "x": { "keys": [[0, 10], [4.5, 120]] }. Setting a
+ * interpolated as wg_graph_set_param_interpolation() says (linearly unless
+ * set; kept when keys change) and held constant before the first and after
+ * the last. In JSON: "x": { "keys": [[0, 10], [4.5, 120]] }. Setting a
  * plain value removes the animation. Errors: WG_GRAPH_ERROR_PARAM_RANGE
  * naming the key (keyframes out of order, value out of range), _PARAM_TYPE
  * for non-float parameters.
@@ -509,6 +510,37 @@ gboolean wg_graph_set_param_from_text (WgGraph *graph, const char *node, const c
 gboolean wg_graph_set_param_keyframes (WgGraph *graph, const char *node, const char *param,
                                        const double *times, const double *values, guint n_keys,
                                        GError **error);
+/**
+ * WgInterpolation:
+ * @WG_INTERPOLATION_LINEAR: straight lines between keys (the default).
+ * @WG_INTERPOLATION_CONSTANT: each key's value held until the next key.
+ * @WG_INTERPOLATION_SMOOTH: a C¹ monotone cubic through the keys
+ *   (Fritsch & Carlson 1980; tangents by Fritsch & Butland 1984): eases in
+ *   and out, never overshoots between two keys, flat at extrema and ends.
+ *
+ * How an animated parameter's keys are joined; in JSON
+ * "x": { "keys": […], "interpolation": "smooth" } (absent: linear).
+ */
+typedef enum {
+  WG_INTERPOLATION_LINEAR,
+  WG_INTERPOLATION_CONSTANT,
+  WG_INTERPOLATION_SMOOTH,
+} WgInterpolation;
+
+/**
+ * wg_graph_set_param_interpolation:
+ * Sets how the keys of animated parameter @node.@param are joined. Errors:
+ * WG_GRAPH_ERROR_PARAM_TYPE when the parameter is not animated (set keys
+ * first); _UNKNOWN_NODE/_UNKNOWN_PARAM.
+ */
+gboolean wg_graph_set_param_interpolation (WgGraph *graph, const char *node, const char *param,
+                                           WgInterpolation interpolation, GError **error);
+/* How @node.@param's keys are joined (linear for a constant parameter). */
+WgInterpolation wg_graph_get_param_interpolation (const WgGraph *graph, const char *node,
+                                                  const char *param);
+/* "linear", "constant", "smooth": the JSON names. */
+const char *wg_interpolation_name (WgInterpolation interpolation);
+
 /**
  * wg_graph_get_param_keyframes:
  * Returns: the number of keys of an animated parameter (0 when constant);

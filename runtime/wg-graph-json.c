@@ -130,11 +130,11 @@ read_settings (JsonObject *obj, WgSettings *s, GError **error)
   return wg_settings_check (s, "settings", error);
 }
 
-/* "param": { "keys": [[t, v], …] } */
+/* "param": { "keys": [[t, v], …], "interpolation": "smooth" } */
 static gboolean
 read_keyframes (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **error)
 {
-  static const char *const keys[] = { "keys", NULL };
+  static const char *const keys[] = { "keys", "interpolation", NULL };
   const WgParamSpec *spec = &node->type->params[p];
   JsonObject *obj = json_node_get_object (n);
   if (!wg_json_check_keys (obj, path, keys, error))
@@ -160,7 +160,27 @@ read_keyframes (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError
     }
   if (!wg_keyframes_check (spec, times, values, count, path, error))
     return FALSE;
+  WgInterpolation interpolation = WG_INTERPOLATION_LINEAR;
+  JsonNode *how = member (obj, "interpolation");
+  if (how)
+    {
+      const char *name = is_string (how) ? json_node_get_string (how) : NULL;
+      while (name && g_strcmp0 (wg_interpolation_name (interpolation), name) != 0 &&
+             interpolation < WG_INTERPOLATION_SMOOTH)
+        interpolation++;
+      if (name == NULL || g_strcmp0 (wg_interpolation_name (interpolation), name) != 0)
+        {
+          if (name)
+            ERR (PARAM_RANGE, "%s.interpolation: expected one of linear, constant, smooth, got "
+                 "\"%s\"", path, WG_EXCERPT (name));
+          else
+            ERR (PARAM_TYPE, "%s.interpolation: expected one of linear, constant, smooth, got %s",
+                 path, wg_json_kind (how));
+          return FALSE;
+        }
+    }
   WgValue *v = &node->values[p];
+  v->interpolation = interpolation;
   g_free (v->keys);
   v->keys = g_new (double, 2 * count);
   for (guint i = 0; i < count; i++)

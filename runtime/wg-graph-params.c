@@ -60,6 +60,7 @@ wg_graph_set_param_double (WgGraph *graph, const char *node_id, const char *para
       node->values[p].f = value;
       g_clear_pointer (&node->values[p].keys, g_free);
       node->values[p].n_keys = 0;
+      node->values[p].interpolation = WG_INTERPOLATION_LINEAR;
     }
   else
     node->values[p].i = (gint64) value;
@@ -137,6 +138,42 @@ wg_graph_set_param_keyframes (WgGraph *graph, const char *node_id, const char *p
   v->f = values[0];
   v->set = TRUE;
   return TRUE;
+}
+
+static const char *const interpolation_names[] = { "linear", "constant", "smooth" };
+
+const char *
+wg_interpolation_name (WgInterpolation interpolation)
+{
+  g_return_val_if_fail ((guint) interpolation < G_N_ELEMENTS (interpolation_names), NULL);
+  return interpolation_names[interpolation];
+}
+
+gboolean
+wg_graph_set_param_interpolation (WgGraph *graph, const char *node_id, const char *param,
+                                  WgInterpolation interpolation, GError **error)
+{
+  int p;
+  WgNodeInst *node = wg_graph_lookup_param (graph, node_id, param, &p, error);
+  if (node == NULL)
+    return FALSE;
+  g_return_val_if_fail ((guint) interpolation < G_N_ELEMENTS (interpolation_names), FALSE);
+  if (node->values[p].keys == NULL)
+    {
+      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
+                   "%s.%s: not animated: only keys are interpolated", node_id, param);
+      return FALSE;
+    }
+  node->values[p].interpolation = interpolation;
+  return TRUE;
+}
+
+WgInterpolation
+wg_graph_get_param_interpolation (const WgGraph *graph, const char *node_id, const char *param)
+{
+  int p;
+  WgNodeInst *node = wg_graph_lookup_param (graph, node_id, param, &p, NULL);
+  return node ? node->values[p].interpolation : WG_INTERPOLATION_LINEAR;
 }
 
 guint

@@ -231,6 +231,11 @@ add_param (JsonBuilder *b, const WgParamSpec *spec, const WgValue *v)
               json_builder_end_array (b);
             }
           json_builder_end_array (b);
+          if (v->interpolation != WG_INTERPOLATION_LINEAR)
+            {
+              json_builder_set_member_name (b, "interpolation");
+              json_builder_add_string_value (b, wg_interpolation_name (v->interpolation));
+            }
           json_builder_end_object (b);
         }
       else if (isinf (v->f))

@@ -134,6 +134,7 @@ wg_value_clear (WgValue *value)
   g_clear_pointer (&value->list, wg_list_data_unref);
   g_clear_pointer (&value->keys, g_free);
   value->n_keys = 0;
+  value->interpolation = WG_INTERPOLATION_LINEAR;
 }
 
 void
@@ -144,6 +145,25 @@ wg_value_copy (WgValue *dst, const WgValue *src)
   dst->s = g_strdup (src->s);
   dst->list = wg_list_data_ref (src->list);
   dst->keys = src->keys ? g_memdup2 (src->keys, 2 * src->n_keys * sizeof (double)) : NULL;
+}
+
+/* The slope at key @j (of @n, pairs in @k) for monotone cubic
+ * interpolation: zero at an extremum or an end, else the harmonic mean of
+ * the neighbouring secants (Fritsch & Butland 1984), which keeps each
+ * segment within its keys' values. */
+static double
+monotone_tangent (const double *k, guint n, guint j)
+{
+  if (j == 0 || j + 1 >= n)
+    return 0;
+  double d0 = (k[2 * j + 1] - k[2 * j - 1]) / (k[2 * j] - k[2 * j - 2]);
+  double d1 = (k[2 * j + 3] - k[2 * j + 1]) / (k[2 * j + 2] - k[2 * j]);
+  if (d0 * d1 <= 0)
+    return 0;
+  double h0 = k[2 * j] - k[2 * j - 2], h1 = k[2 * j + 2] - k[2 * j];
+  /* Weighted harmonic mean (Fritsch–Butland with unequal spacing). */
+  double w0 = 2 * h1 + h0, w1 = h1 + 2 * h0;
+  return (w0 + w1) / (w0 / d0 + w1 / d1);
 }
 
 double
@@ -160,9 +180,25 @@ wg_value_at (const WgValue *value, double t)
   guint i = 1;
   while (k[2 * i] < t)
     i++;
-  double t0 = k[2 * (i - 1)], t1 = k[2 * i];
-  double w = (t - t0) / (t1 - t0);
-  return k[2 * (i - 1) + 1] + w * (k[2 * i + 1] - k[2 * (i - 1) + 1]);
+  double t0 = k[2 * (i - 1)], t1 = k[2 * i], v0 = k[2 * (i - 1) + 1], v1 = k[2 * i + 1];
+  double h = t1 - t0, w = (t - t0) / h;
+  switch (value->interpolation)
+    {
+    case WG_INTERPOLATION_CONSTANT:
+      return t < t1 ? v0 : v1;
+    case WG_INTERPOLATION_SMOOTH:
+      {
+        /* Cubic Hermite with Fritsch–Carlson (1980) monotone tangents: C¹,
+         * through every key, never beyond its neighbours (no overshoot). */
+        double m0 = monotone_tangent (k, n, i - 1), m1 = monotone_tangent (k, n, i);
+        double w2 = w * w, w3 = w2 * w;
+        return (2 * w3 - 3 * w2 + 1) * v0 + (w3 - 2 * w2 + w) * h * m0 +
+               (-2 * w3 + 3 * w2) * v1 + (w3 - w2) * h * m1;
+      }
+    case WG_INTERPOLATION_LINEAR:
+    default:
+      return v0 + w * (v1 - v0);
+    }
 }
 
 gboolean
@@ -171,7 +207,7 @@ wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec)
   switch (spec->type)
     {
     case WG_PARAM_FLOAT:
-      if (a->n_keys != b->n_keys ||
+      if (a->n_keys != b->n_keys || a->interpolation != b->interpolation ||
           (a->n_keys && memcmp (a->keys, b->keys, 2 * a->n_keys * sizeof (double)) != 0))
         return FALSE;
       return a->f == b->f || (isnan (a->f) && isnan (b->f));

@@ -19,10 +19,11 @@ typedef struct {
   char *s;
   WgListData *list;
   /* Float parameters may be animated: n_keys (time, value) pairs, times in
-   * seconds strictly increasing, interpolated linearly and held constant
-   * outside. NULL: the constant f. */
+   * seconds strictly increasing, interpolated as @interpolation says and
+   * held constant outside. NULL: the constant f. */
   double *keys;
   guint n_keys;
+  WgInterpolation interpolation;
 } WgValue;
 
 typedef struct {

@@ -787,6 +787,7 @@ main (int argc, char **argv)
   editor_ui_add_files_tests ();
   editor_ui_add_workspace_tests ();
   editor_ui_add_canvas_tests ();
+  editor_ui_add_keys_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;

@@ -1791,6 +1791,74 @@ test_rename_node (void)
   g_assert_cmpstr (back, ==, before);
 }
 
+/* Interpolation between keys: constant holds each key's value until the
+ * next; smooth passes through every key, is C¹ (one-sided slopes agree at
+ * an inner key), flat at an extremum and never leaves the range of the two
+ * keys around it; all three round-trip through JSON. */
+static void
+test_interpolation (void)
+{
+  const char *json =
+    "{ \"format\": \"wavegraph\", \"version\": 1, \"nodes\": [{ \"id\": \"m\", "
+    "\"type\": \"obstacle-mask\", \"params\": { \"x\": { \"keys\": [[0, 0], [1, 10], [3, 12], "
+    "[4, 2]], \"interpolation\": \"smooth\" } } }] }";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data (json, -1, NULL, "interp.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_graph_get_param_interpolation (g, "m", "x"), ==, WG_INTERPOLATION_SMOOTH);
+  const double keys[][2] = { { 0, 0 }, { 1, 10 }, { 3, 12 }, { 4, 2 } };
+  for (guint k = 0; k < 4; k++)
+    g_assert_cmpfloat_with_epsilon (wg_graph_get_param_value_at (g, "m", "x", keys[k][0]),
+                                    keys[k][1], 1e-12);
+  for (guint k = 0; k + 1 < 4; k++)
+    for (int j = 1; j < 100; j++)
+      {
+        double t = keys[k][0] + (keys[k + 1][0] - keys[k][0]) * j / 100.0;
+        double v = wg_graph_get_param_value_at (g, "m", "x", t);
+        g_assert_cmpfloat (v, >=, MIN (keys[k][1], keys[k + 1][1]) - 1e-12);
+        g_assert_cmpfloat (v, <=, MAX (keys[k][1], keys[k + 1][1]) + 1e-12);
+      }
+  /* C¹ at t = 1 (rising on both sides): left and right slopes agree; flat
+   * at t = 3, the maximum. */
+  const double e = 1e-6;
+  double left = (wg_graph_get_param_value_at (g, "m", "x", 1) -
+                 wg_graph_get_param_value_at (g, "m", "x", 1 - e)) / e;
+  double right = (wg_graph_get_param_value_at (g, "m", "x", 1 + e) -
+                  wg_graph_get_param_value_at (g, "m", "x", 1)) / e;
+  g_assert_cmpfloat (fabs (left - right), <, 1e-4 * fabs (left));
+  g_assert_cmpfloat (left, >, 0);
+  double top = (wg_graph_get_param_value_at (g, "m", "x", 3 + e) -
+                wg_graph_get_param_value_at (g, "m", "x", 3 - e)) / (2 * e);
+  g_assert_cmpfloat (fabs (top), <, 1e-4);
+  g_autofree char *saved = wg_graph_save_to_data (g, NULL);
+  g_assert_nonnull (strstr (saved, "\"interpolation\": \"smooth\""));
+
+  /* Constant: steps; new keys keep it; a plain value drops it. */
+  g_assert_true (wg_graph_set_param_interpolation (g, "m", "x", WG_INTERPOLATION_CONSTANT, &error));
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "m", "x", 0.999), ==, 0);
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "m", "x", 1), ==, 10);
+  g_assert_cmpfloat (wg_graph_get_param_value_at (g, "m", "x", 2.5), ==, 10);
+  const double t2[] = { 0, 2 }, v2[] = { 1, 5 };
+  g_assert_true (wg_graph_set_param_keyframes (g, "m", "x", t2, v2, 2, &error));
+  g_assert_cmpint (wg_graph_get_param_interpolation (g, "m", "x"), ==, WG_INTERPOLATION_CONSTANT);
+  g_autofree char *stepped = wg_graph_save_to_data (g, NULL);
+  g_autoptr (WgGraph) again = wg_graph_load_data (stepped, -1, NULL, "again.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (wg_graph_get_param_value_at (again, "m", "x", 1.5), ==, 1);
+  g_assert_true (wg_graph_set_param_double (g, "m", "x", 3, &error));
+  g_assert_cmpint (wg_graph_get_param_interpolation (g, "m", "x"), ==, WG_INTERPOLATION_LINEAR);
+  g_assert_false (wg_graph_set_param_interpolation (g, "m", "x", WG_INTERPOLATION_SMOOTH, &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE);
+  g_clear_error (&error);
+
+  /* A bad name is refused where it is. */
+  g_autoptr (GString) bad = g_string_new (json);
+  g_string_replace (bad, "\"smooth\"", "\"bezier\"", 1);
+  g_assert_null (wg_graph_load_data (bad->str, -1, NULL, "bad.json", &error));
+  g_assert_cmpstr (error->message, ==, "bad.json: nodes[0] (\"m\").params.x.interpolation: expected "
+                                       "one of linear, constant, smooth, got \"bezier\"");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1806,6 +1874,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/topological-order", test_topological_order);
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/keyframes", test_keyframes);
+  g_test_add_func ("/graph/interpolation", test_interpolation);
   g_test_add_func ("/graph/partial-load", test_partial_load);
   g_test_add_func ("/graph/node-roles", test_node_roles);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
