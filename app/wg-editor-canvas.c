@@ -90,8 +90,8 @@ node_view_new (WgCanvas *self, const char *id, const WgNodeType *type)
   for (guint i = 0; i < type->n_outputs; i++)
     g_ptr_array_add (v->out_labels, make_layout (self, type->outputs[i].name, FALSE, LABEL_PT));
   wg_canvas_fit_text (v, self->text_scale);
-  guint rows = MAX (type->n_inputs, type->n_outputs);
-  v->h = HEADER_H + rows * ROW_H + (wg_canvas_has_thumbnail (type) ? THUMB_H + PAD : PAD);
+  double w;
+  wg_node_footprint (type, &w, &v->h);
   return v;
 }
 

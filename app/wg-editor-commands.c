@@ -475,6 +475,53 @@ set_position (WgGraph *graph, const char *id, double x, double y)
   wg_graph_set_node_ui (graph, id, ui);
 }
 
+void
+wg_node_footprint (const WgNodeType *type, double *w, double *h)
+{
+  guint rows = MAX (type->n_inputs, type->n_outputs);
+  *w = 184;
+  /* Header, port rows, and the thumbnail of the first output. */
+  *h = 24 + 20.0 * rows + (type->n_outputs > 0 ? 58 + 6 : 6);
+}
+
+/* Where a new node of @type asked for at (@x, @y) goes: the nearest point of
+ * a 24-unit grid around it where it overlaps no placed node (16 units
+ * apart), so it never lands on or under another. */
+static void
+free_spot (const WgGraph *graph, const WgNodeType *type, double x, double y, double *ox,
+           double *oy)
+{
+  const double step = 24, gap = 16;
+  const int reach = 30;
+  double w, h;
+  wg_node_footprint (type, &w, &h);
+  *ox = x, *oy = y;
+  double best = INFINITY;
+  for (int j = -reach; j <= reach; j++)
+    for (int i = -reach; i <= reach; i++)
+      {
+        double cx = x + i * step, cy = y + j * step, d = hypot (i, j);
+        if (d >= best)
+          continue;
+        gboolean clear = TRUE;
+        for (guint n = 0; clear && n < wg_graph_get_n_nodes (graph); n++)
+          {
+            const char *id = wg_graph_get_node_id (graph, n);
+            double nx, ny, nw, nh;
+            if (!wg_node_get_position (graph, id, &nx, &ny))
+              continue;
+            wg_node_footprint (wg_graph_get_node_type (graph, id), &nw, &nh);
+            clear = cx + w + gap <= nx || nx + nw + gap <= cx || cy + h + gap <= ny ||
+                    ny + nh + gap <= cy;
+          }
+        if (clear)
+          {
+            best = d;
+            *ox = cx, *oy = cy;
+          }
+      }
+}
+
 /* @want when free in @graph, else its stem with the first free number ("fft" → "fft2"). */
 static char *
 fresh_id (const WgGraph *graph, const char *want)
@@ -640,10 +687,14 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
     {
     case CMD_ADD_NODE:
       {
+        double x = cmd->x, y = cmd->y;
+        const WgNodeType *type = wg_node_type_find (cmd->a);
+        if (type)
+          free_spot (graph, type, cmd->x, cmd->y, &x, &y);
         const char *id = wg_graph_add_node (graph, cmd->a, cmd->b, error);
         if (id == NULL)
           return FALSE;
-        set_position (graph, id, cmd->x, cmd->y);
+        set_position (graph, id, x, y);
         if (!name_output (graph, id, error))
           return FALSE;
         GPtrArray *created = g_ptr_array_new_with_free_func (g_free);

@@ -20,7 +20,8 @@ typedef enum {
 
 typedef struct _WgCommand WgCommand;
 
-/* Adds a node of @type at graph position (@x, @y); @id NULL picks a free one. */
+/* Adds a node of @type at graph position (@x, @y) — or the nearest place
+ * where it overlaps no other node; @id NULL picks a free one. */
 WgCommand *wg_command_add_node (const char *type, const char *id, double x, double y);
 /* How animated @node.@param's keys are joined (wg_graph_set_param_interpolation()). */
 WgCommand *wg_command_set_interpolation (const char *node, const char *param,
@@ -109,6 +110,9 @@ const char *const *wg_command_get_created (const WgCommand *command);
 /* Index of the key nearest @t within @tolerance seconds, or -1. */
 int wg_keyframes_find (const double *times, guint n, double t, double tolerance);
 
+/* The size (graph units) the canvas draws a node of @type: 184 wide; a
+ * header, a row per port, the thumbnail of its first output. */
+void wg_node_footprint (const WgNodeType *type, double *w, double *h);
 /* A node's position from its "ui" object; FALSE (and 0, 0) when it has none. */
 gboolean wg_node_get_position (const WgGraph *graph, const char *id, double *x, double *y);
 

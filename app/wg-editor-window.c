@@ -175,8 +175,8 @@ enable_poking (GtkButton *button, WgEditorWindow *self)
   if (!wg_document_execute (self->doc, cmd, &error))
     wg_editor_window_toast (self, error->message);
   else
-    wg_editor_window_toast (self, "Poking enabled: click the water while it plays; drag the "
-                                  "obstacle to move it. Undo takes it back.");
+    wg_editor_window_toast (self, "Poking enabled: click the water while it plays; drag a "
+                                  "handle to move an obstacle. Undo takes it back.");
 }
 
 static void

@@ -367,6 +367,34 @@ test_unwritable_output (void)
   wg_test_remove_tree (dir);
 }
 
+/* A valid obstacle that leaves no water (radius 99999 m over a 16 m pool)
+ * is said, not silent: validate warns on stderr, naming the node, and still
+ * exits 0 (the value is allowed). */
+static void
+test_obstacle_covers_all (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  g_autoptr (GString) g = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (g, "\"radius\": 1.2", "\"radius\": 99999", 1), ==, 1);
+  g_free (write_file (dir, "graph.json", g->str));
+  const char *args[] = { "validate", "graph.json", NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "warning: nodes[0] (\"pillar\"): the obstacle covers the whole "
+                                   "16 × 16 m patch: no water is left"));
+  run_clear (&r);
+  /* The example as it is: no warning. */
+  g_free (write_file (dir, "graph.json", text));
+  Run ok = run_cli (dir, args);
+  g_assert_cmpint (ok.status, ==, 0);
+  g_assert_null (strstr (ok.err, "covers the whole"));
+  run_clear (&ok);
+  wg_test_remove_tree (dir);
+}
+
 /* A failure in the middle of a bake keeps the finished frames whole and
  * leaves no partial file. */
 static void
@@ -1146,5 +1174,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stopped-bake-resumes", test_stopped_bake_resumes);
   g_test_add_func ("/cli/farm-local", test_farm_local);
   g_test_add_func ("/cli/format", test_format);
+  g_test_add_func ("/cli/obstacle-covers-all", test_obstacle_covers_all);
   return g_test_run ();
 }

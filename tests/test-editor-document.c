@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -364,6 +365,45 @@ test_template (void)
   g_assert_false (wg_examples_opens_as_template (mine, NULL));
 }
 
+/* A new node lands where it overlaps no other: asked for on top of
+ * harbor's "water", it goes to the nearest free place, not far. */
+static void
+test_new_node_free_spot (void)
+{
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  g_autoptr (GError) error = NULL;
+  WgDocument *doc = wg_document_open_template (path, NULL, &error);
+  g_assert_no_error (error);
+  WgGraph *graph = wg_document_get_graph (doc);
+  double wx, wy;
+  g_assert_true (wg_node_get_position (graph, "water", &wx, &wy));
+  WgCommand *add = wg_command_add_node ("source", NULL, wx, wy);
+  g_assert_true (wg_document_execute (doc, add, &error));
+  const char *id = wg_command_get_created (add)[0];
+  graph = wg_document_get_graph (doc);
+  double x, y, w, h;
+  g_assert_true (wg_node_get_position (graph, id, &x, &y));
+  wg_node_footprint (wg_graph_get_node_type (graph, id), &w, &h);
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *other = wg_graph_get_node_id (graph, i);
+      double ox, oy, ow, oh;
+      if (strcmp (other, id) == 0 || !wg_node_get_position (graph, other, &ox, &oy))
+        continue;
+      wg_node_footprint (wg_graph_get_node_type (graph, other), &ow, &oh);
+      g_assert_true (x + w <= ox || ox + ow <= x || y + h <= oy || oy + oh <= y);
+    }
+  g_assert_cmpfloat (hypot (x - wx, y - wy), <, 400);
+  /* Asked for in the open, it goes exactly there. */
+  WgCommand *far = wg_command_add_node ("source", NULL, -2000, -2000);
+  g_assert_true (wg_document_execute (doc, far, &error));
+  g_assert_true (wg_node_get_position (wg_document_get_graph (doc), wg_command_get_created (far)[0],
+                                       &x, &y));
+  g_assert_cmpfloat (x, ==, -2000);
+  g_assert_cmpfloat (y, ==, -2000);
+  wg_document_free (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -384,5 +424,6 @@ main (int argc, char **argv)
   g_test_add_func ("/document/untitled", test_untitled);
   g_test_add_func ("/document/new-output-named", test_new_output_named);
   g_test_add_func ("/document/template", test_template);
+  g_test_add_func ("/document/new-node-free-spot", test_new_node_free_spot);
   return g_test_run ();
 }

@@ -460,10 +460,11 @@ static const Row redo_rows[] = {
   { "undo", S_BASE },
   { "add fft fft2 0 300", NODES ("{wind_speed=8}", " fft2:fft@0,300") LINKS OUT },
   { "redo", NODES ("{wind_speed=8}", " fft2:fft@0,300") LINKS OUT },
-  { "add fft - 0 400", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,400") LINKS OUT },
-  { "add no-such-node x 0 0", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,400") LINKS OUT,
+  /* Asked for at 0,400, on fft2 (0,300 to 0,448): the next free place below. */
+  { "add fft - 0 400", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,472") LINKS OUT },
+  { "add no-such-node x 0 0", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,472") LINKS OUT,
     "unknown node type" },
-  { "add fft fft 0 0", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,400") LINKS OUT,
+  { "add fft fft 0 0", NODES ("{wind_speed=8}", " fft2:fft@0,300 fft3:fft@0,472") LINKS OUT,
     "fft" },
   { NULL }
 };
