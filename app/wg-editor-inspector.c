@@ -6,6 +6,7 @@
  * would all become cross-file API.
  */
 #include "wg-editor-inspector.h"
+#include "wg-editor-dial.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,6 +29,7 @@ typedef struct {
   /* Float parameters: the key toggle, and the list of keys when animated
    * (a caption, then time, value and delete per key). */
   GtkWidget *key, *keys, *keys_caption, *keys_grid, *stop, *interpolation;
+  GtkWidget *dial; /* angles: a dial on the slider's adjustment (the slider hidden) */
   guint n_keys_shown;
   GPtrArray *key_widgets;      /* GtkWidget* per key: time, value, delete; handlers take this row */
   /* List parameters: keys_grid holds one line per record (its JSON, remove),
@@ -554,6 +556,17 @@ number_editor (Row *row)
   gtk_widget_set_size_request (row->scale, 70, -1);
   row_connect (row, row->scale, "value-changed", G_CALLBACK (scale_changed));
   gtk_box_append (GTK_BOX (box), row->scale);
+  /* A full turn on a slider is too steep to aim (255° in 80 px): a dial,
+   * driving the slider's own adjustment, takes its place. */
+  if ((spec->flags & WG_PARAM_FLAG_DEGREES) && hi - lo >= 360 && !row->log_scale)
+    {
+      GtkWidget *dial = wg_dial_new (gtk_range_get_adjustment (GTK_RANGE (row->scale)));
+      gtk_widget_set_visible (row->scale, FALSE);
+      gtk_widget_set_hexpand (dial, TRUE);
+      gtk_widget_set_halign (dial, GTK_ALIGN_START);
+      gtk_box_prepend (GTK_BOX (box), dial);
+      row->dial = dial;
+    }
 
   /* The spin button takes the whole hard range: typing beyond the slider works. */
   row->editor = gtk_spin_button_new_with_range (spec->min, spec->max, step);
@@ -946,6 +959,8 @@ add_param_row (WgInspector *self, const WgParamSpec *spec, int index)
   gtk_widget_set_tooltip_markup (row->editor, tip);
   if (row->scale)
     gtk_widget_set_tooltip_markup (row->scale, tip);
+  if (row->dial)
+    gtk_widget_set_tooltip_markup (row->dial, tip);
 
   gtk_grid_attach (GTK_GRID (self->grid), row->label, 0, 2 * index, 1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), editor, 1, 2 * index, 1, 1);

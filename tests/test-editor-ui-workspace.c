@@ -3,9 +3,11 @@
  * canvas's size and its view as they were; pane sizes are remembered by
  * the next window. */
 #include "editor-ui.h"
+#include "wg-editor-dial.h"
 
 #include <glib/gstdio.h>
 
+#include <math.h>
 #include <string.h>
 
 static int
@@ -111,9 +113,66 @@ test_panes_remembered (void)
   g_unlink (layout);
 }
 
+/* The first visible GtkDrawingArea under @w: the inspector's angle dial. */
+static GtkWidget *
+find_dial (GtkWidget *w)
+{
+  if (GTK_IS_DRAWING_AREA (w) && gtk_widget_get_mapped (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_dial (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static double
+wind_direction (WgEditorWindow *win)
+{
+  return wg_graph_get_param_double (wg_document_get_graph (wg_editor_window_get_document (win)),
+                                    "spectrum", "wind_direction");
+}
+
+/* Angles turn on a dial, one degree per degree: a click at its top points
+ * the wind at 90° (counter-clockwise from +x), at its left 180°, Ctrl
+ * snaps to 15°; clicks through X, as a user. */
+static void
+test_angle_dial (void)
+{
+  g_assert_cmpfloat (wg_dial_angle_at (34, 17, 34, 0), ==, 0);
+  g_assert_cmpfloat (wg_dial_angle_at (17, 0, 34, 0), ==, 90);
+  g_assert_cmpfloat (wg_dial_angle_at (0, 17, 34, 0), ==, 180);
+  g_assert_cmpfloat (wg_dial_angle_at (17, 34, 34, 0), ==, -90);
+  g_assert_cmpfloat (wg_dial_angle_at (30, 10, 34, 15), ==, 30);
+  if (xdotool_missing ())
+    return;
+  g_autofree char *original = NULL, *work = NULL;
+  WgEditorWindow *win = open_copy ("ocean-calm.json", "dial-calm.json", &original, &work);
+  const char *ids[] = { "spectrum", NULL };
+  wg_canvas_select (wg_editor_window_get_canvas (win), ids);
+  run_for (200);
+  GtkWidget *dial = find_dial (GTK_WIDGET (wg_editor_window_get_inspector (win)));
+  g_assert_nonnull (dial);
+  int size = gtk_widget_get_width (dial);
+  click_through_x (win, dial, size / 2.0, 3, 1, 1);
+  run_for (300);
+  g_assert_cmpfloat (fabs (wind_direction (win) - 90), <, 8);
+  click_through_x (win, dial, 3, size / 2.0, 1, 1);
+  run_for (300);
+  g_assert_cmpfloat (fabs (fabs (wind_direction (win)) - 180), <, 8);
+  g_autoptr (GdkTexture) shot = screenshot (win, "angle-dial.png");
+  WgDocument *doc = wg_editor_window_get_document (win);
+  while (wg_document_undo (doc))
+    ;
+  close_window (win);
+}
+
 void
 editor_ui_add_workspace_tests (void)
 {
   g_test_add_func ("/editor-ui/panes-stay", test_panes_stay);
   g_test_add_func ("/editor-ui/panes-remembered", test_panes_remembered);
+  g_test_add_func ("/editor-ui/angle-dial", test_angle_dial);
 }
