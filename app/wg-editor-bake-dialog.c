@@ -15,6 +15,7 @@ typedef struct {
   gint refs;
   WgEditorWindow *self;
   GtkWidget *dialog, *folder_button, *first, *last, *backend, *sheet, *progress, *status, *run, *close;
+  GtkWidget *open_folder; /* shown once a bake has written its files */
   GtkWidget *where, *chunk, *partition, *wedges;
   GPtrArray *farm_rows;   /* widgets shown only for a farm bake */
   char **schedulers;      /* per entry of @where: NULL (here) or the farm scheduler */
@@ -86,6 +87,23 @@ bake_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     g_task_return_error (task, error);
 }
 
+/* After a bake: a way to the files, in the desktop's file manager. */
+static void
+offer_folder (Bake *b)
+{
+  g_autofree char *tip = g_strdup_printf ("Show %s in the file manager", b->folder);
+  gtk_widget_set_tooltip_text (b->open_folder, tip);
+  gtk_widget_set_visible (b->open_folder, TRUE);
+}
+
+static void
+open_folder_clicked (GtkButton *button, Bake *b)
+{
+  g_autoptr (GFile) folder = g_file_new_for_path (b->folder);
+  g_autofree char *uri = g_file_get_uri (folder);
+  gtk_show_uri (GTK_WINDOW (b->dialog), uri, GDK_CURRENT_TIME);
+}
+
 static void
 bake_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -103,6 +121,7 @@ bake_done (GObject *source, GAsyncResult *result, gpointer data)
                                                   b->stats.frames, b->stats.seconds, b->stats.backend);
           gtk_label_set_text (GTK_LABEL (b->status), msg);
           gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (b->progress), 1);
+          offer_folder (b);
         }
       else
         {
@@ -160,6 +179,8 @@ farm_finished (Bake *b)
   b->running = FALSE;
   if (!b->closed)
     {
+      if (g_file_test (b->folder, G_FILE_TEST_IS_DIR))
+        offer_folder (b);
       gtk_widget_set_sensitive (b->run, TRUE);
       gtk_widget_set_sensitive (b->close, TRUE);
     }
@@ -537,6 +558,10 @@ wg_editor_bake_dialog_present (WgEditorWindow *self)
   b->run = gtk_button_new_with_mnemonic ("_Bake");
   gtk_widget_add_css_class (b->run, "suggested-action");
   g_signal_connect (b->run, "clicked", G_CALLBACK (bake_run), b);
+  b->open_folder = gtk_button_new_with_mnemonic ("_Open Output Folder");
+  gtk_widget_set_visible (b->open_folder, FALSE);
+  g_signal_connect (b->open_folder, "clicked", G_CALLBACK (open_folder_clicked), b);
+  gtk_box_append (GTK_BOX (buttons), b->open_folder);
   gtk_box_append (GTK_BOX (buttons), b->close);
   gtk_box_append (GTK_BOX (buttons), b->run);
   gtk_grid_attach (GTK_GRID (grid), buttons, 0, row++, 3, 1);

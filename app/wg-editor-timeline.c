@@ -18,6 +18,7 @@ static void mark_keys (WgTimeline *self);
 
 /* A key on the scale: a diamond, as on the inspector's key toggles. */
 #define KEY_MARK "<span size=\"small\" foreground=\"#f5c211\">◆</span>"
+#define NO_MARK "<span size=\"small\" alpha=\"1\">◆</span>"
 
 enum { SIGNAL_FRAME_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -155,6 +156,9 @@ static void
 mark_keys (WgTimeline *self)
 {
   gtk_scale_clear_marks (GTK_SCALE (self->scale));
+  /* An invisible mark keeps the scale as tall with keys as without: the
+   * panes above must not move when the selection's keys come and go. */
+  gtk_scale_add_mark (GTK_SCALE (self->scale), (double) self->first, GTK_POS_TOP, NO_MARK);
   for (guint i = 0; i < self->keys->len; i++)
     {
       gint64 f = g_array_index (self->keys, gint64, i);
@@ -299,13 +303,6 @@ wg_timeline_init (WgTimeline *self)
   gtk_scale_set_draw_value (GTK_SCALE (self->scale), FALSE);
   gtk_widget_set_hexpand (self->scale, TRUE);
   gtk_widget_set_tooltip_text (self->scale, "Current frame: drag to scrub");
-  /* As tall with key marks as without: the panes above must not move when
-   * the selection's keys come and go. */
-  gtk_scale_add_mark (GTK_SCALE (self->scale), 0, GTK_POS_TOP, KEY_MARK);
-  int height;
-  gtk_widget_measure (self->scale, GTK_ORIENTATION_VERTICAL, -1, &height, NULL, NULL, NULL);
-  gtk_scale_clear_marks (GTK_SCALE (self->scale));
-  gtk_widget_set_size_request (self->scale, -1, height);
   gtk_widget_set_valign (self->scale, GTK_ALIGN_END);
   g_signal_connect (self->scale, "value-changed", G_CALLBACK (scale_changed), self);
   gtk_box_append (GTK_BOX (self), self->scale);

@@ -54,6 +54,9 @@ test_bake_dialog (void)
   GtkWindow *dialog = open_bake_dialog (win);
   GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Bake");
   g_assert_nonnull (run);
+  GtkWidget *open = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Open Output Folder");
+  g_assert_nonnull (open);
+  g_assert_false (gtk_widget_get_visible (open));
   /* The status line is the dialog's only wrapping, selectable label. */
   GtkWidget *status = NULL;
   GtkWidget *grid = gtk_window_get_child (dialog);
@@ -69,6 +72,11 @@ test_bake_dialog (void)
   g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
   g_autofree char *sheet = g_build_filename (dir, "out", "contact-sheet.png", NULL);
   g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
+  /* Then the way to the files is offered, naming the folder. */
+  g_assert_true (gtk_widget_get_visible (open));
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_autofree char *tip = g_strdup_printf ("Show %s in the file manager", out);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (open), ==, tip);
   gtk_window_destroy (dialog);
   wg_document_undo (doc);
   close_window (win);
