@@ -476,6 +476,19 @@ wg_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
     gtk_popover_present (GTK_POPOVER (self->popover));
 }
 
+/* A popover still open when its window goes keeps the keyboard grabbed
+ * (X11): the next window got no keys. Popped down while still mapped. */
+static void
+wg_canvas_unmap (GtkWidget *widget)
+{
+  WgCanvas *self = WG_CANVAS (widget);
+  GtkWidget *popovers[] = { self->popover, self->menu, self->rename_popover };
+  for (guint i = 0; i < G_N_ELEMENTS (popovers); i++)
+    if (popovers[i])
+      gtk_popover_popdown (GTK_POPOVER (popovers[i]));
+  GTK_WIDGET_CLASS (wg_canvas_parent_class)->unmap (widget);
+}
+
 static void
 wg_canvas_dispose (GObject *object)
 {
@@ -508,6 +521,7 @@ wg_canvas_class_init (WgCanvasClass *klass)
   object_class->finalize = wg_canvas_finalize;
   widget_class->snapshot = wg_canvas_snapshot;
   widget_class->size_allocate = wg_canvas_size_allocate;
+  widget_class->unmap = wg_canvas_unmap;
   widget_class->query_tooltip = wg_canvas_query_tooltip;
 
   /* request (WgRequest *): the window turns it into a command. */
