@@ -16,6 +16,9 @@ static const GdkRGBA label_text = { 0.78, 0.80, 0.83, 1 };
 static const GdkRGBA thumb_empty = { 0.09, 0.10, 0.12, 1 };
 static const GdkRGBA error_red = { 0.878, 0.204, 0.204, 1 };
 static const GdkRGBA refusal_bg = { 0.35, 0.06, 0.06, 0.92 };
+/* The viewed node's mark, as Houdini's display flag. */
+static const GdkRGBA viewed_blue = { 0.20, 0.55, 1.0, 1 };
+static const GdkRGBA pupil = { 0.06, 0.10, 0.20, 1 };
 
 /* Port colours by what flows: fields blue, spectra violet, particles amber, images green. */
 static const GdkRGBA *
@@ -178,8 +181,9 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
   gtk_snapshot_append_color (s, &head, &GRAPHENE_RECT_INIT (0, 0, NODE_W, HEADER_H));
   if (detail)
     gtk_snapshot_pop (s);
-  float bw = selected ? 2.0f / MIN (1.0f, (float) self->scale * 2) : 1.0f;
-  const GdkRGBA *bc = selected ? &accent : v->error ? &error_red : &border;
+  gboolean viewed = g_strcmp0 (v->id, self->viewed_node) == 0;
+  float bw = selected || viewed ? 2.0f / MIN (1.0f, (float) self->scale * 2) : 1.0f;
+  const GdkRGBA *bc = selected ? &accent : viewed ? &viewed_blue : v->error ? &error_red : &border;
   gtk_snapshot_append_border (s, &rr, (float[]) { bw, bw, bw, bw },
                               (GdkRGBA[]) { *bc, *bc, *bc, *bc });
 
@@ -214,6 +218,18 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
       append_circle (s, NODE_W - 13, HEADER_H / 2, 8, &error_red);
       gtk_snapshot_append_color (s, &title_text, &GRAPHENE_RECT_INIT (NODE_W - 14, 6, 2, 8));
       gtk_snapshot_append_color (s, &title_text, &GRAPHENE_RECT_INIT (NODE_W - 14, 16, 2, 2));
+    }
+  if (viewed)
+    {
+      /* An eye, left of where the error badge goes. */
+      double ex = NODE_W - (v->error ? 35 : 13), ey = HEADER_H / 2;
+      append_circle (s, ex, ey, 8, &viewed_blue);
+      gtk_snapshot_save (s);
+      gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (ex, ey));
+      gtk_snapshot_scale (s, 1, 0.6f);
+      append_circle (s, 0, 0, 6, &title_text);
+      gtk_snapshot_restore (s);
+      append_circle (s, ex, ey, 2.5, &pupil);
     }
   gtk_snapshot_restore (s);
 

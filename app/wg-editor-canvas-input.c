@@ -513,6 +513,13 @@ wg_canvas_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, Gtk
       if (v->has_stats && v->stats.runs > 0)
         g_string_append_printf (s, "\n<small>ran %u× · %.1f ms on average</small>", v->stats.runs,
                                 1e3 * v->stats.seconds / v->stats.runs);
+      if (g_strcmp0 (v->id, self->viewed_node) == 0)
+        {
+          g_autofree char *e = g_markup_printf_escaped ("\n<span foreground=\"#5fa8ff\">Viewed: "
+                                                        "the viewport shows its %s</span>",
+                                                        self->viewed_port);
+          g_string_append (s, e);
+        }
       if (v->error)
         {
           g_autofree char *e = g_markup_printf_escaped ("\n<span foreground=\"#ff7070\">%s</span>",

@@ -269,7 +269,15 @@ action_frame_all (GSimpleAction *a, GVariant *p, gpointer data)
   wg_canvas_frame_all (data);
 }
 
+/* "node:port": view it; "": back to the graph's output (the window does it). */
+static void
+action_view_output (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  g_signal_emit_by_name (data, "view-output", g_variant_get_string (p, NULL));
+}
+
 static const GActionEntry canvas_actions[] = {
+  { "view-output", action_view_output, "s" },
   { "rename", action_rename },       { "duplicate", action_duplicate },
   { "copy", action_copy },           { "delete", action_delete },
   { "disconnect", action_disconnect }, { "add-node", action_add_node },
@@ -284,6 +292,38 @@ append (GMenu *menu, const char *label, const char *action, const char *accel)
   if (accel)
     g_menu_item_set_attribute (item, "accel", "s", accel);
   g_menu_append_item (menu, item);
+}
+
+static void
+append_view (GMenu *menu, const char *label, const char *target)
+{
+  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+  g_menu_item_set_action_and_target_value (item, "canvas.view-output", g_variant_new_string (target));
+  g_menu_append_item (menu, item);
+}
+
+/* View Output for node @v: the item, or a submenu of its output ports, and
+ * Stop Viewing when it is the one viewed. */
+static GMenu *
+view_section (WgCanvas *self, const NodeView *v)
+{
+  GMenu *section = g_menu_new ();
+  guint n = v->type->n_outputs;
+  g_autoptr (GMenu) ports = g_menu_new ();
+  for (guint i = 0; i < n; i++)
+    {
+      const char *port = v->type->outputs[i].name;
+      g_autofree char *target = g_strdup_printf ("%s:%s", v->id, port);
+      if (n == 1)
+        append_view (section, "_View Output", target);
+      else
+        append_view (ports, port, target);
+    }
+  if (n > 1)
+    g_menu_append_submenu (section, "_View Output", G_MENU_MODEL (ports));
+  if (g_strcmp0 (self->viewed_node, v->id) == 0)
+    append_view (section, "Stop Viewing", "");
+  return section;
 }
 
 GtkWidget *
@@ -309,7 +349,9 @@ wg_canvas_popup_menu (WgCanvas *self, double x, double y)
           wg_canvas_select (self, ids);
         }
       const char *const *ids = wg_canvas_get_selection (self);
-      g_autoptr (GMenu) edit = g_menu_new (), remove = g_menu_new ();
+      g_autoptr (GMenu) view = view_section (self, v), edit = g_menu_new (), remove = g_menu_new ();
+      if (g_menu_model_get_n_items (G_MENU_MODEL (view)) > 0)
+        g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
       append (edit, "_Rename…", "canvas.rename", "F2");
       append (edit, "D_uplicate", "canvas.duplicate", "<Control>d");
       append (edit, "_Copy", "canvas.copy", "<Control>c");

@@ -69,6 +69,7 @@ struct _WgCanvas {
   GtkWidget *rename_popover, *rename_entry, *rename_hint;
   char *rename_id;
   double zoom_scale0;
+  char *viewed_node, *viewed_port; /* the output the viewport shows (its mark), or NULL */
 };
 
 /* wg-editor-canvas.c. Coordinates: "graph" units are the document's (one

@@ -300,6 +300,24 @@ wg_canvas_select (WgCanvas *self, const char *const *ids)
 }
 
 void
+wg_canvas_set_viewed (WgCanvas *self, const char *node, const char *port)
+{
+  g_free (self->viewed_node);
+  g_free (self->viewed_port);
+  self->viewed_node = g_strdup (node);
+  self->viewed_port = node ? g_strdup (port) : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+wg_canvas_get_viewed (WgCanvas *self, const char **port)
+{
+  if (port)
+    *port = self->viewed_port;
+  return self->viewed_node;
+}
+
+void
 wg_canvas_request (WgCanvas *self, const WgRequest *request)
 {
   g_signal_emit (self, signals[SIGNAL_REQUEST], 0, request);
@@ -509,6 +527,8 @@ wg_canvas_finalize (GObject *object)
   g_ptr_array_unref (self->selection);
   g_clear_object (&self->refusal_layout);
   wg_canvas_end_link (self);
+  g_free (self->viewed_node);
+  g_free (self->viewed_port);
   G_OBJECT_CLASS (wg_canvas_parent_class)->finalize (object);
 }
 
@@ -530,6 +550,9 @@ wg_canvas_class_init (WgCanvasClass *klass)
   signals[SIGNAL_SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 0);
+  /* view-output (const char *): "node:port" to view, "" for the graph's output. */
+  g_signal_new ("view-output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                G_TYPE_NONE, 1, G_TYPE_STRING);
   gtk_widget_class_set_css_name (widget_class, "wg-canvas");
 }
 

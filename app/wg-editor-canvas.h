@@ -56,9 +56,22 @@ void wg_canvas_open_search (WgCanvas *canvas);
 void wg_canvas_start_rename (WgCanvas *canvas, const char *id);
 /* Whether the rename field is open. */
 gboolean wg_canvas_rename_is_open (WgCanvas *canvas);
-/* Opens the right-click menu for widget point (@x, @y): a node's (Rename,
- * Duplicate, Copy, Delete), a link's (Disconnect) or the canvas's (Add
- * Node, Paste, Select All, Frame All). Returns the menu (a GtkPopoverMenu). */
+/* Opens the right-click menu for widget point (@x, @y): a node's (View
+ * Output — one item per output port —, Rename, Duplicate, Copy, Delete), a
+ * link's (Disconnect) or the canvas's (Add Node, Paste, Select All, Frame
+ * All). Returns the menu (a GtkPopoverMenu). */
 GtkWidget *wg_canvas_popup_menu (WgCanvas *canvas, double x, double y);
+
+/**
+ * wg_canvas_set_viewed:
+ * Marks output @port of @node as the one the viewport shows (an eye on the
+ * node, a blue frame, as Houdini's display flag), or nothing (@node NULL).
+ * The canvas's "view-output" signal (a string, "node:port", or "" for the
+ * graph's own output) asks for it: the menu's View Output items
+ * (canvas.view-output).
+ */
+void wg_canvas_set_viewed (WgCanvas *canvas, const char *node, const char *port);
+/* The node marked as viewed, or NULL; its port in @port when not NULL. */
+const char *wg_canvas_get_viewed (WgCanvas *canvas, const char **port);
 
 G_END_DECLS

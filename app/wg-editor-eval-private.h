@@ -1,5 +1,5 @@
 /* wg-editor-eval-private.h — what the evaluator's files share
- * (wg-editor-eval.c and wg-editor-eval-prepare.c). */
+ * (wg-editor-eval.c, wg-editor-eval-prepare.c, wg-editor-eval-view.c). */
 #pragma once
 
 #include "wg-editor-eval.h"
@@ -20,5 +20,15 @@ void wg_eval_leave_out_incomplete (WgGraph *graph, GHashTable *left_out, GHashTa
  * fails. NULL with *@error set when no plan can be made at all. */
 WgPlan *wg_eval_build_plan (gboolean gpu, WgGraph *graph, GHashTable *left_out,
                             GHashTable *starved, char **error);
+
+/* A displayable copy of field @b (its GL buffer for @gpu plans); NULL when
+ * @b is not a field of @want_channels channels (0: any) or cannot be read. */
+WgField *wg_eval_field_new (WgBuffer *b, gboolean gpu, guint want_channels);
+void wg_eval_field_free (WgField *f);
+
+/* wg-editor-eval-view.c: fills @r's view with output @port of @node of
+ * @plan's evaluation (requested before it), or says why it cannot. */
+void wg_eval_view (WgPlan *plan, gboolean gpu, const char *node, const char *port,
+                   WgEvalResult *r);
 
 G_END_DECLS

@@ -31,6 +31,7 @@ struct _WgEvaluator {
   GHashTable *releases;       /* name → double: each input's value once it has stepped */
   gint64 taken_frame;         /* frame of the last job taken */
   char *surface_name;
+  char *view_node, *view_port;
   gboolean thumbnails;
   guint thumbnail_size;
   gboolean dirty;             /* something above changed since the last evaluation began */
@@ -59,8 +60,8 @@ struct _WgEvaluator {
  * Results
  * ------------------------------------------------------------------------- */
 
-static void
-field_free (WgField *f)
+void
+wg_eval_field_free (WgField *f)
 {
   if (f == NULL)
     return;
@@ -88,9 +89,13 @@ wg_eval_result_free (WgEvalResult *r)
   g_clear_pointer (&r->node_notes, g_hash_table_unref);
   g_clear_pointer (&r->thumbnails, g_hash_table_unref);
   g_clear_pointer (&r->stats, g_hash_table_unref);
-  field_free (r->surface);
-  field_free (r->normal);
-  field_free (r->foam);
+  wg_eval_field_free (r->surface);
+  wg_eval_field_free (r->normal);
+  wg_eval_field_free (r->foam);
+  wg_eval_field_free (r->view);
+  g_free (r->view_node);
+  g_free (r->view_port);
+  g_free (r->view_error);
   g_free (r);
 }
 
@@ -116,8 +121,8 @@ progress_cb (guint done, guint total, const char *node, gpointer data)
   g_mutex_unlock (&ev->hold_lock);
 }
 
-static WgField *
-field_from (WgEvaluator *ev, WgBuffer *b, guint want_channels)
+WgField *
+wg_eval_field_new (WgBuffer *b, gboolean gpu, guint want_channels)
 {
   if (b == NULL || wg_buffer_get_kind (b) != WG_PORT_FIELD ||
       (want_channels && wg_buffer_get_channels (b) != want_channels))
@@ -128,7 +133,7 @@ field_from (WgEvaluator *ev, WgBuffer *b, guint want_channels)
   f->channels = wg_buffer_get_channels (b);
   wg_buffer_get_extent (b, f->extent);
   g_autoptr (GError) error = NULL;
-  if (ev->gpu)
+  if (gpu)
     f->gl_buffer = wg_buffer_get_gl_buffer (b, &error);
   else
     {
@@ -139,7 +144,7 @@ field_from (WgEvaluator *ev, WgBuffer *b, guint want_channels)
   if (error)
     {
       g_warning ("displaying a field: %s", error->message);
-      field_free (f);
+      wg_eval_field_free (f);
       return NULL;
     }
   return f;
@@ -184,6 +189,7 @@ typedef struct {
   gint64 frame;
   GHashTable *inputs;
   char *surface_name;
+  char *view_node, *view_port;
   gboolean thumbnails;
   guint thumbnail_size;
 } Job;
@@ -196,6 +202,8 @@ job_clear (Job *job)
   g_clear_pointer (&job->starved, g_hash_table_unref);
   g_clear_pointer (&job->inputs, g_hash_table_unref);
   g_clear_pointer (&job->surface_name, g_free);
+  g_clear_pointer (&job->view_node, g_free);
+  g_clear_pointer (&job->view_port, g_free);
 }
 
 /* Something changed: the next evaluation is wanted (with the lock held). */
@@ -238,6 +246,8 @@ take_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
     }
   ev->taken_frame = job->frame;
   job->surface_name = g_strdup (ev->surface_name);
+  job->view_node = g_strdup (ev->view_node);
+  job->view_port = g_strdup (ev->view_port);
   job->thumbnails = ev->thumbnails;
   job->thumbnail_size = ev->thumbnail_size;
   ev->want_structure = FALSE;
@@ -319,6 +329,9 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
       if (type->n_outputs > 0)
         wg_plan_get_node_output (ev->plan, id, type->outputs[0].name);
     }
+  /* Requested before evaluating, so that it is computed whole. */
+  if (job->view_node)
+    wg_plan_get_node_output (ev->plan, job->view_node, job->view_port);
 
   g_autoptr (GError) local = NULL;
   if (!wg_plan_evaluate_cancellable (ev->plan, job->frame, cancellable, progress_cb, ev, &local))
@@ -361,9 +374,11 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
       ev->thumbnail_serial = ev->serial;
     }
 
-  r->surface = field_from (ev, surface_buffer (ev->plan, job->surface_name), 0);
-  r->normal = field_from (ev, output_with (ev->plan, "normal", 3), 3);
-  r->foam = field_from (ev, output_with (ev->plan, "foam", 1), 1);
+  r->surface = wg_eval_field_new (surface_buffer (ev->plan, job->surface_name), ev->gpu, 0);
+  r->normal = wg_eval_field_new (output_with (ev->plan, "normal", 3), ev->gpu, 3);
+  r->foam = wg_eval_field_new (output_with (ev->plan, "foam", 1), ev->gpu, 1);
+  if (job->view_node)
+    wg_eval_view (ev->plan, ev->gpu, job->view_node, job->view_port, r);
   return g_steal_pointer (&r);
 }
 
@@ -397,6 +412,8 @@ evaluator_unref (WgEvaluator *ev)
   g_hash_table_unref (ev->unstepped);
   g_hash_table_unref (ev->releases);
   g_free (ev->surface_name);
+  g_free (ev->view_node);
+  g_free (ev->view_port);
   g_clear_object (&ev->cancellable);
   g_main_context_unref (ev->main_context);
   g_free (ev);
@@ -649,6 +666,18 @@ wg_evaluator_set_surface_output (WgEvaluator *ev, const char *name)
   g_mutex_lock (&ev->lock);
   g_free (ev->surface_name);
   ev->surface_name = g_strdup (name);
+  want (ev);
+  g_mutex_unlock (&ev->lock);
+}
+
+void
+wg_evaluator_set_view (WgEvaluator *ev, const char *node, const char *port)
+{
+  g_mutex_lock (&ev->lock);
+  g_free (ev->view_node);
+  g_free (ev->view_port);
+  ev->view_node = g_strdup (node);
+  ev->view_port = node ? g_strdup (port) : NULL;
   want (ev);
   g_mutex_unlock (&ev->lock);
 }

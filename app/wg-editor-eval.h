@@ -30,6 +30,7 @@ typedef struct {
   double extent[2];
   float *data;        /* width × height × channels, or NULL */
   guint gl_buffer;    /* GPU plans: the SSBO, valid until the next evaluation */
+  float min[4], max[4]; /* each channel's finite range: viewed outputs only (the legend) */
 } WgField;
 
 /* A node preview, RGBA 8-bit straight alpha, rows top to bottom (+y up). */
@@ -58,6 +59,9 @@ typedef struct {
   WgField *surface;       /* the chosen output (height or displacement) */
   WgField *normal;        /* graph output "normal", if any */
   WgField *foam;          /* graph output "foam", if any */
+  char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
+  WgField *view;          /* it, when it is a field that was computed */
+  char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */
   double seconds;         /* evaluation time */
 } WgEvalResult;
 
@@ -100,6 +104,14 @@ gboolean wg_evaluator_get_input (WgEvaluator *evaluator, const char *name, doubl
 /* Which graph output drives the surface; NULL: displacement, else height, else the first
  * 1- or 3-channel field output. */
 void wg_evaluator_set_surface_output (WgEvaluator *evaluator, const char *name);
+/**
+ * wg_evaluator_set_view:
+ * Also deliver output @port of @node (any node's, as a viewer shows it) in
+ * the results' view, with each channel's range; NULL @node: none. Editor
+ * state: the graph is not touched. On the GPU the viewed field is read back
+ * once per evaluation for its range.
+ */
+void wg_evaluator_set_view (WgEvaluator *evaluator, const char *node, const char *port);
 /* Thumbnails of every node's first output (requesting them makes the plan compute them). */
 void wg_evaluator_set_thumbnails (WgEvaluator *evaluator, gboolean enabled, guint size);
 

@@ -341,6 +341,9 @@ static void
 build (WgViewport *self, const WgGraph *graph, Builder *b)
 {
   g_autoptr (GArray) xy = g_array_new (FALSE, FALSE, sizeof (double));
+  /* Over a viewed map, outlines only: a fill would change the colours the
+   * legend explains. */
+  gboolean flat = self->view_style != WG_VIEW_SURFACE;
   for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
     {
       const char *node = wg_graph_get_node_id (graph, i);
@@ -349,7 +352,8 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
       g_array_set_size (xy, 0);
       if (!shape_outline (graph, node, self->time, xy))
         continue;
-      add_fill (b, (double *) xy->data, xy->len / 2, obstacle_fill, TRUE);
+      if (!flat)
+        add_fill (b, (double *) xy->data, xy->len / 2, obstacle_fill, TRUE);
       add_line (b, (double *) xy->data, xy->len / 2, TRUE, LINE_PX, obstacle_line);
     }
   for (guint k = 0; k < self->handles->len; k++)
@@ -360,10 +364,11 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
         continue;
       g_array_set_size (xy, 0);
       circle (xy, h->x, h->y, r);
-      add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
+      if (!flat)
+        add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
       add_line (b, (double *) xy->data, CIRCLE_SEGMENTS, TRUE, LINE_PX, source_line);
     }
-  if (!self->tiled)
+  if (!self->tiled || flat)
     {
       double lx = self->extent[0], ly = self->extent[1];
       double edge[8] = { 0, 0, lx, 0, lx, ly, 0, ly };
@@ -524,7 +529,8 @@ wg_viewport_draw_overlay (WgViewport *self, int height)
   /* The picture stays opaque: GTK composites the area with its alpha. */
   glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   glActiveTexture (GL_TEXTURE0);
-  draw_masks (self, graph, 0);
+  if (self->view_style == WG_VIEW_SURFACE)
+    draw_masks (self, graph, 0);
   for (guint k = 1; k < b.draws->len; k++)
     {
       const Draw *d = &g_array_index (b.draws, Draw, k);

@@ -6,6 +6,7 @@
 
 #include "wg-editor-viewport.h"
 #include "wg-editor-document.h"
+#include "wg-editor-viewer.h"
 
 #include <epoxy/gl.h>
 
@@ -52,6 +53,11 @@ struct _WgViewport {
   gboolean has_surface, has_normal, has_foam;
   double extent[2], ring_extent[2];
   double wave_height;
+  /* A viewed node output (wg_evaluator_set_view()): how it is drawn, and
+   * the values its colours' ends stand for. */
+  WgViewStyle view_style;
+  gboolean false_colour;
+  float view_lo[4], view_hi[4];
 
   double yaw, pitch, distance, target[2];
   gboolean camera_placed;

@@ -48,12 +48,12 @@ build_grid (WgViewport *self)
 /* Four rectangles around the 3 × 3 patches (or the one patch of a field
  * that does not tile) out to the horizon. */
 static void
-build_ring (WgViewport *self)
+build_ring (WgViewport *self, gboolean tiled)
 {
   double lx = self->extent[0], ly = self->extent[1];
   double cx = 0.5 * lx, cy = 0.5 * ly, r = HORIZON;
-  double left = self->tiled ? -lx : 0, bottom = self->tiled ? -ly : 0;
-  double right = self->tiled ? 2 * lx : lx, top = self->tiled ? 2 * ly : ly;
+  double left = tiled ? -lx : 0, bottom = tiled ? -ly : 0;
+  double right = tiled ? 2 * lx : lx, top = tiled ? 2 * ly : ly;
   double rects[4][4] = {
     { cx - r, cy - r, cx + r, bottom },
     { cx - r, top, cx + r, cy + r },
@@ -72,7 +72,7 @@ build_ring (WgViewport *self)
   glBufferData (GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
   self->ring_extent[0] = lx;
   self->ring_extent[1] = ly;
-  self->ring_tiled = self->tiled;
+  self->ring_tiled = tiled;
 }
 
 /* ---------------------------------------------------------------------------
@@ -151,7 +151,13 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
   if (!self->ready)
     return;
   gtk_gl_area_make_current (GTK_GL_AREA (self));
-  const WgField *s = r->surface;
+  /* A viewed field replaces the graph's output; a viewed surface is shaded
+   * by its own slopes (the graph's normals and foam belong to the output). */
+  self->view_style = wg_view_style (r->view_port, r->view, self->false_colour);
+  gboolean viewed = self->view_style != WG_VIEW_NONE;
+  if (!viewed)
+    self->view_style = WG_VIEW_SURFACE;
+  const WgField *s = viewed ? r->view : r->surface;
   self->has_surface = s != NULL;
   if (s)
     {
@@ -164,17 +170,36 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
         }
       upload (&self->tex_surface, self->surface_size, s, FALSE);
       self->surface_channels = s->channels;
-      if (s->data)
+      if (s->data && self->view_style == WG_VIEW_SURFACE)
         self->wave_height = MAX (wave_height (s), 1e-3);
+      for (guint c = 0; viewed && c < 4; c++)
+        {
+          double lo, hi;
+          wg_view_range (s, r->view_port, c, &lo, &hi);
+          self->view_lo[c] = (float) lo;
+          self->view_hi[c] = (float) hi;
+        }
     }
-  self->has_normal = r->normal != NULL;
+  self->has_normal = !viewed && r->normal != NULL;
   /* Mipmaps keep the distant sea from sparkling; software GL skips them. */
-  if (r->normal)
+  if (self->has_normal)
     upload (&self->tex_normal, self->normal_size, r->normal, !self->software);
-  self->has_foam = r->foam != NULL;
-  if (r->foam)
+  self->has_foam = !viewed && r->foam != NULL;
+  if (self->has_foam)
     upload (&self->tex_foam, self->foam_size, r->foam, !self->software);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+wg_viewport_set_false_colour (WgViewport *self, gboolean false_colour)
+{
+  self->false_colour = false_colour;
+}
+
+WgViewStyle
+wg_viewport_get_view_style (WgViewport *self)
+{
+  return self->view_style;
 }
 
 /* ---------------------------------------------------------------------------
@@ -216,9 +241,11 @@ make_fbo (WgViewport *self, int w, int h)
 static void
 draw_water (WgViewport *self, const float eye[3], const float sun[3])
 {
+  /* A viewed map is drawn once: copies around it would read as more data. */
+  gboolean flat = self->view_style != WG_VIEW_SURFACE, tiled = self->tiled && !flat;
   if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1] ||
-      self->ring_tiled != self->tiled)
-    build_ring (self);
+      self->ring_tiled != tiled)
+    build_ring (self, tiled);
   GLuint p = self->surface_program;
   glUseProgram (p);
   uniform_matrix (p, "u_view_proj", &self->view_proj);
@@ -229,8 +256,11 @@ draw_water (WgViewport *self, const float eye[3], const float sun[3])
                1.0f / self->surface_size[1]);
   glUniform1i (glGetUniformLocation (p, "u_grid"), (int) self->grid_quads);
   glUniform1i (glGetUniformLocation (p, "u_channels"), (int) self->surface_channels);
-  glUniform1i (glGetUniformLocation (p, "u_tiled"), self->tiled);
+  glUniform1i (glGetUniformLocation (p, "u_tiled"), tiled);
   glUniform1i (glGetUniformLocation (p, "u_outside"), FALSE);
+  glUniform1i (glGetUniformLocation (p, "u_view"), flat ? (self->view_style == WG_VIEW_MAP ? 1 : 2) : 0);
+  glUniform4fv (glGetUniformLocation (p, "u_lo"), 1, self->view_lo);
+  glUniform4fv (glGetUniformLocation (p, "u_hi"), 1, self->view_hi);
   glUniform1i (glGetUniformLocation (p, "u_has_normal"), self->has_normal);
   glUniform1i (glGetUniformLocation (p, "u_has_foam"), self->has_foam);
   glUniform1f (glGetUniformLocation (p, "u_wave_height"), (float) self->wave_height);
@@ -243,16 +273,16 @@ draw_water (WgViewport *self, const float eye[3], const float sun[3])
       glBindTexture (GL_TEXTURE_2D, textures[i]);
       glUniform1i (glGetUniformLocation (p, names[i]), i);
       /* A patch that does not tile ends at its last cell. */
-      GLint wrap = self->tiled ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+      GLint wrap = tiled ? GL_REPEAT : GL_CLAMP_TO_EDGE;
       glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
       glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
     }
   glUniform1i (glGetUniformLocation (p, "u_mode"), 0);
   glBindVertexArray (self->grid_vao);
   glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL,
-                           self->tiled ? 9 : 1);
+                           tiled ? 9 : 1);
   glUniform1i (glGetUniformLocation (p, "u_mode"), 1);
-  glUniform1i (glGetUniformLocation (p, "u_outside"), !self->tiled);
+  glUniform1i (glGetUniformLocation (p, "u_outside"), !tiled);
   glBindVertexArray (self->ring_vao);
   glDrawArrays (GL_TRIANGLES, 0, 24);
   glActiveTexture (GL_TEXTURE0);

@@ -12,6 +12,10 @@
  * position gets a key at the current time). The viewport finds the document
  * through the editor window it is in.
  *
+ * A viewed node output (wg_evaluator_set_view()) replaces the graph's: a
+ * surface as the sea, other fields flat over one patch in false colour or
+ * as colours (wg-editor-viewer.h), obstacles then only outlined.
+ *
  * CPU results arrive as float arrays and are uploaded to textures. For the
  * GPU backend the viewport owns an evaluator whose plan adopts this GL
  * context: it runs in the frame clock's tick, and its output buffers are
@@ -22,6 +26,7 @@
 #include <gtk/gtk.h>
 
 #include "wg-editor-eval.h"
+#include "wg-editor-viewer.h"
 
 G_BEGIN_DECLS
 
@@ -32,8 +37,16 @@ G_DECLARE_FINAL_TYPE (WgViewport, wg_viewport, WG, VIEWPORT, GtkGLArea)
  * evaluation; "rendered" after each frame drawn. */
 GtkWidget *wg_viewport_new (void);
 
-/* Shows @result's surface, normals and foam (uploads them now). */
+/* Shows @result's surface, normals and foam (uploads them now); or its
+ * viewed output, when it has one that is a field (wg_view_style()). */
 void wg_viewport_set_result (WgViewport *viewport, const WgEvalResult *result);
+
+/* Whether a viewed 1-channel height is drawn as a false-colour map rather
+ * than the sea (from the next wg_viewport_set_result() on). */
+void wg_viewport_set_false_colour (WgViewport *viewport, gboolean false_colour);
+/* How the result on screen is drawn: WG_VIEW_SURFACE for the graph's
+ * output or a viewed surface, a map or colours for other viewed fields. */
+WgViewStyle wg_viewport_get_view_style (WgViewport *viewport);
 
 /* The graph whose inputs clicks and drags drive, and the evaluator that
  * receives them (not owned). */

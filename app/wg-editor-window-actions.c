@@ -367,6 +367,7 @@ use_backend (WgEditorWindow *self, gboolean gpu)
   self->eval = next;
   wg_viewport_set_gpu (viewport, gpu);
   wg_evaluator_set_surface_output (self->eval, self->surface_output);
+  wg_evaluator_set_view (self->eval, self->view_node, self->view_port);
   wg_evaluator_set_frame (self->eval, wg_timeline_get_frame (WG_TIMELINE (self->timeline)));
   wg_viewport_set_interaction (viewport, wg_document_get_graph (self->doc), self->eval);
   wg_editor_window_evaluate (self, TRUE);

@@ -35,6 +35,10 @@ struct _WgEditorWindow {
   GMenu *recent_menu;
   GMenu *examples_menu; /* filled once, from wg_examples_list() */
   char *backend_text;
+  /* wg-editor-window-viewer.c: the node output viewed instead of the graph's. */
+  char *view_node, *view_port;
+  gboolean view_false_colour;
+  GtkWidget *legend;
 };
 
 /* Evaluates the document's graph (again, with @structure when nodes or
@@ -50,5 +54,15 @@ void wg_editor_window_remember_recent (const char *path);
 void wg_editor_window_init_actions (WgEditorWindow *self);
 /* GtkWindow::close-request: asks about unsaved changes first. */
 gboolean wg_editor_window_close_request (GtkWindow *window);
+
+/* wg-editor-window-viewer.c: viewing any node's output in the viewport. */
+/* Puts the legend over the viewport and connects the canvas's View Output. */
+void wg_editor_window_init_viewer (WgEditorWindow *self);
+/* Stops viewing an output the graph no longer has (a node deleted or renamed). */
+void wg_editor_window_viewer_graph_changed (WgEditorWindow *self);
+/* The legend follows a new result. */
+void wg_editor_window_viewer_result (WgEditorWindow *self);
+/* Frees the viewer's state (finalize). */
+void wg_editor_window_viewer_clear (WgEditorWindow *self);
 
 G_END_DECLS

@@ -163,6 +163,7 @@ update_outputs (WgEditorWindow *self)
   g_free (self->surface_output);
   self->surface_output = g_strdup (names->len > 1 ? names->pdata[keep] : NULL);
   wg_evaluator_set_surface_output (self->eval, self->surface_output);
+  wg_editor_window_viewer_graph_changed (self);
 }
 
 static void
@@ -186,6 +187,8 @@ output_selected (GtkDropDown *dropdown, GParamSpec *pspec, WgEditorWindow *self)
   if (self->updating_outputs || self->eval == NULL)
     return;
   guint i = gtk_drop_down_get_selected (dropdown);
+  /* Picking a graph output is going back to it. */
+  wg_editor_window_view_output (self, NULL, NULL);
   g_free (self->surface_output);
   self->surface_output = g_strdup (gtk_string_list_get_string (self->output_names, i));
   wg_evaluator_set_surface_output (self->eval, self->surface_output);
@@ -261,6 +264,8 @@ wg_editor_window_set_document (WgEditorWindow *self, WgDocument *doc)
   wg_inspector_set_document (WG_INSPECTOR (self->inspector), doc);
   wg_timeline_set_playing (WG_TIMELINE (self->timeline), FALSE);
   update_timeline_range (self);
+  /* A node of the same name in another graph is another node. */
+  wg_editor_window_view_output (self, NULL, NULL);
   update_outputs (self);
   update_key_marks (self);
   wg_timeline_set_frame (WG_TIMELINE (self->timeline), wg_graph_get_settings (wg_document_get_graph (doc))->frames[0]);
@@ -405,6 +410,7 @@ show_result (WgEditorWindow *self, WgEvalResult *result)
   wg_viewport_set_result (WG_VIEWPORT (self->viewport), result);
   wg_canvas_set_result (WG_CANVAS (self->canvas), result);
   wg_inspector_set_result (WG_INSPECTOR (self->inspector), result);
+  wg_editor_window_viewer_result (self);
   set_backend_text (self, result->backend);
   show_eval_error (self, result->error);
   wg_timeline_frame_shown (WG_TIMELINE (self->timeline), result->frame);
@@ -628,6 +634,7 @@ wg_editor_window_finalize (GObject *object)
   g_free (self->recovery_dir);
   g_free (self->backend_text);
   g_free (self->surface_output);
+  wg_editor_window_viewer_clear (self);
   G_OBJECT_CLASS (wg_editor_window_parent_class)->finalize (object);
 }
 
@@ -695,6 +702,7 @@ wg_editor_window_init (WgEditorWindow *self)
   g_signal_connect (self->center_paned, "notify::max-position", G_CALLBACK (center_allocated), self);
 
   wg_editor_window_init_actions (self);
+  wg_editor_window_init_viewer (self);
   self->progress_timer = g_timeout_add (100, progress_tick, self);
   wg_editor_window_set_document (self, wg_document_new ());
 }

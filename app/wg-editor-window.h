@@ -62,6 +62,20 @@ const WgEvalResult *wg_editor_window_get_result (WgEditorWindow *window);
  * graph inputs the viewport's clicks set are read back from it. */
 WgEvaluator *wg_editor_window_get_evaluator (WgEditorWindow *window);
 
+/**
+ * wg_editor_window_view_output:
+ * Shows output @port of @node in the viewport instead of the graph's output
+ * (the canvas's View Output; a viewer, as Houdini's display flag): a height
+ * or a displacement as the sea, other fields flat in false colour or as
+ * colours, with a legend; or the graph's output again (@node NULL). Editor
+ * state only: the document is not changed.
+ */
+void wg_editor_window_view_output (WgEditorWindow *window, const char *node, const char *port);
+/* The node viewed (its port in @port), or NULL when the graph's output is. */
+const char *wg_editor_window_get_viewed (WgEditorWindow *window, const char **port);
+/* The legend over the viewport (a WgViewerLegend), shown while viewing. */
+GtkWidget *wg_editor_window_get_legend (WgEditorWindow *window);
+
 /* The window as it looks now, rendered by its own renderer. */
 GdkTexture *wg_editor_window_screenshot (WgEditorWindow *window);
 

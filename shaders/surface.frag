@@ -2,7 +2,12 @@
  * normals from the graph's "normal" output or, without one, from the
  * surface by finite differences; foam from its "foam" output. The flat
  * ring around a patch that does not tile (u_outside) is calm and dimmed:
- * water the graph does not compute. */
+ * water the graph does not compute.
+ *
+ * A viewed field that is not a surface (u_view 1: one channel through the
+ * colour map; 2: up to three channels as R, G, B) is drawn flat and
+ * unshaded, each channel scaled from u_lo … u_hi to 0 … 1, so that the
+ * colours read as the legend says; the ring around it is a neutral grey. */
 #include "surface-shading.glsl"
 
 uniform vec3 u_eye;
@@ -15,6 +20,8 @@ uniform bool u_has_foam;
 uniform float u_wave_height; /* typical crest height (m), for the volume colour */
 uniform float u_fog;         /* distance (m) at which the sea fades to haze */
 uniform bool u_outside;
+uniform int u_view;
+uniform vec4 u_lo, u_hi;
 uniform sampler2D u_surface;
 uniform sampler2D u_normal;
 uniform sampler2D u_foam;
@@ -31,10 +38,42 @@ height_at (vec2 uv)
   return u_channels == 3 ? s.z : s.x;
 }
 
+/* viridis, as sRGB: a degree-6 fit of matplotlib's map (Matt Zucconi, CC0);
+ * wg_view_colour() in app/wg-editor-viewer.c draws the legend with the same
+ * coefficients. */
+vec3
+wg_viridis (float t)
+{
+  const vec3 c0 = vec3 (0.2777273272234177, 0.005407344544966578, 0.3340998053353061);
+  const vec3 c1 = vec3 (0.1050930431085774, 1.404613529898575, 1.384590162594685);
+  const vec3 c2 = vec3 (-0.3308618287255563, 0.214847559468213, 0.09509516302823659);
+  const vec3 c3 = vec3 (-4.634230498983486, -5.799100973351585, -19.33244095627987);
+  const vec3 c4 = vec3 (6.228269936347081, 14.17993336680509, 56.69055260068105);
+  const vec3 c5 = vec3 (4.776384997670288, -13.74514537774601, -65.35303263337234);
+  const vec3 c6 = vec3 (-5.435455855934631, 4.645852612178535, 26.3124352495832);
+  t = clamp (t, 0.0, 1.0);
+  return clamp (c0 + t * (c1 + t * (c2 + t * (c3 + t * (c4 + t * (c5 + t * c6))))), 0.0, 1.0);
+}
+
+/* A viewed field, flat: the colour of its value(s) here. */
+vec3
+viewed_colour (vec2 uv)
+{
+  vec4 t = clamp ((texture (u_surface, uv) - u_lo) / (u_hi - u_lo), 0.0, 1.0);
+  if (u_view == 1)
+    return wg_viridis (t.x);
+  return vec3 (t.x, u_channels > 1 ? t.y : 0.0, u_channels > 2 ? t.z : 0.0);
+}
+
 void
 main ()
 {
   vec2 uv = v_plane / u_extent + 0.5 * u_texel;
+  if (u_view != 0)
+    {
+      o_colour = vec4 (u_outside ? vec3 (0.16, 0.17, 0.19) : viewed_colour (uv), 1.0);
+      return;
+    }
   vec3 n;
   if (u_has_normal)
     n = normalize (texture (u_normal, uv).xyz);

@@ -148,6 +148,7 @@ void editor_ui_add_files_tests (void);
 void editor_ui_add_workspace_tests (void);
 void editor_ui_add_canvas_tests (void);
 void editor_ui_add_keys_tests (void);
+void editor_ui_add_viewer_tests (void);
 
 /* The colour (R, G, B) of @shot (a screenshot of @win) where @win's viewport
  * draws water-plane point (@x, @y) m, averaged over 3 × 3 pixels; FALSE when

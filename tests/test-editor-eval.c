@@ -3,8 +3,8 @@
  * recomputes only what depends on it; a change cancels a slow recompute of
  * the old values; nodes that cannot run are left out with a reason while
  * the rest runs; thumbnails; the viewport's poke/drag plumbing from graph
- * inputs to the plan, against the real iWave "source" node too; and the
- * command that enables poking. */
+ * inputs to the plan, against the real iWave "source" node too; the
+ * command that enables poking; any node's output viewed. */
 #include "wg-editor-eval.h"
 #include "wg-editor-test-util.h"
 #include "wg-editor-history.h"
@@ -562,6 +562,59 @@ test_thumbnails (void)
   wg_thumbnail_free (t);
 }
 
+/* Any node's output on request (a viewer): one nothing consumes is
+ * computed, each channel's range comes with it; a spectrum or a missing
+ * port says why it cannot be shown; NULL goes back to none. */
+static void
+test_view (void)
+{
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  g_autoptr (WgGraph) g = ocean (64, 32);
+  wg_evaluator_set_graph (ev, g, TRUE);
+  wait_result (ev, c);
+  /* foam is stateful: it steps once a frame, so an output nothing read
+   * before is there from the next frame on. */
+  wg_evaluator_set_view (ev, "foam", "jacobian");
+  wg_evaluator_set_frame (ev, 1);
+  WgEvalResult *r = wait_result (ev, c);
+  g_assert_cmpstr (r->view_node, ==, "foam");
+  g_assert_null (r->view_error);
+  g_assert_nonnull (r->view);
+  g_assert_cmpuint (r->view->channels, ==, 1);
+  /* The Jacobian of a moderate sea stays near 1, and is computed whole. */
+  float lo = INFINITY, hi = -INFINITY;
+  for (guint k = 0; k < 64 * 64; k++)
+    lo = MIN (lo, r->view->data[k]), hi = MAX (hi, r->view->data[k]);
+  g_assert_cmpfloat (r->view->min[0], ==, lo);
+  g_assert_cmpfloat (r->view->max[0], ==, hi);
+  g_assert_cmpfloat (lo, <, 1);
+  g_assert_cmpfloat (hi, >, 1);
+  g_assert_cmpfloat (lo, >, 0);
+
+  wg_evaluator_set_view (ev, "fft", "slope");
+  r = wait_result (ev, c);
+  g_assert_cmpuint (r->view->channels, ==, 2);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_assert_cmpfloat (r->view->min[k], <, 0);
+      g_assert_cmpfloat (r->view->max[k], >, 0);
+    }
+
+  wg_evaluator_set_view (ev, "spec", "spectrum");
+  r = wait_result (ev, c);
+  g_assert_null (r->view);
+  g_assert_nonnull (strstr (r->view_error, "wave-number space"));
+  wg_evaluator_set_view (ev, "fft", "nothing");
+  r = wait_result (ev, c);
+  g_assert_cmpstr (r->view_error, ==, "fft has no output nothing.");
+  wg_evaluator_set_view (ev, NULL, NULL);
+  r = wait_result (ev, c);
+  g_assert_null (r->view_node);
+  g_assert_null (r->view);
+  g_assert_nonnull (r->surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -575,5 +628,6 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/thumbnails", test_thumbnails);
   g_test_add_func ("/eval/enable-poking", test_enable_poking);
   g_test_add_func ("/eval/poke-source", test_poke_source);
+  g_test_add_func ("/eval/view", test_view);
   return g_test_run ();
 }

@@ -227,7 +227,7 @@ test_context_menus (void)
   click_through_x (win, GTK_WIDGET (canvas), x, y + 30, 3, 1);
   wait_for (menu_open, win, "a right-click on a node opens its menu");
   g_autofree char *node_items = open_menu_labels ();
-  g_assert_cmpstr (node_items, ==, "_Rename…|D_uplicate|_Copy|_Delete");
+  g_assert_cmpstr (node_items, ==, "_View Output|_Rename…|D_uplicate|_Copy|_Delete");
   g_assert_cmpstr (wg_canvas_get_selection (canvas)[0], ==, "boat");
   choose (win, "canvas.duplicate");
   g_assert_cmpuint (wg_graph_get_n_nodes (wg_document_get_graph (doc)), ==, nodes + 1);

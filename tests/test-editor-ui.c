@@ -9,7 +9,8 @@
  * viewport's context, a graph that fails to load, a node whose prepare fails
  * while the rest runs, document swaps, recovery after a kill. The viewport's
  * and the Bake dialog's tests are in test-editor-ui-viewport.c and
- * test-editor-ui-bake.c; all run in one process under one X server.
+ * test-editor-ui-bake.c, viewing any node's output in
+ * test-editor-ui-viewer.c; all run in one process under one X server.
  *
  * Longer than ~600 lines: the session walk-through and its helpers are one
  * story.
@@ -788,6 +789,7 @@ main (int argc, char **argv)
   editor_ui_add_workspace_tests ();
   editor_ui_add_canvas_tests ();
   editor_ui_add_keys_tests ();
+  editor_ui_add_viewer_tests ();
   int status = g_test_run ();
   g_object_unref (app);
   return status;
