@@ -749,9 +749,13 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (xdg); i++)
     if (g_getenv (xdg[i]))
       g_mkdir_with_parents (g_getenv (xdg[i]), 0700);
-  /* Every run starts from the default layout (windows remember theirs). */
+  /* Every run starts from the default layout (windows remember theirs) and
+   * with no recovery files (a run stopped in the middle leaves some). */
   g_autofree char *layout = wg_editor_layout_file ();
   g_unlink (layout);
+  g_autofree char *recovery = wg_recovery_default_dir ();
+  if (g_file_test (recovery, G_FILE_TEST_IS_DIR))
+    wg_test_remove_tree (recovery);
   app = wg_editor_application_new ();
   g_autoptr (GError) error = NULL;
   if (!g_application_register (G_APPLICATION (app), NULL, &error))
