@@ -32,3 +32,4 @@ shot() {
 
 shot docs/editor.png --frames 24 --select spectrum graphs/ocean.json
 WAVEGRAPH_EDITOR_BACKEND=gpu shot docs/editor-gpu.png --frames 24 --select choppy graphs/ocean-calm.json
+shot docs/editor-harbor.png --frames 24 --select boat graphs/harbor.json
