@@ -162,8 +162,6 @@ typedef struct {
 
 /* Clicking pokes a WG_NODE_ROLE_POKE node (iWave's "source"): x, y and amplitude. */
 extern const WgInteractionRole wg_poke_role;
-/* Dragging moves a WG_NODE_ROLE_DRAG_POSITION node ("obstacle-mask"): x and y. */
-extern const WgInteractionRole wg_obstacle_role;
 
 typedef struct {
   char *node;
@@ -193,8 +191,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgInteraction, wg_interaction_free)
  * iWave), as one undoable command: a poke node (WG_NODE_ROLE_POKE: a "source";
  * impulse, lasting forever, amplitude 0 so that bakes are unchanged) spliced into
  * the chain feeding the simulation's source input, its x, y and amplitude exposed
- * as graph inputs, and the x and y of the first draggable node that is not an
- * image (a shape obstacle-mask) exposed too (drags move it). Returns: NULL when
+ * as graph inputs. (Obstacles move by their handles in the viewport, which
+ * edit the document: nothing of theirs is exposed.) Returns: NULL when
  * @graph has no simulation or already pokes one.
  */
 WgCommand *wg_interaction_enable_command (const WgGraph *graph);

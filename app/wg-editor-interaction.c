@@ -10,8 +10,6 @@
 
 const WgInteractionRole wg_poke_role = { .x = "x", .y = "y", .strength = "amplitude",
                                          .size = "radius", .node_role = WG_NODE_ROLE_POKE };
-const WgInteractionRole wg_obstacle_role = { .x = "x", .y = "y",
-                                             .node_role = WG_NODE_ROLE_DRAG_POSITION };
 
 /* Whether nodes of @type play @role. */
 static gboolean
@@ -208,18 +206,5 @@ wg_interaction_enable_command (const WgGraph *graph)
   const char *const poked[] = { wg_poke_role.x, wg_poke_role.y, wg_poke_role.strength, NULL };
   expose (commands, id, poked);
 
-  /* The first obstacle drawn as a shape (an image has no position to drag). */
-  g_autoptr (WgInteraction) obstacle = wg_interaction_find (graph, &wg_obstacle_role);
-  for (guint i = 0; obstacle == NULL && i < wg_graph_get_n_nodes (graph); i++)
-    {
-      const char *node = wg_graph_get_node_id (graph, i);
-      if (plays (wg_graph_get_node_type (graph, node), &wg_obstacle_role) &&
-          g_strcmp0 (wg_graph_get_param_string (graph, node, "shape"), "image") != 0)
-        {
-          const char *const moved[] = { wg_obstacle_role.x, wg_obstacle_role.y, NULL };
-          expose (commands, node, moved);
-          break;
-        }
-    }
   return wg_command_sequence ("Enable poking", (WgCommand **) commands->pdata, commands->len);
 }

@@ -281,7 +281,6 @@ test_interaction_plumbing (void)
   g_autoptr (WgGraph) g = ocean (64, 32);
 
   g_assert_null (wg_interaction_find (g, &wg_poke_role));
-  g_assert_null (wg_interaction_find (g, &wg_obstacle_role));
   g_assert_null (wg_interaction_find (g, &role)); /* nothing exposed yet */
   g_assert_true (wg_graph_set_input (g, "poke_x", "evolve", "time_offset", NULL));
   g_assert_null (wg_interaction_find (g, &role)); /* y not exposed */
@@ -387,13 +386,10 @@ test_enable_poking (void)
   g_assert_cmpstr (wiring, ==, "splash:source>drop:source pillar:mask>water:obstruction "
                    "water:height>height_out:field drop:source>poke:source "
                    "poke:source>water:source | poke_x=poke.x poke_y=poke.y "
-                   "poke_amplitude=poke.amplitude pillar_x=pillar.x pillar_y=pillar.y");
+                   "poke_amplitude=poke.amplitude");
   g_autoptr (WgInteraction) poke = wg_interaction_find (g, &wg_poke_role);
-  g_autoptr (WgInteraction) pillar = wg_interaction_find (g, &wg_obstacle_role);
   g_assert_cmpstr (poke->node, ==, "poke");
   g_assert_cmpfloat (poke->strength, ==, 0.005); /* 1% of the radius per frame */
-  g_assert_cmpstr (pillar->node, ==, "pillar");
-  g_assert_cmpfloat (pillar->x, ==, 10);
   g_assert_null (wg_interaction_enable_command (g));
 
   /* What a bake computes is unchanged: the same heights, to the bit. */
@@ -426,8 +422,9 @@ test_enable_poking (void)
   assert_param (harbor, "poke", "radius", "8");
   g_autofree char *harbor_wiring = links_and_inputs (harbor);
   g_assert_nonnull (strstr (harbor_wiring, "wake:source>poke:source poke:source>water:source |"));
-  g_assert_true (g_str_has_suffix (harbor_wiring, "poke_amplitude=poke.amplitude boat_x=boat.x "
-                                                  "boat_y=boat.y"));
+  /* Only the poke is exposed: obstacles move by their handles. */
+  g_assert_true (g_str_has_suffix (harbor_wiring, "| poke_x=poke.x poke_y=poke.y "
+                                                  "poke_amplitude=poke.amplitude"));
 
   g_autoptr (WgGraph) sea = ocean (64, 32);
   g_assert_null (wg_interaction_enable_command (sea));
