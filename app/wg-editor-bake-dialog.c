@@ -3,6 +3,7 @@
  * to `wavegraph farm submit` (Slurm when sbatch is found, or chunks as
  * processes here), whose status the dialog then follows. */
 #include "wg-editor-bake-dialog.h"
+#include "wg-sheet-label.h"
 
 #include <string.h>
 
@@ -37,8 +38,7 @@ bake_unref (Bake *b)
   g_strfreev (b->schedulers);
   g_clear_pointer (&b->farm_rows, g_ptr_array_unref);
   g_clear_pointer (&b->graph, wg_graph_free);
-  g_free (b->stats.contact_sheet);
-  g_free (b->stats.backend);
+  wg_bake_stats_clear (&b->stats);
   g_free (b);
 }
 
@@ -81,7 +81,7 @@ bake_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   Bake *b = data;
   GError *error = NULL;
-  if (wg_bake (b->graph, &b->options, &b->stats, &error))
+  if (wg_bake (b->graph, &b->options, &b->stats, &error) && wg_sheet_label_bake (&b->stats, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);

@@ -931,9 +931,16 @@ typedef struct {
   double write_seconds;        /* time the background writer spent writing */
   guint files_written;
   guint files_outside;         /* of those, files under an allow_write folder, not out_dir */
-  char *contact_sheet;         /* path, or NULL; free with g_free */
-  char *backend;               /* wg_plan_get_backend_description(); free with g_free */
+  char *contact_sheet;         /* path, or NULL */
+  char *backend;               /* wg_plan_get_backend_description() */
+  /* The contact sheet's grid, for labelling it: tile k shows frame
+   * sheet_frames[k], at sheet_gap + (k % sheet_columns)·(tile + gap) … */
+  guint sheet_columns, sheet_tile[2], sheet_gap, sheet_n_frames;
+  gint64 *sheet_frames;
 } WgBakeStats;
+
+/* Frees what @stats holds (the strings and frames) and zeroes it. */
+void wg_bake_stats_clear (WgBakeStats *stats);
 
 /**
  * wg_bake:

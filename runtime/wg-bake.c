@@ -87,12 +87,28 @@ sheet_collect (ContactSheet *cs, gint64 frame, GError **error)
   return TRUE;
 }
 
+void
+wg_bake_stats_clear (WgBakeStats *stats)
+{
+  g_free (stats->contact_sheet);
+  g_free (stats->backend);
+  g_free (stats->sheet_frames);
+  memset (stats, 0, sizeof *stats);
+}
+
 static char *
-sheet_write (ContactSheet *cs, const char *out_dir, GError **error)
+sheet_write (ContactSheet *cs, const char *out_dir, WgBakeStats *stats, GError **error)
 {
   if (cs->source == NULL || cs->n == 0)
     return NULL;
   guint cols = (guint) ceil (sqrt ((double) cs->n)), rows = (cs->n + cols - 1) / cols;
+  stats->sheet_columns = cols;
+  stats->sheet_tile[0] = cs->tw;
+  stats->sheet_tile[1] = cs->th;
+  stats->sheet_gap = SHEET_GAP;
+  stats->sheet_n_frames = cs->n;
+  g_free (stats->sheet_frames);
+  stats->sheet_frames = g_memdup2 (cs->frames, cs->n * sizeof (gint64));
   guint W = cols * cs->tw + (cols + 1) * SHEET_GAP, H = rows * cs->th + (rows + 1) * SHEET_GAP;
   float peak = 0;
   for (gsize p = 0; p < (gsize) cs->n * cs->tw * cs->th; p++)
@@ -275,7 +291,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
   g_autoptr (GError) local = NULL;
   if (options->contact_sheet)
     {
-      stats->contact_sheet = sheet_write (&cs, out_dir, &local);
+      stats->contact_sheet = sheet_write (&cs, out_dir, stats, &local);
       if (local)
         {
           sheet_clear (&cs);

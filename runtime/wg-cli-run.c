@@ -2,6 +2,7 @@
  * progress bar or a summary line, --set, state saved and resumed, and the
  * signals a farm's scheduler sends ending it between frames. */
 #include "wg-cli.h"
+#include "wg-sheet-label.h"
 
 #include <signal.h>
 #include <math.h>
@@ -134,6 +135,7 @@ wg_cli_run (int argc, char **argv)
     {
       if (progress.tty && progress.last_width)
         fputc ('\n', stderr);
+      /* Only the backend is set on failure; the counts are read below. */
       g_free (stats.backend);
       if (g_atomic_int_get (&interrupt.signal) &&
           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -157,6 +159,11 @@ wg_cli_run (int argc, char **argv)
                     stats.files_written);
       return status;
     }
+  if (!wg_sheet_label_bake (&stats, &error))
+    {
+      wg_bake_stats_clear (&stats);
+      return wg_cli_fail (error);
+    }
   if (opts.backend != WG_BACKEND_CPU)
     wg_cli_eprintf ("wavegraph: backend %s\n", stats.backend);
   /* Where the files went: the summary never claims a file is in --out when
@@ -174,8 +181,7 @@ wg_cli_run (int argc, char **argv)
               stats.files_written - stats.files_outside,
               opts.out_dir, outside->str, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
-  g_free (stats.contact_sheet);
-  g_free (stats.backend);
+  wg_bake_stats_clear (&stats);
   return 0;
 }
 

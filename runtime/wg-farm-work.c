@@ -4,6 +4,7 @@
  * step, a contact sheet of every wedge side by side. */
 #include "wg-farm.h"
 #include "wg-image-io.h"
+#include "wg-sheet-label.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,8 +139,7 @@ wg_farm_work (const WgFarm *farm, guint w, guint c, int threads, GCancellable *c
       opts.hook_data = &k;
       WgBakeStats stats;
       ok = wg_bake (graph, &opts, &stats, error);
-      g_free (stats.backend);
-      g_free (stats.contact_sheet);
+      wg_bake_stats_clear (&stats);
       if (!ok && g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         *stopped_at = k.stopped_at;
     }
@@ -219,6 +219,14 @@ frame_thumb (const WgFarm *farm, guint w, gint64 frame, guint *tw, guint *th, GE
   return t;
 }
 
+/* The frame column @k of @cols shows: the range's ends and even steps between. */
+static gint64
+sheet_frame (const WgFarm *farm, gint64 total, guint cols, guint k)
+{
+  return cols == 1 ? farm->first
+                   : farm->first + (gint64) llround ((double) k * (double) (total - 1) / (cols - 1));
+}
+
 char *
 wg_farm_finish (const WgFarm *farm, GError **error)
 {
@@ -230,9 +238,7 @@ wg_farm_finish (const WgFarm *farm, GError **error)
   for (guint r = 0; r < rows; r++)
     for (guint k = 0; k < cols; k++)
       {
-        gint64 frame = cols == 1 ? farm->first
-                                 : farm->first + (gint64) llround ((double) k * (double) (total - 1) /
-                                                                   (cols - 1));
+        gint64 frame = sheet_frame (farm, total, cols, k);
         guint w, h;
         float *t = frame_thumb (farm, r, frame, &w, &h, error);
         if (t == NULL)
@@ -269,6 +275,26 @@ wg_farm_finish (const WgFarm *farm, GError **error)
     }
   char *path = g_build_filename (farm->dir, "contact-sheet.png", NULL);
   if (!wg_png_write16 (path, W, H, 1, sheet, -peak, peak, error))
+    {
+      g_free (path);
+      return NULL;
+    }
+  /* Each tile's frame, and each row's wedge when there are several. */
+  g_autoptr (GPtrArray) tiles = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  for (guint r = 0; r < rows; r++)
+    {
+      for (guint k = 0; k < cols; k++)
+        g_ptr_array_add (tiles, g_strdup_printf ("f %" G_GINT64_FORMAT,
+                                                 sheet_frame (farm, total, cols, k)));
+      const WgFarmWedge *wedge = g_ptr_array_index (farm->wedges, r);
+      if (rows > 1)
+        g_ptr_array_add (names, wedge->name);
+    }
+  g_ptr_array_add (names, NULL);
+  const WgSheetLayout layout = { cols, tw, th, SHEET_GAP };
+  if (!wg_sheet_label (path, &layout, (const char *const *) tiles->pdata, tiles->len,
+                       rows > 1 ? (const char *const *) names->pdata : NULL, error))
     {
       g_free (path);
       return NULL;

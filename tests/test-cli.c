@@ -5,6 +5,7 @@
  * Longer than ~600 lines: one suite for the command line, sharing the
  * subprocess helpers at its top.
  */
+#include "wg-sheet-label.h"
 #include "wg-test-util.h"
 #include "wg-image-io.h"
 
@@ -669,6 +670,21 @@ test_long_file_name (void)
   wg_test_remove_tree (dir);
 }
 
+/* Pixels of @px (@w wide, @ch channels, values 0…1) in the @rw × @rh box at
+ * (@x0, @y0) that are white in every colour channel: label text. */
+static guint
+white_pixels (const float *px, guint w, guint ch, guint x0, guint y0, guint rw, guint rh)
+{
+  guint n = 0;
+  for (guint y = y0; y < y0 + rh; y++)
+    for (guint x = x0; x < x0 + rw; x++)
+      {
+        const float *p = px + ((gsize) y * w + x) * ch;
+        n += p[0] > 0.97f && p[1] > 0.97f && p[2] > 0.97f;
+      }
+  return n;
+}
+
 /* The baked files hold exactly what the runtime computes. */
 static void
 test_bake_matches_runtime (void)
@@ -711,9 +727,59 @@ test_bake_matches_runtime (void)
   g_autofree float *ps = wg_png_read (sheet, &w, &hh, &ch, &error);
   g_assert_no_error (error);
   g_assert_nonnull (ps);
-  /* 3 thumbnails of 128² in a 2×2 grid with 2-pixel gaps. */
+  /* 3 thumbnails of 128² in a 2×2 grid with 2-pixel gaps, each labelled
+   * with its frame in its lower-left corner. */
   g_assert_cmpuint (w, ==, 2 * 128 + 3 * 2);
   g_assert_cmpuint (hh, ==, 2 * 128 + 3 * 2);
+  g_assert_cmpuint (ch, >=, 3);
+  for (guint k = 0; k < 3; k++)
+    {
+      guint x0 = 2 + (k % 2) * 130, y0 = 2 + (k / 2) * 130;
+      g_assert_cmpuint (white_pixels (ps, w, ch, x0, y0 + 128 - 15, 40, 15), >=, 8);
+      g_assert_cmpuint (white_pixels (ps, w, ch, x0 + 70, y0, 58, 60), <=, 1);
+    }
+  wg_test_remove_tree (dir);
+}
+
+/* The labeller on its own: tile and row labels land where the layout puts
+ * the tiles; the sheet is rewritten whole (8-bit RGB). */
+static void
+test_sheet_labels (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "contact-sheet.png", NULL);
+  const guint W = 3 * 64 + 4 * 2, H = 2 * 64 + 3 * 2;
+  g_autofree float *grey = g_new (float, W * H);
+  for (guint p = 0; p < W * H; p++)
+    grey[p] = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_png_write16 (path, W, H, 1, grey, -1, 1, &error));
+  const WgSheetLayout layout = { 3, 64, 64, 2 };
+  const char *const tiles[] = { "f 0", "f 1", "f 2", "f 3", "f 4", "f 5" };
+  const char *const rows[] = { "wind 3", "wind 9", NULL };
+  g_assert_true (wg_sheet_label (path, &layout, tiles, 6, rows, &error));
+  g_assert_no_error (error);
+  guint w, h, ch;
+  g_autofree float *px = wg_png_read (path, &w, &h, &ch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, W);
+  g_assert_cmpuint (ch, >=, 3);
+  for (guint r = 0; r < 2; r++)
+    {
+      /* The row's name at its upper left, every tile's frame at its lower left. */
+      g_assert_cmpuint (white_pixels (px, w, ch, 2, 2 + r * 66, 40, 15), >=, 8);
+      for (guint c = 0; c < 3; c++)
+        {
+          guint x0 = 2 + c * 66, y0 = 2 + r * 66;
+          g_assert_cmpuint (white_pixels (px, w, ch, x0, y0 + 64 - 15, 30, 15), >=, 8);
+          g_assert_cmpuint (white_pixels (px, w, ch, x0 + 40, y0 + 20, 24, 20), ==, 0);
+        }
+    }
+  /* A sheet that cannot be read: located error, nothing written. */
+  g_autofree char *missing = g_build_filename (dir, "none.png", NULL);
+  g_assert_false (wg_sheet_label (missing, &layout, tiles, 6, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "none.png"));
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
   wg_test_remove_tree (dir);
 }
 
@@ -1175,5 +1241,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/farm-local", test_farm_local);
   g_test_add_func ("/cli/format", test_format);
   g_test_add_func ("/cli/obstacle-covers-all", test_obstacle_covers_all);
+  g_test_add_func ("/cli/sheet-labels", test_sheet_labels);
   return g_test_run ();
 }

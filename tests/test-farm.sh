@@ -139,6 +139,8 @@ d = open(sys.argv[1], 'rb').read()
 w, h = struct.unpack('>II', d[16:24])
 # 8 columns of 128 px thumbnails, 3 rows, 2 px gaps
 assert (w, h) == (8 * 128 + 9 * 2, 3 * 128 + 4 * 2), (w, h)
+# labelled (frames, wedge names): rewritten by cairo as 8-bit RGB(A)
+assert d[24] == 8 and d[25] in (2, 6), (d[24], d[25])
 EOF
 
 # 6. Cancel: queued jobs go, nothing is lost, repair finishes the bake.
