@@ -11,7 +11,7 @@ packages=(
   build-essential meson ninja-build pkg-config python3
   libglib2.0-dev libjson-glib-dev libfftw3-dev libopenexr-dev libpng-dev libdeflate-dev
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
-  libgtk-4-dev adwaita-icon-theme xvfb xauth dbus-daemon
+  libgtk-4-dev libcairo2-dev adwaita-icon-theme xvfb xauth dbus-daemon
 )
 # The tests also build the fuzz harnesses with clang and libFuzzer, and run
 # farm bakes on a single-node Slurm they start themselves; the editor's UI
