@@ -156,6 +156,43 @@ test_pass_through (void)
   g_assert_false (warns);
 }
 
+/* A stateless row stage behind a bypassed one, nothing else reading what
+ * they pass: normals2 reads chop's displacement through bypassed normals,
+ * every frame, and computes what it computes on chop directly (the row
+ * stages before the bypassed node finish first, and their buffers stay
+ * whole). */
+static void
+test_row_stages (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) ref = ocean_graph ();
+  g_autoptr (WgGraph) g = ocean_graph ();
+  WgGraph *graphs[] = { ref, g };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_true (wg_graph_remove_output (graphs[i], "displacement"));
+      g_assert_true (wg_graph_remove_output (graphs[i], "normal"));
+      wg_test_add (graphs[i], "normals", "normals2", "method=finite-difference", NULL);
+      g_assert_true (wg_graph_set_output (graphs[i], "n2", "normals2", "normal", &error));
+      g_assert_no_error (error);
+    }
+  wg_test_link (ref, "chop:displacement", "normals2:displacement");
+  wg_test_link (g, "normals:normal", "normals2:displacement");
+  g_assert_true (wg_graph_set_node_bypass (g, "normals", TRUE, &error));
+  g_autoptr (WgPlan) want = wg_test_plan (ref, 2);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  for (gint64 frame = 0; frame < 3; frame++)
+    {
+      gsize n, n_want;
+      g_autofree float *got = output_copy (plan, frame, "n2", &n);
+      g_autofree float *expect = output_copy (want, frame, "n2", &n_want);
+      g_assert_cmpmem (got, n * sizeof (float), expect, n_want * sizeof (float));
+    }
+  guint runs = 0;
+  g_assert_true (wg_plan_get_node_stats (plan, "normals2", &runs, NULL));
+  g_assert_cmpuint (runs, ==, 3);
+}
+
 /* chop bypassed: no input has its output's 3 channels, so its displacement
  * is zeros on the graph's grid (Blender's muted node: the default); what
  * reads it still runs. */
@@ -251,6 +288,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bypass/json/bad-value", test_json_bad_value);
   g_test_add_func ("/bypass/update-params", test_update_params_refuses);
   wg_test_add_both ("bypass", "pass-through", test_pass_through);
+  wg_test_add_both ("bypass", "row-stages", test_row_stages);
   wg_test_add_both ("bypass", "unmatched-zeros", test_unmatched_zeros);
   wg_test_add_both ("bypass", "stateful", test_stateful);
   return g_test_run ();
