@@ -19,6 +19,11 @@ static const GdkRGBA refusal_bg = { 0.35, 0.06, 0.06, 0.92 };
 /* The viewed node's mark, as Houdini's display flag. */
 static const GdkRGBA viewed_blue = { 0.20, 0.55, 1.0, 1 };
 static const GdkRGBA pupil = { 0.06, 0.10, 0.20, 1 };
+/* A bypassed node: an amber header (Houdini's bypass flag is yellow) over a
+ * body veiled in the canvas's background. */
+static const GdkRGBA bypass_amber = { 0.93, 0.62, 0.13, 1 };
+static const GdkRGBA bypass_veil = { 0.118, 0.122, 0.137, 0.6 };
+static const GdkRGBA bypass_label = { 0.78, 0.80, 0.83, 0.45 };
 
 /* Port colours by what flows: fields blue, spectra violet, particles amber, images green. */
 static const GdkRGBA *
@@ -174,7 +179,7 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
   gboolean detail = text;
   GskRoundedRect rr;
   gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (0, 0, NODE_W, v->h), detail ? 7 : 0);
-  GdkRGBA head = category_colour (v->type->category);
+  GdkRGBA head = v->bypass ? bypass_amber : category_colour (v->type->category);
   if (detail)
     gtk_snapshot_push_rounded_clip (s, &rr);
   gtk_snapshot_append_color (s, &body, &rr.bounds);
@@ -212,6 +217,15 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
             &GRAPHENE_RECT_INIT (box.origin.x + (box.size.width - tw * k) / 2,
                                  box.origin.y + (box.size.height - th * k) / 2, tw * k, th * k));
         }
+    }
+  if (v->bypass)
+    {
+      if (detail)
+        gtk_snapshot_push_rounded_clip (s, &rr);
+      gtk_snapshot_append_color (s, &bypass_veil,
+                                 &GRAPHENE_RECT_INIT (0, HEADER_H, NODE_W, v->h - HEADER_H));
+      if (detail)
+        gtk_snapshot_pop (s);
     }
   if (v->error)
     {
@@ -253,7 +267,7 @@ draw_node (WgCanvas *self, GtkSnapshot *s, NodeView *v, gboolean text, gboolean 
       double px = output ? x0 + (NODE_W - PORT_R - 5) * k - lw : x0 + (PORT_R + 5) * k;
       gtk_snapshot_save (s);
       gtk_snapshot_translate (s, &GRAPHENE_POINT_INIT (round (px), round (py)));
-      gtk_snapshot_append_layout (s, l, &label_text);
+      gtk_snapshot_append_layout (s, l, v->bypass ? &bypass_label : &label_text);
       gtk_snapshot_restore (s);
     }
 }

@@ -213,6 +213,14 @@ action_rename (GSimpleAction *a, GVariant *p, gpointer data)
     wg_canvas_start_rename (self, ids[0]);
 }
 
+/* A check item: on when every selected node is bypassed; choosing it
+ * bypasses them all, or lets them all run again. */
+static void
+action_bypass (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  wg_canvas_request_selection (data, WG_REQUEST_BYPASS);
+}
+
 static void
 action_duplicate (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -278,6 +286,7 @@ action_view_output (GSimpleAction *a, GVariant *p, gpointer data)
 
 static const GActionEntry canvas_actions[] = {
   { "view-output", action_view_output, "s" },
+  { "bypass", action_bypass, NULL, "false" },
   { "rename", action_rename },       { "duplicate", action_duplicate },
   { "copy", action_copy },           { "delete", action_delete },
   { "disconnect", action_disconnect }, { "add-node", action_add_node },
@@ -349,9 +358,18 @@ wg_canvas_popup_menu (WgCanvas *self, double x, double y)
           wg_canvas_select (self, ids);
         }
       const char *const *ids = wg_canvas_get_selection (self);
-      g_autoptr (GMenu) view = view_section (self, v), edit = g_menu_new (), remove = g_menu_new ();
+      g_autoptr (GMenu) view = view_section (self, v), flags = g_menu_new (), edit = g_menu_new ();
+      g_autoptr (GMenu) remove = g_menu_new ();
       if (g_menu_model_get_n_items (G_MENU_MODEL (view)) > 0)
         g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
+      gboolean all_bypassed = TRUE;
+      for (guint i = 0; ids[i]; i++)
+        all_bypassed &= wg_canvas_node_is_bypassed (self, ids[i]);
+      g_simple_action_set_state (
+        G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions), "bypass")),
+        g_variant_new_boolean (all_bypassed));
+      append (flags, "_Bypass", "canvas.bypass", NULL);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (flags));
       append (edit, "_Rename…", "canvas.rename", "F2");
       append (edit, "D_uplicate", "canvas.duplicate", "<Control>d");
       append (edit, "_Copy", "canvas.copy", "<Control>c");

@@ -32,6 +32,7 @@ typedef struct {
   char *error;
   WgNodeStats stats;
   gboolean has_stats;
+  gboolean bypass;   /* drawn dimmed, its header amber, "bypassed" for its type */
 } NodeView;
 
 typedef enum { DRAG_NONE, DRAG_PAN, DRAG_MOVE, DRAG_RUBBER, DRAG_LINK } DragMode;

@@ -71,17 +71,25 @@ wg_canvas_fit_text (NodeView *v, double scale)
     set_font_size (g_ptr_array_index (v->out_labels, i), LABEL_PT * scale);
 }
 
+/* The id names the node in this graph; its type follows, dimmed, or the
+ * word "bypassed" when it is. */
+static void
+set_title (NodeView *v, gboolean bypass)
+{
+  g_autofree char *markup = g_markup_printf_escaped ("%s  <span weight=\"normal\" alpha=\"65%%\">%s</span>",
+                                                     v->id, bypass ? "bypassed" : v->type->title);
+  pango_layout_set_markup (v->title, markup, -1);
+  v->bypass = bypass;
+}
+
 static NodeView *
 node_view_new (WgCanvas *self, const char *id, const WgNodeType *type)
 {
   NodeView *v = g_new0 (NodeView, 1);
   v->id = g_strdup (id);
   v->type = type;
-  /* The id names the node in this graph; its type follows, dimmed. */
   v->title = make_layout (self, "", TRUE, TITLE_PT);
-  g_autofree char *markup = g_markup_printf_escaped ("%s  <span weight=\"normal\" alpha=\"65%%\">%s</span>",
-                                                     id, type->title);
-  pango_layout_set_markup (v->title, markup, -1);
+  set_title (v, FALSE);
   pango_layout_set_ellipsize (v->title, PANGO_ELLIPSIZE_END);
   v->in_labels = g_ptr_array_new_with_free_func (g_object_unref);
   v->out_labels = g_ptr_array_new_with_free_func (g_object_unref);
@@ -403,6 +411,8 @@ wg_canvas_sync (WgCanvas *self)
         g_hash_table_remove (self->by_id, id);
       else
         v = node_view_new (self, id, type);
+      if (wg_graph_get_node_bypass (graph, id) != v->bypass)
+        set_title (v, !v->bypass);
       if (!wg_node_get_position (graph, id, &v->x, &v->y))
         g_hash_table_add (unplaced, v->id);
       g_ptr_array_add (nodes, v);
@@ -583,3 +593,10 @@ wg_canvas_new (void)
   return g_object_new (WG_TYPE_CANVAS, NULL);
 }
 
+
+gboolean
+wg_canvas_node_is_bypassed (WgCanvas *self, const char *id)
+{
+  NodeView *v = g_hash_table_lookup (self->by_id, id);
+  return v != NULL && v->bypass;
+}

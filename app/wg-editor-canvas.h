@@ -56,8 +56,11 @@ void wg_canvas_open_search (WgCanvas *canvas);
 void wg_canvas_start_rename (WgCanvas *canvas, const char *id);
 /* Whether the rename field is open. */
 gboolean wg_canvas_rename_is_open (WgCanvas *canvas);
+/* Whether node @id is drawn bypassed (dimmed, an amber header, "bypassed"
+ * in its title): the document's flag as of the last wg_canvas_sync(). */
+gboolean wg_canvas_node_is_bypassed (WgCanvas *canvas, const char *id);
 /* Opens the right-click menu for widget point (@x, @y): a node's (View
- * Output — one item per output port —, Rename, Duplicate, Copy, Delete), a
+ * Output — one item per output port —, Bypass, Rename, Duplicate, Copy, Delete), a
  * link's (Disconnect) or the canvas's (Add Node, Paste, Select All, Frame
  * All). Returns the menu (a GtkPopoverMenu). */
 GtkWidget *wg_canvas_popup_menu (WgCanvas *canvas, double x, double y);

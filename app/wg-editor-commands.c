@@ -24,6 +24,7 @@ typedef enum {
   CMD_SEQUENCE,
   CMD_RENAME_NODE,
   CMD_SET_INTERPOLATION,
+  CMD_SET_BYPASS,
 } CommandKind;
 
 struct _WgCommand {
@@ -35,10 +36,10 @@ struct _WgCommand {
    * SET_INPUT (name, node, param); SET_OUTPUT (name, node, port);
    * RENAME_NODE (id, new id); SET_INTERPOLATION (node, param; x: WgInterpolation). */
   char *a, *b, *c, *d;
-  char **ids;    /* REMOVE, MOVE */
+  char **ids;    /* REMOVE, MOVE, SET_BYPASS */
   double *xy;    /* MOVE: x, y per id; SET_KEYFRAMES: time, value per key */
   guint n_keys;  /* SET_KEYFRAMES */
-  double x, y;   /* ADD, PASTE; REMOVE_KEYFRAMES: the value kept (x) */
+  double x, y;   /* ADD, PASTE; REMOVE_KEYFRAMES: the value kept (x); SET_BYPASS: on (x ≠ 0) */
   char *text;    /* PASTE: clipboard */
   WgSettings settings;
   GPtrArray *created; /* ids of created nodes, NULL-terminated */
@@ -186,6 +187,18 @@ wg_command_rename_node (const char *id, const char *new_id)
   WgCommand *cmd = command_new (CMD_RENAME_NODE, g_strdup_printf ("Rename %s to %s", id, new_id));
   cmd->a = g_strdup (id);
   cmd->b = g_strdup (new_id);
+  return cmd;
+}
+
+WgCommand *
+wg_command_set_bypass (const char *const *ids, gboolean bypass)
+{
+  guint n = g_strv_length ((char **) ids);
+  const char *verb = bypass ? "Bypass" : "Stop Bypassing";
+  WgCommand *cmd = command_new (CMD_SET_BYPASS, n == 1 ? g_strdup_printf ("%s %s", verb, ids[0])
+                                                       : plural_nodes (verb, n));
+  cmd->ids = g_strdupv ((char **) ids);
+  cmd->x = bypass ? 1 : 0;
   return cmd;
 }
 
@@ -592,6 +605,8 @@ apply_paste (WgCommand *cmd, WgGraph *graph, GError **error)
                                           error);
       if (id == NULL || !copy_params (clip, old, graph, id, error))
         return FALSE;
+      /* A copy keeps the flag, as Houdini's and Blender's do. */
+      wg_graph_set_node_bypass (graph, id, wg_graph_get_node_bypass (clip, old), NULL);
       double x, y;
       wg_node_get_position (clip, old, &x, &y);
       g_autoptr (JsonObject) ui = ui_with_position (wg_graph_get_node_ui (clip, old),
@@ -760,6 +775,11 @@ wg_command_apply (WgCommand *cmd, WgGraph *graph, GError **error)
       return TRUE;
     case CMD_RENAME_NODE:
       return wg_graph_rename_node (graph, cmd->a, cmd->b, error);
+    case CMD_SET_BYPASS:
+      for (char **id = cmd->ids; *id; id++)
+        if (!wg_graph_set_node_bypass (graph, *id, cmd->x != 0, error))
+          return FALSE;
+      return TRUE;
     case CMD_SET_INTERPOLATION:
       return wg_graph_set_param_interpolation (graph, cmd->a, cmd->b, (WgInterpolation) cmd->x,
                                                error);

@@ -29,6 +29,9 @@ WgCommand *wg_command_set_interpolation (const char *node, const char *param,
 /* Renames node @id to @new_id (wg_graph_rename_node(): its links, graph inputs and outputs
  * follow; an invalid or taken id fails with the rule it breaks). */
 WgCommand *wg_command_rename_node (const char *id, const char *new_id);
+/* Bypasses the nodes named in the NULL-terminated @ids, or lets them run again
+ * (wg_graph_set_node_bypass()): one step, "Bypass choppy", "Stop Bypassing 2 nodes". */
+WgCommand *wg_command_set_bypass (const char *const *ids, gboolean bypass);
 /* Removes the nodes named in the NULL-terminated @ids, with their links. */
 WgCommand *wg_command_remove_nodes (const char *const *ids);
 /* Links @from_node:@from_port to @to_node:@to_port, replacing a link the input already has. */

@@ -136,6 +136,16 @@ wg_request_to_command (const WgGraph *graph, const WgRequest *r, GError **error)
       if (r->nodes == NULL || r->nodes[0] == NULL || g_strcmp0 (r->nodes[0], r->text) == 0)
         return NULL;
       return wg_command_rename_node (r->nodes[0], r->text);
+    case WG_REQUEST_BYPASS:
+      {
+        if (empty || !check_nodes (graph, r->nodes, error))
+          return NULL;
+        /* A toggle over the selection, as Houdini's flag: on unless all are on. */
+        gboolean all = TRUE;
+        for (guint i = 0; r->nodes[i]; i++)
+          all &= wg_graph_get_node_bypass (graph, r->nodes[i]);
+        return wg_command_set_bypass (r->nodes, !all);
+      }
     }
   g_return_val_if_reached (NULL);
 }

@@ -17,6 +17,7 @@ typedef enum {
   WG_REQUEST_DUPLICATE,    /* nodes, copied next to themselves */
   WG_REQUEST_PASTE,        /* text (wg_clipboard_from_nodes()) at (x, y) */
   WG_REQUEST_RENAME,       /* nodes[0] gets the id text */
+  WG_REQUEST_BYPASS,       /* nodes: bypassed, or all run again when all are bypassed */
 } WgRequestKind;
 
 typedef struct {

@@ -474,6 +474,20 @@ gboolean wg_graph_rename_node (WgGraph *graph, const char *id, const char *new_i
 /** wg_graph_remove_node: removes node @id, its links and graph outputs naming it. */
 gboolean wg_graph_remove_node (WgGraph *graph, const char *id, GError **error);
 
+/**
+ * wg_graph_set_node_bypass:
+ * Bypasses node @id (Houdini's bypass flag, Blender's mute) or lets it run
+ * again. A bypassed node does not run and keeps no state: each of its
+ * outputs is the first linked input of the same port type and channel count,
+ * passed through unchanged (the same buffer), or zeros on the graph's grid
+ * when no such input is linked. Saved as the node's `"bypass": true`.
+ * Returns: FALSE with WG_GRAPH_ERROR_UNKNOWN_NODE (no node @id).
+ */
+gboolean wg_graph_set_node_bypass (WgGraph *graph, const char *id, gboolean bypass,
+                                   GError **error);
+/** wg_graph_get_node_bypass: whether node @id is bypassed; FALSE for no such node. */
+gboolean wg_graph_get_node_bypass (const WgGraph *graph, const char *id);
+
 /* Parameters. Angles are in degrees, as in JSON. */
 gboolean wg_graph_set_param_double (WgGraph *graph, const char *node, const char *param,
                                     double value, GError **error);

@@ -340,7 +340,8 @@ farm_submit (int argc, char **argv)
   for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
     {
       const char *id = wg_graph_get_node_id (graph, i);
-      if (wg_graph_get_node_type (graph, id)->flags & WG_NODE_STATEFUL)
+      if ((wg_graph_get_node_type (graph, id)->flags & WG_NODE_STATEFUL) &&
+          !wg_graph_get_node_bypass (graph, id))
         g_strv_builder_add (stateful, id);
     }
   farm->stateful_nodes = g_strv_builder_end (stateful);

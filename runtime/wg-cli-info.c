@@ -170,17 +170,22 @@ print_info_json (const char *path, WgGraph *graph)
     {
       const char *id = wg_graph_get_node_id (graph, i);
       const WgNodeType *type = wg_graph_get_node_type (graph, id);
+      /* A bypassed node neither keeps state nor writes files. */
+      const gboolean bypass = wg_graph_get_node_bypass (graph, id);
+      const gboolean keeps_state = (type->flags & WG_NODE_STATEFUL) && !bypass;
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "id");
       json_builder_add_string_value (b, id);
       json_builder_set_member_name (b, "type");
       json_builder_add_string_value (b, type->name);
       json_builder_set_member_name (b, "stateful");
-      json_builder_add_boolean_value (b, (type->flags & WG_NODE_STATEFUL) != 0);
+      json_builder_add_boolean_value (b, keeps_state);
+      json_builder_set_member_name (b, "bypass");
+      json_builder_add_boolean_value (b, bypass);
       json_builder_end_object (b);
-      if (type->flags & WG_NODE_STATEFUL)
+      if (keeps_state)
         g_ptr_array_add (stateful, (gpointer) id);
-      if (type->flags & WG_NODE_SINK)
+      if ((type->flags & WG_NODE_SINK) && !bypass)
         g_ptr_array_add (files, wg_graph_format_param (graph, id, "path"));
     }
   json_builder_end_array (b);
@@ -253,8 +258,11 @@ wg_cli_info (int argc, char **argv)
                                         k + 1 == keys ? "]" : "");
               }
           }
-      printf ("  %-14s %-20s %s\n", id, type->name, set->str);
-      for (guint o = 0; o < type->n_outputs; o++)
+      const gboolean bypass = wg_graph_get_node_bypass (graph, id);
+      printf ("  %-14s %-20s %s%s%s\n", id, type->name, bypass ? "(bypassed)" : "",
+              bypass && set->len ? " " : "", set->str);
+      /* A bypassed node's outputs are its inputs' buffers, or zeros. */
+      for (guint o = 0; o < type->n_outputs && !bypass; o++)
         {
           WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
           bytes += (gsize) b->width * b->height * b->channels * sizeof (float);

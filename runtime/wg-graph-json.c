@@ -280,7 +280,7 @@ read_param (WgNodeInst *node, guint p, JsonNode *n, const char *path, GError **e
 static gboolean
 read_node (WgGraph *graph, JsonNode *n, guint index, GPtrArray *problems, GError **error)
 {
-  static const char *const keys[] = { "id", "type", "params", "ui", NULL };
+  static const char *const keys[] = { "id", "type", "params", "bypass", "ui", NULL };
   g_autofree char *path = g_strdup_printf ("nodes[%u]", index);
 
   if (!JSON_NODE_HOLDS_OBJECT (n))
@@ -353,6 +353,17 @@ read_node (WgGraph *graph, JsonNode *n, guint index, GPtrArray *problems, GError
               g_ptr_array_add (problems, g_steal_pointer (&refused));
             }
         }
+    }
+
+  JsonNode *bypass = member (obj, "bypass");
+  if (bypass)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (bypass) || json_node_get_value_type (bypass) != G_TYPE_BOOLEAN)
+        {
+          ERR (SCHEMA, "%s.bypass: expected true or false, got %s", path, wg_json_kind (bypass));
+          return FALSE;
+        }
+      node->bypass = json_node_get_boolean (bypass);
     }
 
   JsonNode *ui = member (obj, "ui");

@@ -1,6 +1,6 @@
 /* wg-graph-params.c — a graph's parameter values: set (checked against the
  * parameter's type and range, as a number, text, keyframes or a list), read,
- * formatted and reset. */
+ * formatted and reset; and the node's bypass flag. */
 #include "wg-private.h"
 
 #include <math.h>
@@ -419,3 +419,24 @@ wg_graph_format_param (const WgGraph *graph, const char *node_id, const char *pa
   return NULL;
 }
 
+
+/* ---------------------------------------------------------------------------
+ * Bypass (what it does to evaluation: wg-plan-bypass.c)
+ * ------------------------------------------------------------------------- */
+
+gboolean
+wg_graph_set_node_bypass (WgGraph *graph, const char *id, gboolean bypass, GError **error)
+{
+  WgNodeInst *node = wg_graph_lookup_node_or_error (graph, id, error);
+  if (node == NULL)
+    return FALSE;
+  node->bypass = bypass != FALSE;
+  return TRUE;
+}
+
+gboolean
+wg_graph_get_node_bypass (const WgGraph *graph, const char *id)
+{
+  const WgNodeInst *node = wg_graph_lookup_node (graph, id);
+  return node != NULL && node->bypass;
+}

@@ -318,6 +318,11 @@ graph_to_tree (const WgGraph *graph)
               add_param (b, &node->type->params[p], &node->values[p]);
           json_builder_end_object (b);
         }
+      if (node->bypass)
+        {
+          json_builder_set_member_name (b, "bypass");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       if (node->ui)
         add_object (b, "ui", node->ui);
       json_builder_end_object (b);

@@ -415,6 +415,7 @@ wg_graph_copy (const WgGraph *graph)
       for (guint p = 0; p < src->type->n_params; p++)
         wg_value_copy (&dst->values[p], &src->values[p]);
       dst->ui = wg_json_object_copy (src->ui);
+      dst->bypass = src->bypass;
       g_ptr_array_add (copy->nodes, dst);
     }
   for (guint i = 0; i < graph->links->len; i++)

@@ -21,6 +21,7 @@ wg_node_context_new (WgPlan *plan, guint graph_index)
   ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
   ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
   ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
+  ctx->output_alias = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
   ctx->output_requested = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
   ctx->input_changed = g_new0 (gboolean, MAX (ctx->inst->type->n_inputs, 1));
   ctx->on_gpu = plan->gpu != NULL && ctx->inst->type->process_gpu != NULL;
@@ -38,8 +39,10 @@ wg_node_context_free (WgNodeContext *ctx)
   if (ctx->state && ctx->inst->type->free_state)
     ctx->inst->type->free_state (ctx->state);
   for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
-    wg_buffer_free (ctx->outputs[i]);
+    if (!ctx->output_alias[i])
+      wg_buffer_free (ctx->outputs[i]);
   g_free (ctx->outputs);
+  g_free (ctx->output_alias);
   g_free (ctx->inputs);
   g_free (ctx->output_used);
   g_free (ctx->output_requested);

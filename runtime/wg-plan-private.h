@@ -1,8 +1,9 @@
 /* wg-plan-private.h — what the files of the plan share:
  * wg-plan.c (the plan proper: build, evaluate, parameters, inputs and
  * outputs), wg-node-context.c (the context API nodes call), wg-plan-rows.c
- * (row stages, their fusion and row windows) and wg-plan-state.c (saving
- * and restoring stateful nodes' outputs).
+ * (row stages, their fusion and row windows), wg-plan-state.c (saving
+ * and restoring stateful nodes' outputs) and wg-plan-bypass.c (bypassed
+ * nodes).
  * It holds the node context and plan structs and the functions one of
  * those files calls in another. Not installed; nodes see the context
  * through wg-node-private.h only. */
@@ -28,7 +29,8 @@ struct _WgNodeContext {
   WgNodeInst *inst;       /* in plan->graph */
   guint graph_index;
   WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
-  WgBuffer **outputs;     /* owned */
+  WgBuffer **outputs;     /* owned, except where output_alias says */
+  gboolean *output_alias; /* bypassed nodes: the output is an input's buffer, borrowed */
   gboolean *output_used;
   gboolean *output_requested; /* asked for by wg_plan_get_node_output(): never windowed */
   gpointer state;
@@ -115,6 +117,13 @@ void wg_node_context_fill_params (WgNodeContext *ctx);
  */
 gboolean wg_node_context_check_paths (WgNodeContext *ctx, GError **error);
 
+/* Whether @ctx keeps state between frames: a stateful type, not bypassed. */
+static inline gboolean
+wg_node_context_is_stateful (const WgNodeContext *ctx)
+{
+  return (ctx->inst->type->flags & WG_NODE_STATEFUL) && !ctx->inst->bypass;
+}
+
 /* wg-plan.c */
 
 /** wg_plan_context_for: the context of @inst, a node of the plan's graph, or NULL. */
@@ -138,5 +147,15 @@ void wg_plan_row_group_abandon (WgPlan *plan);
  * the rest; when plan->relayout is set or the process was forked.
  */
 void wg_plan_layout_windows (WgPlan *plan);
+
+/* wg-plan-bypass.c */
+
+/**
+ * wg_plan_bypass_prepare:
+ * Prepares bypassed node @ctx in place of its type's prepare, its inputs
+ * set: each output becomes the first linked input of the same port type and
+ * channel count (borrowed), or zeros on the graph's grid; sets the note.
+ */
+void wg_plan_bypass_prepare (WgNodeContext *ctx);
 
 G_END_DECLS

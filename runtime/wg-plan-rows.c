@@ -292,7 +292,7 @@ node_index (const WgPlan *plan, const WgNodeInst *inst)
 static gboolean
 is_cpu_row_stage (const WgNodeContext *ctx)
 {
-  return !ctx->on_gpu && ctx->inst->type->process_rows != NULL;
+  return !ctx->on_gpu && ctx->inst->type->process_rows != NULL && !ctx->inst->bypass;
 }
 
 /* The group each node joins when every node runs (−1: not a row stage) and

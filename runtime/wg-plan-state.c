@@ -47,7 +47,7 @@ wg_plan_save_state (WgPlan *plan, GError **error)
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
-      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
+      if (!wg_node_context_is_stateful (ctx))
         continue;
       GVariantBuilder buffers;
       g_variant_builder_init (&buffers, G_VARIANT_TYPE ("a(uuuay)"));
@@ -183,7 +183,7 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
       g_autoptr (GVariantIter) buffers = next;
       WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
       WgNodeContext *ctx = inst ? wg_plan_context_for (plan, inst) : NULL;
-      if (ctx == NULL || !(inst->type->flags & WG_NODE_STATEFUL) ||
+      if (ctx == NULL || !wg_node_context_is_stateful (ctx) ||
           g_variant_iter_n_children (buffers) != inst->type->n_outputs)
         {
           g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,

@@ -85,6 +85,13 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
           return FALSE;
         }
     }
+  if (ctx->inst->bypass)
+    {
+      wg_plan_bypass_prepare (ctx);
+      ctx->dirty = TRUE;
+      plan->relayout = TRUE;
+      return TRUE;
+    }
   ctx->animated = FALSE;
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
@@ -225,7 +232,7 @@ wg_plan_reset (WgPlan *plan)
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
-      if (!(ctx->inst->type->flags & WG_NODE_STATEFUL))
+      if (!wg_node_context_is_stateful (ctx))
         continue;
       if (ctx->inst->type->reset)
         {
@@ -299,7 +306,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
        * twice), also when the evaluation that should have stepped them was
        * cancelled or failed upstream; sinks write every new frame, changed
        * or not; the rest run when something they read changed. */
-      const gboolean stateful = (type->flags & WG_NODE_STATEFUL) != 0;
+      const gboolean stateful = wg_node_context_is_stateful (ctx);
       gboolean run;
       if (stateful)
         run = ctx->stepped != frame;
@@ -340,6 +347,19 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
           g_set_error (&ctx->error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
                        "input not available: an upstream node failed");
           ctx->dirty = TRUE;
+          continue;
+        }
+      if (ctx->inst->bypass)
+        {
+          /* Hands on its inputs' buffers: the row stages writing them
+           * finish first, and what reads it recomputes when they changed
+           * (zeros never change). */
+          gboolean passes = FALSE;
+          for (guint o = 0; o < type->n_outputs; o++)
+            passes |= ctx->output_alias[o];
+          wg_plan_row_group_run (plan);
+          ctx->changed = ctx->dirty || (inputs_changed && passes);
+          ctx->dirty = FALSE;
           continue;
         }
       if (!run)
@@ -433,7 +453,7 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
     {
       const WgNodeInst *a = g_ptr_array_index (graph->nodes, i);
       const WgNodeInst *b = g_ptr_array_index (plan->graph->nodes, i);
-      same = a->type == b->type && g_strcmp0 (a->id, b->id) == 0;
+      same = a->type == b->type && g_strcmp0 (a->id, b->id) == 0 && a->bypass == b->bypass;
     }
   for (guint i = 0; same && i < graph->links->len; i++)
     {

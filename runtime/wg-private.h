@@ -31,6 +31,7 @@ typedef struct {
   const WgNodeType *type;
   WgValue *values;  /* type->n_params */
   JsonObject *ui;   /* verbatim "ui" object, or NULL */
+  gboolean bypass;  /* does not run: outputs pass an input through (wg-plan-bypass.c) */
 } WgNodeInst;
 
 typedef struct {

@@ -145,6 +145,8 @@ static const BadCase bad_cases[] = {
   { "unknown-key", "\"outputs\"", "\"extras\": 1, \"outputs\"", 2, "extras: unknown key" },
   { "unknown-type", "\"type\": \"fft\"", "\"type\": \"fftx\"", 2,
     "nodes[2].type: unknown node type \"fftx\"" },
+  { "bypass-not-boolean", "\"type\": \"fft\" }", "\"type\": \"fft\", \"bypass\": \"yes\" }", 2,
+    "nodes[2] (\"fft\").bypass: expected true or false, got a string" },
   { "unknown-param", WIND, "\"wind_sped\": 8", 2,
     "nodes[0] (\"spec\").params.wind_sped: node type ocean-spectrum has no parameter \"wind_sped\"" },
   { "unknown-port", "\"from\": \"fft:height\"", "\"from\": \"fft:heigth\"", 2,
@@ -932,6 +934,61 @@ test_validate_info_nodes (void)
 
 /* format prints the canonical form, rewrites in place to the same bytes, is
  * idempotent, and leaves a file it cannot read as it was. */
+/* Bypassed nodes: marked in info, "bypass" in info --json; a bypassed sink
+ * writes nothing and a bypassed stateful node keeps no state. */
+static void
+test_info_bypass (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autoptr (GString) text = g_string_new (base_graph);
+  g_string_replace (text, "\"type\": \"spectrum-evolve\" }",
+                    "\"type\": \"spectrum-evolve\", \"bypass\": true }", 1);
+  g_string_replace (text, "\"params\": { \"path\": \"h.%04d.exr\" } }",
+                    "\"params\": { \"path\": \"h.%04d.exr\" }, \"bypass\": true },\n"
+                    "    { \"id\": \"water\", \"type\": \"iwave\", \"bypass\": true }", 1);
+  g_free (write_file (dir, "graph.json", text->str));
+
+  const char *infj[] = { "info", "--json", "graph.json", NULL };
+  Run r = run_cli (dir, infj);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, r.out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (p));
+  JsonArray *nodes = json_object_get_array_member (o, "nodes");
+  g_autoptr (GString) bypassed = g_string_new (NULL);
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *n = json_array_get_object_element (nodes, i);
+      g_string_append_printf (bypassed, "%s=%d%d ", json_object_get_string_member (n, "id"),
+                              json_object_get_boolean_member (n, "bypass"),
+                              json_object_get_boolean_member (n, "stateful"));
+    }
+  g_assert_cmpstr (bypassed->str, ==, "spec=00 evolve=10 fft=00 out=10 water=10 ");
+  g_assert_false (json_object_get_boolean_member (o, "stateful"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "files")), ==, 0);
+  run_clear (&r);
+
+  const char *inf[] = { "info", "graph.json", NULL };
+  r = run_cli (dir, inf);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\n  evolve         spectrum-evolve      (bypassed)\n"));
+  g_assert_nonnull (strstr (r.out, "\n  out            field-out            (bypassed) path=h.%04d.exr\n"));
+  g_assert_nonnull (strstr (r.out, "\n  fft            fft                  \n"));
+  g_assert_nonnull (strstr (r.out, "note      nodes[1] (\"evolve\"): bypassed: spectrum ← spectrum\n"));
+  g_assert_nonnull (strstr (r.out, "note      nodes[4] (\"water\"): bypassed: height = 0; "
+                                   "vertical_derivative = 0; previous = 0\n"));
+  run_clear (&r);
+
+  const char *run[] = { "run", "graph.json", "--out", "out", "--no-contact-sheet", NULL };
+  r = run_cli (dir, run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  list_files (out, NULL, files);
+  g_assert_cmpuint (files->len, ==, 0);
+  run_clear (&r);
+}
+
 static void
 test_format (void)
 {
@@ -1240,6 +1297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stopped-bake-resumes", test_stopped_bake_resumes);
   g_test_add_func ("/cli/farm-local", test_farm_local);
   g_test_add_func ("/cli/format", test_format);
+  g_test_add_func ("/cli/info-bypass", test_info_bypass);
   g_test_add_func ("/cli/obstacle-covers-all", test_obstacle_covers_all);
   g_test_add_func ("/cli/sheet-labels", test_sheet_labels);
   return g_test_run ();

@@ -1,7 +1,8 @@
 /* test-editor-ui-canvas.c — the canvas's habits, under Xvfb with clicks and
  * keys sent through the X server (xdotool): renaming a node (F2, a
- * double-click on its title; ids refused in place with the rule), and the
- * right-click menus of a node, a link and the empty canvas. */
+ * double-click on its title; ids refused in place with the rule), the
+ * right-click menus of a node, a link and the empty canvas, and bypassing a
+ * node from its menu. */
 #include "editor-ui.h"
 
 #include <string.h>
@@ -147,15 +148,25 @@ undo_all (WgDocument *doc)
   g_assert_false (wg_document_is_modified (doc));
 }
 
+/* graphs/harbor.json in a new window; its canvas is the one the helpers use. */
+static WgEditorWindow *
+open_harbor (WgCanvas **canvas, WgDocument **doc)
+{
+  g_autofree char *harbor = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
+  WgEditorWindow *win = open_window (harbor);
+  *canvas = the_canvas = wg_editor_window_get_canvas (win);
+  *doc = wg_editor_window_get_document (win);
+  return win;
+}
+
 static void
 test_rename (void)
 {
   if (xdotool_missing ())
     return;
-  g_autofree char *harbor = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
-  WgEditorWindow *win = open_window (harbor);
-  WgCanvas *canvas = the_canvas = wg_editor_window_get_canvas (win);
-  WgDocument *doc = wg_editor_window_get_document (win);
+  WgCanvas *canvas;
+  WgDocument *doc;
+  WgEditorWindow *win = open_harbor (&canvas, &doc);
   guint links = n_links (doc);
 
   /* F2 on the selected node opens the field with its id. */
@@ -215,10 +226,9 @@ test_context_menus (void)
 {
   if (xdotool_missing ())
     return;
-  g_autofree char *harbor = g_build_filename (WG_SOURCE_DIR, "graphs", "harbor.json", NULL);
-  WgEditorWindow *win = open_window (harbor);
-  WgCanvas *canvas = the_canvas = wg_editor_window_get_canvas (win);
-  WgDocument *doc = wg_editor_window_get_document (win);
+  WgCanvas *canvas;
+  WgDocument *doc;
+  WgEditorWindow *win = open_harbor (&canvas, &doc);
   guint nodes = wg_graph_get_n_nodes (wg_document_get_graph (doc)), links = n_links (doc);
 
   /* A node's menu: it selects the node; Duplicate adds a copy. */
@@ -227,7 +237,7 @@ test_context_menus (void)
   click_through_x (win, GTK_WIDGET (canvas), x, y + 30, 3, 1);
   wait_for (menu_open, win, "a right-click on a node opens its menu");
   g_autofree char *node_items = open_menu_labels ();
-  g_assert_cmpstr (node_items, ==, "_View Output|_Rename…|D_uplicate|_Copy|_Delete");
+  g_assert_cmpstr (node_items, ==, "_View Output|_Bypass|_Rename…|D_uplicate|_Copy|_Delete");
   g_assert_cmpstr (wg_canvas_get_selection (canvas)[0], ==, "boat");
   choose (win, "canvas.duplicate");
   g_assert_cmpuint (wg_graph_get_n_nodes (wg_document_get_graph (doc)), ==, nodes + 1);
@@ -267,9 +277,80 @@ test_context_menus (void)
   close_window (win);
 }
 
+/* The evaluation of the document as it is now is done and drawn, with
+ * harbor's water:height viewed. */
+static gboolean
+evaluated_with_view (WgEditorWindow *win)
+{
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  return not_busy (win) && r && r->view && r->surface && g_strcmp0 (r->view_node, "water") == 0;
+}
+
+/* Whether the surface shown is the viewed water:height, bit for bit. */
+static gboolean
+surface_is_water (WgEditorWindow *win)
+{
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_nonnull (r->surface->data);
+  g_assert_nonnull (r->view->data);
+  gsize n = (gsize) r->surface->width * r->surface->height * r->surface->channels;
+  g_assert_cmpuint (n, ==, (gsize) r->view->width * r->view->height * r->view->channels);
+  return memcmp (r->surface->data, r->view->data, n * sizeof (float)) == 0;
+}
+
+/* Bypass from a node's menu: harbor's "surface" (ambient-blend) passes its
+ * height input (water:height) through, the canvas draws it bypassed, one
+ * undo step named for it, and undo brings the blend back. */
+static void
+test_bypass (void)
+{
+  if (xdotool_missing ())
+    return;
+  WgCanvas *canvas;
+  WgDocument *doc;
+  WgEditorWindow *win = open_harbor (&canvas, &doc);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (canvas), "canvas.view-output", "s",
+                                             "water:height"));
+  wait_for (evaluated_with_view, win, "harbor evaluated, water:height viewed");
+  g_assert_false (surface_is_water (win)); /* the blend takes the ambient swell off */
+
+  double x, y;
+  title_point (canvas, wg_document_get_graph (doc), "surface", &x, &y);
+  click_through_x (win, GTK_WIDGET (canvas), x, y + 30, 3, 1);
+  wait_for (menu_open, win, "a right-click on a node opens its menu");
+  choose (win, "canvas.bypass");
+  g_assert_true (wg_graph_get_node_bypass (wg_document_get_graph (doc), "surface"));
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==,
+                   "Bypass surface");
+  g_assert_true (wg_canvas_node_is_bypassed (canvas, "surface"));
+  g_assert_false (wg_canvas_node_is_bypassed (canvas, "water"));
+  wait_for (evaluated_with_view, win, "the bypassed graph evaluated");
+  g_assert_true (surface_is_water (win));
+  g_object_unref (screenshot (win, "canvas-bypassed"));
+
+  /* Choosing it again (all the selection bypassed) lets the node run. */
+  click_through_x (win, GTK_WIDGET (canvas), x, y + 30, 3, 1);
+  wait_for (menu_open, win, "the node's menu again");
+  choose (win, "canvas.bypass");
+  g_assert_false (wg_graph_get_node_bypass (wg_document_get_graph (doc), "surface"));
+  g_assert_cmpstr (wg_history_get_undo_label (wg_document_get_history (doc)), ==,
+                   "Stop Bypassing surface");
+  wg_document_undo (doc);
+  g_assert_true (wg_graph_get_node_bypass (wg_document_get_graph (doc), "surface"));
+  wg_document_undo (doc);
+  g_assert_false (wg_graph_get_node_bypass (wg_document_get_graph (doc), "surface"));
+  iterate (5);
+  g_assert_false (wg_canvas_node_is_bypassed (canvas, "surface"));
+  wait_for (evaluated_with_view, win, "the graph evaluated after undo");
+  g_assert_false (surface_is_water (win));
+  g_assert_false (wg_document_is_modified (doc));
+  close_window (win);
+}
+
 void
 editor_ui_add_canvas_tests (void)
 {
   g_test_add_func ("/editor-ui/rename", test_rename);
   g_test_add_func ("/editor-ui/context-menus", test_context_menus);
+  g_test_add_func ("/editor-ui/bypass", test_bypass);
 }

@@ -131,7 +131,7 @@ split_at (char *ref, char sep)
 
 /* Requests as the canvas emits them: "request-add TYPE X Y", "request-remove
  * ID,…", "request-move ID,… X,Y,…", "request-link N:P N:P", "request-unlink
- * N:P", "request-duplicate ID,…", "request-paste ID,… X Y" (copy, then
+ * N:P", "request-duplicate ID,…", "request-bypass ID,…", "request-paste ID,… X Y" (copy, then
  * paste). A request that maps to no command fails with "nothing to do". */
 static gboolean
 run_request (WgHistory *h, const char *kind, char **w, GError **error)
@@ -147,9 +147,11 @@ run_request (WgHistory *h, const char *kind, char **w, GError **error)
       r.x = g_ascii_strtod (w[1], NULL);
       r.y = g_ascii_strtod (w[2], NULL);
     }
-  else if (strcmp (kind, "remove") == 0 || strcmp (kind, "duplicate") == 0)
+  else if (strcmp (kind, "remove") == 0 || strcmp (kind, "duplicate") == 0 ||
+           strcmp (kind, "bypass") == 0)
     {
-      r.kind = kind[0] == 'r' ? WG_REQUEST_REMOVE_NODES : WG_REQUEST_DUPLICATE;
+      r.kind = kind[0] == 'r' ? WG_REQUEST_REMOVE_NODES
+               : kind[0] == 'd' ? WG_REQUEST_DUPLICATE : WG_REQUEST_BYPASS;
       ids = w[0] ? split_list (w[0]) : NULL;
     }
   else if (strcmp (kind, "move") == 0)
@@ -647,6 +649,36 @@ static const Table tables[] = {
 
 /* The saved state follows undo and redo; a redo branch dropped by a new edit
  * can never be clean again. */
+/* Bypass over a selection: on for all unless all are on, then off for all;
+ * one undo step each, named for what it did; a duplicate keeps the flag. */
+static void
+test_bypass (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgHistory) h = wg_history_new (wg_graph_load_data (base_graph, -1, NULL, NULL,
+                                                                &error));
+  g_assert_true (run_op (h, "request-bypass evolve", &error));
+  g_assert_cmpstr (wg_history_get_undo_label (h), ==, "Bypass evolve");
+  g_assert_true (run_op (h, "request-bypass evolve,fft", &error));
+  g_assert_cmpstr (wg_history_get_undo_label (h), ==, "Bypass 2 nodes");
+  g_assert_true (wg_graph_get_node_bypass (wg_history_get_graph (h), "evolve"));
+  g_assert_true (wg_graph_get_node_bypass (wg_history_get_graph (h), "fft"));
+  g_assert_true (run_op (h, "request-duplicate fft", &error));
+  g_assert_true (wg_graph_get_node_bypass (wg_history_get_graph (h), "fft2"));
+  wg_history_undo (h);
+  g_assert_true (run_op (h, "request-bypass evolve,fft", &error));
+  g_assert_cmpstr (wg_history_get_undo_label (h), ==, "Stop Bypassing 2 nodes");
+  g_assert_false (wg_graph_get_node_bypass (wg_history_get_graph (h), "evolve"));
+  g_assert_false (wg_graph_get_node_bypass (wg_history_get_graph (h), "fft"));
+  wg_history_undo (h);
+  g_assert_true (wg_graph_get_node_bypass (wg_history_get_graph (h), "fft"));
+  wg_history_undo (h);
+  g_assert_false (wg_graph_get_node_bypass (wg_history_get_graph (h), "fft"));
+  g_assert_true (wg_graph_get_node_bypass (wg_history_get_graph (h), "evolve"));
+  g_assert_false (run_op (h, "request-bypass nothing", &error));
+  g_assert_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_UNKNOWN_NODE);
+}
+
 static void
 test_clean_state (void)
 {
@@ -729,6 +761,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &tables[i], run_table);
     }
   g_test_add_func ("/history/clean-state", test_clean_state);
+  g_test_add_func ("/history/bypass", test_bypass);
   g_test_add_func ("/history/step-limit", test_step_limit);
   g_test_add_func ("/history/keyframes-value-at", test_keyframes_value_at);
   return g_test_run ();
