@@ -107,6 +107,8 @@ static void
 report (WgInspector *self, const GError *error)
 {
   gtk_label_set_text (GTK_LABEL (self->error), error->message);
+  gtk_widget_add_css_class (self->error, "error");
+  gtk_widget_remove_css_class (self->error, "dim-label");
   gtk_widget_set_visible (self->error, TRUE);
 }
 
@@ -1284,11 +1286,26 @@ wg_inspector_set_result (WgInspector *self, const WgEvalResult *result)
   const char *message = self->node ? g_hash_table_lookup (result->node_errors, self->node) : NULL;
   if (message == NULL && self->node == NULL)
     message = result->error;
-  /* Not an error, but what the node found: a loop period's speed change. */
+  /* Not an error, but what the node found: a loop period's speed change,
+   * a bypass. Red only when the user should act ("warning: …"). */
+  gboolean alarm = message != NULL;
   if (message == NULL && self->node && result->node_notes)
-    message = g_hash_table_lookup (result->node_notes, self->node);
+    {
+      message = g_hash_table_lookup (result->node_notes, self->node);
+      alarm = message && g_str_has_prefix (message, "warning: ");
+    }
   gtk_label_set_text (GTK_LABEL (self->error), message ? message : "");
   gtk_widget_set_visible (self->error, message != NULL);
+  if (alarm)
+    {
+      gtk_widget_add_css_class (self->error, "error");
+      gtk_widget_remove_css_class (self->error, "dim-label");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (self->error, "error");
+      gtk_widget_add_css_class (self->error, "dim-label");
+    }
 }
 
 static Row *

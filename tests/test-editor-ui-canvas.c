@@ -298,6 +298,22 @@ surface_is_water (WgEditorWindow *win)
   return memcmp (r->surface->data, r->view->data, n * sizeof (float)) == 0;
 }
 
+/* The visible label under @w whose text starts with @prefix. */
+static GtkWidget *
+find_label (GtkWidget *w, const char *prefix)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_visible (w) &&
+      g_str_has_prefix (gtk_label_get_text (GTK_LABEL (w)), prefix))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, prefix);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 /* Bypass from a node's menu: harbor's "surface" (ambient-blend) passes its
  * height input (water:height) through, the canvas draws it bypassed, one
  * undo step named for it, and undo brings the blend back. */
@@ -326,7 +342,11 @@ test_bypass (void)
   g_assert_false (wg_canvas_node_is_bypassed (canvas, "water"));
   wait_for (evaluated_with_view, win, "the bypassed graph evaluated");
   g_assert_true (surface_is_water (win));
-  g_object_unref (screenshot (win, "canvas-bypassed"));
+  g_object_unref (screenshot (win, "canvas-bypassed.png"));
+  /* The inspector says what passes through, as a note, not in error red. */
+  GtkWidget *note = find_label (GTK_WIDGET (wg_editor_window_get_inspector (win)), "bypassed: ");
+  g_assert_nonnull (note);
+  g_assert_false (gtk_widget_has_css_class (note, "error"));
 
   /* Choosing it again (all the selection bypassed) lets the node run. */
   click_through_x (win, GTK_WIDGET (canvas), x, y + 30, 3, 1);
