@@ -17,7 +17,13 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "wavegraph-version.h"
+
 G_BEGIN_DECLS
+
+/* Everything declared here is the library's interface: exported even though
+ * the library is built with hidden visibility (its internals stay private). */
+#pragma GCC visibility push(default)
 
 #define WG_GRAPH_FORMAT "wavegraph"
 #define WG_GRAPH_VERSION 1
@@ -971,5 +977,7 @@ void wg_bake_stats_clear (WgBakeStats *stats);
  */
 gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
                   GError **error);
+
+#pragma GCC visibility pop
 
 G_END_DECLS

@@ -1859,6 +1859,19 @@ test_interpolation (void)
                                        "one of linear, constant, smooth, got \"bezier\"");
 }
 
+/* The version macros are the project's version. */
+static void
+test_version_macros (void)
+{
+  g_assert_cmpstr (WG_VERSION_STRING, ==, WG_VERSION);
+  g_autofree char *parts = g_strdup_printf ("%d.%d.%d", WG_VERSION_MAJOR, WG_VERSION_MINOR,
+                                            WG_VERSION_MICRO);
+  g_assert_cmpstr (parts, ==, WG_VERSION);
+  g_assert_true (WG_CHECK_VERSION (WG_VERSION_MAJOR, WG_VERSION_MINOR, WG_VERSION_MICRO));
+  g_assert_false (WG_CHECK_VERSION (WG_VERSION_MAJOR + 1, 0, 0));
+  g_assert_true (WG_CHECK_VERSION (0, 0, 0));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1875,6 +1888,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph/inputs", test_inputs);
   g_test_add_func ("/graph/keyframes", test_keyframes);
   g_test_add_func ("/graph/interpolation", test_interpolation);
+  g_test_add_func ("/graph/version-macros", test_version_macros);
   g_test_add_func ("/graph/partial-load", test_partial_load);
   g_test_add_func ("/graph/node-roles", test_node_roles);
   g_test_add_func ("/graph/state-resume/cpu", test_state_resume_cpu);
