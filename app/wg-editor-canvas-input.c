@@ -415,9 +415,7 @@ key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, Gdk
     case GDK_KEY_a:
       if (!ctrl)
         return FALSE;
-      for (guint i = 0; i < self->nodes->len; i++)
-        g_hash_table_add (self->selected, g_strdup (((NodeView *) g_ptr_array_index (self->nodes, i))->id));
-      wg_canvas_emit_selection_changed (self);
+      wg_canvas_select_all (self);
       return TRUE;
     case GDK_KEY_f:
     case GDK_KEY_Home:

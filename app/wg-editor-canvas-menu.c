@@ -265,10 +265,7 @@ action_paste (GSimpleAction *a, GVariant *p, gpointer data)
 static void
 action_select_all (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  WgCanvas *self = data;
-  for (guint i = 0; i < self->nodes->len; i++)
-    g_hash_table_add (self->selected, g_strdup (((NodeView *) g_ptr_array_index (self->nodes, i))->id));
-  wg_canvas_emit_selection_changed (self);
+  wg_canvas_select_all (data);
 }
 
 static void

@@ -96,6 +96,8 @@ gboolean wg_canvas_incoming (WgGraph *graph, const char *node, const char *port,
                              const char **fp);
 /* Emits a request of @kind (delete, copy, duplicate…) for the selected nodes. */
 void wg_canvas_request_selection (WgCanvas *self, WgRequestKind kind);
+/* Selects every node (Ctrl+A, the canvas menu). */
+void wg_canvas_select_all (WgCanvas *self);
 /* Emits "selection-changed". */
 void wg_canvas_emit_selection_changed (WgCanvas *self);
 

@@ -326,6 +326,14 @@ wg_canvas_get_viewed (WgCanvas *self, const char **port)
 }
 
 void
+wg_canvas_select_all (WgCanvas *self)
+{
+  for (guint i = 0; i < self->nodes->len; i++)
+    g_hash_table_add (self->selected, g_strdup (((NodeView *) g_ptr_array_index (self->nodes, i))->id));
+  wg_canvas_emit_selection_changed (self);
+}
+
+void
 wg_canvas_request (WgCanvas *self, const WgRequest *request)
 {
   g_signal_emit (self, signals[SIGNAL_REQUEST], 0, request);

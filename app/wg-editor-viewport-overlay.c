@@ -56,17 +56,17 @@ gboolean
 wg_viewport_graph_is_periodic (const WgGraph *graph)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr (GPtrArray) upstream = g_ptr_array_new ();
   for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
     {
       const char *name, *node, *port;
       wg_graph_get_output (graph, i, &name, &node, &port);
-      g_ptr_array_add (todo, (gpointer) node);
+      g_ptr_array_add (upstream, (gpointer) node);
     }
   /* Upstream through the links, each node once. */
-  while (todo->len)
+  while (upstream->len)
     {
-      const char *node = g_ptr_array_steal_index_fast (todo, todo->len - 1);
+      const char *node = g_ptr_array_steal_index_fast (upstream, upstream->len - 1);
       if (!g_hash_table_add (seen, (gpointer) node))
         continue;
       if (!node_is_periodic (graph, node))
@@ -76,7 +76,7 @@ wg_viewport_graph_is_periodic (const WgGraph *graph)
           const char *from, *from_port, *to, *to_port;
           wg_graph_get_link (graph, i, &from, &from_port, &to, &to_port);
           if (strcmp (to, node) == 0)
-            g_ptr_array_add (todo, (gpointer) from);
+            g_ptr_array_add (upstream, (gpointer) from);
         }
     }
   return TRUE;

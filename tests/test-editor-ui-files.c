@@ -8,14 +8,27 @@
 
 #include <string.h>
 
-static GtkWindow *
-wait_for_toplevel (GType type, GtkWindow *except)
+static GType wanted_type;
+
+static gboolean
+toplevel_shown (WgEditorWindow *win)
 {
-  GtkWindow *w = NULL;
-  for (guint i = 0; i < 2000 && (w = find_toplevel (type, except)) == NULL; i++)
-    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
-  g_assert_nonnull (w);
-  return w;
+  return find_toplevel (wanted_type, GTK_WINDOW (win)) != NULL;
+}
+
+/* The first toplevel of @type other than @win, once it is shown. */
+static GtkWindow *
+wait_for_toplevel (GType type, WgEditorWindow *win)
+{
+  wanted_type = type;
+  wait_for (toplevel_shown, win, g_type_name (type));
+  return find_toplevel (type, GTK_WINDOW (win));
+}
+
+static gboolean
+has_file (WgEditorWindow *win)
+{
+  return wg_document_get_path (wg_editor_window_get_document (win)) != NULL;
 }
 
 static void
@@ -40,7 +53,7 @@ test_example_template (void)
    * the destructive Discard is not; Return leads to a file chooser, not a write. */
   g_assert_true (wg_document_execute (doc, wg_command_set_param ("water", "damping", "0.5"), NULL));
   activate (win, "new", NULL);
-  GtkWindow *ask = wait_for_toplevel (GTK_TYPE_MESSAGE_DIALOG, GTK_WINDOW (win));
+  GtkWindow *ask = wait_for_toplevel (GTK_TYPE_MESSAGE_DIALOG, win);
   GtkWidget *def = gtk_window_get_default_widget (ask);
   g_assert_nonnull (def);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (def)), ==, "_Save As…");
@@ -48,7 +61,7 @@ test_example_template (void)
   g_assert_true (gtk_widget_has_css_class (discard, "destructive-action"));
   g_assert_true (discard != def);
   gtk_widget_activate (def);
-  GtkWindow *chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, GTK_WINDOW (win));
+  GtkWindow *chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, win);
   iterate (20);
   g_autofree char *suggested = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
   g_assert_cmpstr (suggested, ==, "pool.json");
@@ -66,7 +79,7 @@ test_example_template (void)
 
   /* Save: asks where; the chosen file gets the graph, the example stays. */
   activate (win, "save", NULL);
-  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, GTK_WINDOW (win));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, win);
   iterate (20);
   g_autofree char *dir = g_build_filename (artifacts (), "template", NULL);
   g_mkdir_with_parents (dir, 0755);
@@ -77,8 +90,7 @@ test_example_template (void)
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "my-pool.json");
   iterate (20);
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-  for (guint i = 0; i < 2000 && wg_document_get_path (doc) == NULL; i++)
-    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+  wait_for (has_file, win, "the chooser's answer saves the document");
   g_assert_cmpstr (wg_document_get_path (doc), ==, mine);
   g_assert_null (wg_document_get_template_source (doc));
   g_assert_false (wg_document_is_modified (doc));
