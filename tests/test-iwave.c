@@ -1369,6 +1369,33 @@ test_parity (void)
     g_test_message ("%s: max |gpu − cpu| = %.2g of its scale", outputs[o], worst[o]);
 }
 
+/* An obstacle that leaves no water says so, the same on both backends; a
+ * real one says nothing. The mask it makes is all solid (0). */
+static void
+test_obstacle_covers_all (void)
+{
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", "pool.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+    wg_test_eval (plan, 0, "pillar:mask");
+    g_assert_null (wg_plan_get_node_note (plan, "pillar", NULL));
+  }
+  g_assert_true (wg_graph_set_param_double (g, "pillar", "radius", 99999, &error));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const float *mask = wg_test_eval (plan, 0, "pillar:mask");
+  const WgSettings *s = wg_graph_get_settings (g);
+  for (gsize p = 0; p < (gsize) s->grid[0] * s->grid[1]; p++)
+    g_assert_cmpfloat (mask[p], ==, 0);
+  gboolean warning = FALSE;
+  const char *note = wg_plan_get_node_note (plan, "pillar", &warning);
+  g_assert_cmpstr (note, ==, "the obstacle covers the whole 16 × 16 m patch: no water is left "
+                             "(check its size, scale and position)");
+  g_assert_true (warning);
+}
+
 static void
 add_both (const char *name, GTestFunc func)
 {
@@ -1398,6 +1425,7 @@ main (int argc, char **argv)
   add_both ("ambient", test_ambient);
   add_both ("ambient-subtract", test_ambient_subtract);
   add_both ("save-restore", test_save_restore);
+  add_both ("obstacle-covers-all", test_obstacle_covers_all);
   add_both ("live-inputs", test_live_inputs);
   add_both ("interleaved-plans", test_interleaved_plans);
   add_both ("obstacle-shapes", test_obstacle_shapes);
