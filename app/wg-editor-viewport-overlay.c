@@ -7,7 +7,7 @@
  * depth test, so it stays visible under crests. Sizes are in widget pixels:
  * lines are ribbons facing the camera, as wide at the far edge of the patch
  * as at the near one. Also: which fields tile
- * (wg_viewport_graph_is_periodic()). */
+ * (wg_graph_is_periodic()). */
 #include "wg-editor-viewport-private.h"
 #include "wg-editor-glsl.h"
 #include "wg-editor-window.h"
@@ -37,49 +37,6 @@ wg_viewport_document (WgViewport *self)
 {
   GtkWidget *win = gtk_widget_get_ancestor (GTK_WIDGET (self), WG_TYPE_EDITOR_WINDOW);
   return win ? wg_editor_window_get_document (WG_EDITOR_WINDOW (win)) : NULL;
-}
-
-/* Whether @node's own edges keep what it computes periodic (see the header). */
-static gboolean
-node_is_periodic (const WgGraph *graph, const char *node)
-{
-  const WgNodeType *type = wg_graph_get_node_type (graph, node);
-  if (strcmp (type->name, "gerstner") == 0)
-    return FALSE;
-  const char *boundary = wg_graph_get_param_string (graph, node, "boundary");
-  const char *edges = wg_graph_get_param_string (graph, node, "edges");
-  return (boundary == NULL || strcmp (boundary, "periodic") == 0) &&
-         (edges == NULL || strcmp (edges, "wrap") == 0);
-}
-
-gboolean
-wg_viewport_graph_is_periodic (const WgGraph *graph)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) upstream = g_ptr_array_new ();
-  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
-    {
-      const char *name, *node, *port;
-      wg_graph_get_output (graph, i, &name, &node, &port);
-      g_ptr_array_add (upstream, (gpointer) node);
-    }
-  /* Upstream through the links, each node once. */
-  while (upstream->len)
-    {
-      const char *node = g_ptr_array_steal_index_fast (upstream, upstream->len - 1);
-      if (!g_hash_table_add (seen, (gpointer) node))
-        continue;
-      if (!node_is_periodic (graph, node))
-        return FALSE;
-      for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
-        {
-          const char *from, *from_port, *to, *to_port;
-          wg_graph_get_link (graph, i, &from, &from_port, &to, &to_port);
-          if (strcmp (to, node) == 0)
-            g_ptr_array_add (upstream, (gpointer) from);
-        }
-    }
-  return TRUE;
 }
 
 void
@@ -117,7 +74,7 @@ wg_viewport_update_handles (WgViewport *self)
     hovered = g_strdup (g_array_index (self->handles, WgViewportHandle, self->hovered).node);
   g_array_set_size (self->handles, 0);
   self->hovered = -1;
-  self->tiled = graph == NULL || wg_viewport_graph_is_periodic (graph);
+  self->tiled = graph == NULL || wg_graph_is_periodic (graph);
   for (guint i = 0; graph && i < wg_graph_get_n_nodes (graph); i++)
     {
       const char *node = wg_graph_get_node_id (graph, i);

@@ -3,7 +3,7 @@
  * shaded by shaders/surface-shading.glsl (exact Fresnel, papers/003 eq. 16),
  * under an analytic sky; orbit, pan and zoom; clicks poke an exposed iWave
  * source. A periodic field tiles 3 × 3; a simulated patch is drawn once with
- * its edge outlined (wg_viewport_graph_is_periodic()).
+ * its edge outlined (wg_graph_is_periodic()).
  *
  * Over the water it draws the graph's obstacles (shapes outlined and filled
  * as placed at the timeline's time, image masks), its sources' bumps, and a
@@ -91,16 +91,6 @@ gboolean wg_viewport_get_handle (WgViewport *viewport, const char *node, double 
 const char *wg_viewport_get_hovered (WgViewport *viewport);
 /* Whether the field is drawn tiled 3 × 3 (periodic) or once. */
 gboolean wg_viewport_is_tiled (WgViewport *viewport);
-
-/**
- * wg_viewport_graph_is_periodic:
- * Whether @graph's outputs are periodic over the patch, so the viewport may
- * tile them: TRUE unless a node they are computed from has edges that do
- * not wrap — an iwave whose "boundary" is not "periodic", a ripple whose
- * "edges" are not "wrap" — or places waves in boxes (gerstner). An FFT
- * ocean is periodic by construction.
- */
-gboolean wg_viewport_graph_is_periodic (const WgGraph *graph);
 
 /* A press, drag to, and release of the primary button, and a pointer move
  * without a button, at widget points, as the controllers do (tests drive

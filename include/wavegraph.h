@@ -876,6 +876,166 @@ WgBackend wg_plan_get_backend (const WgPlan *plan);
 const WgGraph *wg_plan_get_graph (const WgPlan *plan);
 
 /* ---------------------------------------------------------------------------
+ * Evaluation at any time (games)
+ * ------------------------------------------------------------------------- */
+
+/**
+ * wg_plan_evaluate_time:
+ * Evaluates a graph without stateful nodes at time @t (s), any real time
+ * rather than a frame's (t = frame / fps): a game at 144 Hz, or with a
+ * frame time that varies, gets water that moves smoothly. Keyframed
+ * parameters take their values at @t; sinks, when the plan writes files,
+ * name their files by the frame @t falls in, floor (t · fps).
+ * Errors: WG_NODE_ERROR_INVALID_PARAM for a @t that is not finite, or when
+ * the graph has stateful nodes (iWave, ripples, foam), naming them: those
+ * step by 1/fps and are advanced with wg_plan_advance().
+ */
+gboolean wg_plan_evaluate_time (WgPlan *plan, double t, GError **error);
+
+/**
+ * wg_plan_advance:
+ * Moves the plan's clock on by @dt (s, ≥ 0) and evaluates it there: the
+ * call for a game's frame loop, whatever the graph.
+ *
+ * A graph without stateful nodes is evaluated at the clock's exact time
+ * (wg_plan_evaluate_time()). A stateful graph steps with its own fixed step
+ * dt_s = 1/fps (and each node's sub-steps inside it, as in a bake): the
+ * frames from the one after the last evaluated up to floor (clock · fps)
+ * are evaluated in turn, so after the call the outputs show time
+ * wg_plan_get_time() ≤ clock < that + dt_s. A @dt that is not a multiple of
+ * dt_s is never rounded or stretched: its remainder stays on the clock and
+ * counts towards the next call (a fixed step with an accumulator), so over
+ * many calls the water keeps the game's time exactly, lagging it by less
+ * than one step; a call with less than dt_s left may evaluate nothing. The
+ * results are those of a bake of the same frames, bit for bit.
+ * When more than @max_steps steps are due (0: 8) — the game stalled —
+ * only @max_steps are taken and the clock is set back to the last one: the
+ * water loses that time rather than stalling the game further.
+ * The clock starts at the plan's last evaluated time (0 for a new plan);
+ * wg_plan_evaluate() and wg_plan_restore_state() set it afresh.
+ * @steps (optional out): the evaluations done (a stateless graph: 1).
+ * Errors: WG_NODE_ERROR_INVALID_PARAM for a negative or non-finite @dt;
+ * a node's error as wg_plan_evaluate(), after which the clock stays where
+ * the call put it and the steps done stand.
+ */
+gboolean wg_plan_advance (WgPlan *plan, double dt, guint max_steps, guint *steps,
+                          GError **error);
+
+/** wg_plan_get_time: the time (s) the plan's outputs show, or NAN before any evaluation. */
+double wg_plan_get_time (const WgPlan *plan);
+/**
+ * wg_plan_get_clock:
+ * The clock wg_plan_advance() keeps (s); clock − wg_plan_get_time() is the
+ * part of a step not simulated yet (a renderer may extrapolate by it).
+ * Without wg_plan_advance(), the same as wg_plan_get_time().
+ */
+double wg_plan_get_clock (const WgPlan *plan);
+
+/* ---------------------------------------------------------------------------
+ * Queries: the surface at world points (buoyancy, gameplay, servers)
+ * ------------------------------------------------------------------------- */
+
+typedef enum {
+  WG_QUERY_BILINEAR     = 0,      /* 2×2 cells around the point */
+  WG_QUERY_BICUBIC      = 1 << 0, /* 4×4 cells, Catmull-Rom: C¹ heights and slopes */
+  /* Sample at the rest position (x, y) without inverting the horizontal
+   * displacement: what a grid vertex shows, not what lies above (x, y). */
+  WG_QUERY_NO_INVERSION = 1 << 1,
+  WG_QUERY_WRAP         = 1 << 2, /* treat the patch as a tile (default: wg_graph_is_periodic) */
+  WG_QUERY_CLAMP        = 1 << 3, /* hold the edge cells' values beyond the patch */
+  /* On a GPU plan, query on the CPU from read-back outputs (the CPU path
+   * the GPU kernel is checked against). */
+  WG_QUERY_CPU          = 1 << 4,
+} WgQueryFlags;
+
+/**
+ * WgQueryOptions:
+ * @flags: WgQueryFlags.
+ * @tolerance: the inversion stops when the displaced rest point lands
+ * within this distance of the asked point (m); 0: 1e-3.
+ * @max_iterations: Newton steps of the inversion at most; 0: 16.
+ * @displacement, @height, @normal, @velocity: names of the graph outputs to
+ * read; NULL: "displacement", "height", "normal", "velocity".
+ */
+typedef struct {
+  unsigned flags;
+  double tolerance;
+  guint max_iterations;
+  const char *displacement;
+  const char *height;
+  const char *normal;
+  const char *velocity;
+} WgQueryOptions;
+
+/**
+ * WgQueryResult:
+ * The water surface above one world point (x, y).
+ * @height: z of the surface there (m).
+ * @displacement: the displacement (dx, dy, dz) of the water at the rest
+ * position @rest (m); @rest + (dx, dy) = (x, y) within @residual.
+ * @rest: the rest (undisplaced) position whose water is now above (x, y)
+ * (m, in the caller's coordinates, tiles included).
+ * @normal: the unit normal of the displaced surface there.
+ * @velocity: the water's velocity there (m/s), from the graph's "velocity"
+ * output (spectral graphs: i ω h̃ transformed; simulations: from their
+ * state); NAN when the graph has none.
+ * @residual: |rest + (dx, dy) − (x, y)| (m).
+ * @iterations: Newton steps the inversion took (0 without displacement).
+ * @converged: @residual ≤ the tolerance (false where waves fold over
+ * themselves, Jacobian ≤ 0, and no single rest point exists).
+ * @inside: (x, y) lies on the patch (always, on a tiled patch).
+ */
+typedef struct {
+  float height;
+  float displacement[3];
+  float rest[2];
+  float normal[3];
+  float velocity[3];
+  float residual;
+  guint iterations;
+  gboolean converged;
+  gboolean inside;
+} WgQueryResult;
+
+/**
+ * wg_plan_query:
+ * The water surface above @n world points @xy (x0, y0, x1, y1, … in m, the
+ * patch's frame: its cell (i, j) at (i Δx, j Δy)) in the plan's last
+ * evaluation, in one call (results[n]).
+ *
+ * With a 3-channel displacement output (choppy waves, Gerstner trains) the
+ * surface point above (x, y) comes from a rest point x₀ moved by D(x₀), so
+ * x₀ is solved for: Newton's method on x₀ + D_xy(x₀) = (x, y) with the
+ * interpolated field's Jacobian, started from x₀ = (x, y), falling back to
+ * a fixed-point step where the Jacobian is near zero (a fold). Reading the
+ * displacement at (x, y) instead is off by up to the horizontal
+ * displacement (0.5 m on graphs/ocean.json). Height-only graphs (iWave,
+ * ripples) read their "height" output at (x, y). The normal is the
+ * "normal" output's at x₀ (renormalised), or without one the cross product
+ * of the interpolated surface's tangents.
+ *
+ * On a GPU plan the queries run as one compute pass over the resident
+ * outputs and only the @n results are read back; the CPU path works in
+ * double precision, the GPU in float, and they agree within 1e-3 m.
+ * Points outside a patch that does not tile see its edge (@inside FALSE).
+ * Errors: WG_NODE_ERROR_FAILED before any evaluation; WG_NODE_ERROR_INVALID_PARAM
+ * when the graph has neither output asked for (naming them) or a named
+ * output has the wrong channel count; WG_GPU_ERROR for GL errors.
+ */
+gboolean wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gsize n,
+                        WgQueryResult *results, GError **error);
+
+/**
+ * wg_graph_is_periodic:
+ * Whether @graph's outputs are periodic over the patch, so a viewer may
+ * tile them and queries wrap: TRUE unless a node they are computed from has
+ * edges that do not wrap — an iwave whose "boundary" is not "periodic", a
+ * ripple whose "edges" are not "wrap" — or places waves in boxes
+ * (gerstner). An FFT ocean is periodic by construction.
+ */
+gboolean wg_graph_is_periodic (const WgGraph *graph);
+
+/* ---------------------------------------------------------------------------
  * GLSL sources
  * ------------------------------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 /* wg-graph-links.c — a graph's links, its named outputs and inputs, the ui
- * data kept for editors, and the checks and ordering before planning. */
+ * data kept for editors, the checks and ordering before planning, and
+ * whether its outputs tile (a walk upstream through the links). */
 #include "wg-private.h"
 
 #include <math.h>
@@ -378,3 +379,45 @@ wg_graph_validate (const WgGraph *graph, GError **error)
   return wg_graph_check (graph, NULL, error);
 }
 
+/* Whether @node's own edges keep what it computes periodic (see wavegraph.h). */
+static gboolean
+node_is_periodic (const WgGraph *graph, const char *node)
+{
+  const WgNodeType *type = wg_graph_get_node_type (graph, node);
+  if (strcmp (type->name, "gerstner") == 0)
+    return FALSE;
+  const char *boundary = wg_graph_get_param_string (graph, node, "boundary");
+  const char *edges = wg_graph_get_param_string (graph, node, "edges");
+  return (boundary == NULL || strcmp (boundary, "periodic") == 0) &&
+         (edges == NULL || strcmp (edges, "wrap") == 0);
+}
+
+gboolean
+wg_graph_is_periodic (const WgGraph *graph)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) upstream = g_ptr_array_new ();
+  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *name, *node, *port;
+      wg_graph_get_output (graph, i, &name, &node, &port);
+      g_ptr_array_add (upstream, (gpointer) node);
+    }
+  /* Upstream through the links, each node once. */
+  while (upstream->len)
+    {
+      const char *node = g_ptr_array_steal_index_fast (upstream, upstream->len - 1);
+      if (!g_hash_table_add (seen, (gpointer) node))
+        continue;
+      if (!node_is_periodic (graph, node))
+        return FALSE;
+      for (guint i = 0; i < wg_graph_get_n_links (graph); i++)
+        {
+          const char *from, *from_port, *to, *to_port;
+          wg_graph_get_link (graph, i, &from, &from_port, &to, &to_port);
+          if (strcmp (to, node) == 0)
+            g_ptr_array_add (upstream, (gpointer) from);
+        }
+    }
+  return TRUE;
+}

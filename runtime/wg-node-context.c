@@ -81,7 +81,7 @@ wg_ctx_frame (WgNodeContext *ctx)
 double
 wg_ctx_time (WgNodeContext *ctx)
 {
-  return (double) ctx->plan->frame / ctx->plan->graph->settings.fps;
+  return ctx->plan->time;
 }
 
 double

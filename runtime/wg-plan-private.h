@@ -82,6 +82,10 @@ struct _WgPlan {
   guint n_nodes;
   gboolean evaluated;
   gint64 frame;           /* last evaluated frame */
+  double time;            /* its time (s): frame / fps, or wg_plan_evaluate_time()'s */
+  double clock;           /* wg_plan_advance(): the caller's time, ahead of @time by < 1/fps */
+  gboolean clocked;       /* @clock is set */
+  struct _WgQueryGpu *query_gpu; /* wg_plan_query()'s GPU kernel and buffers, or NULL */
   WgWriter *writer;       /* sinks' background writes, created on first use */
   gint64 node_usec;       /* time in non-sink nodes */
   gboolean row_fusion;    /* run consecutive row stages as one pass (default) */
@@ -96,6 +100,22 @@ struct _WgPlan {
   guint n_windows;        /* outputs with a row window now */
   pid_t layout_pid;       /* the process that laid them out */
 };
+
+/* wg-plan.c */
+
+/** wg_plan_threads_enter: sets OpenMP's thread count to the plan's; returns the caller's. */
+int wg_plan_threads_enter (const WgPlan *plan);
+/** wg_plan_threads_leave: gives the caller its OpenMP thread count back. */
+void wg_plan_threads_leave (int caller);
+/**
+ * wg_plan_evaluate_at:
+ * wg_plan_evaluate_cancellable() at time @t (s) of frame @frame (the frame
+ * sinks name their files by, and that stateful nodes step to). Runs with
+ * the caller's OpenMP setting: wrap it in wg_plan_threads_enter/leave.
+ */
+gboolean wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancellable,
+                              WgPlanProgressFunc progress, gpointer progress_data,
+                              GError **error);
 
 /* wg-node-context.c */
 

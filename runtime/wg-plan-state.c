@@ -213,6 +213,8 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
   /* The next frame continues from here: stateful nodes step, the others
    * recompute. */
   plan->frame = frame;
+  plan->time = (double) frame / plan->graph->settings.fps;
+  plan->clocked = FALSE;
   plan->evaluated = TRUE;
   for (guint i = 0; i < plan->n_nodes; i++)
     {

@@ -7,6 +7,7 @@
  * evaluation loop and the calls that change what it runs (new parameters,
  * inputs, requested outputs) read best together. */
 #include "wg-plan-private.h"
+#include "wg-query.h"
 
 #include <omp.h>
 #include <string.h>
@@ -15,16 +16,16 @@
 /* Node code runs with the plan's thread count, which per-thread scratch was
  * sized for, whatever the caller's OpenMP setting is; the caller gets its
  * own setting back afterwards. Returns the caller's setting. */
-static int
-plan_threads_enter (const WgPlan *plan)
+int
+wg_plan_threads_enter (const WgPlan *plan)
 {
   int caller = omp_get_max_threads ();
   omp_set_num_threads (plan->threads);
   return caller;
 }
 
-static void
-plan_threads_leave (int caller)
+void
+wg_plan_threads_leave (int caller)
 {
   omp_set_num_threads (caller);
 }
@@ -41,6 +42,7 @@ wg_plan_free (WgPlan *plan)
     wg_gpu_context_make_current (plan->gpu, NULL);
   for (guint i = 0; i < plan->n_nodes; i++)
     wg_node_context_free (plan->nodes[i]);
+  wg_query_gpu_free (plan->query_gpu);
   g_free (plan->nodes);
   g_free (plan->group);
   g_free (plan->group_usec);
@@ -207,11 +209,11 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
       wg_plan_context_for (plan, out->node)->output_used[out->index] = TRUE;
     }
 
-  int caller_threads = plan_threads_enter (plan);
+  int caller_threads = wg_plan_threads_enter (plan);
   gboolean ok = TRUE;
   for (guint i = 0; i < plan->n_nodes && ok; i++)
     ok = prepare_node (plan, plan->nodes[i], error);
-  plan_threads_leave (caller_threads);
+  wg_plan_threads_leave (caller_threads);
   if (!ok)
     {
       wg_prefix_error (error, graph->source_name);
@@ -228,7 +230,7 @@ wg_plan_reset (WgPlan *plan)
   g_autoptr (GError) error = NULL;
   if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, &error))
     g_warning ("resetting a plan: %s", error->message);
-  int caller_threads = plan_threads_enter (plan);
+  int caller_threads = wg_plan_threads_enter (plan);
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
@@ -243,15 +245,17 @@ wg_plan_reset (WgPlan *plan)
        * and what reads it then recomputes. */
       ctx->stepped = NO_STEP;
     }
-  plan_threads_leave (caller_threads);
+  wg_plan_threads_leave (caller_threads);
 }
 
-static gboolean
-plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
-               WgPlanProgressFunc progress, gpointer progress_data, GError **error)
+/* Evaluates at @frame, time @t (s): frame / fps for frames, or any time
+ * for wg_plan_evaluate_time(), with @frame the frame it falls in. */
+gboolean
+wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancellable,
+                     WgPlanProgressFunc progress, gpointer progress_data, GError **error)
 {
   GError *first_error = NULL;
-  gboolean new_frame = !plan->evaluated || frame != plan->frame;
+  gboolean new_frame = !plan->evaluated || frame != plan->frame || t != plan->time;
   gboolean next_frame = plan->evaluated && frame == plan->frame + 1;
 
   if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
@@ -266,6 +270,7 @@ plan_evaluate (WgPlan *plan, gint64 frame, GCancellable *cancellable,
   if (new_frame && !next_frame)
     wg_plan_reset (plan);
   plan->frame = frame;
+  plan->time = t;
   plan->evaluated = TRUE;
   if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != getpid ()))
     wg_plan_layout_windows (plan);
@@ -424,9 +429,11 @@ gboolean
 wg_plan_evaluate_cancellable (WgPlan *plan, gint64 frame, GCancellable *cancellable,
                               WgPlanProgressFunc progress, gpointer progress_data, GError **error)
 {
-  int caller_threads = plan_threads_enter (plan);
-  gboolean ok = plan_evaluate (plan, frame, cancellable, progress, progress_data, error);
-  plan_threads_leave (caller_threads);
+  int caller_threads = wg_plan_threads_enter (plan);
+  plan->clocked = FALSE;
+  gboolean ok = wg_plan_evaluate_at (plan, frame, (double) frame / plan->graph->settings.fps,
+                                     cancellable, progress, progress_data, error);
+  wg_plan_threads_leave (caller_threads);
   return ok;
 }
 
@@ -491,9 +498,9 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
         }
       if (changed || upstream_dirty)
         {
-          int caller_threads = plan_threads_enter (plan);
+          int caller_threads = wg_plan_threads_enter (plan);
           gboolean ok = prepare_node (plan, ctx, error);
-          plan_threads_leave (caller_threads);
+          wg_plan_threads_leave (caller_threads);
           if (!ok)
             return FALSE;
         }

@@ -19,28 +19,6 @@ static const Compared compared[] = {
   { "foam", FALSE, TRUE },
 };
 
-static WgPlan *
-plan_for (const WgGraph *graph, WgBackend backend)
-{
-  WgPlanOptions o = { backend, 0, FALSE, NULL, FALSE };
-  g_autoptr (GError) error = NULL;
-  WgPlan *plan = wg_plan_new (graph, &o, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (wg_plan_get_backend (plan), ==, backend);
-  return plan;
-}
-
-/* graphs/@name, asserting it loads. */
-static WgGraph *
-load_example (const char *name)
-{
-  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WgGraph *graph = wg_graph_load_file (path, &error);
-  g_assert_no_error (error);
-  return graph;
-}
-
 /* max |gpu − cpu| ≤ 1e-4·Hs for heights and displacements, ≤ 1e-4 for unit
  * normals; foam may differ (by more than 1e-3) on at most 0.1% of pixels —
  * a Jacobian right at the threshold can fall either way in float. */
@@ -51,9 +29,9 @@ check_graph (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = load_example (name);
-  g_autoptr (WgPlan) cpu = plan_for (graph, WG_BACKEND_CPU);
-  g_autoptr (WgPlan) gpu = plan_for (graph, WG_BACKEND_GPU);
+  g_autoptr (WgGraph) graph = wg_test_load_example (name);
+  g_autoptr (WgPlan) cpu = wg_test_plan_on (graph, WG_BACKEND_CPU);
+  g_autoptr (WgPlan) gpu = wg_test_plan_on (graph, WG_BACKEND_GPU);
 
   guint checked = 0;
   for (gint64 frame = 0; frame < 4; frame++)
@@ -205,7 +183,7 @@ test_adopt_current_context (void)
   g_autofree float *adopted = g_memdup2 (a, 256 * 256 * sizeof (float));
   wg_plan_free (plan);
 
-  g_autoptr (WgPlan) own = plan_for (graph, WG_BACKEND_GPU);
+  g_autoptr (WgPlan) own = wg_test_plan_on (graph, WG_BACKEND_GPU);
   g_assert_true (wg_plan_evaluate (own, 2, &error));
   const float *b = wg_buffer_read (wg_plan_get_output (own, "height"), &error);
   g_assert_cmpmem (adopted, 256 * 256 * sizeof (float), b, 256 * 256 * sizeof (float));
@@ -232,11 +210,11 @@ check_steady (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = load_example (name);
+  g_autoptr (WgGraph) graph = wg_test_load_example (name);
   WgSettings settings = *wg_graph_get_settings (graph);
   settings.grid[0] = settings.grid[1] = 64;
   g_assert_true (wg_graph_set_settings (graph, &settings, &error));
-  g_autoptr (WgPlan) plan = plan_for (graph, WG_BACKEND_GPU);
+  g_autoptr (WgPlan) plan = wg_test_plan_on (graph, WG_BACKEND_GPU);
   WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
   g_assert_nonnull (gpu);
 

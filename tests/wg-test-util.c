@@ -119,6 +119,27 @@ wg_test_plan (const WgGraph *graph, int threads)
   return plan;
 }
 
+WgPlan *
+wg_test_plan_on (const WgGraph *graph, WgBackend backend)
+{
+  WgPlanOptions o = { .backend = backend };
+  g_autoptr (GError) error = NULL;
+  WgPlan *plan = wg_plan_new (graph, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wg_plan_get_backend (plan), ==, backend);
+  return plan;
+}
+
+WgGraph *
+wg_test_load_example (const char *name)
+{
+  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
+  g_autoptr (GError) error = NULL;
+  WgGraph *graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  return graph;
+}
+
 const float *
 wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port)
 {

@@ -28,6 +28,12 @@ gboolean wg_test_gpu_available (void);
  * wg_test_gpu_available() first). */
 void wg_test_add_both (const char *suite, const char *name, GTestFunc func);
 
+/* Plan on @backend (asserting it is the one made), default options. */
+WgPlan *wg_test_plan_on (const WgGraph *graph, WgBackend backend);
+
+/* graphs/@name loaded, asserting success. */
+WgGraph *wg_test_load_example (const char *name);
+
 /* Evaluates @frame and returns the CPU data of node:port (asserting success). */
 const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);
 

@@ -1,0 +1,338 @@
+/* wg-query.c — wg_plan_query(): the water surface above world points, on
+ * the CPU (double precision, from read-back outputs) or through the GPU
+ * pass of wg-query-gpu.c, which shaders/query.comp mirrors line for line.
+ *
+ * Sampling: cell (i, j) of a field holds the value at (i Δx, j Δy); a point
+ * at cell coordinates (u, v) = (x/Δx, y/Δy) is interpolated from 2×2 cells
+ * (bilinear) or 4×4 (Catmull-Rom), with the interpolant's own derivatives
+ * for the Newton steps of the choppy inversion and for normals. */
+#include "wg-query.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DEFAULT_TOLERANCE 1e-3
+#define DEFAULT_MAX_ITERATIONS 16
+/* Below this Jacobian determinant the Newton step is unreliable (near a
+ * fold): a fixed-point step x₀ ← x₀ − residual is taken instead. */
+#define MIN_JACOBIAN 0.1
+/* Points per OpenMP chunk of the CPU path; fewer points run on one thread. */
+#define POINTS_PER_CHUNK 1024
+
+typedef struct {
+  const float *data;
+  guint w, h, ch;
+  double dx, dy;
+  gboolean wrap;
+} Field;
+
+/* Weights of the taps along one axis at cell coordinate @u, and their
+ * derivatives per cell. */
+typedef struct {
+  gint64 i0;
+  int n;
+  double w[4], dw[4];
+} Taps;
+
+static void
+taps_at (double u, gboolean cubic, Taps *t)
+{
+  double fl = floor (u), f = u - fl;
+  if (!cubic)
+    {
+      t->i0 = (gint64) fl;
+      t->n = 2;
+      t->w[0] = 1 - f, t->w[1] = f;
+      t->dw[0] = -1, t->dw[1] = 1;
+      return;
+    }
+  double f2 = f * f, f3 = f2 * f;
+  t->i0 = (gint64) fl - 1;
+  t->n = 4;
+  t->w[0] = -0.5 * f3 + f2 - 0.5 * f;
+  t->w[1] = 1.5 * f3 - 2.5 * f2 + 1;
+  t->w[2] = -1.5 * f3 + 2 * f2 + 0.5 * f;
+  t->w[3] = 0.5 * f3 - 0.5 * f2;
+  t->dw[0] = -1.5 * f2 + 2 * f - 0.5;
+  t->dw[1] = 4.5 * f2 - 5 * f;
+  t->dw[2] = -4.5 * f2 + 4 * f + 0.5;
+  t->dw[3] = 1.5 * f2 - f;
+}
+
+static guint
+tap_index (gint64 i, guint n, gboolean wrap)
+{
+  if (wrap)
+    return (guint) (((i % (gint64) n) + n) % n);
+  return (guint) CLAMP (i, 0, (gint64) n - 1);
+}
+
+/* Channels [0, @nc) of @f at (@x, @y) (m) with their x and y derivatives
+ * (per m); @gx/@gy may be NULL. */
+static void
+sample (const Field *f, double x, double y, gboolean cubic, guint nc, double *val, double *gx,
+        double *gy)
+{
+  Taps tx, ty;
+  double u = x / f->dx, v = y / f->dy;
+  if (!f->wrap)
+    {
+      /* Beyond the edge every tap is the edge cell: keep the indices small. */
+      u = CLAMP (u, -4.0, f->w + 4.0);
+      v = CLAMP (v, -4.0, f->h + 4.0);
+    }
+  taps_at (u, cubic, &tx);
+  taps_at (v, cubic, &ty);
+  for (guint c = 0; c < nc; c++)
+    val[c] = 0, gx ? gx[c] = 0 : 0, gy ? gy[c] = 0 : 0;
+  for (int b = 0; b < ty.n; b++)
+    {
+      const float *row = f->data + (gsize) tap_index (ty.i0 + b, f->h, f->wrap) * f->w * f->ch;
+      for (int a = 0; a < tx.n; a++)
+        {
+          const float *cell = row + (gsize) tap_index (tx.i0 + a, f->w, f->wrap) * f->ch;
+          double w = tx.w[a] * ty.w[b], wx = tx.dw[a] * ty.w[b], wy = tx.w[a] * ty.dw[b];
+          for (guint c = 0; c < nc; c++)
+            {
+              val[c] += w * cell[c];
+              if (gx)
+                gx[c] += wx * cell[c], gy[c] += wy * cell[c];
+            }
+        }
+    }
+  if (gx)
+    for (guint c = 0; c < nc; c++)
+      gx[c] /= f->dx, gy[c] /= f->dy;
+}
+
+static void
+normalize3 (const double v[3], float out[3])
+{
+  double len = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  for (int c = 0; c < 3; c++)
+    out[c] = len > 0 ? (float) (v[c] / len) : (c == 2);
+}
+
+/* One point on the CPU; (@x, @y) is already in the patch for tiles. */
+static void
+query_point (const WgQuerySetup *s, const Field *disp, const Field *height, const Field *normal,
+             const Field *velocity, double x, double y, WgQueryResult *r)
+{
+  const gboolean cubic = (s->flags & WG_QUERY_BICUBIC) != 0;
+  double x0 = x, y0 = y, n[3];
+  memset (r, 0, sizeof *r);
+  if (disp->data)
+    {
+      double d[3], dx[3], dy[3];
+      for (guint it = 0;; it++)
+        {
+          sample (disp, x0, y0, cubic, 3, d, dx, dy);
+          double rx = x0 + d[0] - x, ry = y0 + d[1] - y;
+          r->residual = (float) hypot (rx, ry);
+          r->iterations = it;
+          if ((s->flags & WG_QUERY_NO_INVERSION) || hypot (rx, ry) <= s->tolerance ||
+              it == s->max_iterations)
+            break;
+          double a = 1 + dx[0], b = dy[0], c = dx[1], e = 1 + dy[1];
+          double det = a * e - b * c;
+          if (det > MIN_JACOBIAN)
+            x0 -= (e * rx - b * ry) / det, y0 -= (a * ry - c * rx) / det;
+          else
+            x0 -= rx, y0 -= ry;
+        }
+      r->converged = (s->flags & WG_QUERY_NO_INVERSION) || r->residual <= s->tolerance;
+      for (int k = 0; k < 3; k++)
+        r->displacement[k] = (float) d[k];
+      r->height = (float) d[2];
+      /* Tangents of the displaced surface along x₀ and y₀. */
+      double tx[3] = { 1 + dx[0], dx[1], dx[2] }, ty[3] = { dy[0], 1 + dy[1], dy[2] };
+      n[0] = tx[1] * ty[2] - tx[2] * ty[1];
+      n[1] = tx[2] * ty[0] - tx[0] * ty[2];
+      n[2] = tx[0] * ty[1] - tx[1] * ty[0];
+    }
+  else
+    {
+      double h, hx, hy;
+      sample (height, x, y, cubic, 1, &h, &hx, &hy);
+      r->height = (float) h;
+      r->displacement[2] = (float) h;
+      r->converged = TRUE;
+      n[0] = -hx, n[1] = -hy, n[2] = 1;
+    }
+  r->rest[0] = (float) x0, r->rest[1] = (float) y0;
+  if (normal->data)
+    sample (normal, x0, y0, cubic, 3, n, NULL, NULL);
+  normalize3 (n, r->normal);
+  if (velocity->data)
+    {
+      double v[3] = { 0, 0, 0 };
+      if (velocity->ch == 3)
+        sample (velocity, x0, y0, cubic, 3, v, NULL, NULL);
+      else
+        sample (velocity, x0, y0, cubic, 1, &v[2], NULL, NULL);
+      for (int k = 0; k < 3; k++)
+        r->velocity[k] = (float) v[k];
+    }
+  else
+    r->velocity[0] = r->velocity[1] = r->velocity[2] = NAN;
+}
+
+static gboolean
+field_of (WgBuffer *b, gboolean wrap, Field *f, GError **error)
+{
+  memset (f, 0, sizeof *f);
+  if (b == NULL)
+    return TRUE;
+  if (!(f->data = wg_buffer_read (b, error)))
+    return FALSE;
+  f->w = b->width, f->h = b->height, f->ch = b->channels;
+  f->dx = b->extent[0] / b->width, f->dy = b->extent[1] / b->height;
+  f->wrap = wrap;
+  return TRUE;
+}
+
+/* The output @name (default @fallback) if the graph has it, checked for
+ * one of the channel counts @ch_a / @ch_b. */
+static gboolean
+find_output (WgPlan *plan, const char *name, const char *fallback, guint ch_a, guint ch_b,
+             WgBuffer **out, GError **error)
+{
+  const char *n = name ? name : fallback;
+  WgBuffer *b = wg_plan_get_output (plan, n);
+  *out = NULL;
+  if (b == NULL)
+    {
+      if (name == NULL)
+        return TRUE;
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                   "%s: wg_plan_query: the graph has no output \"%s\"",
+                   plan->graph->source_name, n);
+      return FALSE;
+    }
+  if (b->kind != WG_PORT_FIELD || (b->channels != ch_a && b->channels != ch_b))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                   "%s: wg_plan_query: output \"%s\" has %u channels, a query reads %u%s",
+                   plan->graph->source_name, n, b->channels, ch_a,
+                   ch_b != ch_a ? " or 1" : "");
+      return FALSE;
+    }
+  *out = b;
+  return TRUE;
+}
+
+static gboolean
+setup_query (WgPlan *plan, const WgQueryOptions *options, WgQuerySetup *s, GError **error)
+{
+  static const WgQueryOptions defaults = { 0 };
+  const WgQueryOptions *o = options ? options : &defaults;
+  memset (s, 0, sizeof *s);
+  if (!plan->evaluated)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_FAILED,
+                   "%s: wg_plan_query: the plan has not been evaluated yet",
+                   plan->graph->source_name);
+      return FALSE;
+    }
+  if (!isfinite (o->tolerance) || o->tolerance < 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                   "wg_plan_query: tolerance must be ≥ 0 m (0: 1 mm), got %g", o->tolerance);
+      return FALSE;
+    }
+  if (!find_output (plan, o->displacement, "displacement", 3, 3, &s->displacement, error) ||
+      !find_output (plan, o->height, "height", 1, 1, &s->height, error) ||
+      !find_output (plan, o->normal, "normal", 3, 3, &s->normal, error) ||
+      !find_output (plan, o->velocity, "velocity", 3, 1, &s->velocity, error))
+    return FALSE;
+  if (s->displacement == NULL && s->height == NULL)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                   "%s: wg_plan_query: the graph has neither a \"%s\" output (3 channels) "
+                   "nor a \"%s\" output (1 channel)", plan->graph->source_name,
+                   o->displacement ? o->displacement : "displacement",
+                   o->height ? o->height : "height");
+      return FALSE;
+    }
+  s->flags = o->flags & ~(WG_QUERY_WRAP | WG_QUERY_CLAMP);
+  gboolean wrap = (o->flags & WG_QUERY_WRAP) ||
+                  (!(o->flags & WG_QUERY_CLAMP) && wg_graph_is_periodic (plan->graph));
+  s->flags |= wrap ? WG_QUERY_WRAP : WG_QUERY_CLAMP;
+  s->tolerance = o->tolerance > 0 ? o->tolerance : DEFAULT_TOLERANCE;
+  s->max_iterations = o->max_iterations ? o->max_iterations : DEFAULT_MAX_ITERATIONS;
+  return TRUE;
+}
+
+/* The patch's extent: the surface's (displacement, else height). */
+static const double *
+patch_extent (const WgQuerySetup *s)
+{
+  return s->displacement ? s->displacement->extent : s->height->extent;
+}
+
+gboolean
+wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gsize n,
+               WgQueryResult *results, GError **error)
+{
+  WgQuerySetup s;
+  if (!setup_query (plan, options, &s, error))
+    return FALSE;
+  for (gsize i = 0; i < 2 * n; i++)
+    if (!isfinite (xy[i]))
+      {
+        g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                     "wg_plan_query: point %" G_GSIZE_FORMAT " has %c = %g, not a position in m",
+                     i / 2, i & 1 ? 'y' : 'x', xy[i]);
+        return FALSE;
+      }
+  if (n == 0)
+    return TRUE;
+  const gboolean wrap = (s.flags & WG_QUERY_WRAP) != 0;
+  const double *ext = patch_extent (&s);
+  /* Tiles: the point into the patch in double precision (a world point
+   * 10 km out keeps its millimetres), and the tile's corner kept aside. */
+  g_autofree double *offset = g_new (double, 2 * n);
+  g_autofree double *local = g_new (double, 2 * n);
+  for (gsize i = 0; i < 2 * n; i++)
+    {
+      double L = ext[i & 1];
+      offset[i] = wrap ? floor (xy[i] / L) * L : 0.0;
+      local[i] = xy[i] - offset[i];
+    }
+  if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
+    return FALSE;
+
+  gboolean ok;
+  if (plan->gpu && !(s.flags & WG_QUERY_CPU))
+    {
+      g_autofree float *xyf = g_new (float, 2 * n);
+      for (gsize i = 0; i < 2 * n; i++)
+        xyf[i] = (float) local[i];
+      ok = wg_query_gpu_run (plan, &s, xyf, offset, n, results, error);
+    }
+  else
+    {
+      Field disp, height, normal, velocity;
+      if (!field_of (s.displacement, wrap, &disp, error) ||
+          !field_of (s.displacement ? NULL : s.height, wrap, &height, error) ||
+          !field_of (s.normal, wrap, &normal, error) ||
+          !field_of (s.velocity, wrap, &velocity, error))
+        return FALSE;
+      int caller = wg_plan_threads_enter (plan);
+#pragma omp parallel for schedule(static, POINTS_PER_CHUNK) if (n > POINTS_PER_CHUNK)
+      for (gsize i = 0; i < n; i++)
+        {
+          query_point (&s, &disp, &height, &normal, &velocity, local[2 * i], local[2 * i + 1],
+                       &results[i]);
+          results[i].rest[0] = (float) (results[i].rest[0] + offset[2 * i]);
+          results[i].rest[1] = (float) (results[i].rest[1] + offset[2 * i + 1]);
+        }
+      wg_plan_threads_leave (caller);
+      ok = TRUE;
+    }
+  if (ok)
+    for (gsize i = 0; i < n; i++)
+      results[i].inside = wrap || (local[2 * i] >= 0 && local[2 * i] <= ext[0] &&
+                                   local[2 * i + 1] >= 0 && local[2 * i + 1] <= ext[1]);
+  return ok;
+}

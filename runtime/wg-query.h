@@ -1,0 +1,34 @@
+/* wg-query.h — what wg-query.c (the API and the CPU path) and
+ * wg-query-gpu.c (the compute pass) share. */
+#pragma once
+
+#include "wg-plan-private.h"
+
+G_BEGIN_DECLS
+
+/* The outputs a query reads, checked; NULL where the graph has none. */
+typedef struct {
+  WgBuffer *displacement; /* 3 channels (dx, dy, dz) */
+  WgBuffer *height;       /* 1 channel, read when there is no displacement */
+  WgBuffer *normal;       /* 3 channels */
+  WgBuffer *velocity;     /* 1 (w) or 3 (u, v, w) channels */
+  unsigned flags;         /* WgQueryFlags, with exactly one of WRAP and CLAMP */
+  double tolerance;       /* m */
+  guint max_iterations;
+} WgQuerySetup;
+
+/**
+ * wg_query_gpu_run:
+ * The queries of wg_plan_query() as a compute pass over the GPU copies of
+ * @setup's outputs (the plan's context current); @xy holds the points
+ * already wrapped into the patch (WRAP) as floats, @offset the tile each
+ * came from (added back to the rest points).
+ */
+gboolean wg_query_gpu_run (WgPlan *plan, const WgQuerySetup *setup, const float *xy,
+                           const double *offset, gsize n, WgQueryResult *results,
+                           GError **error);
+
+/** wg_query_gpu_free: the pass's program, uniform and storage buffers (context current). */
+void wg_query_gpu_free (struct _WgQueryGpu *q);
+
+G_END_DECLS
