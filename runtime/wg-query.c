@@ -59,17 +59,26 @@ taps_at (double u, gboolean cubic, Taps *t)
   t->dw[3] = 1.5 * f2 - f;
 }
 
-static guint
-tap_index (gint64 i, guint n, gboolean wrap)
+/* The cells of the taps along one axis of @n cells, first at @i0:
+ * wrapped, or clamped to the edge. One modulo per axis, not per tap. */
+static void
+tap_cells (gint64 i0, int taps, guint n, gboolean wrap, guint cells[4])
 {
   if (wrap)
-    return (guint) (((i % (gint64) n) + n) % n);
-  return (guint) CLAMP (i, 0, (gint64) n - 1);
+    {
+      gint64 i = i0 % (gint64) n;
+      guint c = (guint) (i < 0 ? i + n : i);
+      for (int a = 0; a < taps; a++, c = c + 1 == n ? 0 : c + 1)
+        cells[a] = c;
+      return;
+    }
+  for (int a = 0; a < taps; a++)
+    cells[a] = (guint) CLAMP (i0 + a, 0, (gint64) n - 1);
 }
 
 /* Channels [0, @nc) of @f at (@x, @y) (m) with their x and y derivatives
- * (per m); @gx/@gy may be NULL. */
-static void
+ * (per m); @gx/@gy may be NULL. Inlined for each constant @nc. */
+static inline void
 sample (const Field *f, double x, double y, gboolean cubic, guint nc, double *val, double *gx,
         double *gy)
 {
@@ -83,26 +92,36 @@ sample (const Field *f, double x, double y, gboolean cubic, guint nc, double *va
     }
   taps_at (u, cubic, &tx);
   taps_at (v, cubic, &ty);
-  for (guint c = 0; c < nc; c++)
-    val[c] = 0, gx ? gx[c] = 0 : 0, gy ? gy[c] = 0 : 0;
+  guint cols[4], rows[4];
+  tap_cells (tx.i0, tx.n, f->w, f->wrap, cols);
+  tap_cells (ty.i0, ty.n, f->h, f->wrap, rows);
+  double acc[3] = { 0 }, ax[3] = { 0 }, ay[3] = { 0 };
   for (int b = 0; b < ty.n; b++)
     {
-      const float *row = f->data + (gsize) tap_index (ty.i0 + b, f->h, f->wrap) * f->w * f->ch;
+      const float *row = f->data + (gsize) rows[b] * f->w * f->ch;
+      double rv[3] = { 0 }, rx[3] = { 0 };
       for (int a = 0; a < tx.n; a++)
         {
-          const float *cell = row + (gsize) tap_index (tx.i0 + a, f->w, f->wrap) * f->ch;
-          double w = tx.w[a] * ty.w[b], wx = tx.dw[a] * ty.w[b], wy = tx.w[a] * ty.dw[b];
+          const float *cell = row + (gsize) cols[a] * f->ch;
           for (guint c = 0; c < nc; c++)
             {
-              val[c] += w * cell[c];
-              if (gx)
-                gx[c] += wx * cell[c], gy[c] += wy * cell[c];
+              rv[c] += tx.w[a] * cell[c];
+              rx[c] += tx.dw[a] * cell[c];
             }
         }
+      for (guint c = 0; c < nc; c++)
+        {
+          acc[c] += ty.w[b] * rv[c];
+          ax[c] += ty.w[b] * rx[c];
+          ay[c] += ty.dw[b] * rv[c];
+        }
     }
-  if (gx)
-    for (guint c = 0; c < nc; c++)
-      gx[c] /= f->dx, gy[c] /= f->dy;
+  for (guint c = 0; c < nc; c++)
+    {
+      val[c] = acc[c];
+      if (gx)
+        gx[c] = ax[c] / f->dx, gy[c] = ay[c] / f->dy;
+    }
 }
 
 static void
@@ -127,12 +146,14 @@ query_point (const WgQuerySetup *s, const Field *disp, const Field *height, cons
       for (guint it = 0;; it++)
         {
           sample (disp, x0, y0, cubic, 3, d, dx, dy);
-          double rx = x0 + d[0] - x, ry = y0 + d[1] - y;
-          r->residual = (float) hypot (rx, ry);
+          double rx = x0 + d[0] - x, ry = y0 + d[1] - y, r2 = rx * rx + ry * ry;
           r->iterations = it;
-          if ((s->flags & WG_QUERY_NO_INVERSION) || hypot (rx, ry) <= s->tolerance ||
+          if ((s->flags & WG_QUERY_NO_INVERSION) || r2 <= s->tolerance * s->tolerance ||
               it == s->max_iterations)
-            break;
+            {
+              r->residual = (float) sqrt (r2);
+              break;
+            }
           double a = 1 + dx[0], b = dy[0], c = dx[1], e = 1 + dy[1];
           double det = a * e - b * c;
           if (det > MIN_JACOBIAN)
