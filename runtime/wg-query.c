@@ -18,6 +18,8 @@
 #define MIN_JACOBIAN 0.1
 /* Points per OpenMP chunk of the CPU path; fewer points run on one thread. */
 #define POINTS_PER_CHUNK 1024
+/* Points a CPU thread inverts side by side (query_lanes()). */
+#define LANES 8
 
 typedef struct {
   const float *data;
@@ -34,7 +36,7 @@ typedef struct {
   double w[4], dw[4];
 } Taps;
 
-static void
+static inline void
 taps_at (double u, gboolean cubic, Taps *t)
 {
   double fl = floor (u), f = u - fl;
@@ -132,70 +134,88 @@ normalize3 (const double v[3], float out[3])
     out[c] = len > 0 ? (float) (v[c] / len) : (c == 2);
 }
 
-/* One point on the CPU; (@x, @y) is already in the patch for tiles. */
-static void
-query_point (const WgQuerySetup *s, const Field *disp, const Field *height, const Field *normal,
-             const Field *velocity, double x, double y, WgQueryResult *r)
+/* Up to LANES points at a time (@xy already in the patch for tiles), in
+ * lockstep: the fields are megabytes and the points scattered, so a point's
+ * Newton steps wait on memory; independent points side by side let those
+ * waits overlap.
+ * Inlined into one loop per filter, so that @cubic is a constant there. */
+static inline void
+query_lanes (const WgQuerySetup *s, gboolean cubic, const Field *disp, const Field *height,
+             const Field *normal, const Field *velocity, const double *xy, int m,
+             WgQueryResult *r)
 {
-  const gboolean cubic = (s->flags & WG_QUERY_BICUBIC) != 0;
-  double x0 = x, y0 = y, n[3];
-  memset (r, 0, sizeof *r);
+  double x0[LANES], y0[LANES], d[LANES][3], dx[LANES][3], dy[LANES][3], n[LANES][3];
+  gboolean active[LANES];
+  const double tol2 = s->tolerance * s->tolerance;
+  const gboolean invert = !(s->flags & WG_QUERY_NO_INVERSION);
+  memset (r, 0, m * sizeof *r);
+  for (int k = 0; k < m; k++)
+    x0[k] = xy[2 * k], y0[k] = xy[2 * k + 1], active[k] = TRUE;
   if (disp->data)
     {
-      double d[3], dx[3], dy[3];
-      for (guint it = 0;; it++)
+      for (guint it = 0, any = TRUE; any; it++)
         {
-          sample (disp, x0, y0, cubic, 3, d, dx, dy);
-          double rx = x0 + d[0] - x, ry = y0 + d[1] - y, r2 = rx * rx + ry * ry;
-          r->iterations = it;
-          if ((s->flags & WG_QUERY_NO_INVERSION) || r2 <= s->tolerance * s->tolerance ||
-              it == s->max_iterations)
+          any = FALSE;
+          for (int k = 0; k < m; k++)
             {
-              r->residual = (float) sqrt (r2);
-              break;
+              if (!active[k])
+                continue;
+              sample (disp, x0[k], y0[k], cubic, 3, d[k], dx[k], dy[k]);
+              double rx = x0[k] + d[k][0] - xy[2 * k], ry = y0[k] + d[k][1] - xy[2 * k + 1];
+              double r2 = rx * rx + ry * ry;
+              if (!invert || r2 <= tol2 || it == s->max_iterations)
+                {
+                  active[k] = FALSE;
+                  r[k].iterations = it;
+                  r[k].residual = (float) sqrt (r2);
+                  r[k].converged = !invert || r2 <= tol2;
+                  continue;
+                }
+              double a = 1 + dx[k][0], b = dy[k][0], c = dx[k][1], e = 1 + dy[k][1];
+              double det = a * e - b * c;
+              if (det > MIN_JACOBIAN)
+                x0[k] -= (e * rx - b * ry) / det, y0[k] -= (a * ry - c * rx) / det;
+              else
+                x0[k] -= rx, y0[k] -= ry;
+              any = TRUE;
             }
-          double a = 1 + dx[0], b = dy[0], c = dx[1], e = 1 + dy[1];
-          double det = a * e - b * c;
-          if (det > MIN_JACOBIAN)
-            x0 -= (e * rx - b * ry) / det, y0 -= (a * ry - c * rx) / det;
-          else
-            x0 -= rx, y0 -= ry;
         }
-      r->converged = (s->flags & WG_QUERY_NO_INVERSION) || r->residual <= s->tolerance;
-      for (int k = 0; k < 3; k++)
-        r->displacement[k] = (float) d[k];
-      r->height = (float) d[2];
-      /* Tangents of the displaced surface along x₀ and y₀. */
-      double tx[3] = { 1 + dx[0], dx[1], dx[2] }, ty[3] = { dy[0], 1 + dy[1], dy[2] };
-      n[0] = tx[1] * ty[2] - tx[2] * ty[1];
-      n[1] = tx[2] * ty[0] - tx[0] * ty[2];
-      n[2] = tx[0] * ty[1] - tx[1] * ty[0];
+      for (int k = 0; k < m; k++)
+        {
+          for (int c = 0; c < 3; c++)
+            r[k].displacement[c] = (float) d[k][c];
+          r[k].height = (float) d[k][2];
+          /* Tangents of the displaced surface along x₀ and y₀. */
+          double tx[3] = { 1 + dx[k][0], dx[k][1], dx[k][2] };
+          double ty[3] = { dy[k][0], 1 + dy[k][1], dy[k][2] };
+          n[k][0] = tx[1] * ty[2] - tx[2] * ty[1];
+          n[k][1] = tx[2] * ty[0] - tx[0] * ty[2];
+          n[k][2] = tx[0] * ty[1] - tx[1] * ty[0];
+        }
     }
   else
+    for (int k = 0; k < m; k++)
+      {
+        double h, hx, hy;
+        sample (height, x0[k], y0[k], cubic, 1, &h, &hx, &hy);
+        r[k].height = r[k].displacement[2] = (float) h;
+        r[k].converged = TRUE;
+        n[k][0] = -hx, n[k][1] = -hy, n[k][2] = 1;
+      }
+  for (int k = 0; k < m; k++)
     {
-      double h, hx, hy;
-      sample (height, x, y, cubic, 1, &h, &hx, &hy);
-      r->height = (float) h;
-      r->displacement[2] = (float) h;
-      r->converged = TRUE;
-      n[0] = -hx, n[1] = -hy, n[2] = 1;
+      r[k].rest[0] = (float) x0[k], r[k].rest[1] = (float) y0[k];
+      if (normal->data)
+        sample (normal, x0[k], y0[k], cubic, 3, n[k], NULL, NULL);
+      normalize3 (n[k], r[k].normal);
+      double v[3] = { NAN, NAN, NAN };
+      if (velocity->data && velocity->ch == 3)
+        sample (velocity, x0[k], y0[k], cubic, 3, v, NULL, NULL);
+      else if (velocity->data)
+        v[0] = v[1] = 0, sample (velocity, x0[k], y0[k], cubic, 1, &v[2], NULL, NULL);
+      for (int c = 0; c < 3; c++)
+        r[k].velocity[c] = (float) v[c];
     }
-  r->rest[0] = (float) x0, r->rest[1] = (float) y0;
-  if (normal->data)
-    sample (normal, x0, y0, cubic, 3, n, NULL, NULL);
-  normalize3 (n, r->normal);
-  if (velocity->data)
-    {
-      double v[3] = { 0, 0, 0 };
-      if (velocity->ch == 3)
-        sample (velocity, x0, y0, cubic, 3, v, NULL, NULL);
-      else
-        sample (velocity, x0, y0, cubic, 1, &v[2], NULL, NULL);
-      for (int k = 0; k < 3; k++)
-        r->velocity[k] = (float) v[k];
-    }
-  else
-    r->velocity[0] = r->velocity[1] = r->velocity[2] = NAN;
 }
 
 static gboolean
@@ -339,14 +359,25 @@ wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gs
           !field_of (s.normal, wrap, &normal, error) ||
           !field_of (s.velocity, wrap, &velocity, error))
         return FALSE;
+      const gboolean cubic = (s.flags & WG_QUERY_BICUBIC) != 0;
+      const gsize groups = (n + LANES - 1) / LANES;
       int caller = wg_plan_threads_enter (plan);
-#pragma omp parallel for schedule(static, POINTS_PER_CHUNK) if (n > POINTS_PER_CHUNK)
-      for (gsize i = 0; i < n; i++)
+#pragma omp parallel for schedule(static, POINTS_PER_CHUNK / LANES) if (n > POINTS_PER_CHUNK)
+      for (gsize g = 0; g < groups; g++)
         {
-          query_point (&s, &disp, &height, &normal, &velocity, local[2 * i], local[2 * i + 1],
-                       &results[i]);
-          results[i].rest[0] = (float) (results[i].rest[0] + offset[2 * i]);
-          results[i].rest[1] = (float) (results[i].rest[1] + offset[2 * i + 1]);
+          const gsize i0 = g * LANES;
+          const int m = (int) MIN (LANES, n - i0);
+          if (cubic)
+            query_lanes (&s, TRUE, &disp, &height, &normal, &velocity, local + 2 * i0, m,
+                         results + i0);
+          else
+            query_lanes (&s, FALSE, &disp, &height, &normal, &velocity, local + 2 * i0, m,
+                         results + i0);
+          for (gsize i = i0; i < i0 + m; i++)
+            {
+              results[i].rest[0] = (float) (results[i].rest[0] + offset[2 * i]);
+              results[i].rest[1] = (float) (results[i].rest[1] + offset[2 * i + 1]);
+            }
         }
       wg_plan_threads_leave (caller);
       ok = TRUE;
