@@ -736,6 +736,28 @@ const float *wg_buffer_read (WgBuffer *buffer, GError **error);
  */
 guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
 
+/**
+ * wg_buffer_get_gl_texture:
+ * For plans on the GPU backend: an OpenGL GL_TEXTURE_2D holding the
+ * buffer's data for a renderer to sample: width × height texels of
+ * internal format GL_R32F, GL_RG32F, GL_RGB32F or GL_RGBA32F by channel
+ * count (a spectrum: GL_RG32F, re and im), texel (i, j) = cell (i, j) of
+ * wg_buffer_read(), one mip level, linear filtering and GL_REPEAT on both
+ * axes: the patch tiles, and so does its texture. Cell i (at x = i·Δx) is
+ * the texel centred at u = (i + ½) / width, so a renderer samples position
+ * x at u = x / extent + ½ / width. It is filled on the GPU from the
+ * storage buffer (no read-back), and only when the data changed since the
+ * last call: calling it every frame costs a copy only for outputs that
+ * were recomputed. Valid until the plan is freed. The texture belongs to the
+ * buffer, lives in the plan's context (the caller's own with
+ * WgPlanOptions.adopt_gl_context) and is deleted with the plan: do not
+ * delete it. The texture binding and pixel-unpack state of the context are
+ * left as they were.
+ * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
+ * filling it (0 returned).
+ */
+guint wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error);
+
 /* ---------------------------------------------------------------------------
  * Writing nodes: what a node type's hooks call
  *

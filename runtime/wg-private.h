@@ -271,6 +271,12 @@ struct _WgBuffer {
    * share physical pages; 0 when data is an ordinary allocation. */
   gsize mapped_bytes;
   guint window_edge, window_ring;
+  /* GL texture of wg_buffer_get_gl_texture(), or 0; texture_current: it
+   * holds the contents (every write access clears it); texture_fills: how
+   * many times it was filled (tests check that it is filled lazily). */
+  guint texture;
+  gboolean texture_current;
+  guint texture_fills;
 };
 
 /**
