@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 extern const WgNodeType *const wg_builtin_node_types[];
@@ -80,6 +81,25 @@ check_name (const WgNodeType *type, const char *name, const char *where, GError 
   return TRUE;
 }
 
+/* Ports and parameters both start with their name. */
+G_STATIC_ASSERT (offsetof (WgPortSpec, name) == 0 && offsetof (WgParamSpec, name) == 0);
+
+/* The name of entry @k of a port or parameter table (entries @stride bytes
+ * apart, at @where): the name rule, and unique among the entries before. */
+static gboolean
+check_entry_name (const WgNodeType *type, gconstpointer entries, gsize stride, guint k,
+                  const char *where, const char *kind, GError **error)
+{
+  const char *name = *(const char *const *) ((const guint8 *) entries + k * stride);
+  g_autofree char *at = g_strconcat (where, ".name", NULL);
+  if (!check_name (type, name, at, error))
+    return FALSE;
+  for (guint q = 0; q < k; q++)
+    if (strcmp (*(const char *const *) ((const guint8 *) entries + q * stride), name) == 0)
+      return refuse (type, error, "%s: \"%s\" is also %s[%u]", at, name, kind, q);
+  return TRUE;
+}
+
 static gboolean
 check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const char *kind,
              GError **error)
@@ -90,12 +110,8 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
     {
       const WgPortSpec *port = &ports[p];
       g_autofree char *where = g_strdup_printf ("%s[%u]", kind, p);
-      g_autofree char *name = g_strconcat (where, ".name", NULL);
-      if (!check_name (type, port->name, name, error))
+      if (!check_entry_name (type, ports, sizeof *ports, p, where, kind, error))
         return FALSE;
-      for (guint q = 0; q < p; q++)
-        if (strcmp (ports[q].name, port->name) == 0)
-          return refuse (type, error, "%s.name: \"%s\" is also %s[%u]", where, port->name, kind, q);
       /* Only fields and spectra have buffers (wg_ctx_define_field / _spectrum). */
       if (port->type != WG_PORT_FIELD && port->type != WG_PORT_SPECTRUM)
         return refuse (type, error, "%s.type: only field and spectrum ports carry data", where);
@@ -111,9 +127,8 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
   return TRUE;
 }
 
-/* The C size of a parameter of @spec's type in the struct (or record). */
-static gsize
-param_c_size (const WgParamSpec *spec)
+gsize
+wg_param_c_size (const WgParamSpec *spec)
 {
   switch (spec->type)
     {
@@ -221,12 +236,8 @@ check_params (const WgNodeType *type, const WgParamSpec *params, guint n, gsize 
     {
       const WgParamSpec *spec = &params[k];
       g_autofree char *at = g_strdup_printf ("%s%s%s[%u]", where, *where ? "." : "", kind, k);
-      g_autofree char *name = g_strconcat (at, ".name", NULL);
-      if (!check_name (type, spec->name, name, error))
+      if (!check_entry_name (type, params, sizeof *params, k, at, kind, error))
         return FALSE;
-      for (guint q = 0; q < k; q++)
-        if (strcmp (params[q].name, spec->name) == 0)
-          return refuse (type, error, "%s.name: \"%s\" is also %s[%u]", at, spec->name, kind, q);
       gboolean string = spec->type == WG_PARAM_STRING || spec->type == WG_PARAM_PATH;
       if ((guint) spec->type > WG_PARAM_OBJECT || (spec->type == WG_PARAM_OBJECT && !fields) ||
           (string && fields))
@@ -239,12 +250,21 @@ check_params (const WgNodeType *type, const WgParamSpec *params, guint n, gsize 
                        spec->label == NULL ? "label" : spec->unit == NULL ? "unit" : "description");
       if (spec->flags & ~known_flags)
         return refuse (type, error, "%s.flags: unknown bits 0x%x", at, spec->flags & ~known_flags);
-      gsize size = param_c_size (spec);
+      /* A mistyped offsetof() would write over a neighbour or misalign. */
+      const gsize size = wg_param_c_size (spec), end = spec->offset + size;
       if (spec->offset > struct_size || size > struct_size - spec->offset)
         return refuse (type, error, "%s.offset: bytes [%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
                        ") of the value lie outside the %s of %" G_GSIZE_FORMAT " bytes", at,
-                       spec->offset, spec->offset + size, fields ? "record_size" : "params_size",
-                       struct_size);
+                       spec->offset, end, fields ? "record_size" : "params_size", struct_size);
+      if (spec->type != WG_PARAM_OBJECT && spec->offset % MIN (size, sizeof (gpointer)) != 0)
+        return refuse (type, error, "%s.offset: %" G_GSIZE_FORMAT " is not aligned for a %s",
+                       at, spec->offset, wg_param_type_name (spec->type));
+      for (guint q = 0; q < k; q++)
+        if (size > 0 && spec->offset < params[q].offset + wg_param_c_size (&params[q]) &&
+            params[q].offset < end)
+          return refuse (type, error, "%s.offset: bytes [%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
+                         ") overlap %s[%u] (\"%s\")", at, spec->offset, end, kind, q,
+                         params[q].name);
       gboolean ok = spec->type == WG_PARAM_LIST || spec->type == WG_PARAM_OBJECT
                       ? check_structured (type, spec, at, struct_size - spec->offset, fields, error)
                       : string || check_default (type, spec, at, fields, error);

@@ -115,6 +115,13 @@ char *wg_param_format_choices (const WgParamSpec *spec);
  * Errors: WG_NODE_TYPE_ERROR_INVALID naming the member at fault.
  */
 gboolean wg_node_type_check (const WgNodeType *type, GError **error);
+/**
+ * wg_param_c_size:
+ * Bytes the value of a parameter (or record field) like @spec takes in its
+ * struct: a double, gint64, gboolean, int, string pointer or WgList; an
+ * OBJECT its record_size (0: not given).
+ */
+gsize wg_param_c_size (const WgParamSpec *spec);
 
 WgNodeInst *wg_graph_lookup_node (const WgGraph *graph, const char *id);
 /** wg_graph_lookup_node_or_error: node @id, or NULL with WG_GRAPH_ERROR_UNKNOWN_NODE. */

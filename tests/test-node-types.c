@@ -166,8 +166,9 @@ ensure_gain (void)
  * ------------------------------------------------------------------------- */
 
 /* The built-in types pass the checks a registered type gets (so the checks
- * ask for nothing the runtime's own nodes do not do), and their names are
- * taken. */
+ * ask for nothing the runtime's own nodes do not do; and their parameter
+ * structs hold every value inside, aligned, without overlaps), and their
+ * names are taken. */
 static void
 test_builtins_pass (void)
 {
@@ -188,7 +189,7 @@ test_builtins_pass (void)
 typedef struct {
   WgNodeType type;
   WgPortSpec inputs[2], outputs[1];
-  WgParamSpec params[1];
+  WgParamSpec params[2];
 } Table;
 
 typedef struct {
@@ -215,6 +216,13 @@ static void default_outside (Table *t) { t->params[0].default_value = 11; }
 static void empty_range (Table *t) { t->params[0].min = 3, t->params[0].max = 2; }
 static void offset_outside (Table *t) { t->params[0].offset = sizeof (GainParams); }
 static void no_params_size (Table *t) { t->type.params_size = 0; }
+static void misaligned (Table *t) { t->params[0].offset = 4, t->type.params_size = 16; }
+static void overlapping (Table *t)
+{
+  t->params[1] = t->params[0];
+  t->params[1].name = "bias";
+  t->type.n_params = 2, t->type.params_size = 16;
+}
 static void enum_no_choices (Table *t) { t->params[0].type = WG_PARAM_ENUM, t->params[0].default_value = 0; }
 static void top_object (Table *t) { t->params[0].type = WG_PARAM_OBJECT; }
 static void list_no_fields (Table *t) { t->params[0].type = WG_PARAM_LIST, t->type.params_size = sizeof (WgList); }
@@ -244,6 +252,8 @@ static const BadTable bad_tables[] = {
     "*: params[0].offset: bytes [8, 16) of the value lie outside the params_size of 8 bytes" },
   { "no-params-size", no_params_size,
     "*: params[0].offset: bytes [0, 8) of the value lie outside the params_size of 0 bytes" },
+  { "misaligned", misaligned, "*: params[0].offset: 4 is not aligned for a float" },
+  { "overlapping", overlapping, "*: params[1].offset: bytes [0, 8) overlap params[0] (\"gain\")" },
   { "enum-no-choices", enum_no_choices, "*: params[0].choices: an enum needs *" },
   { "top-object", top_object, "*: params[0].type: object is not allowed as a parameter" },
   { "list-no-fields", list_no_fields, "*: params[0].fields: a record has 1 to 32 fields" },
