@@ -289,16 +289,21 @@ wg_buffer_cpu (WgBuffer *buffer, GError **error)
   return sync_to_cpu (buffer, error) ? buffer->data : NULL;
 }
 
+/* What a renderer can take from @b only in a GPU plan. */
+static gboolean
+check_gpu_plan (const WgBuffer *b, GError **error)
+{
+  if (b->gpu)
+    return TRUE;
+  g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+               "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
+  return FALSE;
+}
+
 guint
 wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error)
 {
-  if (buffer->gpu == NULL)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
-                   "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
-      return 0;
-    }
-  return wg_buffer_gpu (buffer, error);
+  return check_gpu_plan (buffer, error) ? wg_buffer_gpu (buffer, error) : 0;
 }
 
 guint
@@ -337,12 +342,8 @@ texture_create (WgBuffer *b)
 guint
 wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error)
 {
-  if (buffer->gpu == NULL)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
-                   "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
-      return 0;
-    }
+  if (!check_gpu_plan (buffer, error))
+    return 0;
   if (buffer->texture && buffer->texture_current)
     return buffer->texture;
   guint ssbo = wg_buffer_gpu (buffer, error);

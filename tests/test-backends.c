@@ -30,17 +30,6 @@ plan_for (const WgGraph *graph, WgBackend backend)
   return plan;
 }
 
-/* graphs/@name, asserting it loads. */
-static WgGraph *
-load_example (const char *name)
-{
-  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WgGraph *graph = wg_graph_load_file (path, &error);
-  g_assert_no_error (error);
-  return graph;
-}
-
 /* max |gpu − cpu| ≤ 1e-4·Hs for heights and displacements, ≤ 1e-4 for unit
  * normals; foam may differ (by more than 1e-3) on at most 0.1% of pixels —
  * a Jacobian right at the threshold can fall either way in float. */
@@ -51,7 +40,7 @@ check_graph (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = load_example (name);
+  g_autoptr (WgGraph) graph = wg_test_load_example (name, 0);
   g_autoptr (WgPlan) cpu = plan_for (graph, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = plan_for (graph, WG_BACKEND_GPU);
 
@@ -232,15 +221,12 @@ check_steady (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = load_example (name);
-  WgSettings settings = *wg_graph_get_settings (graph);
-  settings.grid[0] = settings.grid[1] = 64;
-  g_assert_true (wg_graph_set_settings (graph, &settings, &error));
+  g_autoptr (WgGraph) graph = wg_test_load_example (name, 64);
   g_autoptr (WgPlan) plan = plan_for (graph, WG_BACKEND_GPU);
   WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
   g_assert_nonnull (gpu);
 
-  gint64 frame = settings.frames[0];
+  gint64 frame = wg_graph_get_settings (graph)->frames[0];
   for (int k = 0; k < 3; k++, frame++)
     g_assert_true (wg_plan_evaluate (plan, frame, &error));
   g_assert_no_error (error);
