@@ -364,8 +364,9 @@ typedef enum {
  *    parameter's label, unit and description set ("" for none);
  *  - ports: fields of 0 (any) to 4 channels, or spectra of 2;
  *  - parameters: a known type, every value inside params_size at its
- *    offset, min ≤ max with the default inside, enums with choices and a
- *    default that indexes them, lists whose default value is valid;
+ *    offset, aligned and overlapping no other, min ≤ max with the default
+ *    inside, enums with choices and a default that indexes them, lists
+ *    whose default value is valid;
  *  - hooks: process_cpu, or begin_rows and process_rows (every node runs on
  *    the CPU; process_gpu is optional); prepare when there are outputs (it
  *    defines them); no unknown flag, row flag or role bit; roles with the
@@ -748,11 +749,11 @@ guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
  * x at u = x / extent + ½ / width. It is filled on the GPU from the
  * storage buffer (no read-back), and only when the data changed since the
  * last call: calling it every frame costs a copy only for outputs that
- * were recomputed. Valid until the plan is freed. The texture belongs to the
- * buffer, lives in the plan's context (the caller's own with
- * WgPlanOptions.adopt_gl_context) and is deleted with the plan: do not
- * delete it. The texture binding and pixel-unpack state of the context are
- * left as they were.
+ * were recomputed. The texture belongs to the buffer: it lives in the
+ * plan's context (the caller's own with WgPlanOptions.adopt_gl_context) as
+ * long as the buffer does (see wg_plan_get_node_output()) and is deleted
+ * with it, never by the caller. The context's texture binding and
+ * pixel-unpack state are left as they were.
  * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
  * filling it (0 returned).
  */

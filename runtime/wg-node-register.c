@@ -274,8 +274,9 @@ check_params (const WgNodeType *type, const WgParamSpec *params, guint n, gsize 
   return TRUE;
 }
 
-/* Whether @type has a FLOAT parameter @name and, with @port, an input and
- * an output called @port: what a role promises an interactive host. */
+/* When @type plays @role: the FLOAT parameters @floats, and with @port an
+ * input (for a poke also an output) called @port — what the role promises
+ * an interactive host, which looks them up by name. */
 static gboolean
 check_role (const WgNodeType *type, unsigned role, const char *role_name,
             const char *const *floats, const char *port, GError **error)
