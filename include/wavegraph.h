@@ -239,7 +239,9 @@ typedef struct _WgNodeContext WgNodeContext;
 
 /**
  * WgNodeType:
- * A node type: a const table (no macros) registered in nodes/wg-nodes-builtin.c.
+ * A node type: a const table (no macros). The built-in ones are listed in
+ * nodes/wg-nodes-builtin.c; a program adds its own with
+ * wg_node_type_register(), and its hooks use the "Writing nodes" API below.
  *
  * Hooks, all optional but process_cpu (or the row pair that replaces it):
  *  - prepare: validate parameters, declare output buffers, allocate state;
@@ -308,7 +310,10 @@ struct _WgNodeType {
 /**
  * wg_node_types:
  * @n_types: (out): number of registered types
- * Returns: the registry, in catalogue order. Owned by the library.
+ * Returns: the registry: the built-in types in catalogue order, then those
+ * registered with wg_node_type_register() in registration order. Owned by
+ * the library; the array stays valid for the life of the process (a later
+ * registration makes a new one).
  */
 const WgNodeType *const *wg_node_types (guint *n_types);
 
@@ -327,6 +332,54 @@ const char *wg_port_type_name (WgPortType type);
 
 /** wg_param_type_name: "float", "int", "bool", "enum", "string", "path". */
 const char *wg_param_type_name (WgParamType type);
+
+/* ---------------------------------------------------------------------------
+ * Registering node types: a program's own nodes
+ * ------------------------------------------------------------------------- */
+
+/**
+ * WG_NODE_TYPE_ERROR:
+ * Errors of wg_node_type_register(). Messages start with the type's name
+ * and name the member of the table at fault:
+ * `node type "tilt": outputs[0].channels: 5, a field has 1 to 4 (0: any)`.
+ */
+#define WG_NODE_TYPE_ERROR (wg_node_type_error_quark ())
+GQuark wg_node_type_error_quark (void);
+
+typedef enum {
+  WG_NODE_TYPE_ERROR_INVALID,   /* a member of the table is missing or malformed */
+  WG_NODE_TYPE_ERROR_DUPLICATE, /* a type of that name is already registered */
+} WgNodeTypeError;
+
+/**
+ * wg_node_type_register:
+ * Adds @type to the registry, so that graphs (JSON files, wg_graph_add_node())
+ * can use it by name and wg_node_types() / wg_node_type_find() list it, as
+ * a built-in type. The table is checked first:
+ *  - names (the type's, its ports' and parameters'): letters, digits, '_'
+ *    and '-', starting with a letter or '_', at most 64; unique among the
+ *    type's inputs, among its outputs, among its parameters, and the type's
+ *    among all registered types (built-in ones included);
+ *  - title, category, description, and every port's description and
+ *    parameter's label, unit and description set ("" for none);
+ *  - ports: fields of 0 (any) to 4 channels, or spectra of 2;
+ *  - parameters: a known type, every value inside params_size at its
+ *    offset, aligned and overlapping no other, min ≤ max with the default
+ *    inside, enums with choices and a default that indexes them, lists
+ *    whose default value is valid;
+ *  - hooks: process_cpu, or begin_rows and process_rows (every node runs on
+ *    the CPU; process_gpu is optional); prepare when there are outputs (it
+ *    defines them); no unknown flag, row flag or role bit; roles with the
+ *    parameters and ports WgNodeRoles names.
+ * Nothing is registered when a check fails. Types cannot be unregistered:
+ * @type and everything it points to (ports, parameters, strings) must stay
+ * valid and unchanged for the life of the process — a static const table.
+ * Thread-safe: registration may happen while other threads load graphs or
+ * run plans. docs/custom-nodes.md shows a whole node.
+ * Errors: WG_NODE_TYPE_ERROR_INVALID naming the member at fault;
+ * WG_NODE_TYPE_ERROR_DUPLICATE when the name is taken.
+ */
+gboolean wg_node_type_register (const WgNodeType *type, GError **error);
 
 /* ---------------------------------------------------------------------------
  * Graphs
@@ -683,6 +736,169 @@ const float *wg_buffer_read (WgBuffer *buffer, GError **error);
  * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans.
  */
 guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
+
+/**
+ * wg_buffer_get_gl_texture:
+ * For plans on the GPU backend: an OpenGL GL_TEXTURE_2D holding the
+ * buffer's data for a renderer to sample: width × height texels of
+ * internal format GL_R32F, GL_RG32F, GL_RGB32F or GL_RGBA32F by channel
+ * count (a spectrum: GL_RG32F, re and im), texel (i, j) = cell (i, j) of
+ * wg_buffer_read(), one mip level, linear filtering and GL_REPEAT on both
+ * axes: the patch tiles, and so does its texture. Cell i (at x = i·Δx) is
+ * the texel centred at u = (i + ½) / width, so a renderer samples position
+ * x at u = x / extent + ½ / width. It is filled on the GPU from the
+ * storage buffer (no read-back), and only when the data changed since the
+ * last call: calling it every frame costs a copy only for outputs that
+ * were recomputed. The texture belongs to the buffer: it lives in the
+ * plan's context (the caller's own with WgPlanOptions.adopt_gl_context) as
+ * long as the buffer does (see wg_plan_get_node_output()) and is deleted
+ * with it, never by the caller. The context's texture binding and
+ * pixel-unpack state are left as they were.
+ * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
+ * filling it (0 returned).
+ */
+guint wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error);
+
+/* ---------------------------------------------------------------------------
+ * Writing nodes: what a node type's hooks call
+ *
+ * Every hook receives its node's WgNodeContext; these functions may be
+ * called only from that node's hooks, on the thread that runs them
+ * (process_rows uses only what begin_rows gathered and wg_ctx_params()).
+ * Ports and parameters are numbered as in the type's tables. A port number
+ * out of range, or a definition that does not match the port's type, is a
+ * programming error and aborts. The plan makes the GL context current for
+ * every hook of a node on the GPU. docs/custom-nodes.md walks through a
+ * node written outside the library.
+ * ------------------------------------------------------------------------- */
+
+/** wg_ctx_settings: the graph's settings (grid, extent, fps, seed…), owned by the plan. */
+const WgSettings *wg_ctx_settings (WgNodeContext *ctx);
+/** wg_ctx_node_id: the node's id in the graph ("water"), owned by the plan. */
+const char *wg_ctx_node_id (WgNodeContext *ctx);
+
+/** wg_ctx_frame / _time / _dt: frame number, t = frame / fps (s), dt = 1 / fps (s). */
+gint64 wg_ctx_frame (WgNodeContext *ctx);
+double wg_ctx_time (WgNodeContext *ctx);
+double wg_ctx_dt (WgNodeContext *ctx);
+
+/**
+ * wg_ctx_params:
+ * The node's parameter struct (WgNodeType.params_size bytes, each parameter
+ * at its WgParamSpec.offset) holding the values at the context's time:
+ * keyframes interpolated, graph inputs applied, angles in radians, paths
+ * resolved. Filled by the plan before every hook; valid until the hook
+ * returns (process_rows: until the evaluation ends).
+ */
+const void *wg_ctx_params (WgNodeContext *ctx);
+
+/**
+ * wg_ctx_input:
+ * The buffer linked into input @port, or NULL when an optional input is
+ * unlinked. Its shape is known from prepare on (check it there), its data
+ * in process, computed by its producer already. Owned by the plan.
+ */
+WgBuffer *wg_ctx_input (WgNodeContext *ctx, guint port);
+/** wg_ctx_output: the node's output buffer @port as prepare defined it (NULL before). */
+WgBuffer *wg_ctx_output (WgNodeContext *ctx, guint port);
+/**
+ * wg_ctx_input_changed:
+ * Whether input @port holds new data in this evaluation (its producer ran,
+ * or this node was re-prepared): lets a node redo derived data only then.
+ */
+gboolean wg_ctx_input_changed (WgNodeContext *ctx, guint port);
+/** wg_ctx_output_used: whether anything consumes output @port (skip work if not). */
+gboolean wg_ctx_output_used (WgNodeContext *ctx, guint port);
+
+/**
+ * wg_ctx_define_field / _spectrum:
+ * Called in prepare for every output @port: its shape; the runtime
+ * allocates it (zeroed). A field: @width × @height cells of @channels
+ * (1 to 4, the port's count when it names one) floats covering @extent
+ * metres along x and y. A spectrum: wave numbers of a @nx × @ny grid for a
+ * patch of @extent metres, stored as (@half ? @nx / 2 + 1 : @nx) × @ny
+ * complex values (2 floats, re and im), @half holding only kx ≥ 0 of a
+ * Hermitian spectrum; @depth (m, INFINITY: deep) and @gravity (m/s²)
+ * travel with the data to the nodes that evolve it. Defining the same
+ * shape again (a re-prepare) keeps the buffer and its contents.
+ */
+void wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint height,
+                          guint channels, const double extent[2]);
+void wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny,
+                             gboolean half, const double extent[2], double depth,
+                             double gravity);
+
+/**
+ * wg_ctx_get_state / _set_state:
+ * Node-private state (NULL until set), usually made in prepare. Setting
+ * another pointer frees the previous one with WgNodeType.free_state, and
+ * the plan frees the last one with it.
+ */
+gpointer wg_ctx_get_state (WgNodeContext *ctx);
+void wg_ctx_set_state (WgNodeContext *ctx, gpointer state);
+
+/**
+ * wg_ctx_threads: CPU threads the plan runs with (≥ 1), the OpenMP thread
+ * count in effect during the hooks: size per-thread scratch by it.
+ */
+int wg_ctx_threads (WgNodeContext *ctx);
+/**
+ * wg_ctx_on_gpu:
+ * Whether the node runs process_gpu: the plan is on the GPU and the type
+ * has a GPU path. Prepare builds its GL objects (programs, buffers) then,
+ * with the plan's context current; process_gpu creates none.
+ */
+gboolean wg_ctx_on_gpu (WgNodeContext *ctx);
+/**
+ * wg_ctx_note:
+ * Says something of the node's result that is not an error — a loop
+ * period's frequency error, particles dropped — for `validate`, `info`, the
+ * editor and wg_plan_get_node_note(); @warning when the user should act.
+ * Replaces the node's previous note; @format NULL clears it.
+ */
+void wg_ctx_note (WgNodeContext *ctx, gboolean warning, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
+
+/**
+ * wg_ctx_error:
+ * Sets @error in WG_NODE_ERROR with @code and the node's JSON path in
+ * front: `nodes[2] ("spec").params.buoy_file: …` when @param (an index
+ * into the type's parameters) is ≥ 0, else `nodes[2] ("spec"): …`. A hook
+ * that fails returns FALSE after it.
+ */
+void wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
+                   const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/**
+ * wg_buffer_data:
+ * For writing an output on the CPU: its storage, width × height × channels
+ * floats (row-major, channels interleaved), holding the current contents
+ * (read-modify-write is fine: foam decays last frame's values). The GPU
+ * copy becomes stale. Never NULL; valid until the evaluation ends.
+ */
+float *wg_buffer_data (WgBuffer *buffer);
+/**
+ * wg_buffer_cpu:
+ * For reading an input on the CPU: its data in the layout of
+ * wg_buffer_data(), read back from the GPU first when only the GPU copy is
+ * current. Errors: a GL error of the read-back (NULL returned).
+ */
+const float *wg_buffer_cpu (WgBuffer *buffer, GError **error);
+/**
+ * wg_buffer_gpu / _gpu_write:
+ * In process_gpu: the buffer's OpenGL shader storage buffer object, the
+ * layout of wg_buffer_data() as a std430 float array, for
+ * glBindBufferBase (GL_SHADER_STORAGE_BUFFER, binding, ssbo). wg_buffer_gpu()
+ * reads an input (uploaded first when only the CPU copy is current);
+ * wg_buffer_gpu_write() writes an output (the CPU copy becomes stale). A
+ * kernel that writes it ends with glMemoryBarrier
+ * (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT), as the
+ * runtime's do, so that the next node sees the data. Owned by the buffer:
+ * do not delete it. Errors: WG_NODE_ERROR_BACKEND outside GPU plans; a GL
+ * error of the upload (0 returned).
+ */
+guint wg_buffer_gpu (WgBuffer *buffer, GError **error);
+guint wg_buffer_gpu_write (WgBuffer *buffer, GError **error);
 
 /* ---------------------------------------------------------------------------
  * Plans: a graph compiled for evaluation

@@ -1,5 +1,6 @@
 /* wg-buffer.c — data flowing on links: fields and spectra, on the CPU, the
- * GPU or both, copied lazily between them (see struct _WgBuffer). */
+ * GPU or both, copied lazily between them (see struct _WgBuffer), and the
+ * GL textures renderers sample them through. */
 #include "wg-node-private.h"
 #include "wg-gpu.h"
 #include "wg-gpu-kernel.h"
@@ -70,6 +71,8 @@ wg_buffer_free (WgBuffer *buffer)
   release_cpu_storage (buffer);
   if (buffer->ssbo)
     glDeleteBuffers (1, &buffer->ssbo);
+  if (buffer->texture)
+    glDeleteTextures (1, &buffer->texture);
   g_free (buffer);
 }
 
@@ -229,6 +232,7 @@ wg_buffer_zero (WgBuffer *b)
   /* Whatever storage exists now holds the (zero) contents. */
   b->cpu_valid = b->data != NULL;
   b->gpu_valid = b->ssbo != 0;
+  b->texture_current = FALSE;
 }
 
 WgPortType
@@ -275,6 +279,7 @@ wg_buffer_data (WgBuffer *buffer)
    * A read-back failure leaves zeros; the GPU error shows on the next check. */
   sync_to_cpu (buffer, NULL);
   buffer->gpu_valid = FALSE;
+  buffer->texture_current = FALSE;
   return buffer->data;
 }
 
@@ -284,16 +289,21 @@ wg_buffer_cpu (WgBuffer *buffer, GError **error)
   return sync_to_cpu (buffer, error) ? buffer->data : NULL;
 }
 
+/* What a renderer can take from @b only in a GPU plan. */
+static gboolean
+check_gpu_plan (const WgBuffer *b, GError **error)
+{
+  if (b->gpu)
+    return TRUE;
+  g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+               "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
+  return FALSE;
+}
+
 guint
 wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error)
 {
-  if (buffer->gpu == NULL)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
-                   "the buffer belongs to a CPU plan; read it with wg_buffer_read()");
-      return 0;
-    }
-  return wg_buffer_gpu (buffer, error);
+  return check_gpu_plan (buffer, error) ? wg_buffer_gpu (buffer, error) : 0;
 }
 
 guint
@@ -308,5 +318,66 @@ wg_buffer_gpu_write (WgBuffer *buffer, GError **error)
   if (!sync_to_gpu (buffer, error))
     return 0;
   buffer->cpu_valid = FALSE;
+  buffer->texture_current = FALSE;
   return buffer->ssbo;
+}
+
+/* The texture's storage: one level of the float format with the buffer's
+ * channels, sampled linearly and tiling like the patch. */
+static void
+texture_create (WgBuffer *b)
+{
+  static const GLenum formats[] = { GL_R32F, GL_RG32F, GL_RGB32F, GL_RGBA32F };
+  glGenTextures (1, &b->texture);
+  glBindTexture (GL_TEXTURE_2D, b->texture);
+  glTexStorage2D (GL_TEXTURE_2D, 1, formats[b->channels - 1], (GLsizei) b->width,
+                  (GLsizei) b->height);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  wg_gpu_context_count_object (b->gpu);
+}
+
+guint
+wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error)
+{
+  if (!check_gpu_plan (buffer, error))
+    return 0;
+  if (buffer->texture && buffer->texture_current)
+    return buffer->texture;
+  guint ssbo = wg_buffer_gpu (buffer, error);
+  if (ssbo == 0)
+    return 0;
+  /* The host's bindings and unpack state (a game's renderer) are restored. */
+  static const GLenum unpack[] = { GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH,
+                                   GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS };
+  static const GLint packed[] = { 4, 0, 0, 0 };
+  GLint bound_texture = 0, bound_unpack = 0, saved[G_N_ELEMENTS (unpack)];
+  glGetIntegerv (GL_TEXTURE_BINDING_2D, &bound_texture);
+  glGetIntegerv (GL_PIXEL_UNPACK_BUFFER_BINDING, &bound_unpack);
+  for (guint k = 0; k < G_N_ELEMENTS (unpack); k++)
+    {
+      glGetIntegerv (unpack[k], &saved[k]);
+      glPixelStorei (unpack[k], packed[k]);
+    }
+  if (buffer->texture == 0)
+    texture_create (buffer);
+  else
+    glBindTexture (GL_TEXTURE_2D, buffer->texture);
+  static const GLenum layouts[] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
+  /* Kernels wrote the storage buffer; the copy reads it as pixels. */
+  glMemoryBarrier (GL_PIXEL_BUFFER_BARRIER_BIT);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, ssbo);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) buffer->width, (GLsizei) buffer->height,
+                   layouts[buffer->channels - 1], GL_FLOAT, NULL);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, (GLuint) bound_unpack);
+  glBindTexture (GL_TEXTURE_2D, (GLuint) bound_texture);
+  for (guint k = 0; k < G_N_ELEMENTS (unpack); k++)
+    glPixelStorei (unpack[k], saved[k]);
+  if (!wg_gpu_check ("filling a buffer's texture", error))
+    return 0;
+  buffer->texture_current = TRUE;
+  buffer->texture_fills++;
+  return buffer->texture;
 }

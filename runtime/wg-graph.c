@@ -1,4 +1,4 @@
-/* wg-graph.c — the graph model: the node-type registry, parameter values,
+/* wg-graph.c — the graph model: node-type introspection, parameter values,
  * the graph's life, settings and nodes. Parameters are set and read in
  * wg-graph-params.c, links, outputs, inputs and validation are in
  * wg-graph-links.c. */
@@ -7,29 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-extern const WgNodeType *const wg_builtin_node_types[];
-extern const guint wg_n_builtin_node_types;
-
 /* ---------------------------------------------------------------------------
- * Registry and type introspection
+ * Type introspection (the registry is wg-node-register.c)
  * ------------------------------------------------------------------------- */
-
-const WgNodeType *const *
-wg_node_types (guint *n_types)
-{
-  if (n_types)
-    *n_types = wg_n_builtin_node_types;
-  return wg_builtin_node_types;
-}
-
-const WgNodeType *
-wg_node_type_find (const char *name)
-{
-  for (guint i = 0; i < wg_n_builtin_node_types; i++)
-    if (g_strcmp0 (wg_builtin_node_types[i]->name, name) == 0)
-      return wg_builtin_node_types[i];
-  return NULL;
-}
 
 int
 wg_node_type_find_param (const WgNodeType *type, const char *name)

@@ -1,7 +1,8 @@
 /* wg-node-context.c — the context API that node hooks call (wg_ctx_*,
- * declared in wg-node-private.h): the node's parameters, filled into its
- * struct at the plan's time, its inputs and outputs, its state, the time,
- * and errors that name the node; and the contexts' making and freeing. */
+ * declared in wavegraph.h's "Writing nodes" and in wg-node-private.h): the
+ * node's parameters, filled into its struct at the plan's time, its inputs
+ * and outputs, its state, the time, and errors that name the node; and the
+ * contexts' making and freeing. */
 #include "wg-plan-private.h"
 #include "wg-confine.h"
 
@@ -283,6 +284,12 @@ WgGpuContext *
 wg_ctx_gpu (WgNodeContext *ctx)
 {
   return ctx->on_gpu ? ctx->plan->gpu : NULL;
+}
+
+gboolean
+wg_ctx_on_gpu (WgNodeContext *ctx)
+{
+  return ctx->on_gpu;
 }
 
 gboolean

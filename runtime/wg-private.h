@@ -108,6 +108,21 @@ int wg_param_find_choice (const WgParamSpec *spec, const char *name);
 /** wg_param_format_choices: "a, b, c" for error messages. */
 char *wg_param_format_choices (const WgParamSpec *spec);
 
+/**
+ * wg_node_type_check:
+ * The checks wg_node_type_register() makes of a table, without
+ * registering it (tests run them over the built-in types).
+ * Errors: WG_NODE_TYPE_ERROR_INVALID naming the member at fault.
+ */
+gboolean wg_node_type_check (const WgNodeType *type, GError **error);
+/**
+ * wg_param_c_size:
+ * Bytes the value of a parameter (or record field) like @spec takes in its
+ * struct: a double, gint64, gboolean, int, string pointer or WgList; an
+ * OBJECT its record_size (0: not given).
+ */
+gsize wg_param_c_size (const WgParamSpec *spec);
+
 WgNodeInst *wg_graph_lookup_node (const WgGraph *graph, const char *id);
 /** wg_graph_lookup_node_or_error: node @id, or NULL with WG_GRAPH_ERROR_UNKNOWN_NODE. */
 WgNodeInst *wg_graph_lookup_node_or_error (const WgGraph *graph, const char *id, GError **error);
@@ -241,8 +256,8 @@ gboolean wg_write_file_atomic (const char *path, const void *data, gsize len, GE
 
 /* A buffer lives on the CPU, the GPU or both. Storage on each side is
  * created on first use (zeroed); cpu_valid / gpu_valid say which copy holds
- * the current contents, and the accessors in wg-node-private.h copy lazily
- * — a chain of GPU nodes never reads back in between. */
+ * the current contents, and the accessors (wavegraph.h, "Writing nodes")
+ * copy lazily — a chain of GPU nodes never reads back in between. */
 struct _WgBuffer {
   WgPortType kind;
   guint width, height, channels; /* stored shape */
@@ -263,6 +278,12 @@ struct _WgBuffer {
    * share physical pages; 0 when data is an ordinary allocation. */
   gsize mapped_bytes;
   guint window_edge, window_ring;
+  /* GL texture of wg_buffer_get_gl_texture(), or 0; texture_current: it
+   * holds the contents (every write access clears it); texture_fills: how
+   * many times it was filled (tests check that it is filled lazily). */
+  guint texture;
+  gboolean texture_current;
+  guint texture_fills;
 };
 
 /**

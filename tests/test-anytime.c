@@ -24,7 +24,7 @@ output_copy (WgPlan *plan, const char *name, gsize *n)
 static void
 test_stateless_time (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("ocean-calm.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("ocean-calm.json", 0);
   g_autoptr (WgPlan) by_time = wg_test_plan (g, 0);
   g_autoptr (WgPlan) by_frame = wg_test_plan (g, 0);
   g_autoptr (GError) error = NULL;
@@ -62,7 +62,7 @@ test_stateless_time (void)
 static void
 test_advance_stateful (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("pool.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("pool.json", 0);
   g_autoptr (WgPlan) game = wg_test_plan (g, 0);
   g_autoptr (GError) error = NULL;
   const double fps = wg_graph_get_settings (g)->fps;
@@ -102,7 +102,7 @@ test_advance_stateful (void)
 static void
 test_advance_stall (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("wake.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("wake.json", 0);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   g_autoptr (GError) error = NULL;
   guint steps;
@@ -125,7 +125,7 @@ test_advance_stall (void)
 static void
 test_errors (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("pool.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("pool.json", 0);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   g_autoptr (GError) error = NULL;
   g_assert_true (isnan (wg_plan_get_time (plan)));
@@ -138,7 +138,7 @@ test_errors (void)
   g_clear_error (&error);
   g_assert_false (wg_plan_advance (plan, INFINITY, 0, NULL, &error));
   g_clear_error (&error);
-  g_autoptr (WgGraph) calm = wg_test_load_example ("ocean-calm.json");
+  g_autoptr (WgGraph) calm = wg_test_load_example ("ocean-calm.json", 0);
   g_autoptr (WgPlan) cp = wg_test_plan (calm, 0);
   g_assert_false (wg_plan_evaluate_time (cp, NAN, &error));
   g_assert_nonnull (strstr (error->message, "t must be a finite time"));

@@ -29,7 +29,7 @@ check_graph (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = wg_test_load_example (name);
+  g_autoptr (WgGraph) graph = wg_test_load_example (name, 0);
   g_autoptr (WgPlan) cpu = wg_test_plan_on (graph, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = wg_test_plan_on (graph, WG_BACKEND_GPU);
 
@@ -210,15 +210,12 @@ check_steady (gconstpointer data)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) graph = wg_test_load_example (name);
-  WgSettings settings = *wg_graph_get_settings (graph);
-  settings.grid[0] = settings.grid[1] = 64;
-  g_assert_true (wg_graph_set_settings (graph, &settings, &error));
+  g_autoptr (WgGraph) graph = wg_test_load_example (name, 64);
   g_autoptr (WgPlan) plan = wg_test_plan_on (graph, WG_BACKEND_GPU);
   WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
   g_assert_nonnull (gpu);
 
-  gint64 frame = settings.frames[0];
+  gint64 frame = wg_graph_get_settings (graph)->frames[0];
   for (int k = 0; k < 3; k++, frame++)
     g_assert_true (wg_plan_evaluate (plan, frame, &error));
   g_assert_no_error (error);

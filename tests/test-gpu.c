@@ -1,6 +1,7 @@
 /* test-gpu.c — the GPU foundation: headless and adopted contexts, their
- * errors, shader build errors, the Stockham FFT against FFTW in double, and
- * the GLSL Philox generator against runtime/wg-rng.h.
+ * errors, shader build errors, the Stockham FFT against FFTW in double, the
+ * GLSL Philox generator against runtime/wg-rng.h, and plan buffers drawn
+ * from as GL textures.
  *
  * Without an OpenGL 4.3 context GPU tests are skipped with the reason, unless
  * WAVEGRAPH_REQUIRE_GPU=1, which makes that a failure (CI sets it: there
@@ -11,6 +12,7 @@
 #include "wg-gpu.h"
 #include "wg-gpu-fft.h"
 #include "wg-rng.h"
+#include "wg-test-util.h"
 
 #include <epoxy/egl.h>
 #include <fftw3.h>
@@ -681,6 +683,157 @@ test_rng_parity (void)
   glDeleteBuffers (1, &in);
 }
 
+/* ---------------------------------------------------------------------------
+ * Plan buffers as textures (wg_buffer_get_gl_texture)
+ * ------------------------------------------------------------------------- */
+
+/* Texture @texture of @b as a renderer sees it: the buffer's size and
+ * float format, linear, repeating; its texels the bits of wg_buffer_read(). */
+static void
+check_texture (WgBuffer *b, guint texture)
+{
+  static const GLint formats[] = { GL_R32F, GL_RG32F, GL_RGB32F, GL_RGBA32F };
+  static const GLenum layouts[] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
+  const guint w = wg_buffer_get_width (b), h = wg_buffer_get_height (b);
+  const guint c = wg_buffer_get_channels (b);
+  GLint host = 0, value = 0;
+  glGetIntegerv (GL_TEXTURE_BINDING_2D, &host);
+  glBindTexture (GL_TEXTURE_2D, texture);
+  glGetTexLevelParameteriv (GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &value);
+  g_assert_cmpint (value, ==, w);
+  glGetTexLevelParameteriv (GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &value);
+  g_assert_cmpint (value, ==, h);
+  glGetTexLevelParameteriv (GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &value);
+  g_assert_cmpint (value, ==, formats[c - 1]);
+  static const GLenum params[] = { GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER,
+                                   GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T };
+  for (guint k = 0; k < G_N_ELEMENTS (params); k++)
+    {
+      glGetTexParameteriv (GL_TEXTURE_2D, params[k], &value);
+      g_assert_cmpint (value, ==, k < 2 ? GL_LINEAR : GL_REPEAT);
+    }
+  const gsize bytes = (gsize) w * h * c * sizeof (float);
+  g_autofree float *texels = g_malloc (bytes);
+  glPixelStorei (GL_PACK_ALIGNMENT, 4);
+  glGetTexImage (GL_TEXTURE_2D, 0, layouts[c - 1], GL_FLOAT, texels);
+  glBindTexture (GL_TEXTURE_2D, (GLuint) host);
+  assert_gl_ok ("reading a texture back");
+  g_autoptr (GError) error = NULL;
+  const float *data = wg_buffer_read (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (texels, bytes, data, bytes);
+}
+
+/* The buffer behind every link and graph output of @graph in @plan
+ * (requested, so kept whole), and the node that writes it. */
+static GPtrArray *
+plan_buffers (WgPlan *plan, const WgGraph *graph, GPtrArray *nodes)
+{
+  GPtrArray *buffers = g_ptr_array_new ();
+  for (guint i = 0; i < wg_graph_get_n_links (graph) + wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *node, *port;
+      if (i < wg_graph_get_n_links (graph))
+        wg_graph_get_link (graph, i, &node, &port, NULL, NULL);
+      else
+        wg_graph_get_output (graph, i - wg_graph_get_n_links (graph), NULL, &node, &port);
+      WgBuffer *b = wg_plan_get_node_output (plan, node, port);
+      g_assert_nonnull (b);
+      if (!g_ptr_array_find (buffers, b, NULL))
+        {
+          g_ptr_array_add (buffers, b);
+          g_ptr_array_add (nodes, (gpointer) node);
+        }
+    }
+  return buffers;
+}
+
+/* On the GPU backend every buffer of example @data has a texture holding
+ * exactly its data, filled again only when its node ran, and following
+ * the next frame; the host's texture binding and unpack alignment stay. A
+ * CPU plan's buffers have none. */
+static void
+test_texture (gconstpointer data)
+{
+  if (gpu_context () == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_test_load_example (data, 64);
+  WgPlanOptions cpu_options = { WG_BACKEND_CPU };
+  g_autoptr (WgPlan) cpu = wg_plan_new (graph, &cpu_options, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_evaluate (cpu, 0, &error));
+  g_assert_cmpuint (wg_buffer_get_gl_texture (wg_plan_get_output (cpu, "height"), &error), ==, 0);
+  g_assert_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND);
+  g_clear_error (&error);
+
+  WgPlanOptions gpu_options = { WG_BACKEND_GPU };
+  g_autoptr (WgPlan) plan = wg_plan_new (graph, &gpu_options, &error);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr (GPtrArray) buffers = plan_buffers (plan, graph, nodes);
+  const guint n = buffers->len;
+  g_autofree guint *textures = g_new0 (guint, n);
+  g_autofree guint *runs = g_new0 (guint, n);
+  GLuint host;
+  glGenTextures (1, &host);
+  glBindTexture (GL_TEXTURE_2D, host);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 8);
+  guint changed = 0, kept = 0;
+  for (gint64 frame = 0; frame < 3; frame++)
+    {
+      g_autoptr (GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; frame > 0 && i < n; i++)
+        {
+          WgBuffer *b = buffers->pdata[i];
+          gsize bytes = (gsize) wg_buffer_get_width (b) * wg_buffer_get_height (b) *
+                        wg_buffer_get_channels (b) * sizeof (float);
+          g_ptr_array_add (before, g_memdup2 (wg_buffer_read (b, NULL), bytes));
+        }
+      g_assert_true (wg_plan_evaluate (plan, frame, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < n; i++)
+        {
+          WgBuffer *b = buffers->pdata[i];
+          const char *node = nodes->pdata[i];
+          guint fills = b->texture_fills, total = 0;
+          g_assert_true (wg_plan_get_node_stats (plan, node, &total, NULL));
+          const guint ran = total - runs[i];
+          runs[i] = total;
+          guint texture = wg_buffer_get_gl_texture (b, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (texture, !=, 0);
+          if (frame > 0)
+            {
+              g_assert_cmpuint (texture, ==, textures[i]);
+              g_assert_cmpuint (b->texture_fills, ==, fills + (ran > 0));
+              gsize bytes = (gsize) wg_buffer_get_width (b) * wg_buffer_get_height (b) *
+                            wg_buffer_get_channels (b) * sizeof (float);
+              gboolean same = memcmp (before->pdata[i], wg_buffer_read (b, NULL), bytes) == 0;
+              changed += !same;
+              kept += ran == 0;
+            }
+          textures[i] = texture;
+          g_assert_cmpuint (wg_buffer_get_gl_texture (b, &error), ==, texture);
+          g_assert_cmpuint (b->texture_fills, ==, fills + (frame == 0 || ran > 0));
+          check_texture (b, texture);
+        }
+      GLint bound = 0, alignment = 0;
+      glGetIntegerv (GL_TEXTURE_BINDING_2D, &bound);
+      glGetIntegerv (GL_UNPACK_ALIGNMENT, &alignment);
+      g_assert_cmpint (bound, ==, host);
+      g_assert_cmpint (alignment, ==, 8);
+    }
+  g_test_message ("%s: %u buffers, over two frames %u changed and %u kept their node's "
+                  "result", (const char *) data, n, changed, kept);
+  /* The waves moved; and each graph has a time-independent node (the
+   * spectrum's h̃0, the seabed) whose texture was not filled again. */
+  g_assert_cmpuint (changed, >, 0);
+  g_assert_cmpuint (kept, >, 0);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glDeleteTextures (1, &host);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -706,6 +859,8 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &sizes[i], test_fft_accuracy);
     }
   g_test_add_func ("/gpu/rng/parity", test_rng_parity);
+  g_test_add_data_func ("/gpu/texture/ocean-calm", "ocean-calm.json", test_texture);
+  g_test_add_data_func ("/gpu/texture/wave-trains", "wave-trains.json", test_texture);
   if (g_test_perf ())
     g_test_add_func ("/gpu/fft/perf", test_fft_perf);
 

@@ -1693,60 +1693,6 @@ test_reset_steps_again (void)
   g_assert_cmpfloat (most, >, 0.0f);
 }
 
-/* Size and alignment of a parameter's field in its type's struct (WgParamSpec.offset). */
-static gsize
-param_field_size (WgParamType type)
-{
-  switch (type)
-    {
-    case WG_PARAM_FLOAT:
-      return sizeof (double);
-    case WG_PARAM_INT:
-      return sizeof (gint64);
-    case WG_PARAM_BOOL:
-      return sizeof (gboolean);
-    case WG_PARAM_ENUM:
-      return sizeof (int);
-    case WG_PARAM_LIST:
-      return sizeof (WgList);
-    default:
-      return sizeof (const char *);
-    }
-}
-
-/* Every node type with parameters declares its parameter struct, and the
- * offsets its specs give lie inside it, aligned for their C type, without
- * two parameters sharing bytes (a mistyped OFFSET() would write over a
- * neighbour). */
-static void
-test_param_structs (void)
-{
-  guint n_types;
-  const WgNodeType *const *types = wg_node_types (&n_types);
-  for (guint t = 0; t < n_types; t++)
-    {
-      const WgNodeType *type = types[t];
-      if (type->n_params == 0)
-        continue;
-      g_test_message ("%s: %u parameters in %zu bytes", type->name, type->n_params,
-                      type->params_size);
-      g_assert_cmpuint (type->params_size, >, 0);
-      g_autofree guint8 *owner = g_new0 (guint8, type->params_size);
-      for (guint k = 0; k < type->n_params; k++)
-        {
-          const WgParamSpec *spec = &type->params[k];
-          const gsize size = param_field_size (spec->type);
-          g_assert_cmpuint (spec->offset % MIN (size, sizeof (gpointer)), ==, 0);
-          g_assert_cmpuint (spec->offset + size, <=, type->params_size);
-          for (gsize b = spec->offset; b < spec->offset + size; b++)
-            {
-              g_assert_cmpuint (owner[b], ==, 0);
-              owner[b] = (guint8) (k + 1);
-            }
-        }
-    }
-}
-
 /* Renaming a node: links, graph inputs and outputs follow; a bad or taken id
  * is refused with the rule and leaves the graph as it was. */
 static void
@@ -1876,7 +1822,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/graph/param-structs", test_param_structs);
   g_test_add_func ("/graph/examples-round-trip", test_examples_round_trip);
   g_test_add_func ("/graph/canonical-idempotent", test_canonical_idempotent);
   g_test_add_func ("/graph/format-double", test_format_double);

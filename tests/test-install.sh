@@ -1,9 +1,11 @@
 #!/bin/sh
-# test-install.sh BUILD_DIR — `meson install` into a staging folder, then a
-# program that includes only <wavegraph.h> is built against it with
-# pkg-config (as a game is) and run on an installed example graph
-# (share/wavegraph/graphs): headers, the pkg-config file, the library and the
-# examples all arrive where a user's build looks for them.
+# test-install.sh BUILD_DIR — `meson install` into a staging folder, then
+# programs that include only <wavegraph.h> are built against it with
+# pkg-config (as a game is): one runs an installed example graph
+# (share/wavegraph/graphs), so headers, the pkg-config file, the library and
+# the examples all arrive where a user's build looks for them; the other
+# registers a node type of its own (install/custom-node.c) and runs it in a
+# graph with a built-in node.
 set -eu
 build=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
@@ -36,3 +38,11 @@ hs = float(words[words.index("Hs") + 1])
 assert 0.1 < hs < 0.6, hs
 assert words[1] == "cpu", words
 '
+
+# A node type written outside the library, with the project's strict
+# warnings: the "Writing nodes" API is all it needs.
+# shellcheck disable=SC2086 # the flags are words
+cc -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wmissing-prototypes \
+  -Wstrict-prototypes -Werror -o "$tmp/custom" "$here/install/custom.c" \
+  "$here/install/custom-node.c" $flags -lm
+LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/custom"

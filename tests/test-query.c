@@ -141,7 +141,7 @@ test_trochoid (void)
 static void
 test_ocean_vertices (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("ocean.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("ocean.json", 0);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   const float *d = wg_test_eval (plan, 30, "choppy:displacement");
   WgBuffer *b = wg_plan_get_output (plan, "displacement");
@@ -225,7 +225,7 @@ test_parity (gconstpointer data)
   const char *name = data;
   if (!wg_test_gpu_available ())
     return;
-  g_autoptr (WgGraph) g = wg_test_load_example (name);
+  g_autoptr (WgGraph) g = wg_test_load_example (name, 0);
   g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
   g_autoptr (GError) error = NULL;
@@ -277,8 +277,8 @@ static void
 test_edges (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (WgGraph) harbor = wg_test_load_example ("harbor.json");
-  g_autoptr (WgGraph) calm = wg_test_load_example ("ocean-calm.json");
+  g_autoptr (WgGraph) harbor = wg_test_load_example ("harbor.json", 0);
+  g_autoptr (WgGraph) calm = wg_test_load_example ("ocean-calm.json", 0);
   g_assert_false (wg_graph_is_periodic (harbor));
   g_assert_true (wg_graph_is_periodic (calm));
 
@@ -325,7 +325,7 @@ expect_error (WgPlan *plan, const WgQueryOptions *o, const double *xy, gsize n, 
 static void
 test_errors (void)
 {
-  g_autoptr (WgGraph) g = wg_test_load_example ("ocean-calm.json");
+  g_autoptr (WgGraph) g = wg_test_load_example ("ocean-calm.json", 0);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   const double xy[] = { 1, 2, NAN, 3 };
   expect_error (plan, NULL, xy, 1, WG_NODE_ERROR_FAILED, "not been evaluated");

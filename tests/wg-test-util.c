@@ -130,16 +130,6 @@ wg_test_plan_on (const WgGraph *graph, WgBackend backend)
   return plan;
 }
 
-WgGraph *
-wg_test_load_example (const char *name)
-{
-  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WgGraph *graph = wg_graph_load_file (path, &error);
-  g_assert_no_error (error);
-  return graph;
-}
-
 const float *
 wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port)
 {
@@ -235,4 +225,20 @@ wg_test_example_graphs (void)
       g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);
   return names;
+}
+
+WgGraph *
+wg_test_load_example (const char *name, guint grid)
+{
+  g_autofree char *path = wg_test_source_path ("graphs", name, NULL);
+  g_autoptr (GError) error = NULL;
+  WgGraph *graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  if (grid == 0)
+    return graph;
+  WgSettings settings = *wg_graph_get_settings (graph);
+  settings.grid[0] = settings.grid[1] = grid;
+  g_assert_true (wg_graph_set_settings (graph, &settings, &error));
+  g_assert_no_error (error);
+  return graph;
 }

@@ -31,9 +31,6 @@ void wg_test_add_both (const char *suite, const char *name, GTestFunc func);
 /* Plan on @backend (asserting it is the one made), default options. */
 WgPlan *wg_test_plan_on (const WgGraph *graph, WgBackend backend);
 
-/* graphs/@name loaded, asserting success. */
-WgGraph *wg_test_load_example (const char *name);
-
 /* Evaluates @frame and returns the CPU data of node:port (asserting success). */
 const float *wg_test_eval (WgPlan *plan, gint64 frame, const char *node_port);
 
@@ -49,6 +46,10 @@ double wg_test_correlation (const float *a, const float *b, gsize n);
 
 /* Absolute path of a file in the source tree. */
 char *wg_test_source_path (const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* graphs/@name, asserting it loads; @grid > 0 makes its grid @grid² (a
+ * quick run of an example). */
+WgGraph *wg_test_load_example (const char *name, guint grid);
 
 /* The example graphs' file names (the .json files in graphs/), sorted. */
 GPtrArray *wg_test_example_graphs (void);
