@@ -46,3 +46,26 @@ cc -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wmissing-prototypes \
   -Wstrict-prototypes -Werror -o "$tmp/custom" "$here/install/custom.c" \
   "$here/install/custom-node.c" $flags -lm
 LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/custom"
+
+# docs/embedding.md's minimal program, as printed there, run from the
+# installed examples' folder (it opens graphs/ocean-calm.json): the page
+# stays true. Three buoys on a 4 m/s sea: heights of decimetres at most,
+# unit normals leaning a little.
+awk '/^```c$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' "$here/../docs/embedding.md" \
+  > "$tmp/buoys.c"
+grep -q 'wg_plan_query' "$tmp/buoys.c" || { echo "docs/embedding.md lost its minimal program"; exit 1; }
+# shellcheck disable=SC2086 # the flags are words
+cc -std=c11 -Wall -Werror -o "$tmp/buoys" "$tmp/buoys.c" $flags -lm
+out=$(cd "$(dirname "$graph")/.." && LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/buoys")
+echo "$out"
+echo "$out" | python3 -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 3, lines
+for line in lines:
+    m = re.match(r"buoy \d: z = ([-+.0-9]+) m, normal \(([-.0-9]+), ([-.0-9]+), ([-.0-9]+)\)", line)
+    assert m, line
+    z, nx, ny, nz = map(float, m.groups())
+    assert abs(z) < 0.5 and z != 0, line
+    assert abs(nx * nx + ny * ny + nz * nz - 1) < 0.02 and nz > 0.8, line
+'
