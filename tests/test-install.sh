@@ -3,9 +3,9 @@
 # programs that include only <wavegraph.h> are built against it with
 # pkg-config (as a game is): one runs an installed example graph
 # (share/wavegraph/graphs), so headers, the pkg-config file, the library and
-# the examples all arrive where a user's build looks for them; the other
+# the examples all arrive where a user's build looks for them; one
 # registers a node type of its own (install/custom-node.c) and runs it in a
-# graph with a built-in node.
+# graph with a built-in node; one is docs/embedding.md's minimal program.
 set -eu
 build=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
