@@ -4,12 +4,11 @@
 #include "wg-node-private.h"
 #include "wg-gpu.h"
 #include "wg-gpu-kernel.h"
+#include "wg-os.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 static WgBuffer *
 buffer_alloc (WgPortType kind, guint width, guint height, guint channels,
@@ -54,9 +53,9 @@ static void
 release_cpu_storage (WgBuffer *b)
 {
   if (b->mapped_bytes)
-    munmap (b->data, b->mapped_bytes);
+    wg_os_view_release ((char *) b->data, b->mapped_bytes);
   else
-    free (b->data);
+    wg_os_aligned_free (b->data);
   b->data = NULL;
   b->mapped_bytes = 0;
   b->window_edge = b->window_ring = 0;
@@ -87,21 +86,18 @@ ensure_cpu_storage (WgBuffer *b)
 {
   if (b->data)
     return;
-  void *mem = NULL;
-  /* 64-byte alignment: AVX-512 loads and FFTW's SIMD codelets. */
-  if (posix_memalign (&mem, 64, buffer_bytes (b)) != 0)
+  void *mem = wg_os_aligned_alloc (buffer_bytes (b));
+  if (mem == NULL)
     g_error ("out of memory allocating a %u×%u×%u buffer", b->width, b->height, b->channels);
-  memset (mem, 0, buffer_bytes (b));
   b->data = mem;
 }
 
 /* Maps @rows rows of the window at row @row onto the memory file at @offset. */
 static gboolean
-map_rows (char *base, gsize row_bytes, guint row, guint rows, int fd, gsize offset)
+map_rows (char *base, gsize row_bytes, guint row, guint rows, WgOsMemFile *file, gsize offset)
 {
-  void *at = base + (gsize) row * row_bytes;
-  return rows == 0 || mmap (at, (gsize) rows * row_bytes, PROT_READ | PROT_WRITE,
-                            MAP_SHARED | MAP_FIXED, fd, (off_t) offset) == at;
+  return rows == 0 ||
+         wg_os_view_map (base + (gsize) row * row_bytes, (gsize) rows * row_bytes, file, offset);
 }
 
 gboolean
@@ -109,7 +105,7 @@ wg_buffer_set_row_window (WgBuffer *b, guint n_bands, const guint *band_start, g
                           guint ring_rows)
 {
   g_return_val_if_fail (b->kind == WG_PORT_FIELD && b->gpu == NULL && n_bands > 0, FALSE);
-  const gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  const gsize page = wg_os_page_size ();
   const gsize row_bytes = (gsize) b->width * b->channels * sizeof (float);
   /* Every mapping starts and ends on a page. */
   if (ring_rows == 0 || (gsize) ring_rows * row_bytes % page || (gsize) edge_rows * row_bytes % page)
@@ -123,31 +119,28 @@ wg_buffer_set_row_window (WgBuffer *b, guint n_bands, const guint *band_start, g
 
   const guint per_band = 2 * edge_rows + ring_rows;
   const gsize virtual_bytes = (gsize) b->height * row_bytes;
-  int fd = memfd_create ("wavegraph-row-window", MFD_CLOEXEC);
-  if (fd < 0)
+  WgOsMemFile *file = wg_os_memfile_new ((gsize) n_bands * per_band * row_bytes);
+  if (file == NULL)
     return FALSE;
-  char *base = MAP_FAILED;
-  gboolean ok = ftruncate (fd, (off_t) ((gsize) n_bands * per_band * row_bytes)) == 0;
   /* Reserve the whole range, then map each piece over it. */
-  if (ok)
-    base = mmap (NULL, virtual_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ok &= base != MAP_FAILED;
+  char *base = wg_os_view_reserve (virtual_bytes);
+  gboolean ok = base != NULL;
   for (guint t = 0; ok && t < n_bands; t++)
     {
       const guint j0 = band_start[t], j1 = band_start[t + 1];
       const gsize own = (gsize) t * per_band * row_bytes;
-      ok &= map_rows (base, row_bytes, j0, edge_rows, fd, own);
+      ok &= map_rows (base, row_bytes, j0, edge_rows, file, own);
       for (guint j = j0 + edge_rows; ok && j < j1 - edge_rows; j += ring_rows)
-        ok &= map_rows (base, row_bytes, j, MIN (ring_rows, j1 - edge_rows - j), fd,
+        ok &= map_rows (base, row_bytes, j, MIN (ring_rows, j1 - edge_rows - j), file,
                         own + (gsize) edge_rows * row_bytes);
-      ok &= map_rows (base, row_bytes, j1 - edge_rows, edge_rows, fd,
+      ok &= map_rows (base, row_bytes, j1 - edge_rows, edge_rows, file,
                       own + (gsize) (edge_rows + ring_rows) * row_bytes);
     }
-  close (fd);
+  wg_os_memfile_free (file);
   if (!ok)
     {
-      if (base != MAP_FAILED)
-        munmap (base, virtual_bytes);
+      if (base != NULL)
+        wg_os_view_release (base, virtual_bytes);
       return FALSE;
     }
   release_cpu_storage (b);

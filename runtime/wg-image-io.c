@@ -82,7 +82,7 @@ wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
   int rc = 0, e = 0;
   if (tf->fp != NULL && fflush (tf->fp) != 0)
     rc = -1, e = errno;
-  if (rc == 0 && wg_get_fsync () && fsync (tf->fp != NULL ? fileno (tf->fp) : tf->fd) != 0)
+  if (rc == 0 && wg_get_fsync () && g_fsync (tf->fp != NULL ? fileno (tf->fp) : tf->fd) != 0)
     rc = -1, e = errno;
   if ((tf->fp != NULL ? fclose (tf->fp) : close (tf->fd)) != 0 && rc == 0)
     rc = -1, e = errno;

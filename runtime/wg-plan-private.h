@@ -13,7 +13,6 @@
 #include "wg-gpu.h"
 #include "wg-writer.h"
 
-#include <sys/types.h>
 
 G_BEGIN_DECLS
 
@@ -98,7 +97,7 @@ struct _WgPlan {
   gboolean row_windows;   /* give row-stage intermediates row windows (default) */
   gboolean relayout;      /* a node was prepared again: lay out row windows anew */
   guint n_windows;        /* outputs with a row window now */
-  pid_t layout_pid;       /* the process that laid them out */
+  guint64 layout_pid;     /* the process that laid them out (wg_os_process_id) */
 };
 
 /* wg-plan.c */

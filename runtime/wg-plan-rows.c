@@ -5,10 +5,10 @@
  * row windows that let such a group's intermediates keep only the rows in
  * flight. */
 #include "wg-plan-private.h"
+#include "wg-os.h"
 
 #include <omp.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---------------------------------------------------------------------------
  * Row stages (WgNodeType.begin_rows / process_rows)
@@ -392,8 +392,8 @@ wg_plan_layout_windows (WgPlan *plan)
                              lag[i] + (gint) plan->nodes[i]->inst->type->row_halo);
   /* Windows are shared memory: a child forked from the process that made
    * them makes its own rather than writing rows its parent is using. */
-  const gboolean forked = plan->layout_pid != getpid ();
-  plan->layout_pid = getpid ();
+  const gboolean forked = plan->layout_pid != wg_os_process_id ();
+  plan->layout_pid = wg_os_process_id ();
   plan->relayout = FALSE;
   plan->n_windows = 0;
   for (guint i = 0; i < n; i++)

@@ -7,11 +7,11 @@
  * evaluation loop and the calls that change what it runs (new parameters,
  * inputs, requested outputs) read best together. */
 #include "wg-plan-private.h"
+#include "wg-os.h"
 #include "wg-query.h"
 
 #include <omp.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Node code runs with the plan's thread count, which per-thread scratch was
  * sized for, whatever the caller's OpenMP setting is; the caller gets its
@@ -272,7 +272,7 @@ wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancell
   plan->frame = frame;
   plan->time = t;
   plan->evaluated = TRUE;
-  if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != getpid ()))
+  if (plan->relayout || (plan->n_windows > 0 && plan->layout_pid != wg_os_process_id ()))
     wg_plan_layout_windows (plan);
 
   for (guint i = 0; i < plan->n_nodes; i++)

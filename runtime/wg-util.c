@@ -129,7 +129,7 @@ wg_write_file_atomic (const char *path, const void *data, gsize len, GError **er
     }
   /* Synced before the rename: after a crash the name holds the old file or
    * the whole new one, never an empty one. */
-  int synced = wg_get_fsync () ? fsync (fd) : 0;
+  int synced = wg_get_fsync () ? g_fsync (fd) : 0;
   int e = errno;
   if (close (fd) != 0 && synced == 0)
     synced = -1, e = errno;
