@@ -31,6 +31,16 @@ double wg_ctx_dt (WgNodeContext *ctx);
  */
 const void *wg_ctx_params (WgNodeContext *ctx);
 
+/**
+ * wg_ctx_param_rate:
+ * How fast float parameter @param changes at the context's time (its unit
+ * per second, radians for angles): the slope of its keyframe curve as
+ * interpolated for wg_ctx_params(), 0 when it is not animated. What a node
+ * needs to differentiate its output in time exactly (spectrum-evolve's
+ * velocity with an animated time scale).
+ */
+double wg_ctx_param_rate (WgNodeContext *ctx, guint param);
+
 /** wg_ctx_input: buffer linked into input @port, or NULL when unlinked. */
 WgBuffer *wg_ctx_input (WgNodeContext *ctx, guint port);
 /** wg_ctx_output: the node's output buffer @port (valid after prepare). */
