@@ -793,6 +793,16 @@ double wg_ctx_dt (WgNodeContext *ctx);
 const void *wg_ctx_params (WgNodeContext *ctx);
 
 /**
+ * wg_ctx_param_rate:
+ * How fast float parameter @param changes at the context's time (its unit
+ * per second, radians for angles): the slope of its keyframe curve as
+ * interpolated for wg_ctx_params(), 0 when it is not animated. What a node
+ * needs to differentiate its output in time exactly (spectrum-evolve's
+ * velocity with an animated time scale).
+ */
+double wg_ctx_param_rate (WgNodeContext *ctx, guint param);
+
+/**
  * wg_ctx_input:
  * The buffer linked into input @port, or NULL when an optional input is
  * unlinked. Its shape is known from prepare on (check it there), its data
@@ -1193,8 +1203,9 @@ typedef struct {
  * (m, in the caller's coordinates, tiles included).
  * @normal: the unit normal of the displaced surface there.
  * @velocity: the water's velocity there (m/s), from the graph's "velocity"
- * output (spectral graphs: i ω h̃ transformed; simulations: from their
- * state); NAN when the graph has none.
+ * output (spectral graphs: spectrum-evolve's ∂h̃/∂t through fft and
+ * choppy-displacement; simulations: from their state); NAN when the graph
+ * has none.
  * @residual: |rest + (dx, dy) − (x, y)| (m).
  * @iterations: Newton steps the inversion took (0 without displacement).
  * @converged: @residual ≤ the tolerance (false where waves fold over

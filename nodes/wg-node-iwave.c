@@ -11,6 +11,8 @@
  * as one step adding it whole (source_share()). After stepping h is
  * masked again so heights inside solids are exactly 0 (in the anti-aliased
  * border this damps as obstruction² where the paper has obstruction).
+ * "velocity" is (h − h⁻)/Δt of the frame's last sub-step, from those two
+ * outputs (wg-height-rate.h).
  *
  * The operator V (in 1/m) is one of three ("operator"):
  *  - exact: V(k) = k tanh(k d)(1 + (k L)²), the dispersion relation
@@ -56,6 +58,7 @@
 #include "wg-fft-cpu.h"
 #include "wg-gpu-fft.h"
 #include "wg-gpu-kernel.h"
+#include "wg-height-rate.h"
 #include "wg-iwave.h"
 #include "wg-resample.h"
 #include "wg-simd.h"
@@ -69,7 +72,7 @@
 #include <string.h>
 
 enum { IN_SOURCE, IN_OBSTRUCTION, IN_AMBIENT };
-enum { OUT_HEIGHT, OUT_VERTICAL_DERIVATIVE, OUT_PREVIOUS };
+enum { OUT_HEIGHT, OUT_VERTICAL_DERIVATIVE, OUT_PREVIOUS, OUT_VELOCITY };
 enum { P_KERNEL_RADIUS, P_DAMPING, P_SMOOTHING, P_GRAVITY, P_SURFACE_TENSION, P_BOUNDARY,
        P_METHOD, P_AMBIENT_WRAP, P_OPERATOR, P_DEPTH, N_PARAMS };
 enum {
@@ -157,6 +160,9 @@ static const WgPortSpec outputs[] = {
   { "height", WG_PORT_FIELD, 1, FALSE, "Surface height h (m)" },
   { "vertical_derivative", WG_PORT_FIELD, 1, FALSE, "√(−∇²) h of the last step" },
   { "previous", WG_PORT_FIELD, 1, FALSE, "Height one step earlier (m): part of the state" },
+  { "velocity", WG_PORT_FIELD, 1, FALSE,
+    "Vertical velocity ∂h/∂t of the last sub-step, (height − previous)/Δt_sub (m/s). "
+    "Computed only when linked" },
 };
 
 /* Taps that share a weight by the kernel's symmetry: 1, 4 or 8 offsets. */
@@ -193,6 +199,7 @@ typedef struct {
   WgGpuKernel pre, step, smooth, direct, fft_fill, fft_multiply, fft_extract;
   GLuint gpu_op, gpu_spectrum, gpu_work, gpu_velocity;
   WgGpuFft *gpu_fft;
+  WgHeightRate rate;   /* the "velocity" output */
 } IwaveState;
 
 static void
@@ -213,6 +220,7 @@ iwave_state_free (gpointer data)
                              &st->fft_fill, &st->fft_multiply, &st->fft_extract };
   for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
     wg_gpu_kernel_clear (kernels[i]);
+  wg_height_rate_clear (&st->rate);
   GLuint buffers[] = { st->gpu_op, st->gpu_spectrum, st->gpu_work, st->gpu_velocity };
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (buffers[i])
@@ -667,6 +675,9 @@ iwave_prepare (WgNodeContext *ctx, GError **error)
   wg_ctx_define_field (ctx, OUT_HEIGHT, w, h, 1, s->extent);
   wg_ctx_define_field (ctx, OUT_VERTICAL_DERIVATIVE, w, h, 1, s->extent);
   wg_ctx_define_field (ctx, OUT_PREVIOUS, w, h, 1, s->extent);
+  wg_ctx_define_field (ctx, OUT_VELOCITY, w, h, 1, s->extent);
+  if (!wg_height_rate_prepare (&st->rate, ctx, OUT_HEIGHT, OUT_PREVIOUS, OUT_VELOCITY, error))
+    return FALSE;
 
   if (st->use_fft)
     {
@@ -932,7 +943,7 @@ iwave_process_cpu (WgNodeContext *ctx, GError **error)
           height[p] = obs ? next * obs[p] : next;
         }
     }
-  return TRUE;
+  return wg_height_rate_process (&st->rate, ctx, wg_ctx_dt (ctx) / k.substeps, error);
 }
 
 static void
@@ -1035,7 +1046,7 @@ iwave_process_gpu (WgNodeContext *ctx, GError **error)
       if (smooth)
         wg_gpu_kernel_dispatch_field (&st->smooth, &smoother, w, h);
     }
-  return TRUE;
+  return wg_height_rate_process (&st->rate, ctx, wg_ctx_dt (ctx) / k.substeps, error);
 }
 
 const WgNodeType wg_node_iwave = {

@@ -38,9 +38,11 @@
  * Edges: wrap (periodic) or clamp (a missing neighbour is the edge cell
  * itself, as a clamped texture: a reflecting wall half a cell outside).
  *
- * State is the two outputs. A step overwrites the older buffer in place (it
- * reads only its own cell there), so buffers alternate roles; after an odd
- * number of steps one swap pass puts the newest height back in `height`.
+ * State is the height and previous outputs. A step overwrites the older
+ * buffer in place (it reads only its own cell there), so buffers alternate
+ * roles; after an odd number of steps one swap pass puts the newest height
+ * back in `height`. "velocity" is (height − previous)/Δt of the last step,
+ * Δt = 1/(fps·steps_per_frame) (wg-height-rate.h).
  * Heights below 1e-30 m become 0: decaying water would otherwise fill with
  * subnormal floats, which many CPUs handle through slow microcode assists
  * and GPUs may flush to zero on their own; flushed alike, the backends agree.
@@ -48,6 +50,7 @@
 #include "wg-node-private.h"
 #include "wg-simd.h"
 #include "wg-gpu-kernel.h"
+#include "wg-height-rate.h"
 #include "wg-rng.h"
 #include "ripple.h"
 
@@ -55,7 +58,7 @@
 #include <stddef.h>
 
 enum { IN_SOURCE };
-enum { OUT_HEIGHT, OUT_PREVIOUS };
+enum { OUT_HEIGHT, OUT_PREVIOUS, OUT_VELOCITY };
 enum { P_FLOW_FACTOR, P_DAMPENING, P_EDGES, P_STEPS, P_DROP_RATE, P_DROP_RADIUS,
        P_DROP_STRENGTH, P_SEED, N_PARAMS };
 enum { EDGES_WRAP, EDGES_CLAMP };
@@ -117,6 +120,9 @@ static const WgPortSpec outputs[] = {
   { "height", WG_PORT_FIELD, 1, FALSE, "Water height (m)" },
   { "previous", WG_PORT_FIELD, 1, FALSE,
     "Height one step (1/(fps·steps_per_frame) s) earlier (m); part of the state" },
+  { "velocity", WG_PORT_FIELD, 1, FALSE,
+    "Vertical velocity of the last step, (height − previous)·fps·steps_per_frame (m/s). "
+    "Computed only when linked" },
 };
 
 typedef struct {
@@ -128,9 +134,10 @@ typedef struct {
   guint cells[RIPPLE_MAX_DROPS][2];
 } RippleDrops;
 
-/* The GPU passes, built in prepare. */
+/* The GPU passes, built in prepare, and the velocity (on both backends). */
 typedef struct {
   WgGpuKernel add, step, swap;
+  WgHeightRate rate;
 } RippleKernels;
 
 static RippleCoeffs
@@ -205,11 +212,13 @@ ripple_prepare (WgNodeContext *ctx, GError **error)
     return FALSE;
   for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
     wg_ctx_define_field (ctx, o, s->grid[0], s->grid[1], 1, s->extent);
+  RippleKernels *k = g_new0 (RippleKernels, 1);
+  wg_ctx_set_state (ctx, k);
+  if (!wg_height_rate_prepare (&k->rate, ctx, OUT_HEIGHT, OUT_PREVIOUS, OUT_VELOCITY, error))
+    return FALSE;
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
     return TRUE;
-  RippleKernels *k = g_new0 (RippleKernels, 1);
-  wg_ctx_set_state (ctx, k);
   return wg_gpu_kernel_init (&k->add, gpu, "ripple.comp",
                              src ? "#define RIPPLE_ADD 1\n#define HAS_SOURCE 1\n"
                                  : "#define RIPPLE_ADD 1\n",
@@ -227,14 +236,15 @@ ripple_free_state (gpointer data)
   wg_gpu_kernel_clear (&k->add);
   wg_gpu_kernel_clear (&k->step);
   wg_gpu_kernel_clear (&k->swap);
+  wg_height_rate_clear (&k->rate);
   g_free (k);
 }
 
 static void
 ripple_reset (WgNodeContext *ctx)
 {
-  wg_buffer_zero (wg_ctx_output (ctx, OUT_HEIGHT));
-  wg_buffer_zero (wg_ctx_output (ctx, OUT_PREVIOUS));
+  for (guint o = 0; o < G_N_ELEMENTS (outputs); o++)
+    wg_buffer_zero (wg_ctx_output (ctx, o));
 }
 
 /* Signed offset from @c to @i along an axis of @n cells: the shorter way
@@ -338,6 +348,16 @@ ripple_step_cpu (const RippleCoeffs *k, const float *cur, float *prev, guint w, 
     }
 }
 
+/* The velocity output from the frame's last step. */
+static gboolean
+ripple_velocity (WgNodeContext *ctx, GError **error)
+{
+  const RippleParams *p = wg_ctx_params (ctx);
+  const RippleKernels *k = wg_ctx_get_state (ctx);
+  return wg_height_rate_process (&k->rate, ctx, wg_ctx_dt (ctx) / (double) p->steps_per_frame,
+                                 error);
+}
+
 static gboolean
 ripple_process_cpu (WgNodeContext *ctx, GError **error)
 {
@@ -372,7 +392,7 @@ ripple_process_cpu (WgNodeContext *ctx, GError **error)
           bufs[1][i] = t;
         }
     }
-  return TRUE;
+  return ripple_velocity (ctx, error);
 }
 
 static gboolean
@@ -439,7 +459,7 @@ ripple_process_gpu (WgNodeContext *ctx, GError **error)
       wg_gpu_bind (1, bufs[1]);
       wg_gpu_kernel_dispatch_field (&kernels->swap, &swap, w, hh);
     }
-  return TRUE;
+  return ripple_velocity (ctx, error);
 }
 
 const WgNodeType wg_node_ripple = {

@@ -9,6 +9,14 @@
  * With a loop period T, ω is rounded to the nearest multiple of 2π/T so that
  * h̃(k, t + T) = h̃(k, t) exactly; t is reduced modulo T before use, so frame
  * T·fps reproduces frame 0 bit for bit.
+ *
+ * "velocity" is ∂h̃/∂t of that spectrum, differentiated exactly: with the
+ * evolution time τ = t·s + o (time scale s, offset o, either animated),
+ *   ∂h̃/∂t = τ' (−iω a e^{−iωτ} + iω conj(b) e^{iωτ}),  τ' = s + t s' + o',
+ * the same quantised ω (the reduction modulo T has slope 1). It is linear
+ * in h̃'s amplitudes, so the fft node turns it into ∂h/∂t and the rate of
+ * the unit-choppiness displacement, ∂D/∂t, and a choppy-displacement node
+ * with the surface's λ into the displaced surface point's velocity.
  */
 #include "wg-node-private.h"
 #include "wg-ocean.h"
@@ -22,6 +30,7 @@
 #include <stdlib.h>
 
 enum { P_LOOP_PERIOD, P_TIME_SCALE, P_TIME_OFFSET, N_PARAMS };
+enum { OUT_SPECTRUM, OUT_VELOCITY };
 
 typedef struct {
   double loop_period, time_scale, time_offset;
@@ -48,13 +57,19 @@ static const WgPortSpec inputs[] = {
 };
 static const WgPortSpec outputs[] = {
   { "spectrum", WG_PORT_SPECTRUM, 2, FALSE, "h̃(k, t), Hermitian half spectrum (kx ≥ 0)" },
+  { "velocity", WG_PORT_SPECTRUM, 2, FALSE,
+    "∂h̃/∂t: the exact time derivative of \"spectrum\" (time scale, its keys and the loop "
+    "period included), same layout. Through an fft: ∂h/∂t (height) and ∂D/∂t "
+    "(displacement); then a spectral choppy-displacement with the surface's λ gives the "
+    "displaced surface's velocity (m/s). Computed only when linked" },
 };
 
 /* Per half-spectrum cell, with a = h̃0(k), b = h̃0(−k):
  *   h̃(k, t) = a e^{−iωt} + conj(b) e^{iωt}
  *          = ((a+b)re cos + (a+b)im sin,  (a−b)im cos − (a−b)re sin)
  * so the sums and differences are packed once, when h̃0 changes, and each
- * frame is one sincos and four multiply-adds per cell, streamed in order. */
+ * frame is one sincos and four multiply-adds per cell, streamed in order.
+ * Its derivative in τ is ω ((a+b)im cos − (a+b)re sin, −(a−b)im sin − (a−b)re cos). */
 typedef struct {
   double *omega;   /* ω per half-spectrum cell, rad/s */
   guint32 *mirror; /* index of −k in the full input grid, per half-spectrum cell */
@@ -62,7 +77,7 @@ typedef struct {
   gsize n_cells;
   GLuint gpu_packed; /* GPU path: the same, and f = ω/2π as two floats */
   GLuint gpu_freq;
-  WgGpuKernel pack, evolve;
+  WgGpuKernel pack, evolve; /* evolve writes the outputs used, both in one pass */
   gboolean noted;       /* loop_note() ran for this state's spectrum */
 } EvolveState;
 
@@ -82,6 +97,16 @@ evolve_state_free (gpointer data)
   wg_gpu_kernel_clear (&st->pack);
   wg_gpu_kernel_clear (&st->evolve);
   g_free (st);
+}
+
+/* Which outputs to compute: the velocity when something reads it, the
+ * spectrum when something does or nothing reads either (a node left
+ * unlinked still shows its spectrum). */
+static void
+evolve_outputs (WgNodeContext *ctx, gboolean *spectrum, gboolean *velocity)
+{
+  *velocity = wg_ctx_output_used (ctx, OUT_VELOCITY);
+  *spectrum = wg_ctx_output_used (ctx, OUT_SPECTRUM) || !*velocity;
 }
 
 static gboolean
@@ -127,7 +152,8 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
     }
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   wg_ctx_set_state (ctx, st);
-  wg_ctx_define_spectrum (ctx, 0, nx, ny, TRUE, in->extent, in->depth, in->gravity);
+  for (guint o = OUT_SPECTRUM; o <= OUT_VELOCITY; o++)
+    wg_ctx_define_spectrum (ctx, o, nx, ny, TRUE, in->extent, in->depth, in->gravity);
   if (gpu)
     {
       /* Frequencies split into hi + lo floats so the kernel keeps double
@@ -143,9 +169,13 @@ evolve_prepare (WgNodeContext *ctx, GError **error)
                                         GL_STATIC_DRAW);
       st->gpu_packed = wg_gpu_buffer_new (gpu, 4 * st->n_cells * sizeof (float), NULL,
                                           GL_DYNAMIC_COPY);
+      gboolean spectrum, velocity;
+      evolve_outputs (ctx, &spectrum, &velocity);
+      g_autofree char *defines = g_strconcat (spectrum ? "#define SPECTRUM 1\n" : "",
+                                              velocity ? "#define VELOCITY 1\n" : "", NULL);
       if (!wg_gpu_kernel_init (&st->pack, gpu, "spectrum-evolve.comp", "#define PACK 1\n",
                                sizeof (EvolvePackUniforms), error) ||
-          !wg_gpu_kernel_init (&st->evolve, gpu, "spectrum-evolve.comp", NULL,
+          !wg_gpu_kernel_init (&st->evolve, gpu, "spectrum-evolve.comp", defines,
                                sizeof (EvolveUniforms), error))
         return FALSE;
     }
@@ -203,12 +233,16 @@ loop_note (WgNodeContext *ctx, const WgBuffer *in, const float *h0)
                     : "");
 }
 
-/* Evolution time for graph time t (s). */
+/* Evolution time τ for graph time t (s); @rate: dτ/dt = s + t s' + o',
+ * animated time scale s and offset o included. */
 static double
-evolve_time (WgNodeContext *ctx)
+evolve_time (WgNodeContext *ctx, double *rate)
 {
   const EvolveParams *p = wg_ctx_params (ctx);
-  double t = wg_ctx_time (ctx) * p->time_scale + p->time_offset;
+  const double now = wg_ctx_time (ctx);
+  *rate = p->time_scale + now * wg_ctx_param_rate (ctx, P_TIME_SCALE) +
+          wg_ctx_param_rate (ctx, P_TIME_OFFSET);
+  double t = now * p->time_scale + p->time_offset;
   double period = p->loop_period;
   if (period > 0)
     {
@@ -245,17 +279,42 @@ evolve_pack (EvolveState *st, const float *h0, guint nx)
     }
 }
 
-WG_HOT_KERNEL static void
-evolve_cells (float *restrict h, const float *restrict p, const double *restrict omega, double t,
-              gsize begin, gsize end)
+/* Cells [begin, end) of h̃ (@want_h) and of ∂h̃/∂t (@want_v, τ' = @rate);
+ * inlined with constant flags into evolve_cells()' three loops. */
+static inline __attribute__ ((always_inline)) void
+evolve_span (float *restrict h, float *restrict v, const float *restrict p,
+             const double *restrict omega, double t, double rate, gsize begin, gsize end,
+             const gboolean want_h, const gboolean want_v)
 {
   for (gsize c = begin; c < end; c++)
     {
       float s, co;
       fast_sincos (omega[c] * t, &s, &co);
-      h[2 * c] = p[4 * c] * co + p[4 * c + 1] * s;
-      h[2 * c + 1] = p[4 * c + 2] * co - p[4 * c + 3] * s;
+      if (want_h)
+        {
+          h[2 * c] = p[4 * c] * co + p[4 * c + 1] * s;
+          h[2 * c + 1] = p[4 * c + 2] * co - p[4 * c + 3] * s;
+        }
+      if (want_v)
+        {
+          const float w = (float) (omega[c] * rate);
+          v[2 * c] = w * (p[4 * c + 1] * co - p[4 * c] * s);
+          v[2 * c + 1] = -w * (p[4 * c + 2] * s + p[4 * c + 3] * co);
+        }
     }
+}
+
+/* @h or @v NULL: that output is not computed. */
+WG_HOT_KERNEL static void
+evolve_cells (float *restrict h, float *restrict v, const float *restrict p,
+              const double *restrict omega, double t, double rate, gsize begin, gsize end)
+{
+  if (v == NULL)
+    evolve_span (h, v, p, omega, t, rate, begin, end, TRUE, FALSE);
+  else if (h == NULL)
+    evolve_span (h, v, p, omega, t, rate, begin, end, FALSE, TRUE);
+  else
+    evolve_span (h, v, p, omega, t, rate, begin, end, TRUE, TRUE);
 }
 
 static gboolean
@@ -271,13 +330,17 @@ evolve_process_cpu (WgNodeContext *ctx, GError **error)
   if (wg_ctx_input_changed (ctx, 0) || !st->noted)
     loop_note (ctx, in, h0);
   st->noted = TRUE;
-  float *h = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const double t = evolve_time (ctx);
+  gboolean spectrum, velocity;
+  evolve_outputs (ctx, &spectrum, &velocity);
+  float *h = spectrum ? wg_buffer_data (wg_ctx_output (ctx, OUT_SPECTRUM)) : NULL;
+  float *v = velocity ? wg_buffer_data (wg_ctx_output (ctx, OUT_VELOCITY)) : NULL;
+  double rate;
+  const double t = evolve_time (ctx, &rate);
   const gsize n = st->n_cells, block = 1024;
 
 #pragma omp parallel for schedule(static)
   for (gsize b = 0; b < (n + block - 1) / block; b++)
-    evolve_cells (h, st->packed, st->omega, t, b * block, MIN (n, (b + 1) * block));
+    evolve_cells (h, v, st->packed, st->omega, t, rate, b * block, MIN (n, (b + 1) * block));
   return TRUE;
 }
 
@@ -308,18 +371,26 @@ evolve_process_gpu (WgNodeContext *ctx, GError **error)
       wg_gpu_bind (1, st->gpu_packed);
       wg_gpu_kernel_dispatch (&st->pack, &u, groups, 1, 1);
     }
-  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
-  if (out == 0)
-    return FALSE;
-  const double t = evolve_time (ctx);
+  gboolean used[2];
+  evolve_outputs (ctx, &used[OUT_SPECTRUM], &used[OUT_VELOCITY]);
+  for (guint o = OUT_SPECTRUM; o <= OUT_VELOCITY; o++)
+    if (used[o])
+      {
+        GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, o), error);
+        if (out == 0)
+          return FALSE;
+        wg_gpu_bind (2 + o, out);
+      }
+  double rate;
+  const double t = evolve_time (ctx, &rate);
   const float t_hi = (float) t;
   const EvolveUniforms u = {
     .u_time = { t_hi, (float) (t - (double) t_hi) },
     .u_cells = (guint) st->n_cells,
+    .u_rate = (float) (2.0 * G_PI * rate),
   };
   wg_gpu_bind (0, st->gpu_packed);
   wg_gpu_bind (1, st->gpu_freq);
-  wg_gpu_bind (2, out);
   wg_gpu_kernel_dispatch (&st->evolve, &u, groups, 1, 1);
   return TRUE;
 }
@@ -329,7 +400,8 @@ const WgNodeType wg_node_spectrum_evolve = {
   .title = "Spectrum Evolve",
   .category = "Ocean",
   .description = "Advances the wave amplitudes to time t with the dispersion relation "
-                 "ω² = g k tanh(k d) (depth from the spectrum); optional exact loop period.",
+                 "ω² = g k tanh(k d) (depth from the spectrum); optional exact loop period. "
+                 "Also gives their exact time derivative, for the water's velocity.",
   .reference = "Tessendorf 2001 eq. 26; Belyaev 2003 eq. 1–2, 8 (papers/003)",
   .inputs = inputs,
   .n_inputs = G_N_ELEMENTS (inputs),

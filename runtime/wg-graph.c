@@ -146,6 +146,17 @@ monotone_tangent (const double *k, guint n, guint j)
   return (w0 + w1) / (w0 / d0 + w1 / d1);
 }
 
+/* The keyframe segment (keys i − 1, i) that time @t lies in, for t strictly
+ * between the first and the last key: @t in (t0, t1]. */
+static guint
+key_segment (const double *k, double t)
+{
+  guint i = 1;
+  while (k[2 * i] < t)
+    i++;
+  return i;
+}
+
 double
 wg_value_at (const WgValue *value, double t)
 {
@@ -157,9 +168,7 @@ wg_value_at (const WgValue *value, double t)
     return k[1];
   if (t >= k[2 * (n - 1)])
     return k[2 * (n - 1) + 1];
-  guint i = 1;
-  while (k[2 * i] < t)
-    i++;
+  guint i = key_segment (k, t);
   double t0 = k[2 * (i - 1)], t1 = k[2 * i], v0 = k[2 * (i - 1) + 1], v1 = k[2 * i + 1];
   double h = t1 - t0, w = (t - t0) / h;
   switch (value->interpolation)
@@ -178,6 +187,36 @@ wg_value_at (const WgValue *value, double t)
     case WG_INTERPOLATION_LINEAR:
     default:
       return v0 + w * (v1 - v0);
+    }
+}
+
+double
+wg_value_rate_at (const WgValue *value, double t)
+{
+  if (value->keys == NULL)
+    return 0;
+  const double *k = value->keys;
+  guint n = value->n_keys;
+  if (t <= k[0] || t >= k[2 * (n - 1)])
+    return 0;
+  guint i = key_segment (k, t);
+  double t0 = k[2 * (i - 1)], t1 = k[2 * i], v0 = k[2 * (i - 1) + 1], v1 = k[2 * i + 1];
+  double h = t1 - t0, w = (t - t0) / h;
+  switch (value->interpolation)
+    {
+    case WG_INTERPOLATION_CONSTANT:
+      return 0;
+    case WG_INTERPOLATION_SMOOTH:
+      {
+        /* d/dt of wg_value_at()'s Hermite cubic: d/dw over h. */
+        double m0 = monotone_tangent (k, n, i - 1), m1 = monotone_tangent (k, n, i);
+        double w2 = w * w;
+        return ((6 * w2 - 6 * w) * (v0 - v1)) / h + (3 * w2 - 4 * w + 1) * m0 +
+               (3 * w2 - 2 * w) * m1;
+      }
+    case WG_INTERPOLATION_LINEAR:
+    default:
+      return (v1 - v0) / h;
     }
 }
 

@@ -91,6 +91,16 @@ wg_ctx_dt (WgNodeContext *ctx)
   return 1.0 / ctx->plan->graph->settings.fps;
 }
 
+double
+wg_ctx_param_rate (WgNodeContext *ctx, guint param)
+{
+  g_assert (param < ctx->inst->type->n_params);
+  const WgParamSpec *spec = &ctx->inst->type->params[param];
+  g_assert (spec->type == WG_PARAM_FLOAT);
+  double rate = wg_value_rate_at (&ctx->inst->values[param], wg_ctx_time (ctx));
+  return spec->flags & WG_PARAM_FLAG_DEGREES ? rate * (G_PI / 180.0) : rate;
+}
+
 /* The path parameter's value resolved against the graph's folder, kept
  * until the value changes so that filling the struct allocates only then. */
 static const char *

@@ -71,6 +71,12 @@ void wg_value_copy (WgValue *dst, const WgValue *src);
 gboolean wg_value_equal (const WgValue *a, const WgValue *b, const WgParamSpec *spec);
 /** wg_value_at: a float parameter's value at time @t (s), keyframes included. */
 double wg_value_at (const WgValue *value, double t);
+/**
+ * wg_value_rate_at: the slope of wg_value_at() at time @t (per second):
+ * 0 for a constant, before the first key, after the last and under
+ * constant interpolation; from the left at a key where the slope jumps.
+ */
+double wg_value_rate_at (const WgValue *value, double t);
 
 /**
  * wg_value_set_list_json:

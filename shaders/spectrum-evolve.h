@@ -15,5 +15,6 @@ WG_UNIFORMS (EvolveUniforms)
 {
   WG_VEC2 (u_time);   /* t = hi + lo (s) */
   WG_UINT (u_cells);  /* half-spectrum cells */
+  WG_FLOAT (u_rate);  /* 2π τ', so that ∂h̃/∂t's factor ω τ' is u_rate · f */
 };
 #endif

@@ -974,9 +974,10 @@ test_info_bypass (void)
   g_assert_nonnull (strstr (r.out, "\n  evolve         spectrum-evolve      (bypassed)\n"));
   g_assert_nonnull (strstr (r.out, "\n  out            field-out            (bypassed) path=h.%04d.exr\n"));
   g_assert_nonnull (strstr (r.out, "\n  fft            fft                  \n"));
-  g_assert_nonnull (strstr (r.out, "note      nodes[1] (\"evolve\"): bypassed: spectrum ← spectrum\n"));
+  g_assert_nonnull (strstr (r.out, "note      nodes[1] (\"evolve\"): bypassed: spectrum ← spectrum; "
+                                   "velocity ← spectrum\n"));
   g_assert_nonnull (strstr (r.out, "note      nodes[4] (\"water\"): bypassed: height = 0; "
-                                   "vertical_derivative = 0; previous = 0\n"));
+                                   "vertical_derivative = 0; previous = 0; velocity = 0\n"));
   run_clear (&r);
 
   const char *run[] = { "run", "graph.json", "--out", "out", "--no-contact-sheet", NULL };

@@ -1,7 +1,8 @@
 /* test-query.c — wg_plan_query(): the surface above world points. Checked
  * against Gerstner's trochoid solved in double precision, against the
- * ocean's own grid (a displaced grid vertex must be found again), and CPU
- * against GPU on every example graph. */
+ * ocean's own grid (a displaced grid vertex must be found again), velocities
+ * against the motion of the surface point they belong to, and CPU against
+ * GPU on every example graph. */
 #include "wg-test-util.h"
 
 #include <math.h>
@@ -132,6 +133,27 @@ test_trochoid (void)
  * The ocean's own grid
  * ------------------------------------------------------------------------- */
 
+/* @n random vertices (seeded) of the grid of plan output @name: their
+ * index j·w + i, and their rest positions (i Δx, j Δy) in @xy. */
+static guint *
+random_vertices (WgPlan *plan, const char *name, gsize n, guint32 seed, double *xy)
+{
+  WgBuffer *b = wg_plan_get_output (plan, name);
+  const guint w = wg_buffer_get_width (b), h = wg_buffer_get_height (b);
+  double ext[2];
+  wg_buffer_get_extent (b, ext);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  guint *cell = g_new (guint, n);
+  for (gsize k = 0; k < n; k++)
+    {
+      guint i = g_rand_int_range (rand, 0, w), j = g_rand_int_range (rand, 0, h);
+      cell[k] = j * w + i;
+      xy[2 * k] = i * ext[0] / w;
+      xy[2 * k + 1] = j * ext[1] / h;
+    }
+  return cell;
+}
+
 /* graphs/ocean.json: each grid vertex (i, j) moves to (iΔ + dx, jΔ + dy)
  * at height dz. Asked for that displaced point, the query must find the
  * vertex again and its height — exact values at a node, so the check does
@@ -144,23 +166,17 @@ test_ocean_vertices (void)
   g_autoptr (WgGraph) g = wg_test_load_example ("ocean.json", 0);
   g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
   const float *d = wg_test_eval (plan, 30, "choppy:displacement");
-  WgBuffer *b = wg_plan_get_output (plan, "displacement");
-  const guint w = wg_buffer_get_width (b);
   double ext[2];
-  wg_buffer_get_extent (b, ext);
-  const double dx = ext[0] / w;
+  wg_buffer_get_extent (wg_plan_get_output (plan, "displacement"), ext);
   const gsize n = 3000;
-  g_autoptr (GRand) rand = g_rand_new_with_seed (9);
   g_autofree double *xy = g_new (double, 2 * n);
   g_autofree double *far = g_new (double, 2 * n);
-  g_autofree guint *cell = g_new (guint, 2 * n);
+  g_autofree guint *cell = random_vertices (plan, "displacement", n, 9, xy);
   for (gsize i = 0; i < n; i++)
     {
-      cell[2 * i] = g_rand_int_range (rand, 0, w);
-      cell[2 * i + 1] = g_rand_int_range (rand, 0, w);
-      const float *v = d + 3 * ((gsize) cell[2 * i + 1] * w + cell[2 * i]);
-      xy[2 * i] = cell[2 * i] * dx + v[0];
-      xy[2 * i + 1] = cell[2 * i + 1] * dx + v[1];
+      const float *v = d + 3 * (gsize) cell[i];
+      xy[2 * i] += v[0];
+      xy[2 * i + 1] += v[1];
       far[2 * i] = xy[2 * i] + 40 * ext[0];
       far[2 * i + 1] = xy[2 * i + 1] - 3 * ext[1];
     }
@@ -171,7 +187,7 @@ test_ocean_vertices (void)
   guint found = 0;
   for (gsize i = 0; i < n; i++)
     {
-      double dz = d[3 * ((gsize) cell[2 * i + 1] * w + cell[2 * i]) + 2];
+      double dz = d[3 * (gsize) cell[i] + 2];
       worst_naive = fmax (worst_naive, fabs (naive[i].height - dz));
       worst_far = fmax (worst_far, fabs (rf[i].height - r[i].height));
       g_assert_cmpfloat (fabs (rf[i].rest[0] - r[i].rest[0] - 40 * ext[0]), <, 1e-3);
@@ -194,11 +210,14 @@ test_ocean_vertices (void)
  * CPU and GPU
  * ------------------------------------------------------------------------- */
 
+/* Largest differences of heights and displacements (returned), normals,
+ * rest points and velocities (where both have one). */
 static double
-max_diff (const WgQueryResult *a, const WgQueryResult *b, gsize n, double *normal, double *rest)
+max_diff (const WgQueryResult *a, const WgQueryResult *b, gsize n, double *normal, double *rest,
+          double *velocity)
 {
   double h = 0;
-  *normal = *rest = 0;
+  *normal = *rest = *velocity = 0;
   for (gsize i = 0; i < n; i++)
     {
       if (!a[i].converged || !b[i].converged)
@@ -208,6 +227,8 @@ max_diff (const WgQueryResult *a, const WgQueryResult *b, gsize n, double *norma
         {
           h = fmax (h, fabs (a[i].displacement[c] - b[i].displacement[c]));
           *normal = fmax (*normal, fabs (a[i].normal[c] - b[i].normal[c]));
+          if (!isnan (a[i].velocity[c]) && !isnan (b[i].velocity[c]))
+            *velocity = fmax (*velocity, fabs (a[i].velocity[c] - b[i].velocity[c]));
         }
       *rest = fmax (*rest, hypot (a[i].rest[0] - b[i].rest[0], a[i].rest[1] - b[i].rest[1]));
     }
@@ -216,9 +237,11 @@ max_diff (const WgQueryResult *a, const WgQueryResult *b, gsize n, double *norma
 
 /* Every example graph, a few frames in: the GPU pass against the CPU path
  * on the same outputs, and against a CPU plan's queries, both bicubic and
- * bilinear, within 1e-3 m (heights, displacements) and 1e-3 (normals).
- * Rest points agree to a few mm: each side stops anywhere within the 1 mm
- * tolerance of the solution, which a Jacobian below 1 stretches. */
+ * bilinear, within 1e-3 m (heights, displacements), 1e-3 (normals) and
+ * 1e-3 m/s (velocities, on the graphs with a "velocity" output; found
+ * wherever the plans have one). Rest points agree to a few mm: each side
+ * stops anywhere within the 1 mm tolerance of the solution, which a
+ * Jacobian below 1 stretches. */
 static void
 test_parity (gconstpointer data)
 {
@@ -247,23 +270,104 @@ test_parity (gconstpointer data)
       g_autofree WgQueryResult *on_gpu = query (gpu, filters[f], xy, n);
       g_autofree WgQueryResult *read_back = query (gpu, filters[f] | WG_QUERY_CPU, xy, n);
       g_autofree WgQueryResult *on_cpu = query (cpu, filters[f], xy, n);
-      double nd, rd, nd2, rd2;
-      double same = max_diff (on_gpu, read_back, n, &nd, &rd);
-      double across = max_diff (on_gpu, on_cpu, n, &nd2, &rd2);
-      g_test_message ("%s %s: GPU pass vs CPU path %.2g m (normals %.2g, rest %.2g m); "
-                      "GPU plan vs CPU plan %.2g m (normals %.2g, rest %.2g m)", name,
-                      f ? "bicubic" : "bilinear", same, nd, rd, across, nd2, rd2);
+      double nd, rd, vd, nd2, rd2, vd2;
+      double same = max_diff (on_gpu, read_back, n, &nd, &rd, &vd);
+      double across = max_diff (on_gpu, on_cpu, n, &nd2, &rd2, &vd2);
+      g_test_message ("%s %s: GPU pass vs CPU path %.2g m (normals %.2g, rest %.2g m, velocity "
+                      "%.2g m/s); GPU plan vs CPU plan %.2g m (normals %.2g, rest %.2g m, "
+                      "velocity %.2g m/s)", name, f ? "bicubic" : "bilinear", same, nd, rd, vd,
+                      across, nd2, rd2, vd2);
       g_assert_cmpfloat (same, <, 1e-3);
       g_assert_cmpfloat (nd, <, 1e-3);
       g_assert_cmpfloat (rd, <, 5e-3);
+      g_assert_cmpfloat (vd, <, 1e-3);
       g_assert_cmpfloat (across, <, 1e-3);
       g_assert_cmpfloat (nd2, <, 1e-3);
+      g_assert_cmpfloat (vd2, <, 1e-3);
+      const gboolean has_velocity = wg_plan_get_output (cpu, "velocity") != NULL;
       for (gsize i = 0; i < n; i++)
         {
           g_assert_cmpint (on_gpu[i].inside, ==, on_cpu[i].inside);
-          g_assert_cmpint (isnan (on_gpu[i].velocity[2]), ==, isnan (on_cpu[i].velocity[2]));
+          g_assert_cmpint (isnan (on_gpu[i].velocity[2]), ==, !has_velocity);
+          g_assert_cmpint (isnan (on_cpu[i].velocity[2]), ==, !has_velocity);
         }
     }
+}
+
+/* ---------------------------------------------------------------------------
+ * Velocities
+ * ------------------------------------------------------------------------- */
+
+/* graphs/ocean-calm.json between frames: the velocity a query returns is
+ * that of the water it finds, the surface point of rest position x₀ that
+ * lies above (x, y) now. That point is at x₀ + D(x₀, t') at any time t'
+ * (a query at x₀ without inversion reads D there), so the central
+ * difference of its positions at t ± ε must be the velocity: within 2e-3
+ * of max |v| (the same interpolation weights at both times; measured 4e-5
+ * on the CPU, 4.5e-4 on llvmpipe, whose float phase drifts). */
+static void
+test_velocity_follows_water (void)
+{
+  g_autoptr (WgGraph) g = wg_test_load_example ("ocean-calm.json", 0);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  g_autoptr (GError) error = NULL;
+  const double t = 21.7, eps = 1e-3;
+  const gsize n = 2000;
+  g_autofree double *xy = random_points (n, 0, 64, 4);
+  g_assert_true (wg_plan_evaluate_time (plan, t, &error));
+  g_autofree WgQueryResult *now = query (plan, WG_QUERY_BICUBIC, xy, n);
+  g_autofree double *rest = g_new (double, 2 * n);
+  for (gsize i = 0; i < n; i++)
+    {
+      rest[2 * i] = now[i].rest[0];
+      rest[2 * i + 1] = now[i].rest[1];
+    }
+  g_assert_true (wg_plan_evaluate_time (plan, t - eps, &error));
+  g_autofree WgQueryResult *before = query (plan, WG_QUERY_BICUBIC | WG_QUERY_NO_INVERSION,
+                                            rest, n);
+  g_assert_true (wg_plan_evaluate_time (plan, t + eps, &error));
+  g_autofree WgQueryResult *after = query (plan, WG_QUERY_BICUBIC | WG_QUERY_NO_INVERSION,
+                                           rest, n);
+  double peak = 0, worst = 0;
+  for (gsize i = 0; i < n; i++)
+    for (int c = 0; c < 3; c++)
+      {
+        g_assert_true (isfinite (now[i].velocity[c]));
+        double moved = ((double) after[i].displacement[c] - before[i].displacement[c]) / (2 * eps);
+        peak = fmax (peak, fabs (now[i].velocity[c]));
+        worst = fmax (worst, fabs (now[i].velocity[c] - moved));
+      }
+  g_test_message ("ocean-calm: query velocities up to %.3f m/s; the found water point's motion "
+                  "over t ± %g s differs by %.2g of that", peak, eps, worst / peak);
+  g_assert_cmpfloat (peak, >, 0.1);
+  g_assert_cmpfloat (worst, <, 2e-3 * peak);
+}
+
+/* graphs/pool.json: iWave's 1-channel velocity is the vertical one, read
+ * at (x, y): at a grid vertex it is that cell's value, with no horizontal
+ * part. */
+static void
+test_velocity_height_only (void)
+{
+  g_autoptr (WgGraph) g = wg_test_load_example ("pool.json", 0);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 0);
+  const float *v = NULL;
+  for (gint64 f = 0; f <= 10; f++)
+    v = wg_test_eval (plan, f, "water:velocity");
+  g_assert_cmpuint (wg_buffer_get_channels (wg_plan_get_output (plan, "velocity")), ==, 1);
+  const gsize n = 500;
+  g_autofree double *xy = g_new (double, 2 * n);
+  g_autofree guint *cell = random_vertices (plan, "velocity", n, 2, xy);
+  g_autofree WgQueryResult *r = query (plan, WG_QUERY_BILINEAR, xy, n);
+  double peak = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (r[i].velocity[0], ==, 0);
+      g_assert_cmpfloat (r[i].velocity[1], ==, 0);
+      g_assert_cmpfloat (fabs (r[i].velocity[2] - v[cell[i]]), <=, 1e-6 * fabs (v[cell[i]]) + 1e-9);
+      peak = fmax (peak, fabs (v[cell[i]]));
+    }
+  g_assert_cmpfloat (peak, >, 1e-3);
 }
 
 /* ---------------------------------------------------------------------------
@@ -356,6 +460,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   wg_test_add_both ("query", "trochoid", test_trochoid);
   g_test_add_func ("/query/ocean-vertices", test_ocean_vertices);
+  wg_test_add_both ("query", "velocity-follows-water", test_velocity_follows_water);
+  wg_test_add_both ("query", "velocity-height-only", test_velocity_height_only);
   g_test_add_func ("/query/edges", test_edges);
   g_test_add_func ("/query/errors", test_errors);
   g_autoptr (GPtrArray) names = wg_test_example_graphs ();
