@@ -15,8 +15,9 @@ packages=(
 )
 # The tests also build the fuzz harnesses with clang and libFuzzer, and run
 # farm bakes on a single-node Slurm they start themselves; the editor's UI
-# tests type keys through the X server with xdotool.
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool)
+# tests type keys through the X server with xdotool; the sample game
+# (examples/harbor-game) is built with SDL2.
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev)
 
 install_packages() {
   local missing=()

@@ -7,26 +7,15 @@
 # registers a node type of its own (install/custom-node.c) and runs it in a
 # graph with a built-in node; one is docs/embedding.md's minimal program.
 set -eu
-build=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$tmp/root
-meson install -C "$build" --destdir "$root" --no-rebuild --quiet >/dev/null
-pc=$(find "$root" -name wavegraph.pc | head -n 1)
-[ -n "$pc" ] || { echo "wavegraph.pc was not installed"; exit 1; }
-lib=$(find "$root" -name 'libwavegraph.so.0' | head -n 1)
-[ -n "$lib" ] || { echo "libwavegraph.so.0 was not installed"; exit 1; }
-graph=$(find "$root" -path '*/share/wavegraph/graphs/ocean-calm.json' | head -n 1)
-[ -n "$graph" ] || { echo "the example graphs were not installed"; exit 1; }
-# The staged .pc file, its prefix moved under the staging folder (glib's and
-# json-glib's stay the system's).
-mkdir "$tmp/pc"
-sed "s|^prefix=|prefix=$root|" "$pc" > "$tmp/pc/wavegraph.pc"
-flags=$(PKG_CONFIG_PATH=$tmp/pc pkg-config --cflags --libs wavegraph)
+. "$here/staged-install.sh"
+stage_install "$(realpath "$1")"
+graph=$(pkg-config --variable=graphsdir wavegraph)/ocean-calm.json
+[ -f "$graph" ] || { echo "the example graphs were not installed where the .pc says ($graph)"; exit 1; }
+flags=$(pkg-config --cflags --libs wavegraph)
 # shellcheck disable=SC2086 # the flags are words
 cc -std=c11 -Wall -Werror -o "$tmp/embed" "$here/install/embed.c" $flags -lm
-out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/embed" "$graph")
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/embed" "$graph")
 echo "$out"
 # ocean-calm: a 4 m/s wind sea (Hs of a fully developed one, 0.21 U²/g, is
 # 0.34 m; the runtime's own physics tests check the spectrum against the fits):
