@@ -101,19 +101,6 @@ wg_interaction_apply (const WgInteraction *it, WgEvaluator *ev, double x, double
     wg_evaluator_release_input (ev, it->strength_input, 0);
 }
 
-/* The first node whose type declares @role (WgNodeRoles), or NULL. */
-static const char *
-first_with_role (const WgGraph *graph, unsigned role)
-{
-  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
-    {
-      const char *id = wg_graph_get_node_id (graph, i);
-      if (wg_graph_get_node_type (graph, id)->roles & role)
-        return id;
-    }
-  return NULL;
-}
-
 /* The first registered type declaring @role, or NULL. */
 static const WgNodeType *
 type_with_role (unsigned role)
@@ -154,7 +141,7 @@ WgCommand *
 wg_interaction_enable_command (const WgGraph *graph)
 {
   g_autoptr (WgInteraction) poke = wg_interaction_find (graph, &wg_poke_role);
-  const char *water = first_with_role (graph, WG_NODE_ROLE_SIMULATION);
+  const char *water = wg_graph_find_node_with_role (graph, WG_NODE_ROLE_SIMULATION);
   const WgNodeType *poker = type_with_role (wg_poke_role.node_role);
   if (poke || water == NULL || poker == NULL)
     return NULL;

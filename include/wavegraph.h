@@ -509,6 +509,13 @@ guint wg_graph_get_n_nodes (const WgGraph *graph);
 const char *wg_graph_get_node_id (const WgGraph *graph, guint index);
 /** wg_graph_find_node: index of node @id, or -1. */
 int wg_graph_find_node (const WgGraph *graph, const char *id);
+/**
+ * wg_graph_find_node_with_role:
+ * The first node (in graph order) whose type plays one of @roles
+ * (WgNodeRoles), or NULL: how a host finds the simulation to poke or the
+ * thing to drag without knowing type names.
+ */
+const char *wg_graph_find_node_with_role (const WgGraph *graph, unsigned roles);
 const WgNodeType *wg_graph_get_node_type (const WgGraph *graph, const char *id);
 
 /**

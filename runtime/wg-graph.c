@@ -589,6 +589,18 @@ wg_graph_find_node (const WgGraph *graph, const char *id)
   return n ? wg_graph_node_index (graph, n) : -1;
 }
 
+const char *
+wg_graph_find_node_with_role (const WgGraph *graph, unsigned roles)
+{
+  for (guint i = 0; i < graph->nodes->len; i++)
+    {
+      const WgNodeInst *inst = g_ptr_array_index (graph->nodes, i);
+      if (inst->type->roles & roles)
+        return inst->id;
+    }
+  return NULL;
+}
+
 const WgNodeType *
 wg_graph_get_node_type (const WgGraph *graph, const char *id)
 {

@@ -24,25 +24,12 @@
 #define WAKE_PER_SPEED (0.004 / 3.5)
 #define POKE_RADIUS 2.0 /* m */
 
-/* The first node of @graph whose type plays @role. */
-static const char *
-node_with_role (const WgGraph *graph, unsigned role)
-{
-  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
-    {
-      const char *id = wg_graph_get_node_id (graph, i);
-      if (wg_graph_get_node_type (graph, id)->roles & role)
-        return id;
-    }
-  return NULL;
-}
-
 /* A "poke" node between the simulation and what fed its "source" input,
  * as the editor's Enable Poking does; inputs poke_x, poke_y, poke_amplitude. */
 static gboolean
 add_poke (WgGraph *graph, GError **error)
 {
-  const char *water = node_with_role (graph, WG_NODE_ROLE_SIMULATION);
+  const char *water = wg_graph_find_node_with_role (graph, WG_NODE_ROLE_SIMULATION);
   const WgNodeType *poker = NULL;
   guint n_types;
   const WgNodeType *const *types = wg_node_types (&n_types);
