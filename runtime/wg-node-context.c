@@ -254,6 +254,16 @@ wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboo
   set_output (ctx, port, b);
 }
 
+void
+wg_ctx_define_image (WgNodeContext *ctx, guint port, guint width, guint height)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_IMAGE);
+  g_assert (width >= 1 && height >= 1 && width <= WG_MAX_IMAGE_SIDE &&
+            height <= WG_MAX_IMAGE_SIDE);
+  set_output (ctx, port, wg_buffer_new_image (width, height, ctx->plan->gpu));
+}
+
 gpointer
 wg_ctx_get_state (WgNodeContext *ctx)
 {
