@@ -5,7 +5,7 @@
  * sharing the temporary-folder and failure-injection helpers.
  */
 #include "wg-image-io.h"
-#include "wg-test-tmp.h"
+#include "wg-test-util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1158,20 +1158,6 @@ test_png_write_fails_midway (void)
   g_assert_cmpstr (contents, ==, "old contents");
 }
 
-/* CRC-32 (ISO-HDLC, PNG's), bit by bit: an independent check of chunk CRCs. */
-static guint32
-crc32_png (const guint8 *p, gsize n)
-{
-  guint32 c = 0xffffffffu;
-  for (gsize i = 0; i < n; i++)
-    {
-      c ^= p[i];
-      for (int k = 0; k < 8; k++)
-        c = (c >> 1) ^ (0xedb88320u & -(c & 1u));
-    }
-  return c ^ 0xffffffffu;
-}
-
 static void
 put_be32 (guint8 *p, guint32 v)
 {
@@ -1195,13 +1181,13 @@ test_read_limit (void)
   put_be32 (png + 16, 16384);
   put_be32 (png + 20, 16384);
   png[24] = 16, png[25] = 6;
-  put_be32 (png + 29, crc32_png (png + 12, 17));
+  put_be32 (png + 29, wg_test_crc32 (png + 12, 17));
   put_be32 (png + 33, 0);
   memcpy (png + 37, "IDAT", 4);
-  put_be32 (png + 41, crc32_png (png + 37, 4));
+  put_be32 (png + 41, wg_test_crc32 (png + 37, 4));
   put_be32 (png + 45, 0);
   memcpy (png + 49, "IEND", 4);
-  put_be32 (png + 53, crc32_png (png + 49, 4));
+  put_be32 (png + 53, wg_test_crc32 (png + 49, 4));
   g_autofree char *liar = g_build_filename (dir, "liar.png", NULL);
   g_assert_true (g_file_set_contents (liar, (const char *) png, sizeof png, NULL));
   g_assert_null (wg_png_read (liar, &w, &h, &c, &error));

@@ -332,20 +332,6 @@ test_colorspace (void)
  * Bad files
  * ------------------------------------------------------------------------- */
 
-/* CRC-32 of PNG chunks (ISO 3309), to forge headers libpng checks. */
-static guint32
-crc32 (const guint8 *data, gsize n)
-{
-  guint32 c = 0xffffffffu;
-  for (gsize i = 0; i < n; i++)
-    {
-      c ^= data[i];
-      for (int k = 0; k < 8; k++)
-        c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-    }
-  return c ^ 0xffffffffu;
-}
-
 /* A valid 4 × 4 8-bit RGB PNG whose IHDR then says @width × @height at
  * @depth bits, its CRC made right again. */
 static GBytes *
@@ -363,7 +349,7 @@ forged_png (const char *dir, guint32 width, guint32 height, guint8 depth)
   const guint32 fields[2] = { GUINT32_TO_BE (width), GUINT32_TO_BE (height) };
   memcpy (ihdr + 4, fields, sizeof fields);
   ihdr[12] = depth;
-  guint32 crc = GUINT32_TO_BE (crc32 (ihdr, 4 + 13));
+  guint32 crc = GUINT32_TO_BE (wg_test_crc32 (ihdr, 4 + 13));
   memcpy (ihdr + 4 + 13, &crc, 4);
   return g_bytes_new_take (bytes, n);
 }
