@@ -56,6 +56,11 @@ typedef struct {
   guint w, h;
   int threads;
   guint16 *codes; /* PNG: a frame's samples, the writer thread's scratch */
+  /* 8-bit PNG: where each code's range of linear values ends, the sRGB
+   * curve at (c + ½) / 255: a search of 8 steps instead of a pow() per
+   * sample finds round (255 · encode (v)) (for all but values within
+   * rounding of a boundary). */
+  double ends[255];
 } ImageOut;
 
 static void
@@ -78,7 +83,27 @@ quantise (double v, double max)
   return (guint16) (v * max + 0.5);
 }
 
-/* Runs on the writer thread. */
+/* The 8-bit sRGB code of linear @v: the first code whose range ends above
+ * it (NaN: 0). */
+static inline guint16
+srgb8 (const double *ends, double v)
+{
+  if (!(v >= ends[0]))
+    return 0;
+  guint lo = 0, hi = 255; /* ends[lo] ≤ v < ends[hi], ends[255] taken as +∞ */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (v >= ends[mid])
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return (guint16) hi;
+}
+
+/* Runs on the writer thread: serial, as the EXR writer's own threads are
+ * not OpenMP's (whose spinning team would fight the plan's). */
 static gboolean
 write_frame (gconstpointer config, gconstpointer data, int dirfd, const char *leaf,
              GError **error)
@@ -92,13 +117,15 @@ write_frame (gconstpointer config, gconstpointer data, int dirfd, const char *le
                               WG_EXR_ZIP, -1, io->threads, error);
     }
   const double max = (double) ((1u << io->bits) - 1);
-  const gssize n = (gssize) io->w * io->h * 4;
+  const gsize n = (gsize) io->w * io->h * 4;
   guint16 *codes = io->codes;
-#pragma omp parallel for schedule(static) num_threads (io->threads)
-  for (gssize k = 0; k < n; k++)
+  for (gsize k = 0; k < n; k++)
     {
       double v = rgba[k];
-      codes[k] = quantise (k % 4 == 3 ? v : wg_srgb_from_linear (v), max);
+      if (k % 4 == 3)
+        codes[k] = quantise (v, max);
+      else
+        codes[k] = io->bits == 8 ? srgb8 (io->ends, v) : quantise (wg_srgb_from_linear (v), max);
     }
   return wg_png_write_codes_at (dirfd, leaf, io->w, io->h, 4, io->bits, codes, TRUE, error);
 }
@@ -136,6 +163,8 @@ image_out_prepare (WgNodeContext *ctx, GError **error)
   io->threads = wg_ctx_threads (ctx);
   if (io->png && wg_ctx_writes_files (ctx))
     io->codes = g_new (guint16, in->n_floats);
+  for (guint c = 0; c < 255; c++)
+    io->ends[c] = wg_srgb_to_linear ((c + 0.5) / 255.0);
   return TRUE;
 }
 
