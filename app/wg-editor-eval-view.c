@@ -28,22 +28,26 @@ field_range (WgField *f, const float *data)
     }
 }
 
-/* Why an output of @kind has no picture on the patch. */
-static const char *
-kind_refusal (WgPortType kind)
+/* Why output @b has no picture on the patch. */
+static char *
+kind_refusal (WgBuffer *b)
 {
-  switch (kind)
+  switch (wg_buffer_get_kind (b))
     {
     case WG_PORT_SPECTRUM:
-      return "A spectrum lives in wave-number space, not on the patch: the node's thumbnail "
-             "shows its magnitude. View an fft's outputs to see the waves it makes.";
+      return g_strdup ("A spectrum lives in wave-number space, not on the patch: the node's "
+                       "thumbnail shows its magnitude. View an fft's outputs to see the waves "
+                       "it makes.");
     case WG_PORT_PARTICLES:
-      return "Particles are not a field on the patch: the viewport cannot draw them yet.";
+      return g_strdup ("Particles are not a field on the patch: the viewport cannot draw them "
+                       "yet.");
     case WG_PORT_IMAGE:
-      return "An image is not a field on the patch: the viewport cannot draw it.";
+      return g_strdup_printf ("A %u × %u picture, not a field on the patch: the node's "
+                              "thumbnail shows it; the viewport cannot draw it yet.",
+                              wg_buffer_get_width (b), wg_buffer_get_height (b));
     case WG_PORT_FIELD:
     default:
-      return "This output cannot be drawn.";
+      return g_strdup ("This output cannot be drawn.");
     }
 }
 
@@ -66,7 +70,7 @@ wg_eval_view (WgPlan *plan, gboolean gpu, const char *node, const char *port, Wg
     }
   if (wg_buffer_get_kind (b) != WG_PORT_FIELD)
     {
-      r->view_error = g_strdup (kind_refusal (wg_buffer_get_kind (b)));
+      r->view_error = kind_refusal (b);
       return;
     }
   r->view = wg_eval_field_new (b, gpu, 0);

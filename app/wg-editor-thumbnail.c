@@ -1,5 +1,6 @@
 /* wg-editor-thumbnail.c — the canvas's node thumbnails: a field output
- * drawn small (scalars on a sea-like ramp, vectors as RGB). */
+ * drawn small (scalars on a sea-like ramp, vectors as RGB), an image as it
+ * looks (its linear colour sRGB-encoded, top row first). */
 #include "wg-editor-eval.h"
 
 #include <math.h>
@@ -14,6 +15,15 @@ ramp (double t, guint8 *px)
   px[1] = (guint8) (255 * (0.10 + 0.85 * t));
   px[2] = (guint8) (255 * (0.25 + 0.72 * sqrt (t)));
   px[3] = 255;
+}
+
+/* A linear value as an 8-bit sRGB code (IEC 61966-2-1), clamped. */
+static guint8
+srgb_code (double v)
+{
+  v = CLAMP (v, 0.0, 1.0);
+  double e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow (v, 1 / 2.4) - 0.055;
+  return (guint8) lround (255 * e);
 }
 
 WgThumbnail *
@@ -38,6 +48,20 @@ wg_thumbnail_new (WgBuffer *buffer, guint size, GError **error)
   g_autofree double *value = g_new (double, n);
   gboolean is_spectrum = kind == WG_PORT_SPECTRUM;
   gboolean colour = FALSE;
+  if (kind == WG_PORT_IMAGE)
+    {
+      /* A picture's rows run top to bottom already; alpha is not shown. */
+      for (guint y = 0; y < t->height; y++)
+        for (guint x = 0; x < t->width; x++)
+          {
+            const float *p = data + ((gsize) (y * h / t->height) * w + x * w / t->width) * ch;
+            guint8 *px = t->rgba + ((gsize) y * t->width + x) * 4;
+            for (guint c = 0; c < 3; c++)
+              px[c] = srgb_code (p[c]);
+            px[3] = 255;
+          }
+      return t;
+    }
 
   /* Unit vectors are normals: shown as a normal map. */
   gboolean unit = ch == 3 && !is_spectrum;
@@ -66,7 +90,7 @@ wg_thumbnail_new (WgBuffer *buffer, guint size, GError **error)
         double v;
         if (is_spectrum)
           v = 0.5 * log10 (p[0] * (double) p[0] + p[1] * (double) p[1] + 1e-30);
-        else if (unit || ch == 4 || kind == WG_PORT_IMAGE)
+        else if (unit || ch == 4)
           {
             for (guint c = 0; c < 3; c++)
               {

@@ -32,6 +32,10 @@ G_BEGIN_DECLS
  * allocation happens. */
 #define WG_MAX_GRID 8192
 
+/* Largest side of an image buffer (pixels): twice the largest grid, and the
+ * largest texture GPUs commonly take. */
+#define WG_MAX_IMAGE_SIDE 16384
+
 /* ---------------------------------------------------------------------------
  * Errors
  * ------------------------------------------------------------------------- */
@@ -97,8 +101,10 @@ int wg_error_exit_code (const GError *error);
 typedef enum {
   WG_PORT_FIELD,     /* 2D grid of 1..4 float32 channels with a physical extent (m) */
   WG_PORT_SPECTRUM,  /* complex wave-number grid for a patch of size L (m) */
-  WG_PORT_PARTICLES, /* wave-particle set */
-  WG_PORT_IMAGE,     /* RGBA picture */
+  WG_PORT_PARTICLES, /* wave-particle set (reserved: no node makes one yet) */
+  /* RGBA picture of any size (not the graph's grid): 4 linear float32
+   * channels per pixel, row-major, row 0 the top of the picture */
+  WG_PORT_IMAGE,
 } WgPortType;
 
 typedef enum {
@@ -196,7 +202,8 @@ struct _WgParamSpec {
 /**
  * WgPortSpec:
  * An input or output port. @channels is the channel count of a field port
- * (0: any). Optional inputs may stay unlinked.
+ * (0: any); an image port has 4 (RGBA) and may say 0 or 4. Optional
+ * inputs may stay unlinked.
  */
 typedef struct {
   const char *name;
@@ -362,7 +369,8 @@ typedef enum {
  *    among all registered types (built-in ones included);
  *  - title, category, description, and every port's description and
  *    parameter's label, unit and description set ("" for none);
- *  - ports: fields of 0 (any) to 4 channels, or spectra of 2;
+ *  - ports: fields of 0 (any) to 4 channels, spectra of 2, or images
+ *    of 4 (0 or 4: an image is RGBA); no particles yet;
  *  - parameters: a known type, every value inside params_size at its
  *    offset, aligned and overlapping no other, min ≤ max with the default
  *    inside, enums with choices and a default that indexes them, lists
@@ -715,21 +723,33 @@ gboolean wg_graph_validate (const WgGraph *graph, GError **error);
  * Buffers
  * ------------------------------------------------------------------------- */
 
+/*
+ * WgBuffer:
+ * What flows on a link. A field is width × height cells of 1 to 4 floats
+ * over the patch; a spectrum width × height complex values (2 floats). An
+ * image is width × height pixels of 4 floats (R, G, B, A), of any size (a
+ * sky map need not match the grid): colour linear (scene-referred, not
+ * sRGB-encoded, values above 1 allowed: HDR), alpha carried as the file
+ * had it (straight in a PNG, usually premultiplied in an EXR: nodes that
+ * only read and write files never interpret it), rows top to bottom: row 0
+ * is the top of the picture, as in PNG and EXR files.
+ */
 typedef struct _WgBuffer WgBuffer;
 
 WgPortType wg_buffer_get_kind (const WgBuffer *buffer);
 guint wg_buffer_get_width (const WgBuffer *buffer);
 guint wg_buffer_get_height (const WgBuffer *buffer);
-/** wg_buffer_get_channels: float channels per pixel (a spectrum: 2, re and im). */
+/** wg_buffer_get_channels: float channels per pixel (a spectrum: 2, re and im; an image: 4). */
 guint wg_buffer_get_channels (const WgBuffer *buffer);
-/** wg_buffer_get_extent: physical size in metres along x and y. */
+/** wg_buffer_get_extent: physical size in metres along x and y (an image has none: 0, 0). */
 void wg_buffer_get_extent (const WgBuffer *buffer, double extent[2]);
 
 /**
  * wg_buffer_read:
  * The buffer's data on the CPU, width × height × channels floats, row-major,
- * channels interleaved; downloads from the GPU first when only the GPU copy
- * is current. Valid until the next evaluation of the plan.
+ * channels interleaved (an image: RGBA pixels, row 0 at the top);
+ * downloads from the GPU first when only the GPU copy is current. Valid
+ * until the next evaluation of the plan.
  */
 const float *wg_buffer_read (WgBuffer *buffer, GError **error);
 
@@ -761,6 +781,10 @@ guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
  * long as the buffer does (see wg_plan_get_node_output()) and is deleted
  * with it, never by the caller. The context's texture binding and
  * pixel-unpack state are left as they were.
+ * An image's texture is GL_RGBA32F with texel (i, j) = pixel (i, j): the
+ * picture's top row at t = 0 (flip t to draw it upright in GL's
+ * bottom-up convention); it repeats along s, as an equirectangular sky's
+ * longitude wraps, and clamps along t, where its poles do not.
  * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
  * filling it (0 returned).
  */
@@ -844,6 +868,17 @@ void wg_ctx_define_field (WgNodeContext *ctx, guint port, guint width, guint hei
 void wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny,
                              gboolean half, const double extent[2], double depth,
                              double gravity);
+/**
+ * wg_ctx_define_image:
+ * Called in prepare for an image output @port: @width × @height pixels
+ * (each 1 to WG_MAX_IMAGE_SIDE), any size, independent of the graph's
+ * grid, of 4 floats (RGBA, see WgBuffer), zeroed. On the GPU it is a
+ * storage buffer of the same layout (wg_buffer_gpu_write()), synced
+ * lazily like a field's. A size read from a file (image-in) is defined
+ * here too, so prepare reads at least the file's header. Defining the same
+ * size again keeps the buffer and its contents.
+ */
+void wg_ctx_define_image (WgNodeContext *ctx, guint port, guint width, guint height);
 
 /**
  * wg_ctx_get_state / _set_state:

@@ -15,6 +15,8 @@ extern const WgNodeType wg_node_obstacle_mask;
 extern const WgNodeType wg_node_source;
 extern const WgNodeType wg_node_iwave;
 extern const WgNodeType wg_node_ambient_blend;
+extern const WgNodeType wg_node_image_in;
+extern const WgNodeType wg_node_image_out;
 
 const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ocean_spectrum,
@@ -30,7 +32,9 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_obstacle_mask,
   &wg_node_source,
   &wg_node_ambient_blend,
+  &wg_node_image_in,
   &wg_node_field_out,
+  &wg_node_image_out,
 };
 
 const guint wg_n_builtin_node_types = G_N_ELEMENTS (wg_builtin_node_types);

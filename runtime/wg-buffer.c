@@ -1,6 +1,6 @@
-/* wg-buffer.c — data flowing on links: fields and spectra, on the CPU, the
- * GPU or both, copied lazily between them (see struct _WgBuffer), and the
- * GL textures renderers sample them through. */
+/* wg-buffer.c — data flowing on links: fields, spectra and images, on the
+ * CPU, the GPU or both, copied lazily between them (see struct _WgBuffer),
+ * and the GL textures renderers sample them through. */
 #include "wg-node-private.h"
 #include "wg-gpu.h"
 #include "wg-gpu-kernel.h"
@@ -47,6 +47,13 @@ wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2
   b->grid[1] = ny;
   b->half = half;
   return b;
+}
+
+WgBuffer *
+wg_buffer_new_image (guint width, guint height, WgGpuContext *gpu)
+{
+  static const double none[2] = { 0, 0 };
+  return buffer_alloc (WG_PORT_IMAGE, width, height, 4, none, gpu);
 }
 
 static void
@@ -316,7 +323,8 @@ wg_buffer_gpu_write (WgBuffer *buffer, GError **error)
 }
 
 /* The texture's storage: one level of the float format with the buffer's
- * channels, sampled linearly and tiling like the patch. */
+ * channels, sampled linearly and tiling like the patch; an image repeats
+ * across only, as an equirectangular sky's longitude does. */
 static void
 texture_create (WgBuffer *b)
 {
@@ -328,7 +336,8 @@ texture_create (WgBuffer *b)
   glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T,
+                   b->kind == WG_PORT_IMAGE ? GL_CLAMP_TO_EDGE : GL_REPEAT);
   wg_gpu_context_count_object (b->gpu);
 }
 

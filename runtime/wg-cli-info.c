@@ -280,7 +280,15 @@ wg_cli_info (int argc, char **argv)
     {
       const char *name, *node, *port;
       wg_graph_get_output (graph, i, &name, &node, &port);
-      printf ("  %-14s %s:%s\n", name, node, port);
+      g_autofree char *from = g_strdup_printf ("%s:%s", node, port);
+      /* What flows out: an image's size is its own, not the grid's. */
+      WgBuffer *b = wg_plan_get_output (plan, name);
+      const WgPortType kind = wg_buffer_get_kind (b);
+      g_autofree char *channels = kind == WG_PORT_FIELD
+                                    ? g_strdup_printf (", %u ch", wg_buffer_get_channels (b))
+                                    : g_strdup (kind == WG_PORT_IMAGE ? " RGBA" : "");
+      printf ("  %-14s %-24s %s %u × %u%s\n", name, from, wg_port_type_name (kind),
+              wg_buffer_get_width (b), wg_buffer_get_height (b), channels);
     }
   printf ("buffers   %.1f MiB allocated by the plan\n", (double) bytes / (1024.0 * 1024.0));
   return print_notes (graph, plan, "note      ", FALSE);

@@ -30,12 +30,29 @@ wg_exr_b44_float_misdecoded (exr_const_context_t ctxt, const exr_attr_chlist_t *
   return FALSE;
 }
 
+/* OpenEXRCore 3.1 (seen with 3.1.5) decodes exactly four half channels
+ * into interleaved floats in reverse order (its half-to-float 4-channel
+ * fast paths write channel 3 first; later releases write channel 0 first).
+ * Channels 0 and 1 decoded into each other's slots keep the library on
+ * its generic path, whatever its version, and are swapped back after. */
+static gboolean
+wg_exr_needs_swap (const exr_attr_chlist_t *chlist)
+{
+  if (chlist->num_channels != 4)
+    return FALSE;
+  for (int c = 0; c < 4; c++)
+    if (chlist->entries[c].pixel_type != EXR_PIXEL_HALF)
+      return FALSE;
+  return TRUE;
+}
+
 typedef struct {
   exr_const_context_t ctxt;
   float *out;
   int ymin;
   size_t width;
   int channels;
+  gboolean swap01; /* wg_exr_needs_swap() */
 } WgExrDecodeJob;
 
 static exr_result_t
@@ -64,14 +81,21 @@ wg_exr_decode_chunk (const WgExrDecodeJob *job, int y, exr_decode_pipeline_t *pi
       ch->user_data_type = EXR_PIXEL_FLOAT;
       ch->user_pixel_stride = (int32_t) (job->channels * (int) sizeof (float));
       ch->user_line_stride = (int32_t) (job->width * (size_t) job->channels * sizeof (float));
-      ch->decode_to_ptr = (uint8_t *) (row + c);
+      ch->decode_to_ptr = (uint8_t *) (row + (job->swap01 && c < 2 ? 1 - c : c));
     }
   /* The unpacker is chosen from the destination layout, so it is chosen
    * after the pointers are set. */
   rv = exr_decoding_choose_default_routines (job->ctxt, 0, pipe);
-  if (rv != EXR_ERR_SUCCESS)
-    return rv;
-  return exr_decoding_run (job->ctxt, 0, pipe);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_decoding_run (job->ctxt, 0, pipe);
+  if (rv == EXR_ERR_SUCCESS && job->swap01)
+    for (size_t p = 0; p < (size_t) cinfo.height * job->width; p++)
+      {
+        float slot0 = row[4 * p];
+        row[4 * p] = row[4 * p + 1];
+        row[4 * p + 1] = slot0;
+      }
+  return rv;
 }
 
 float *
@@ -174,7 +198,7 @@ wg_exr_read (const char *path, guint *width, guint *height, guint *channels,
       return NULL;
     }
 
-  WgExrDecodeJob job = { ctxt, out, dw.min.y, (size_t) w, nc };
+  WgExrDecodeJob job = { ctxt, out, dw.min.y, (size_t) w, nc, wg_exr_needs_swap (chlist) };
   gboolean failed = FALSE;
   char fail_msg[WG_EXR_MESSAGE_SIZE] = "";
 

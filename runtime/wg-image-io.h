@@ -249,6 +249,26 @@ gboolean wg_png_write16_at (int dirfd, const char *path, guint width, guint heig
                             guint channels, const float *data, float lo, float hi,
                             GError **error);
 
+/**
+ * wg_png_write_codes_at:
+ * @dirfd: folder @path is relative to (AT_FDCWD: the working directory),
+ *   as wg_exr_write_at()
+ * @channels: 1 = gray, 2 = gray + alpha, 3 = RGB, 4 = RGBA
+ * @bits: 8 or 16 bits per sample
+ * @codes: width × height × channels code values as the file stores them
+ *   (0 … 255 at 8 bits, larger ones stored as 255; 0 … 65535 at 16),
+ *   row-major, interleaved, row 0 the top row
+ * @srgb: tag the colour as sRGB-encoded (sRGB chunk, and the gAMA and cHRM
+ *   chunks that stand for it); FALSE writes no colour chunk
+ *
+ * Writes a PNG of exactly these codes atomically (the caller encodes them:
+ * wg_srgb_from_linear(), a scale). Errors as wg_png_write16(), and
+ * %WG_IMAGE_ERROR_FORMAT for @bits other than 8 or 16.
+ */
+gboolean wg_png_write_codes_at (int dirfd, const char *path, guint width, guint height,
+                                guint channels, guint bits, const guint16 *codes, gboolean srgb,
+                                GError **error);
+
 /* Sides of PNG images read: twice the largest grid, and a 16-bit RGBA
  * image of that size already needs 8 GiB as floats. */
 #define WG_PNG_READ_MAX_SIDE 16384
@@ -277,5 +297,32 @@ gboolean wg_png_write16_at (int dirfd, const char *path, guint width, guint heig
  */
 float *wg_png_read (const char *path, guint *width, guint *height, guint *channels,
                     GError **error);
+
+/**
+ * wg_png_read_codes:
+ * @bits: (out): 8 or 16: the samples' depth once palettes and gray below 8
+ *   bits are expanded (a 1-bit sample 1 reads 255)
+ *
+ * wg_png_read() without the scaling: each sample's code value as stored,
+ * 0 … 255 or 0 … 65535, which a reader decodes exactly (an sRGB table of
+ * 2^@bits entries). Other arguments and errors as wg_png_read().
+ *
+ * Returns: (transfer full): width × height × channels codes, row-major,
+ * interleaved, row 0 = top; free with g_free(). %NULL on error.
+ */
+guint16 *wg_png_read_codes (const char *path, guint *width, guint *height, guint *channels,
+                            guint *bits, GError **error);
+
+/**
+ * wg_srgb_to_linear / wg_srgb_from_linear:
+ * The sRGB transfer functions of IEC 61966-2-1, in double precision: an
+ * encoded value v in [0, 1] to linear light, v / 12.92 up to 0.04045 and
+ * ((v + 0.055) / 1.055)^2.4 above; and back, 12.92 v up to 0.0031308 and
+ * 1.055 v^(1/2.4) − 0.055 above. Encoding a decoded 16-bit code and
+ * rounding gives the code back, for every code (each piece is inverted
+ * exactly; the pieces meet within 1e-7 of each other at the threshold).
+ */
+double wg_srgb_to_linear (double v);
+double wg_srgb_from_linear (double v);
 
 G_END_DECLS

@@ -1,13 +1,14 @@
 /* wg-node-context.c — the context API that node hooks call (wg_ctx_*,
  * declared in wavegraph.h's "Writing nodes" and in wg-node-private.h): the
  * node's parameters, filled into its struct at the plan's time, its inputs
- * and outputs, its state, the time, and errors that name the node; and the
- * contexts' making and freeing. */
+ * and outputs, its state, the time, errors that name the node and the file
+ * it watches; and the contexts' making and freeing. */
 #include "wg-plan-private.h"
 #include "wg-confine.h"
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A context for node @graph_index of @plan's graph, its buffers not yet
  * defined (prepare defines them). */
@@ -58,6 +59,7 @@ wg_node_context_free (WgNodeContext *ctx)
   g_free (ctx->params);
   g_clear_error (&ctx->error);
   g_free (ctx->note);
+  g_free (ctx->watch_path);
   g_free (ctx);
 }
 
@@ -262,6 +264,16 @@ wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny, gboo
   set_output (ctx, port, b);
 }
 
+void
+wg_ctx_define_image (WgNodeContext *ctx, guint port, guint width, guint height)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_IMAGE);
+  g_assert (width >= 1 && height >= 1 && width <= WG_MAX_IMAGE_SIDE &&
+            height <= WG_MAX_IMAGE_SIDE);
+  set_output (ctx, port, wg_buffer_new_image (width, height, ctx->plan->gpu));
+}
+
 gpointer
 wg_ctx_get_state (WgNodeContext *ctx)
 {
@@ -401,4 +413,52 @@ wg_ctx_prefix_error (WgNodeContext *ctx, GError **error, int param)
     return;
   g_autofree char *path = wg_ctx_where (ctx, param);
   g_prefix_error (error, "%s: ", path);
+}
+
+static gint64
+nanoseconds (const struct timespec *t)
+{
+  return (gint64) t->tv_sec * G_GINT64_CONSTANT (1000000000) + t->tv_nsec;
+}
+
+/* How the file at @path is now (not there: all zero). */
+static WgFileStamp
+file_stamp (const char *path)
+{
+  WgFileStamp stamp = { FALSE };
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return stamp;
+  stamp.exists = TRUE;
+  stamp.dev = (guint64) st.st_dev;
+  stamp.ino = (guint64) st.st_ino;
+  stamp.size = (guint64) st.st_size;
+  stamp.mtime_ns = nanoseconds (&st.st_mtim);
+  stamp.ctime_ns = nanoseconds (&st.st_ctim);
+  return stamp;
+}
+
+void
+wg_ctx_watch_file (WgNodeContext *ctx, const char *path)
+{
+  g_free (ctx->watch_path);
+  ctx->watch_path = g_strdup (path);
+  ctx->watch_stamp = file_stamp (path);
+}
+
+void
+wg_node_context_unwatch (WgNodeContext *ctx)
+{
+  g_clear_pointer (&ctx->watch_path, g_free);
+}
+
+gboolean
+wg_node_context_watch_changed (const WgNodeContext *ctx)
+{
+  if (ctx->watch_path == NULL)
+    return FALSE;
+  const WgFileStamp now = file_stamp (ctx->watch_path), *then = &ctx->watch_stamp;
+  return now.exists != then->exists || now.dev != then->dev || now.ino != then->ino ||
+         now.size != then->size || now.mtime_ns != then->mtime_ns ||
+         now.ctime_ns != then->ctime_ns;
 }

@@ -27,6 +27,16 @@ WgFileLog *wg_ctx_file_log (WgNodeContext *ctx);
 /** wg_file_log_add: file @path of @frame is whole; @outside: under an allow_write folder, not out_dir. */
 void wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside);
 
+/**
+ * wg_ctx_watch_file:
+ * The node's outputs come from file @path as it is now: the plan prepares
+ * the node again (and what reads it) at the first evaluation that finds
+ * the file changed — replaced, rewritten, touched or gone. Call in prepare
+ * before reading the file, so that a change made while it is read is seen
+ * too; every prepare starts with no file watched.
+ */
+void wg_ctx_watch_file (WgNodeContext *ctx, const char *path);
+
 /** wg_ctx_where: the node's JSON path as wg_ctx_error() writes it (free it). */
 char *wg_ctx_where (WgNodeContext *ctx, int param);
 

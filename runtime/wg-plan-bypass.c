@@ -35,7 +35,7 @@ matching_input (const WgNodeContext *ctx, guint o)
 }
 
 /* Zeros for an output no input matches: a field of the declared channels
- * (one when any) or a full spectrum, on the graph's grid and patch. */
+ * (one when any), a full spectrum or an image, on the graph's grid and patch. */
 static WgBuffer *
 zeros_for (const WgNodeContext *ctx, guint o)
 {
@@ -43,6 +43,8 @@ zeros_for (const WgNodeContext *ctx, guint o)
   const WgPortSpec *out = &ctx->inst->type->outputs[o];
   if (out->type == WG_PORT_SPECTRUM)
     return wg_buffer_new_spectrum (s->grid[0], s->grid[1], FALSE, s->extent, ctx->plan->gpu);
+  if (out->type == WG_PORT_IMAGE)
+    return wg_buffer_new_image (s->grid[0], s->grid[1], ctx->plan->gpu);
   return wg_buffer_new_field (s->grid[0], s->grid[1], MAX (out->channels, 1), s->extent,
                               ctx->plan->gpu);
 }

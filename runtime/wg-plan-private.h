@@ -23,6 +23,15 @@ typedef struct {
   char *raw, *full;
 } ResolvedPath;
 
+/* What identifies a file's contents without reading it: a replaced file
+ * has another inode, a rewritten one another size or modification time,
+ * one rewritten with its old time kept (cp -p) another change time. */
+typedef struct {
+  gboolean exists;
+  guint64 dev, ino, size;
+  gint64 mtime_ns, ctime_ns;
+} WgFileStamp;
+
 struct _WgNodeContext {
   WgPlan *plan;
   WgNodeInst *inst;       /* in plan->graph */
@@ -52,6 +61,8 @@ struct _WgNodeContext {
   ResolvedPath *paths;    /* per parameter: a path parameter resolved */
   char *note;             /* what the node says of its result (wg_ctx_note), or NULL */
   gboolean note_warns;
+  char *watch_path;       /* the file wg_ctx_watch_file() named, or NULL */
+  WgFileStamp watch_stamp; /* and how it was then */
 };
 
 /* WgNodeContext.stepped when the node's state is at no frame. */
@@ -135,6 +146,11 @@ void wg_node_context_fill_params (WgNodeContext *ctx);
  * located at the parameter. Call after wg_node_context_fill_params().
  */
 gboolean wg_node_context_check_paths (WgNodeContext *ctx, GError **error);
+
+/** wg_node_context_unwatch: forgets the file wg_ctx_watch_file() named (prepare starts so). */
+void wg_node_context_unwatch (WgNodeContext *ctx);
+/** wg_node_context_watch_changed: whether the watched file differs from how it was. */
+gboolean wg_node_context_watch_changed (const WgNodeContext *ctx);
 
 /* Whether @ctx keeps state between frames: a stateful type, not bypassed. */
 static inline gboolean

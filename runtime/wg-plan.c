@@ -97,6 +97,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   ctx->animated = FALSE;
   for (guint p = 0; p < type->n_params; p++)
     ctx->animated |= ctx->inst->values[p].keys != NULL;
+  wg_node_context_unwatch (ctx);
   wg_node_context_fill_params (ctx);
   if (!wg_node_context_check_paths (ctx, error))
     return FALSE;
@@ -294,6 +295,10 @@ wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancell
         }
       g_clear_error (&ctx->error);
       ctx->reprepared = FALSE;
+      /* A file the node read has changed: read it again, in prepare (the
+       * size of what it makes may change with it). */
+      if (wg_node_context_watch_changed (ctx))
+        ctx->reprepare = TRUE;
 
       for (guint p = 0; p < type->n_inputs; p++)
         {

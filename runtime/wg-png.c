@@ -1,5 +1,6 @@
-/* wg-png.c — PNG files through libpng: 16-bit writes into an atomic
- * temporary file, 8- and 16-bit reads to float. See wg-image-io.h. */
+/* wg-png.c — PNG files through libpng: 8- and 16-bit writes into an
+ * atomic temporary file, reads to code values or floats, and the sRGB
+ * transfer functions PNG colours are encoded with. See wg-image-io.h. */
 #include "wg-image-io-private.h"
 
 #include <errno.h>
@@ -60,11 +61,22 @@ static const int wg_png_color_types[] = {
   PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA,
 };
 
+/* Fills @row with image row @j, packed as the file stores it (big-endian
+ * 16-bit samples, or bytes). */
+typedef void (*WgPngRowFunc) (gconstpointer source, guint j, guint8 *row);
+
+/* What wg_png_encode() writes: the header's fields and where rows come from. */
+typedef struct {
+  guint width, height, channels, bits;
+  gboolean srgb;
+  WgPngRowFunc fill;
+  gconstpointer source;
+} WgPngLayout;
+
 /* Everything between setjmp and the end lives here so that no local of the
- * caller changes after setjmp; @row holds one big-endian 16-bit row. */
+ * caller changes after setjmp; @row holds one packed row. */
 static gboolean
-wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const float *data,
-                 double lo, double range, guint8 *row, WgPngError *err)
+wg_png_encode (FILE *fp, const WgPngLayout *layout, guint8 *row, WgPngError *err)
 {
   png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, err, wg_png_error,
                                              wg_png_warning);
@@ -87,24 +99,16 @@ wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const floa
     }
 
   png_set_write_fn (png, fp, wg_png_write_data, wg_png_flush);
-  png_set_IHDR (png, info, width, height, 16, wg_png_color_types[channels - 1],
-                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR (png, info, layout->width, layout->height, (int) layout->bits,
+                wg_png_color_types[layout->channels - 1], PNG_INTERLACE_NONE,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  /* sRGB, with the gAMA and cHRM that stand for it for older readers. */
+  if (layout->srgb)
+    png_set_sRGB_gAMA_and_cHRM (png, info, PNG_sRGB_INTENT_PERCEPTUAL);
   png_write_info (png, info);
-
-  size_t n = (size_t) width * channels;
-  for (guint j = 0; j < height; j++)
+  for (guint j = 0; j < layout->height; j++)
     {
-      const float *src = data + (size_t) j * n;
-      for (size_t k = 0; k < n; k++)
-        {
-          /* Written so that NaN fails both tests and lands on 0. */
-          double t = ((double) src[k] - lo) / range;
-          t = t > 0.0 ? t : 0.0;
-          t = t < 1.0 ? t : 1.0;
-          guint q = (guint) (t * 65535.0 + 0.5);
-          row[2 * k] = (guint8) (q >> 8);
-          row[2 * k + 1] = (guint8) (q & 0xff);
-        }
+      layout->fill (layout->source, j, row);
       png_write_row (png, row);
     }
   png_write_end (png, NULL);
@@ -112,29 +116,20 @@ wg_png_encode16 (FILE *fp, guint width, guint height, guint channels, const floa
   return TRUE;
 }
 
-gboolean
-wg_png_write16 (const char *path, guint width, guint height, guint channels, const float *data,
-                float lo, float hi, GError **error)
+/* Checks @layout, then encodes it into a temporary file in @dirfd renamed
+ * to @path. */
+static gboolean
+wg_png_write_layout (int dirfd, const char *path, const WgPngLayout *layout, GError **error)
 {
-  return wg_png_write16_at (AT_FDCWD, path, width, height, channels, data, lo, hi, error);
-}
-
-gboolean
-wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint channels,
-                   const float *data, float lo, float hi, GError **error)
-{
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   const char *problem = NULL;
   /* PNG caps both sides at 2^31 − 1; libpng's default limit is 10^6. */
-  if (width == 0 || height == 0 || width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
+  if (layout->width == 0 || layout->height == 0 || layout->width > PNG_USER_WIDTH_MAX ||
+      layout->height > PNG_USER_HEIGHT_MAX)
     problem = "image size out of range";
-  else if (channels < 1 || channels > 4)
+  else if (layout->channels < 1 || layout->channels > 4)
     problem = "channel count must be 1 to 4";
-  else if (!(lo != hi) || !isfinite ((double) hi - lo))
-    problem = "value range is empty or not finite";
+  else if (layout->bits != 8 && layout->bits != 16)
+    problem = "bit depth must be 8 or 16";
   if (problem != NULL)
     {
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT, "%s: %s", path, problem);
@@ -153,9 +148,10 @@ wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint
       return FALSE;
     }
 
-  g_autofree guint8 *row = g_new (guint8, (size_t) width * channels * 2);
+  g_autofree guint8 *row = g_new (guint8, (size_t) layout->width * layout->channels *
+                                              (layout->bits / 8));
   WgPngError err = { "" };
-  if (!wg_png_encode16 (tf.fp, width, height, channels, data, lo, (double) hi - lo, row, &err))
+  if (!wg_png_encode (tf.fp, layout, row, &err))
     {
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: cannot write PNG: %s",
                    path, err.message);
@@ -169,6 +165,92 @@ wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint
       return FALSE;
     }
   return wg_tmp_file_commit (&tf, path, error);
+}
+
+/* Floats mapped linearly from [lo, lo + range] to 16-bit codes. */
+typedef struct {
+  const float *data;
+  size_t n; /* values per row */
+  double lo, range;
+} WgPngScaled;
+
+static void
+wg_png_fill_scaled (gconstpointer source, guint j, guint8 *row)
+{
+  const WgPngScaled *sc = source;
+  const float *src = sc->data + (size_t) j * sc->n;
+  for (size_t k = 0; k < sc->n; k++)
+    {
+      /* Written so that NaN fails both tests and lands on 0. */
+      double t = ((double) src[k] - sc->lo) / sc->range;
+      t = t > 0.0 ? t : 0.0;
+      t = t < 1.0 ? t : 1.0;
+      guint q = (guint) (t * 65535.0 + 0.5);
+      row[2 * k] = (guint8) (q >> 8);
+      row[2 * k + 1] = (guint8) (q & 0xff);
+    }
+}
+
+gboolean
+wg_png_write16 (const char *path, guint width, guint height, guint channels, const float *data,
+                float lo, float hi, GError **error)
+{
+  return wg_png_write16_at (AT_FDCWD, path, width, height, channels, data, lo, hi, error);
+}
+
+gboolean
+wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                   const float *data, float lo, float hi, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!(lo != hi) || !isfinite ((double) hi - lo))
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_FORMAT,
+                   "%s: value range is empty or not finite", path);
+      return FALSE;
+    }
+  const WgPngScaled scaled = { data, (size_t) width * channels, lo, (double) hi - lo };
+  const WgPngLayout layout = { width, height, channels, 16, FALSE, wg_png_fill_scaled, &scaled };
+  return wg_png_write_layout (dirfd, path, &layout, error);
+}
+
+/* Codes as they are: one byte each at 8 bits, big-endian pairs at 16. */
+typedef struct {
+  const guint16 *codes;
+  size_t n; /* values per row */
+  guint bits;
+} WgPngCodes;
+
+static void
+wg_png_fill_codes (gconstpointer source, guint j, guint8 *row)
+{
+  const WgPngCodes *c = source;
+  const guint16 *src = c->codes + (size_t) j * c->n;
+  if (c->bits == 8)
+    for (size_t k = 0; k < c->n; k++)
+      row[k] = (guint8) MIN (src[k], 255);
+  else
+    for (size_t k = 0; k < c->n; k++)
+      {
+        row[2 * k] = (guint8) (src[k] >> 8);
+        row[2 * k + 1] = (guint8) (src[k] & 0xff);
+      }
+}
+
+gboolean
+wg_png_write_codes_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                       guint bits, const guint16 *codes, gboolean srgb, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (codes != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  const WgPngCodes source = { codes, (size_t) width * channels, bits };
+  const WgPngLayout layout = { width, height, channels, bits, srgb, wg_png_fill_codes, &source };
+  return wg_png_write_layout (dirfd, path, &layout, error);
 }
 
 typedef struct {
@@ -257,11 +339,13 @@ wg_png_decode (FILE *fp, WgPngImage *img, WgPngError *err)
   return TRUE;
 }
 
-float *
-wg_png_read (const char *path, guint *width, guint *height, guint *channels, GError **error)
+guint16 *
+wg_png_read_codes (const char *path, guint *width, guint *height, guint *channels, guint *bits,
+                   GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (width != NULL && height != NULL && channels != NULL, NULL);
+  g_return_val_if_fail (width != NULL && height != NULL && channels != NULL && bits != NULL,
+                        NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   FILE *fp = g_fopen (path, "rb");
@@ -316,9 +400,9 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
 
   size_t n = (size_t) img.width * img.channels;
   gsize n_values;
-  float *out = NULL;
+  guint16 *out = NULL;
   if (g_size_checked_mul (&n_values, n, img.height))
-    out = g_try_new (float, n_values);
+    out = g_try_new (guint16, n_values);
   if (out == NULL)
     {
       g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
@@ -327,17 +411,49 @@ wg_png_read (const char *path, guint *width, guint *height, guint *channels, GEr
   for (guint j = 0; j < img.height; j++)
     {
       const guint8 *src = pixels + (size_t) j * img.rowbytes;
-      float *dst = out + (size_t) j * n;
+      guint16 *dst = out + (size_t) j * n;
       if (img.depth == 16)
         for (size_t k = 0; k < n; k++)
-          dst[k] = (float) ((src[2 * k] << 8) | src[2 * k + 1]) / 65535.0f;
+          dst[k] = (guint16) ((src[2 * k] << 8) | src[2 * k + 1]);
       else
         for (size_t k = 0; k < n; k++)
-          dst[k] = (float) src[k] / 255.0f;
+          dst[k] = src[k];
     }
   *width = img.width;
   *height = img.height;
   *channels = img.channels;
+  *bits = img.depth;
   return out;
 }
 
+float *
+wg_png_read (const char *path, guint *width, guint *height, guint *channels, GError **error)
+{
+  guint bits;
+  g_autofree guint16 *codes = wg_png_read_codes (path, width, height, channels, &bits, error);
+  if (codes == NULL)
+    return NULL;
+  gsize n = (gsize) *width * *height * *channels;
+  float *out = g_try_new (float, n);
+  if (out == NULL)
+    {
+      g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_READ, "%s: not enough memory", path);
+      return NULL;
+    }
+  const float max = bits == 16 ? 65535.0f : 255.0f;
+  for (gsize k = 0; k < n; k++)
+    out[k] = (float) codes[k] / max;
+  return out;
+}
+
+double
+wg_srgb_to_linear (double v)
+{
+  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+}
+
+double
+wg_srgb_from_linear (double v)
+{
+  return v <= 0.0031308 ? v * 12.92 : 1.055 * pow (v, 1.0 / 2.4) - 0.055;
+}

@@ -302,6 +302,8 @@ WgBuffer *wg_buffer_new_field (guint width, guint height, guint channels,
                                const double extent[2], struct _WgGpuContext *gpu);
 WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const double extent[2],
                                   struct _WgGpuContext *gpu);
+/** wg_buffer_new_image: a zeroed @width × @height RGBA image (no extent: 0, 0). */
+WgBuffer *wg_buffer_new_image (guint width, guint height, struct _WgGpuContext *gpu);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */

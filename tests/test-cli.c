@@ -850,6 +850,8 @@ test_validate_info_nodes (void)
       if (g_str_equal (name, "ocean.json"))
         g_assert_nonnull (strstr (r.out, "nodes[1] (\"evolve\"): loop period 120 s moves wave "
                                          "speeds: dominant wave -0.2%, energy-weighted 0.8%"));
+      if (g_str_equal (name, "sky.json"))
+        g_assert_nonnull (strstr (r.out, "nodes[5] (\"sky\"): 128 × 64 pixels from an EXR file"));
       run_clear (&r);
       const char *inf[] = { "info", name, NULL };
       r = run_cli (dir, inf);
@@ -859,6 +861,10 @@ test_validate_info_nodes (void)
       /* Animated parameters show their keys. */
       if (g_str_equal (name, "harbor.json"))
         g_assert_nonnull (strstr (r.out, "x=keys[0 s: 90, 10 s: 125]"));
+      /* An image output's size is the file's, not the grid's. */
+      if (g_str_equal (name, "sky.json"))
+        g_assert_nonnull (strstr (r.out, "\n  sky            sky:image                image 128 × 64 "
+                                         "RGBA\n"));
       run_clear (&r);
 
       /* --json: what a farm needs to split the bake. */
@@ -893,6 +899,10 @@ test_validate_info_nodes (void)
         g_assert_cmpstr (json_array_get_string_element (
                            json_object_get_array_member (o, "files"), 0), ==,
                          "harbor/height.%04d.exr");
+      if (g_str_equal (name, "sky.json"))
+        g_assert_cmpstr (json_array_get_string_element (
+                           json_object_get_array_member (o, "files"), 0), ==,
+                         "sky/sky.%04d.png");
       run_clear (&r);
     }
   g_assert_cmpuint (checked, >=, 7);

@@ -4,7 +4,7 @@
  * the old values; nodes that cannot run are left out with a reason while
  * the rest runs; thumbnails; the viewport's poke/drag plumbing from graph
  * inputs to the plan, against the real iWave "source" node too; the
- * command that enables poking; any node's output viewed. */
+ * command that enables poking; any node's output viewed, images too. */
 #include "wg-editor-eval.h"
 #include "wg-editor-test-util.h"
 #include "wg-editor-history.h"
@@ -559,6 +559,44 @@ test_thumbnails (void)
   wg_thumbnail_free (t);
 }
 
+/* An image output: its thumbnail shows it as it looks, sRGB-encoded with
+ * its top row first (graphs/data/sky.exr: the sky above the ground), and
+ * viewing it says what it is and where it shows. */
+static void
+test_image_output (void)
+{
+  g_autoptr (WgGraph) g = wg_graph_new ();
+  g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", "data", "sky.exr", NULL);
+  g_assert_nonnull (wg_graph_add_node (g, "image-in", "sky", NULL));
+  g_assert_true (wg_graph_set_param_string (g, "sky", "path", path, NULL));
+  g_autoptr (WgPlan) plan = wg_plan_new (g, NULL, NULL);
+  WgBuffer *b = wg_plan_get_node_output (plan, "sky", "image");
+  g_assert_true (wg_plan_evaluate (plan, 0, NULL));
+  const float *data = wg_buffer_read (b, NULL);
+  WgThumbnail *t = wg_thumbnail_new (b, 64, NULL);
+  g_assert_cmpuint (t->width, ==, 64);
+  g_assert_cmpuint (t->height, ==, 32);
+  for (guint c = 0; c < 3; c++)
+    {
+      double v = data[c];
+      guint8 want = (guint8) lround (255 * (1.055 * pow (v, 1 / 2.4) - 0.055));
+      g_assert_cmpuint (t->rgba[c], ==, want);
+    }
+  g_assert_cmpuint (t->rgba[2], >, t->rgba[0] + 60);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpuint (t->rgba[(31 * 64) * 4 + c], <, 80);
+  wg_thumbnail_free (t);
+
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  wg_evaluator_set_graph (ev, g, TRUE);
+  wg_evaluator_set_view (ev, "sky", "image");
+  WgEvalResult *r = wait_result (ev, c);
+  g_assert_null (r->view);
+  g_assert_cmpstr (r->view_error, ==, "A 128 × 64 picture, not a field on the patch: the node's "
+                                      "thumbnail shows it; the viewport cannot draw it yet.");
+}
+
 /* Any node's output on request (a viewer): one nothing consumes is
  * computed, each channel's range comes with it; a spectrum or a missing
  * port says why it cannot be shown; NULL goes back to none. */
@@ -623,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/dropped-inputs-forgotten", test_dropped_inputs_forgotten);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);
+  g_test_add_func ("/eval/image-output", test_image_output);
   g_test_add_func ("/eval/enable-poking", test_enable_poking);
   g_test_add_func ("/eval/poke-source", test_poke_source);
   g_test_add_func ("/eval/view", test_view);

@@ -212,6 +212,7 @@ static void unnamed_port (Table *t) { t->inputs[0].name = NULL; }
 static void colon_port (Table *t) { t->outputs[0].name = "a:b"; }
 static void null_inputs (Table *t) { t->type.inputs = NULL; }
 static void spectrum_channels (Table *t) { t->inputs[0].type = WG_PORT_SPECTRUM, t->inputs[0].channels = 3; }
+static void image_channels (Table *t) { t->outputs[0].type = WG_PORT_IMAGE, t->outputs[0].channels = 3; }
 static void default_outside (Table *t) { t->params[0].default_value = 11; }
 static void empty_range (Table *t) { t->params[0].min = 3, t->params[0].max = 2; }
 static void offset_outside (Table *t) { t->params[0].offset = sizeof (GainParams); }
@@ -239,12 +240,13 @@ static const BadTable bad_tables[] = {
   { "half-rows", half_rows, "*: process_rows: missing; row stages need begin_rows and process_rows" },
   { "no-prepare", no_prepare, "*: prepare: missing; it defines the outputs *" },
   { "five-channels", five_channels, "*: outputs[0].channels: 5, a field has 1 to 4 (0: any)" },
-  { "particles", particles, "*: outputs[0].type: only field and spectrum ports carry data" },
+  { "particles", particles, "*: outputs[0].type: only field, spectrum and image ports carry data" },
   { "twin-inputs", twin_inputs, "*: inputs[1].name: \"field\" is also inputs[0]" },
   { "unnamed-port", unnamed_port, "*: inputs[0].name: missing" },
   { "colon-port", colon_port, "*: outputs[0].name: \"a:b\" is not a valid name *" },
   { "null-inputs", null_inputs, "*: inputs: NULL, but n_inputs is 1" },
   { "spectrum-channels", spectrum_channels, "*: inputs[0].channels: 3, a spectrum has 2 (re, im)" },
+  { "image-channels", image_channels, "*: outputs[0].channels: 3, an image has 4 (RGBA)" },
   { "default-outside", default_outside,
     "*: params[0].default_value: expected a number in [-10, 10], got 11" },
   { "empty-range", empty_range, "*: params[0].min, .max: [3, 2] is not a range" },

@@ -242,3 +242,16 @@ wg_test_load_example (const char *name, guint grid)
   g_assert_no_error (error);
   return graph;
 }
+
+guint32
+wg_test_crc32 (const guint8 *p, gsize n)
+{
+  guint32 c = 0xffffffffu;
+  for (gsize i = 0; i < n; i++)
+    {
+      c ^= p[i];
+      for (int k = 0; k < 8; k++)
+        c = (c >> 1) ^ (0xedb88320u & -(c & 1u));
+    }
+  return c ^ 0xffffffffu;
+}

@@ -53,3 +53,7 @@ WgGraph *wg_test_load_example (const char *name, guint grid);
 
 /* The example graphs' file names (the .json files in graphs/), sorted. */
 GPtrArray *wg_test_example_graphs (void);
+
+/* CRC-32 (ISO-HDLC, PNG's), bit by bit: an independent check of PNG chunk
+ * CRCs, and what forged headers need to pass libpng's. */
+guint32 wg_test_crc32 (const guint8 *p, gsize n);
