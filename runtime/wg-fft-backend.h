@@ -39,6 +39,10 @@ void wg_fft_plans_columns (const WgFftPlans *plans, float *data, guint n_cols);
  * complex (C2C_OUT) or nx floats (C2R), destroying @in. */
 void wg_fft_plans_rows (const WgFftPlans *plans, float *in, float *out, guint n_rows);
 
+/* The largest prime factor of a size the library transforms about as fast
+ * as a power of two (wg_fft2d_fast_size()). */
+guint wg_fft_largest_fast_prime (void);
+
 /* For wg_fft2d_describe(). */
 char *wg_fft_plans_describe (const WgFftPlans *plans);
 

@@ -18,6 +18,22 @@ struct _WgFft2d {
   WgFftPlans *plans;
 };
 
+guint
+wg_fft2d_fast_size (guint n)
+{
+  static const guint primes[] = { 2, 3, 5, 7 };
+  const guint largest = wg_fft_largest_fast_prime ();
+  for (guint m = (n + 15) / 16;; m++)
+    {
+      guint r = m;
+      for (guint p = 0; p < G_N_ELEMENTS (primes) && primes[p] <= largest; p++)
+        while (r % primes[p] == 0)
+          r /= primes[p];
+      if (r == 1)
+        return 16 * m;
+    }
+}
+
 WgFft2d *
 wg_fft2d_new (guint nx, guint ny, WgFftKind kind)
 {

@@ -56,10 +56,18 @@ const char *wg_fft_cpu_library (void);
 const char *wg_fft_cpu_licence (void);
 
 /**
+ * wg_fft2d_fast_size:
+ * The smallest side ≥ @n that wg_fft2d_new() takes and the library
+ * transforms about as fast as a power of two: a multiple of 16 whose
+ * quotient has no prime factor above 7 (FFTW) or 5 (kissfft).
+ */
+guint wg_fft2d_fast_size (guint n);
+
+/**
  * wg_fft2d_new:
- * Plans the inverse transform of size @nx × @ny (multiples of 16; sizes
- * whose other factors are 2, 3, 5 or 7 run about as fast as powers of two
- * with FFTW, 2, 3 and 5 with kissfft). FFTW plans with FFTW_MEASURE,
+ * Plans the inverse transform of size @nx × @ny (multiples of 16;
+ * wg_fft2d_fast_size() ones run about as fast as powers of two). FFTW plans
+ * with FFTW_MEASURE,
  * reusing and extending the on-disk wisdom ($WAVEGRAPH_FFTW_WISDOM, else
  * $XDG_CACHE_HOME/wavegraph/fftw3f.wisdom). Thread-safe.
  */

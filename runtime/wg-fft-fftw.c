@@ -108,6 +108,12 @@ wg_fft_cpu_licence (void)
   return "GPL-2.0-or-later";
 }
 
+guint
+wg_fft_largest_fast_prime (void)
+{
+  return 7;
+}
+
 WgFftPlans *
 wg_fft_plans_new (const WgFftLayout *layout)
 {

@@ -218,16 +218,23 @@ test_split_passes (void)
     }
 }
 
-/* The build says which library it uses and under which licence. */
+/* The build says which library it uses and under which licence, and which
+ * sizes it is fast at (iWave pads its FFT grid to one). */
 static void
 test_library (void)
 {
+  const gboolean kiss = g_str_equal (WG_FFT_LIBRARY_NAME, "kissfft");
+  g_assert_cmpuint (wg_fft2d_fast_size (1), ==, 16);
+  g_assert_cmpuint (wg_fft2d_fast_size (512), ==, 512);
+  g_assert_cmpuint (wg_fft2d_fast_size (497), ==, 512);
+  g_assert_cmpuint (wg_fft2d_fast_size (700), ==, 720); /* 16·45; 16·44 = 16·4·11 */
+  g_assert_cmpuint (wg_fft2d_fast_size (536), ==, kiss ? 576 : 560); /* 16·36 : 16·35 */
   g_test_message ("%s (%s)", wg_fft_cpu_library (), wg_fft_cpu_licence ());
   g_assert_true (g_str_has_prefix (wg_fft_cpu_library (), WG_FFT_LIBRARY_NAME " "));
   g_autoptr (WgFft2d) fft = wg_fft2d_new (64, 32, WG_FFT_C2R);
   g_autofree char *plans = wg_fft2d_describe (fft);
   g_assert_cmpstr (plans, !=, "");
-  if (g_str_equal (WG_FFT_LIBRARY_NAME, "kissfft"))
+  if (kiss)
     g_assert_cmpstr (wg_fft_cpu_licence (), ==, "BSD-3-Clause");
   else
     g_assert_cmpstr (wg_fft_cpu_licence (), ==, "GPL-2.0-or-later");
