@@ -24,6 +24,17 @@ typedef struct {
 
 typedef struct _WgFftPlans WgFftPlans;
 
+/* What the library is, for wg_fft_cpu_library(), wg_fft_cpu_licence() and
+ * wg_fft2d_fast_size(). The version is the one meson built against
+ * (WG_FFT_VERSION). */
+typedef struct {
+  const char *name;         /* "FFTW 3.3.10" */
+  const char *licence;      /* SPDX identifier */
+  guint largest_fast_prime; /* of a size transformed about as fast as a power of two */
+} WgFftLibraryInfo;
+
+extern const WgFftLibraryInfo wg_fft_library_info;
+
 /* Plans the column transforms (c2c along y, @layout->col_block columns or
  * one) and the row transforms (along x, row_block rows or one). NULL when
  * the library cannot. Thread-safe. */
@@ -38,10 +49,6 @@ void wg_fft_plans_columns (const WgFftPlans *plans, float *data, guint n_cols);
  * apart, along x: in place for C2C (@out NULL); else into @out, rows of nx
  * complex (C2C_OUT) or nx floats (C2R), destroying @in. */
 void wg_fft_plans_rows (const WgFftPlans *plans, float *in, float *out, guint n_rows);
-
-/* The largest prime factor of a size the library transforms about as fast
- * as a power of two (wg_fft2d_fast_size()). */
-guint wg_fft_largest_fast_prime (void);
 
 /* For wg_fft2d_describe(). */
 char *wg_fft_plans_describe (const WgFftPlans *plans);

@@ -18,11 +18,23 @@ struct _WgFft2d {
   WgFftPlans *plans;
 };
 
+const char *
+wg_fft_cpu_library (void)
+{
+  return wg_fft_library_info.name;
+}
+
+const char *
+wg_fft_cpu_licence (void)
+{
+  return wg_fft_library_info.licence;
+}
+
 guint
 wg_fft2d_fast_size (guint n)
 {
   static const guint primes[] = { 2, 3, 5, 7 };
-  const guint largest = wg_fft_largest_fast_prime ();
+  const guint largest = wg_fft_library_info.largest_fast_prime;
   for (guint m = (n + 15) / 16;; m++)
     {
       guint r = m;

@@ -43,8 +43,8 @@ typedef struct _WgFft2d WgFft2d;
 
 /**
  * wg_fft_cpu_library:
- * The library behind these transforms and its version, for people:
- * "FFTW 3.3.10" or "kissfft 131.1.0".
+ * The library behind these transforms and the version the build was made
+ * against, for people: "FFTW 3.3.10" or "kissfft 131.1.0".
  */
 const char *wg_fft_cpu_library (void);
 

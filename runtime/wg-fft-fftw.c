@@ -88,31 +88,7 @@ planner_flags (void)
                                                                     : FFTW_MEASURE;
 }
 
-const char *
-wg_fft_cpu_library (void)
-{
-  static char *name;
-  if (g_once_init_enter (&name))
-    {
-      /* The library actually loaded: "fftw-3.3.10-sse2-avx" → "FFTW 3.3.10". */
-      g_auto (GStrv) parts = g_strsplit (fftwf_version, "-", 3);
-      char *found = g_strdup_printf ("FFTW %s", parts[0] && parts[1] ? parts[1] : "3");
-      g_once_init_leave (&name, found);
-    }
-  return name;
-}
-
-const char *
-wg_fft_cpu_licence (void)
-{
-  return "GPL-2.0-or-later";
-}
-
-guint
-wg_fft_largest_fast_prime (void)
-{
-  return 7;
-}
+const WgFftLibraryInfo wg_fft_library_info = { "FFTW " WG_FFT_VERSION, "GPL-2.0-or-later", 7 };
 
 WgFftPlans *
 wg_fft_plans_new (const WgFftLayout *layout)

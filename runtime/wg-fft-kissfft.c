@@ -23,25 +23,9 @@ struct _WgFftPlans {
   kiss_fft_cpx *twiddle; /* C2R: e^{2πik/nx}, k = 0 … nx/4 */
 };
 
-const char *
-wg_fft_cpu_library (void)
-{
-  return "kissfft " WG_KISSFFT_VERSION;
-}
-
-const char *
-wg_fft_cpu_licence (void)
-{
-  return "BSD-3-Clause";
-}
-
 /* kissfft has butterflies for 2, 3, 4 and 5; a factor 7 takes its generic
  * one, which costs twice as much (560² against 576², one thread). */
-guint
-wg_fft_largest_fast_prime (void)
-{
-  return 5;
-}
+const WgFftLibraryInfo wg_fft_library_info = { "kissfft " WG_FFT_VERSION, "BSD-3-Clause", 5 };
 
 WgFftPlans *
 wg_fft_plans_new (const WgFftLayout *layout)
@@ -87,8 +71,8 @@ wg_fft_plans_describe (const WgFftPlans *p)
   const WgFftLayout *l = &p->layout;
   if (l->kind == WG_FFT_C2R)
     return g_strdup_printf ("%s: columns c2c n=%u; rows c2r n=%u as c2c n=%u\n",
-                            wg_fft_cpu_library (), l->ny, l->nx, l->nx / 2);
-  return g_strdup_printf ("%s: columns c2c n=%u; rows c2c n=%u%s\n", wg_fft_cpu_library (),
+                            wg_fft_library_info.name, l->ny, l->nx, l->nx / 2);
+  return g_strdup_printf ("%s: columns c2c n=%u; rows c2c n=%u%s\n", wg_fft_library_info.name,
                           l->ny, l->nx, l->kind == WG_FFT_C2C ? " in place" : "");
 }
 
