@@ -3,7 +3,8 @@
  *
  *  1. ms/frame of the chain spectrum-evolve + fft (height, displacement,
  *     slopes) + choppy-displacement + normals + foam at 256², 512², 1024² on
- *     1 and 2 threads, next to a bare-FFTW reference timed in the same run:
+ *     1 and 2 threads with the build's FFT library (meson -Dfft; named in
+ *     the table), next to a bare-FFTW reference timed in the same run:
  *     fill five half spectra from h̃ and run five 2D c2r transforms with
  *     FFTW's own threaded plans. Target: chain ≤ 1.25 × reference. The
  *     chain also runs with row fusion off (fft, choppy, normals and foam one
@@ -20,6 +21,7 @@
  * Usage: WAVEGRAPH_BIN=build/runtime/wavegraph wg-bench-ocean [--quick] [chain] [bake]
  */
 #include "wg-private.h"
+#include "wg-fft-cpu.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -29,6 +31,13 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
+
+/* The rest of the chain is compiled code: tables comparing builds name it. */
+#ifdef __clang__
+#define COMPILER "clang " __clang_version__
+#else
+#define COMPILER "gcc " __VERSION__
+#endif
 
 static double
 now (void)
@@ -394,9 +403,11 @@ main (int argc, char **argv)
 
   if (want[0])
     {
-      printf ("## Ocean chain, CPU (%d cores available)\n\n", omp_get_num_procs ());
-      printf ("| grid | threads | chain ms/frame | unfused | FFTW reference ms/frame | "
-              "ratio, warm runs (target ≤ 1.25) | ratio, alternate frames (caches cold) |\n");
+      printf ("## Ocean chain, CPU, FFT: %s, %s (%d cores available)\n\n", wg_fft_cpu_library (),
+              COMPILER, omp_get_num_procs ());
+      printf ("| grid | threads | chain ms/frame (%s) | unfused | FFTW reference ms/frame | "
+              "ratio, warm runs (target ≤ 1.25) | ratio, alternate frames (caches cold) |\n",
+              wg_fft_cpu_library ());
       printf ("|---|---|---|---|---|---|---|\n");
       const guint sizes[] = { 256, 512, 1024 };
       double per_node[2][G_N_ELEMENTS (chain_nodes)];

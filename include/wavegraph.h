@@ -1132,7 +1132,9 @@ const char *wg_plan_get_node_note (WgPlan *plan, const char *node, gboolean *war
 /**
  * wg_plan_get_backend_description:
  * What the plan runs on, for people: "gpu (NVIDIA H200/PCIe/SSE2, OpenGL 4.6…)",
- * "cpu", or for AUTO "cpu (…reason the GPU was not used…)".
+ * or "cpu (FFTW 3.3.10)" naming the build's CPU FFT library (FFTW or
+ * kissfft, a build option), for AUTO followed by the reason the GPU was not
+ * used: "cpu (kissfft 131.1.0; no usable GPU: …)".
  */
 const char *wg_plan_get_backend_description (const WgPlan *plan);
 

@@ -290,27 +290,9 @@ next_pow2 (guint n)
   return p;
 }
 
-/* Smallest multiple of 16 ≥ n whose quotient has no prime factor above 7:
- * sizes FFTW transforms about as fast as powers of two, which our blocked
- * transforms take (536 → 560 where a power of two would be 1024). */
-static guint
-next_smooth (guint n)
-{
-  for (guint m = (n + 15) / 16;; m++)
-    {
-      guint r = m;
-      const guint primes[] = { 2, 3, 5, 7 };
-      for (guint p = 0; p < G_N_ELEMENTS (primes); p++)
-        while (r % primes[p] == 0)
-          r /= primes[p];
-      if (r == 1)
-        return 16 * m;
-    }
-}
-
 /* The FFT path's grid: the field itself when periodic, else padded by P
- * so the circular product never wraps the field onto itself — to a smooth
- * size on the CPU, a power of two for the GPU's FFT. */
+ * so the circular product never wraps the field onto itself — to a size the
+ * CPU FFT library is fast at, a power of two for the GPU's FFT. */
 static void
 fft_layout (IwaveState *st, guint w, guint h, int boundary, gboolean gpu)
 {
@@ -323,8 +305,8 @@ fft_layout (IwaveState *st, guint w, guint h, int boundary, gboolean gpu)
   else
     {
       guint pad = 2 * (guint) st->radius;
-      st->mx = gpu ? next_pow2 (w + pad) : next_smooth (w + pad);
-      st->my = gpu ? next_pow2 (h + pad) : next_smooth (h + pad);
+      st->mx = gpu ? next_pow2 (w + pad) : wg_fft2d_fast_size (w + pad);
+      st->my = gpu ? next_pow2 (h + pad) : wg_fft2d_fast_size (h + pad);
       st->off = (guint) st->radius;
     }
 }

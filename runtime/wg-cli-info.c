@@ -1,6 +1,7 @@
 /* wg-cli-info.c — `wavegraph validate`, `info` and `format`: a graph
  * checked, described, or printed in canonical form. */
 #include "wg-cli.h"
+#include "wg-fft-cpu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -232,6 +233,7 @@ wg_cli_info (int argc, char **argv)
            fps, s->frames[0], s->frames[1], (double) (s->frames[1] - s->frames[0] + 1) / s->fps,
            s->preroll);
   printf ("seed      %" G_GUINT64_FORMAT "\nbackend   %s\n", s->seed, wg_backend_name (s->backend));
+  printf ("cpu fft   %s (%s)\n", wg_fft_cpu_library (), wg_fft_cpu_licence ());
   printf ("nodes     %u\n", wg_graph_get_n_nodes (graph));
   gsize bytes = 0;
   for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)

@@ -4,6 +4,7 @@
  * Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph; a bake
  * stopped by a signal ends by that signal once its files are whole. */
 #include "wg-cli.h"
+#include "wg-fft-cpu.h"
 
 #include <locale.h>
 #include <pthread.h>
@@ -182,7 +183,10 @@ main (int argc, char **argv)
     }
   if (g_strcmp0 (cmd, "--version") == 0)
     {
-      printf ("wavegraph %s\n", WG_VERSION);
+      /* The FFT library decides the licence a program linking the build
+       * is under (README, "Licences of each build"). */
+      printf ("wavegraph %s\nCPU FFT: %s (%s)\n", WG_VERSION, wg_fft_cpu_library (),
+              wg_fft_cpu_licence ());
       return 0;
     }
   /* Subcommands parse argv[1..]: the command name takes argv[0]'s place. */

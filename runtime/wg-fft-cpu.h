@@ -1,4 +1,4 @@
-/* wg-fft-cpu.h — inverse 2D FFTs on the CPU (FFTW3f, threaded with OpenMP).
+/* wg-fft-cpu.h — inverse 2D FFTs on the CPU (FFTW3f or kissfft, threaded with OpenMP).
  *
  * Transform convention used throughout Wavegraph (documented once, here):
  *
@@ -10,14 +10,19 @@
  * (Parseval). Spectrum arrays are row-major with the ky index m selecting the
  * row and kx index n the column.
  *
- * Each 2D transform is a column pass and a row pass of FFTW 1D plans over
+ * The library doing the 1D transforms is a build option (meson -Dfft=fftw,
+ * the default, or kissfft; wg-fft-backend.h): FFTW is GPL-2+, kissfft
+ * BSD-3-Clause, so a closed-source program links a kissfft build.
+ *
+ * Each 2D transform is a column pass and a row pass of 1D transforms over
  * fixed blocks of columns/rows, distributed with OpenMP. Because the blocks
  * and plans do not depend on the thread count, results are bit-identical for
  * any number of threads, and there is one thread pool (OpenMP's) instead of
- * FFTW's and OpenMP's fighting over the cores. Processes on one machine share
- * FFTW's measurements through a locked wisdom file and so also agree bit for
- * bit; machines with different CPUs may plan differently and agree to float
- * rounding.
+ * the library's and OpenMP's fighting over the cores. In the FFTW build,
+ * processes on one machine share FFTW's measurements through a locked wisdom
+ * file and so also agree bit for bit; machines with different CPUs may plan
+ * differently and agree to float rounding. kissfft does not plan: its bits
+ * depend only on the sizes.
  */
 #pragma once
 
@@ -37,12 +42,34 @@ typedef struct _WgFft2d WgFft2d;
 #define WG_FFT_COLUMN_BLOCK_MAX 16
 
 /**
+ * wg_fft_cpu_library:
+ * The library behind these transforms and the version the build was made
+ * against, for people: "FFTW 3.3.10" or "kissfft 131.1.0".
+ */
+const char *wg_fft_cpu_library (void);
+
+/**
+ * wg_fft_cpu_licence:
+ * That library's licence as an SPDX identifier ("GPL-2.0-or-later",
+ * "BSD-3-Clause"): what a program linking this build must honour.
+ */
+const char *wg_fft_cpu_licence (void);
+
+/**
+ * wg_fft2d_fast_size:
+ * The smallest side ≥ @n that wg_fft2d_new() takes and the library
+ * transforms about as fast as a power of two: a multiple of 16 whose
+ * quotient has no prime factor above 7 (FFTW) or 5 (kissfft).
+ */
+guint wg_fft2d_fast_size (guint n);
+
+/**
  * wg_fft2d_new:
- * Plans the inverse transform of size @nx × @ny (multiples of 16; sizes
- * whose other factors are 2, 3, 5 or 7 run as fast as powers of two) with
- * FFTW_MEASURE, reusing and extending the on-disk wisdom
- * ($WAVEGRAPH_FFTW_WISDOM, else $XDG_CACHE_HOME/wavegraph/fftw3f.wisdom).
- * Thread-safe (planning is serialised).
+ * Plans the inverse transform of size @nx × @ny (multiples of 16;
+ * wg_fft2d_fast_size() ones run about as fast as powers of two). FFTW plans
+ * with FFTW_MEASURE,
+ * reusing and extending the on-disk wisdom ($WAVEGRAPH_FFTW_WISDOM, else
+ * $XDG_CACHE_HOME/wavegraph/fftw3f.wisdom). Thread-safe.
  */
 WgFft2d *wg_fft2d_new (guint nx, guint ny, WgFftKind kind);
 void wg_fft2d_free (WgFft2d *fft);
@@ -50,11 +77,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgFft2d, wg_fft2d_free)
 
 /**
  * wg_fft2d_describe:
- * FFTW's account of the plans (fftwf_sprint_plan: column block, single
- * column, row block, single row), one after another, for tests and
- * debugging. The plans never use FFTW's threads, whatever
- * fftwf_plan_with_nthreads() a client set: OpenMP spreads the blocks.
- * Free with g_free().
+ * The library's account of the plans, for tests and debugging: FFTW's
+ * fftwf_sprint_plan of the column block, single column, row block and
+ * single row plans, one after another (they never use FFTW's threads,
+ * whatever fftwf_plan_with_nthreads() a client set: OpenMP spreads the
+ * blocks); kissfft's transform sizes. Free with g_free().
  */
 char *wg_fft2d_describe (const WgFft2d *fft);
 
@@ -129,7 +156,8 @@ void wg_fft2d_execute_rows (const WgFft2d *fft, float *data, float *out, guint r
  * callers that build each row just before its transform in a small scratch
  * (wg_fft2d_alloc_rows()) instead of a whole input array. The rows are
  * transformed in aligned blocks of wg_fft2d_row_block() rows where they fit,
- * so the bits equal wg_fft2d_execute_rows()'s.
+ * so the bits equal wg_fft2d_execute_rows()'s (FFTW may vectorise a block
+ * differently from single rows; kissfft transforms row by row).
  */
 guint wg_fft2d_row_block (const WgFft2d *fft);
 void wg_fft2d_execute_row_range (const WgFft2d *fft, float *rows, float *out, guint row0,

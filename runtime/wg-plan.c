@@ -7,6 +7,7 @@
  * evaluation loop and the calls that change what it runs (new parameters,
  * inputs, requested outputs) read best together. */
 #include "wg-plan-private.h"
+#include "wg-fft-cpu.h"
 #include "wg-os.h"
 #include "wg-query.h"
 
@@ -127,7 +128,7 @@ resolve_backend (WgPlan *plan, WgBackend wanted, gboolean adopt, GError **error)
   if (wanted == WG_BACKEND_CPU)
     {
       plan->backend = WG_BACKEND_CPU;
-      plan->backend_description = g_strdup ("cpu");
+      plan->backend_description = g_strdup_printf ("cpu (%s)", wg_fft_cpu_library ());
       return TRUE;
     }
   WgGpuContext *gpu = adopt ? wg_gpu_context_new_adopt (&local)
@@ -143,15 +144,16 @@ resolve_backend (WgPlan *plan, WgBackend wanted, gboolean adopt, GError **error)
           return FALSE;
         }
       plan->backend = WG_BACKEND_CPU;
-      plan->backend_description = g_strdup_printf ("cpu (no usable GPU: %s)", local->message);
+      plan->backend_description = g_strdup_printf ("cpu (%s; no usable GPU: %s)",
+                                                   wg_fft_cpu_library (), local->message);
       return TRUE;
     }
   if (wanted == WG_BACKEND_AUTO && wg_gpu_context_is_software (gpu))
     {
       plan->backend = WG_BACKEND_CPU;
       plan->backend_description =
-        g_strdup_printf ("cpu (the only OpenGL renderer, %s, is a software rasteriser)",
-                         wg_gpu_context_get_renderer (gpu));
+        g_strdup_printf ("cpu (%s; the only OpenGL renderer, %s, is a software rasteriser)",
+                         wg_fft_cpu_library (), wg_gpu_context_get_renderer (gpu));
       wg_gpu_context_free (gpu);
       return TRUE;
     }

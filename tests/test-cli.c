@@ -858,6 +858,7 @@ test_validate_info_nodes (void)
       g_assert_cmpint (r.status, ==, 0);
       g_assert_nonnull (strstr (r.out, "grid      "));
       g_assert_nonnull (strstr (r.out, "MiB allocated"));
+      g_assert_nonnull (strstr (r.out, "\ncpu fft   " WG_FFT_LIBRARY_NAME " "));
       /* Animated parameters show their keys. */
       if (g_str_equal (name, "harbor.json"))
         g_assert_nonnull (strstr (r.out, "x=keys[0 s: 90, 10 s: 125]"));
@@ -1289,12 +1290,28 @@ test_farm_local (void)
   wg_test_remove_tree (dir);
 }
 
+/* --version names the build's FFT library and its licence. */
+static void
+test_version (void)
+{
+  const char *args[] = { "--version", NULL };
+  Run r = run_cli (NULL, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autofree char *expect = g_strdup_printf ("wavegraph %s\nCPU FFT: %s ", WG_VERSION,
+                                             WG_FFT_LIBRARY_NAME);
+  g_assert_true (g_str_has_prefix (r.out, expect));
+  g_assert_nonnull (strstr (r.out, g_str_equal (WG_FFT_LIBRARY_NAME, "kissfft")
+                                     ? "(BSD-3-Clause)\n" : "(GPL-2.0-or-later)\n"));
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/cli/version", test_version);
   g_test_add_func ("/cli/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/failure-mid-bake", test_failure_mid_bake);
   g_test_add_func ("/cli/interrupted-bake", test_interrupted_bake);
