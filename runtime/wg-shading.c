@@ -84,7 +84,9 @@ float
 wg_shade_fresnel_alpha (float ior)
 {
   /* papers/003 Table 1. */
-  static const float rows[][2] = { { 1.1f, 10.0f }, { 1.2f, 8.0f }, { 1.33f, 7.0f }, { 1.5f, 6.0f } };
+  static const float rows[][2] = {
+    { 1.1f, 10.0f }, { 1.2f, 8.0f }, { 1.33f, 7.0f }, { 1.5f, 6.0f }
+  };
   const guint n = G_N_ELEMENTS (rows);
   if (ior <= rows[0][0])
     return rows[0][1];
@@ -156,9 +158,9 @@ lobe (WgVec3 a, WgVec3 b, float p)
   float x = 0.5f * dot (d, d);
   if (x >= 1.0f)
     return 0.0f;
-  float l = x < 0.05f
-    ? -x * (1.0f + x * (1.0f / 2.0f + x * (1.0f / 3.0f + x * (1.0f / 4.0f + x * (1.0f / 5.0f + x / 6.0f)))))
-    : logf (1.0f - x);
+  float l = x < 0.05f ? -x * (1.0f + x * (1.0f / 2.0f + x * (1.0f / 3.0f + x * (1.0f / 4.0f
+                                                     + x * (1.0f / 5.0f + x / 6.0f)))))
+                      : logf (1.0f - x);
   return expf (p * l);
 }
 

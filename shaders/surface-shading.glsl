@@ -64,6 +64,7 @@ wg_fresnel_exact_sp (float k, float n21)
   return vec2 (rs, rs * b * b);
 }
 
+/* eq. 16 itself: the mean of the two terms. */
 float
 wg_fresnel_exact (float k, float n21)
 {

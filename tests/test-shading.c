@@ -77,6 +77,14 @@ direction (double azimuth, double elevation)
   return vec3 (cos (elevation) * cos (azimuth), cos (elevation) * sin (azimuth), sin (elevation));
 }
 
+/* A unit vector at a random azimuth and an elevation in @lo … @hi. */
+static WgVec3
+random_direction (GRand *rng, double lo, double hi)
+{
+  double azimuth = g_rand_double_range (rng, 0, 2 * G_PI);
+  return direction (azimuth, g_rand_double_range (rng, lo, hi));
+}
+
 static void
 put3 (float *p, WgVec3 x)
 {
@@ -323,8 +331,8 @@ test_reflect (void)
   g_autoptr (GRand) rng = g_rand_new_with_seed (14);
   for (guint i = 0; i < 500; i++)
     {
-      WgVec3 n = direction (g_rand_double_range (rng, 0, 2 * G_PI), g_rand_double_range (rng, 0.1, 1.57));
-      WgVec3 e = direction (g_rand_double_range (rng, 0, 2 * G_PI), -g_rand_double_range (rng, 0.001, 1.57));
+      WgVec3 n = random_direction (rng, 0.1, 1.57);
+      WgVec3 e = random_direction (rng, -1.57, -0.001);
       if (dot (e, n) >= 0)
         continue;
       WgVec3 r = wg_shade_reflect (e, n);
@@ -351,11 +359,11 @@ test_refract (void)
     {
       gboolean from_water = i % 2;
       double n1 = from_water ? n_water : 1, n2 = from_water ? 1 : n_water;
-      WgVec3 n = direction (g_rand_double_range (rng, 0, 2 * G_PI), g_rand_double_range (rng, 0.3, 1.5707));
+      WgVec3 n = random_direction (rng, 0.3, 1.5707);
       /* The normal faces the side the ray comes from: up for air, down for water. */
       if (from_water)
         n = vec3 (-n.x, -n.y, -n.z);
-      WgVec3 e = direction (g_rand_double_range (rng, 0, 2 * G_PI), g_rand_double_range (rng, -1.5707, 1.5707));
+      WgVec3 e = random_direction (rng, -1.5707, 1.5707);
       if (dot (e, n) >= 0)
         continue;
       WgVec3 t = wg_shade_refract (e, n, (float) (n1 / n2));
@@ -363,7 +371,8 @@ test_refract (void)
       if (n1 * sin1 > n2)
         {
           g_assert_true (t.x == 0 && t.y == 0 && t.z == 0);
-          g_assert_cmpfloat (wg_shade_fresnel_exact ((float) -dot (e, n), (float) (n2 / n1)), ==, 1);
+          float k = (float) -dot (e, n);
+          g_assert_cmpfloat (wg_shade_fresnel_exact (k, (float) (n2 / n1)), ==, 1);
           reflected++;
           continue;
         }
