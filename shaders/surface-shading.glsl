@@ -2,7 +2,8 @@
  * reflectance of papers/003 (Belyaev 2003) eq. 16 and its approximation
  * eq. 17, an analytic sky, and the mix of sky reflection, light from the
  * water volume, sun glint and foam. The editor's viewport (surface.frag,
- * sky.frag) uses it; a surface-shade node can include it as well.
+ * sky.frag) and the sample game use it; runtime/wg-shading.c is its C port,
+ * kept equal to it by tests/test-shading.c.
  *
  * Conventions: z up, directions of unit length; e = (p − c)/|p − c| points
  * from the camera c to the surface point p (papers/003 eq. 14), so the
@@ -11,20 +12,64 @@
 /* Relative refractive index n2/n1 of water seen from air. */
 const float WG_WATER_IOR = 1.333;
 
+/* Water depth of the open sea (wg_shade_surface()'s @depth). */
+const float WG_INFINITY = uintBitsToFloat (0x7F800000u);
+
+/* WgShading.fresnel: which reflectance wg_shade_surface() mixes with. */
+const int WG_FRESNEL_EXACT = 0;  /* eq. 16 */
+const int WG_FRESNEL_APPROX = 1; /* eq. 17 */
+
+/* Everything wg_shade_surface() needs besides the point's own inputs;
+ * runtime/wg-shading.h's WgShadingParams mirrors it field by field. */
+struct WgShading
+{
+  vec3 sun;            /* unit direction toward the sun */
+  float sun_intensity; /* scale of the sun's glint and of its light on the bottom */
+  float ior;           /* n2/n1, water seen from air */
+  int fresnel;         /* WG_FRESNEL_EXACT or WG_FRESNEL_APPROX */
+  float alpha;         /* eq. 17's α for ior (Table 1: 1.33 → 7) */
+  vec3 absorption;     /* Beer–Lambert attenuation per metre of water, per channel */
+  vec3 bottom;         /* albedo of the bottom seen through shallow water */
+  vec3 foam;           /* colour of full foam */
+};
+
+/* The viewport's look: water, exact Fresnel, sandy bottom, white foam. */
+WgShading
+wg_shading_default (vec3 sun)
+{
+  return WgShading (sun, 1.0, WG_WATER_IOR, WG_FRESNEL_EXACT, 7.0, vec3 (0.40, 0.07, 0.05),
+                    vec3 (0.45, 0.40, 0.30), vec3 (0.85, 0.9, 0.92));
+}
+
 /* papers/003 eq. 16, the reflectance of unpolarised light:
  *   F(k) = (g − k)² / (2 (g + k)²) · (1 + (k (g + k) − 1)² / (k (g − k) + 1)²),
  *   k = −τ = −e·n,  g = √((n2/n1)² + k² − 1).
+ * Its two terms are the s- and p-polarised reflectances (returned as x, y;
+ * F is their mean): Rs = ((g − k)/(g + k))², Rp = Rs · ((k (g + k) − 1)/(k (g − k) + 1))².
  * The paper notes that [6] misplaced a term in g; with −1 under the root,
  * F(1) = ((n − 1)/(n + 1))² (0.020 for water) and F(0) = 1, as the Fresnel
- * equations require (tests/test-editor-shading.c checks it against them). */
+ * equations require. From the denser side (n2/n1 < 1) beyond the critical
+ * angle g² < 0: total internal reflection, both reflectances 1. */
+vec2
+wg_fresnel_exact_sp (float k, float n21)
+{
+  k = clamp (k, 0.0, 1.0);
+  float g2 = n21 * n21 + k * k - 1.0;
+  if (g2 <= 0.0)
+    return vec2 (1.0);
+  float g = sqrt (g2);
+  float a = (g - k) / (g + k);
+  float b = (k * (g + k) - 1.0) / (k * (g - k) + 1.0);
+  float rs = a * a;
+  return vec2 (rs, rs * b * b);
+}
+
+/* eq. 16 itself: the mean of the two terms. */
 float
 wg_fresnel_exact (float k, float n21)
 {
-  k = clamp (k, 0.0, 1.0);
-  float g = sqrt (n21 * n21 + k * k - 1.0);
-  float a = (g - k) / (g + k);
-  float b = (k * (g + k) - 1.0) / (k * (g - k) + 1.0);
-  return 0.5 * a * a * (1.0 + b * b);
+  vec2 sp = wg_fresnel_exact_sp (k, n21);
+  return 0.5 * (sp.x + sp.y);
 }
 
 /* papers/003 eq. 17, the cheap approximation G(k) = (1 + k)^−α; α follows
@@ -33,6 +78,46 @@ float
 wg_fresnel_approx (float k, float alpha)
 {
   return pow (1.0 + clamp (k, 0.0, 1.0), -alpha);
+}
+
+/* papers/003 eq. 14: the reflection of incoming direction @e about @n,
+ * r = e − 2 (n·e) n. */
+vec3
+wg_reflect (vec3 e, vec3 n)
+{
+  return e - 2.0 * dot (n, e) * n;
+}
+
+/* papers/003 eq. 15: the refraction of incoming direction @e at a surface
+ * whose normal @n faces the incoming side, @eta = n1/n2:
+ *   t = η e − α(τ) n,  α(τ) = η τ + √(1 − η² (1 − τ²)),  τ = e·n.
+ * Total internal reflection (the root's argument < 0) gives vec3 (0). */
+vec3
+wg_refract (vec3 e, vec3 n, float eta)
+{
+  float tau = dot (e, n);
+  float root = 1.0 - eta * eta * (1.0 - tau * tau);
+  if (root < 0.0)
+    return vec3 (0.0);
+  return eta * e - (eta * tau + sqrt (root)) * n;
+}
+
+/* max(a·b, 0)^p for unit @a, @b, the sun's disc and glint lobes. It works
+ * from x = 1 − a·b = |a − b|²/2, which keeps its precision where a·b ≈ 1:
+ * pow (dot (a, b), p) would turn the rounding of a·b there into a relative
+ * error p (hundreds) times larger. ln(1 − x) by its series while x < 0.05
+ * (truncation below 1e-9 relative), where the lobe is not yet 0. */
+float
+wg_lobe (vec3 a, vec3 b, float p)
+{
+  vec3 d = a - b;
+  float x = 0.5 * dot (d, d);
+  if (x >= 1.0)
+    return 0.0;
+  float l = x < 0.05
+    ? -x * (1.0 + x * (1.0 / 2.0 + x * (1.0 / 3.0 + x * (1.0 / 4.0 + x * (1.0 / 5.0 + x / 6.0)))))
+    : log (1.0 - x);
+  return exp (p * l);
 }
 
 /* Analytic daylight sky: horizon haze to zenith blue, a sun halo and disc.
@@ -46,12 +131,11 @@ wg_sky (vec3 dir, vec3 sun)
   vec3 c = mix (horizon, zenith, pow (h, 0.5));
   if (dir.z < 0.0)
     c = mix (horizon, vec3 (0.25, 0.33, 0.40), clamp (-dir.z * 4.0, 0.0, 1.0));
-  float s = max (dot (dir, sun), 0.0);
-  c += vec3 (1.0, 0.85, 0.6) * (0.35 * pow (s, 8.0) + 40.0 * pow (s, 2000.0));
+  c += vec3 (1.0, 0.85, 0.6) * (0.35 * wg_lobe (dir, sun, 8.0) + 40.0 * wg_lobe (dir, sun, 2000.0));
   return c;
 }
 
-/* Light that leaves the water from below: a deep-water colour, brighter and
+/* Light that leaves deep water from below: a deep-water colour, brighter and
  * greener where the wave is thin (crests, @crest in 0..1). */
 vec3
 wg_water_volume (float crest)
@@ -61,26 +145,61 @@ wg_water_volume (float crest)
   return deep + scatter * crest * crest;
 }
 
-/* The colour of water at a point seen along @e with normal @n: the sky
- * reflected along r = e − 2 (n·e) n (eq. 14), mixed with the water volume by
- * the exact Fresnel reflectance, plus sun glint, under @foam (0..1). */
+/* Light from below the surface seen along @e through water @depth metres
+ * deep (infinite: open sea, only the volume). The view ray refracts (eq. 15)
+ * and runs d/|t.z| through the water to the bottom; the sun's light runs
+ * d/sun.z down to it. Beer–Lambert: the bottom shows through by
+ * exp(−σ · path), the volume's own light fills the rest. */
 vec3
-wg_shade_water (vec3 e, vec3 n, vec3 sun, float foam, float crest)
+wg_water_below (vec3 e, vec3 n, WgShading s, float crest, float depth)
 {
+  vec3 volume = wg_water_volume (crest);
+  if (isinf (depth))
+    return volume;
+  vec3 t = wg_refract (e, n, 1.0 / s.ior);
+  float view_path = depth / max (-t.z, 0.05);
+  float sun_path = depth / max (s.sun.z, 0.05);
+  /* 0.2: the sky's light on the bottom, besides the sun's. */
+  vec3 lit = s.bottom * (0.2 + s.sun_intensity * max (s.sun.z, 0.0)
+                                   * exp (-s.absorption * sun_path));
+  return mix (volume, lit, exp (-s.absorption * view_path));
+}
+
+/* Linear radiance leaving the water toward the eye at a point with unit
+ * normal @n, seen from direction @v (unit, surface → eye): the sky reflected
+ * along r (eq. 14) weighted by the Fresnel reflectance F (eq. 16 or 17), the
+ * light from below weighted by 1 − F, sun glint, then foam (0..1) over it.
+ * @crest (0..1) brightens the volume on crests; @depth as wg_water_below(). */
+vec3
+wg_shade_surface (vec3 n, vec3 v, WgShading s, float foam, float crest, float depth)
+{
+  vec3 e = -v;
   float k = -dot (e, n);
   /* A normal facing away (a crest seen from behind): bend it toward the eye. */
   if (k < 0.02)
     {
-      n = normalize (n + e * (k - 0.02));
+      /* Divided by its length, not normalize(): drivers' inverse square
+       * roots are less exact, and the glint (wg_lobe) magnifies that. */
+      vec3 m = n + e * (k - 0.02);
+      n = m / sqrt (dot (m, m));
       k = -dot (e, n);
     }
-  float fresnel = wg_fresnel_exact (k, WG_WATER_IOR);
-  vec3 r = e - 2.0 * dot (n, e) * n;
+  float fresnel = s.fresnel == WG_FRESNEL_EXACT ? wg_fresnel_exact (k, s.ior)
+                                                : wg_fresnel_approx (k, s.alpha);
+  vec3 r = wg_reflect (e, n);
   r.z = abs (r.z);
-  vec3 c = mix (wg_water_volume (crest), wg_sky (r, sun), fresnel);
-  float glint = pow (max (dot (r, sun), 0.0), 700.0);
-  c += vec3 (1.0, 0.9, 0.75) * glint * 12.0 * fresnel;
-  return mix (c, vec3 (0.85, 0.9, 0.92), clamp (foam, 0.0, 1.0));
+  vec3 c = mix (wg_water_below (e, n, s, crest, depth), wg_sky (r, s.sun), fresnel);
+  float glint = wg_lobe (r, s.sun, 700.0);
+  c += vec3 (1.0, 0.9, 0.75) * glint * 12.0 * s.sun_intensity * fresnel;
+  return mix (c, s.foam, clamp (foam, 0.0, 1.0));
+}
+
+/* The viewport's and the sample game's water: wg_shade_surface() with the
+ * default parameters over open sea, seen along @e (eye → surface). */
+vec3
+wg_shade_water (vec3 e, vec3 n, vec3 sun, float foam, float crest)
+{
+  return wg_shade_surface (n, -e, wg_shading_default (sun), foam, crest, WG_INFINITY);
 }
 
 /* Linear colour to what the display shows: a soft shoulder, then sRGB-ish gamma. */
