@@ -138,7 +138,7 @@ frame_job_done (gpointer data)
 }
 
 /* Hands @job (its pixels and paths owned) to writer @i, once fewer than
- * MAX_IN_FLIGHT wait. */
+ * IN_FLIGHT_PER_WRITER per writer wait. */
 static gboolean
 queue_job (Export *ex, guint i, FrameJob *job, GError **error)
 {
@@ -150,7 +150,7 @@ queue_job (Export *ex, guint i, FrameJob *job, GError **error)
         return FALSE;
       }
   g_mutex_lock (&ex->lock);
-  while (ex->in_flight >= MAX_IN_FLIGHT)
+  while (ex->in_flight >= IN_FLIGHT_PER_WRITER * ex->n_writers)
     g_cond_wait (&ex->cond, &ex->lock);
   ex->in_flight++;
   g_mutex_unlock (&ex->lock);

@@ -12,9 +12,10 @@ G_BEGIN_DECLS
 /* Atlases stay within what every GPU samples (and in memory): tiles are
  * box-filtered by powers of two until the grid of frames fits. */
 #define ATLAS_MAX_SIDE 4096
-/* Frames compressed in the background at once: zlib, not the FFTs, is most
- * of an export's time, so frames are spread over a writer per core. */
-#define MAX_IN_FLIGHT 4
+/* Frames waiting or being compressed, per writer: zlib, not the FFTs, is
+ * most of an export's time, so frames are spread over a writer per core,
+ * and the frames in memory stay bounded. */
+#define IN_FLIGHT_PER_WRITER 2
 
 typedef struct {
   guint channels;
@@ -24,7 +25,7 @@ typedef struct {
 typedef struct {
   const char *name;      /* "displacement" or "normal_foam" */
   guint channels;
-  float *frame0;         /* frame 0 as written, for the seam error */
+  float *frame0;         /* frame 0 as evaluated, for the seam error */
   float *atlas;          /* cols·tw × rows·th × channels */
   Range range;
   double seam_error;     /* max |frame N − frame 0| */
