@@ -113,7 +113,7 @@ frame_job_write (gpointer data, GError **error)
   return (job->dpath == NULL ||
           wg_exr_write (job->dpath, job->w, job->h, 3, job->disp, rgb_names, WG_EXR_HALF,
                         WG_EXR_ZIP, -1, 1, error)) &&
-         (job->npath == NULL || wg_png_write16 (job->npath, job->w, job->h, 4, job->nf, 0, 1, error));
+         (job->npath == NULL || wg_png_write16_fast (job->npath, job->w, job->h, 4, job->nf, 0, 1, error));
 }
 
 static void
