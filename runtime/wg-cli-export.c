@@ -11,6 +11,9 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+/* Beyond this the atlases' tiles would shrink below a few pixels. */
+#define MAX_FRAMES 65536
+
 static int
 refuse (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
 
@@ -208,7 +211,7 @@ wg_cli_export (int argc, char **argv)
 
   g_autofree char *stateful = stateful_nodes (graph);
   if (stateful)
-    return refuse ("%s cannot loop: nodes %s keep state that depends on every earlier frame. "
+    return refuse ("%s cannot loop: nodes %s keep state that depends on every earlier frame; "
                    "an export needs water that is a function of time alone: remove or bypass "
                    "them and export again", argv[1], stateful);
   if (!output_is (graph, "normal", 3) ||
@@ -231,6 +234,8 @@ wg_cli_export (int argc, char **argv)
       gint64 a, b;
       if (!wg_cli_parse_frames (frames, &a, &b))
         return wg_cli_usage_error (ctx, "export: --frames %s: expected A-B with 0 <= A <= B", frames);
+      if (b - a + 1 > MAX_FRAMES)
+        return refuse ("--frames %s: at most %d frames in a package", frames, MAX_FRAMES);
       ex.n_frames = (guint) (b - a + 1);
       ex.t0 = (double) a / ex.fps;
       ex.loops = period > 0 && fabs (ex.n_frames - period * ex.fps) < 1e-6 * ex.n_frames;
@@ -249,6 +254,9 @@ wg_cli_export (int argc, char **argv)
                          "use --fps with a rate that fits (%s) or change loop_period",
                          period, f, ex.fps, *rates ? rates : "none up to 240");
         }
+      if (f > MAX_FRAMES)
+        return refuse ("the loop period %g s is %.0f frames at %g fps, more than the %d a "
+                       "package holds; lower --fps or loop_period", period, f, ex.fps, MAX_FRAMES);
       ex.n_frames = (guint) round (f);
       ex.loops = TRUE;
     }
