@@ -39,18 +39,39 @@ range_add (Range *r, const float *px, gsize n_pixels)
       }
 }
 
+/* Averages aligned @step × @step boxes of @src (@sw pixels a row) into the
+ * @dw × @dh block at (@ox, @oy) of @dst (@dst_w pixels a row). Aligned
+ * power-of-two boxes keep a periodic tile periodic. */
+static void
+box_filter (const float *src, guint sw, guint channels, guint step, float *dst, guint dst_w,
+            guint ox, guint oy, guint dw, guint dh)
+{
+  double norm = 1.0 / ((double) step * step);
+  for (guint ty = 0; ty < dh; ty++)
+    for (guint tx = 0; tx < dw; tx++)
+      for (guint c = 0; c < channels; c++)
+        {
+          double sum = 0;
+          for (guint y = 0; y < step; y++)
+            for (guint x = 0; x < step; x++)
+              sum += src[((gsize) (ty * step + y) * sw + tx * step + x) * channels + c];
+          dst[((gsize) (oy + ty) * dst_w + ox + tx) * channels + c] = (float) (sum * norm);
+        }
+}
+
 /* The graph's outputs as the two maps (already mapped for their files):
- * displacement (dx, dy, dz) in m; normal xyz from [−1, 1] to [0, 1] and foam. */
+ * displacement (dx, dy, dz) in m; normal xyz from [−1, 1] to [0, 1] and foam;
+ * box-filtered to the export's size, normals made unit again. */
 static gboolean
 read_frame (Export *ex, GError **error)
 {
-  gsize n = (gsize) ex->w * ex->h;
+  gsize n = (gsize) ex->gw * ex->gh;
   if (ex->disp)
     {
       const float *d = wg_buffer_read (ex->disp, error);
       if (d == NULL)
         return FALSE;
-      memcpy (ex->disp_px, d, n * 3 * sizeof (float));
+      memcpy (ex->full_disp, d, n * 3 * sizeof (float));
     }
   else
     {
@@ -59,8 +80,8 @@ read_frame (Export *ex, GError **error)
         return FALSE;
       for (gsize p = 0; p < n; p++)
         {
-          ex->disp_px[p * 3] = ex->disp_px[p * 3 + 1] = 0;
-          ex->disp_px[p * 3 + 2] = hgt[p];
+          ex->full_disp[p * 3] = ex->full_disp[p * 3 + 1] = 0;
+          ex->full_disp[p * 3 + 2] = hgt[p];
         }
     }
   const float *nrm = wg_buffer_read (ex->normal, error);
@@ -70,8 +91,17 @@ read_frame (Export *ex, GError **error)
   for (gsize p = 0; p < n; p++)
     {
       for (guint c = 0; c < 3; c++)
-        ex->nf_px[p * 4 + c] = 0.5f * nrm[p * 3 + c] + 0.5f;
-      ex->nf_px[p * 4 + 3] = foam ? CLAMP (foam[p], 0.0f, 1.0f) : 0.0f;
+        ex->full_nf[p * 4 + c] = nrm[p * 3 + c];
+      ex->full_nf[p * 4 + 3] = foam ? CLAMP (foam[p], 0.0f, 1.0f) : 0.0f;
+    }
+  box_filter (ex->full_disp, ex->gw, 3, ex->down, ex->disp_px, ex->w, 0, 0, ex->w, ex->h);
+  box_filter (ex->full_nf, ex->gw, 4, ex->down, ex->nf_px, ex->w, 0, 0, ex->w, ex->h);
+  for (gsize p = 0; p < (gsize) ex->w * ex->h; p++)
+    {
+      float *v = ex->nf_px + p * 4;
+      float len = ex->down > 1 ? sqrtf (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) : 1.0f;
+      for (guint c = 0; c < 3; c++)
+        v[c] = 0.5f * v[c] / len + 0.5f;
     }
   return TRUE;
 }
@@ -80,19 +110,8 @@ read_frame (Export *ex, GError **error)
 static void
 atlas_put (Export *ex, Map *m, const float *px, guint k)
 {
-  guint ox = (k % ex->cols) * ex->tw, oy = (k / ex->cols) * ex->th;
-  gsize stride = (gsize) ex->cols * ex->tw * m->channels;
-  double norm = 1.0 / ((double) ex->step * ex->step);
-  for (guint ty = 0; ty < ex->th; ty++)
-    for (guint tx = 0; tx < ex->tw; tx++)
-      for (guint c = 0; c < m->channels; c++)
-        {
-          double sum = 0;
-          for (guint y = 0; y < ex->step; y++)
-            for (guint x = 0; x < ex->step; x++)
-              sum += px[((gsize) (ty * ex->step + y) * ex->w + tx * ex->step + x) * m->channels + c];
-          m->atlas[(oy + ty) * stride + (gsize) (ox + tx) * m->channels + c] = (float) (sum * norm);
-        }
+  box_filter (px, ex->w, m->channels, ex->step, m->atlas, ex->cols * ex->tw,
+              (k % ex->cols) * ex->tw, (k / ex->cols) * ex->th, ex->tw, ex->th);
 }
 
 static double
@@ -299,6 +318,13 @@ wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *gr
   json_builder_add_double_value (b, s->extent[0]);
   json_builder_add_double_value (b, s->extent[1]);
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "graph_grid");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, ex->gw);
+  json_builder_add_int_value (b, ex->gh);
+  json_builder_end_array (b);
+  add_string (b, "resampling", ex->down > 1 ? "box average of aligned grid texels, normals renormalised"
+                                            : "none (texel = grid cell)");
   add_double (b, "loop_period_s", ex->loops ? ex->n_frames / ex->fps : 0);
   json_builder_set_member_name (b, "seamless_loop");
   json_builder_add_boolean_value (b, ex->loops);
@@ -343,6 +369,8 @@ wg_export_clear (Export *ex)
   g_free (ex->writers);
   g_mutex_clear (&ex->lock);
   g_cond_clear (&ex->cond);
+  g_free (ex->full_disp);
+  g_free (ex->full_nf);
   g_free (ex->disp_px);
   g_free (ex->nf_px);
   for (guint m = 0; m < 2; m++)
@@ -353,14 +381,15 @@ wg_export_clear (Export *ex)
 }
 
 void
-wg_export_init (Export *ex, WgPlan *plan, guint w, guint h)
+wg_export_init (Export *ex, WgPlan *plan, guint gw, guint gh, guint down)
 {
-  ex->w = w;
-  ex->h = h;
+  ex->gw = gw;
+  ex->gh = gh;
+  ex->down = down;
+  guint w = ex->w = gw / down, h = ex->h = gh / down;
   ex->cols = (guint) ceil (sqrt ((double) ex->n_frames));
   ex->rows = (ex->n_frames + ex->cols - 1) / ex->cols;
   ex->step = 1;
-  /* Aligned power-of-two boxes keep each tile periodic. */
   while ((ex->cols * (w / ex->step) > ATLAS_MAX_SIDE || ex->rows * (h / ex->step) > ATLAS_MAX_SIDE) &&
          w / ex->step > 1 && h / ex->step > 1)
     ex->step *= 2;
@@ -376,6 +405,8 @@ wg_export_init (Export *ex, WgPlan *plan, guint w, guint h)
     ex->writers[i] = wg_writer_new ();
   g_mutex_init (&ex->lock);
   g_cond_init (&ex->cond);
+  ex->full_disp = g_new (float, (gsize) gw * gh * 3);
+  ex->full_nf = g_new (float, (gsize) gw * gh * 4);
   ex->disp_px = g_new (float, (gsize) w * h * 3);
   ex->nf_px = g_new (float, (gsize) w * h * 4);
   const char *names[2] = { "displacement", "normal_foam" };

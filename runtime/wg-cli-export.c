@@ -219,12 +219,19 @@ wg_cli_export (int argc, char **argv)
     return refuse ("%s: the package needs graph outputs \"normal\" (3 channels, a normals node) "
                    "and \"displacement\" (3 channels) or \"height\" (1); add them to \"outputs\"",
                    argv[1]);
-  if (resolution != 0 && (resolution < 0 || (guint) resolution != s->grid[0] ||
-                          (guint) resolution != s->grid[1]))
-    return refuse ("--resolution %d: this version exports at the graph's grid (%u×%u) only; "
-                   "set \"settings\".\"grid\" to [%d, %d] (a different sampling of the same sea) "
-                   "or leave --resolution out", resolution, s->grid[0], s->grid[1], resolution,
-                   resolution);
+  guint down = 1;
+  if (resolution != 0)
+    {
+      /* Aligned box averages keep the tile periodic; anything else (upsampling,
+       * other ratios) would need a periodic resampler this version lacks. */
+      while (resolution > 0 && (guint) resolution * down < s->grid[0])
+        down *= 2;
+      if (resolution <= 0 || s->grid[0] != s->grid[1] || (guint) resolution * down != s->grid[0])
+        return refuse ("--resolution %d: this version exports at the graph's grid (%u×%u) or "
+                       "a power of two below it (square grids); set \"settings\".\"grid\" to "
+                       "[%d, %d] (a different sampling of the same sea) for other sizes",
+                       resolution, s->grid[0], s->grid[1], resolution, resolution);
+    }
   double period = graph_loop_period (graph);
   if (period < 0)
     return refuse ("%s: its spectrum-evolve nodes loop over different periods; give them one "
@@ -268,7 +275,7 @@ wg_cli_export (int argc, char **argv)
   g_autoptr (WgPlan) plan = wg_plan_new (graph, &po, &error);
   if (plan == NULL)
     return wg_cli_fail (error);
-  wg_export_init (&ex, plan, s->grid[0], s->grid[1]);
+  wg_export_init (&ex, plan, s->grid[0], s->grid[1], down);
 
   /* Everything is written in a folder beside @out, renamed into place whole. */
   g_autofree char *abs_out = g_canonicalize_filename (out, NULL);

@@ -32,13 +32,16 @@ typedef struct {
 } Map;
 
 typedef struct {
-  guint w, h;            /* grid */
+  guint gw, gh;          /* the graph's grid */
+  guint down;            /* grid / exported size (a power of two) */
+  guint w, h;            /* exported size */
   guint n_frames;
   double fps, t0, period;
   gboolean loops;        /* the frames cover the loop period exactly */
   guint cols, rows, step, tw, th;
   WgBuffer *disp, *height, *normal, *foam;
-  float *disp_px, *nf_px;
+  float *full_disp, *full_nf; /* a frame at the grid (normals unmapped) */
+  float *disp_px, *nf_px;     /* a frame as written */
   Map maps[2];
   WgWriter **writers;
   guint n_writers;
@@ -47,9 +50,10 @@ typedef struct {
   guint in_flight;
 } Export;
 
-/* Lays out the frames and the atlases for a @w × @h grid and allocates what
- * the export keeps (ex->n_frames, fps, t0 set). */
-void wg_export_init (Export *ex, WgPlan *plan, guint w, guint h);
+/* Lays out the frames and the atlases for a @gw × @gh grid exported at
+ * 1/@down of it and allocates what the export keeps (ex->n_frames, fps, t0
+ * set). */
+void wg_export_init (Export *ex, WgPlan *plan, guint gw, guint gh, guint down);
 /* Waits for the writers and frees what wg_export_init() allocated. */
 void wg_export_clear (Export *ex);
 /* Evaluates and writes the frames and atlases under @tmp, and measures the

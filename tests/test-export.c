@@ -286,6 +286,67 @@ test_range_without_loop (void)
   g_assert_cmpfloat (json_object_get_double_member (d, "seam_error"), >, 1e-3);
 }
 
+/* --resolution a power of two below the grid: each texel is the average of
+ * the grid's texels it covers (normals made unit), and tiles still wrap. */
+static void
+test_resolution (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *graph_path = small_calm (dir, LOOP);
+  g_autofree char *out = g_build_filename (dir, "pkg", NULL);
+  Run r = run_export ((const char *[]) { graph_path, "--out", out, "--resolution", "16", NULL });
+  g_assert_cmpint (r.status, ==, 0);
+  g_free (r.err);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (graph_path, &error);
+  WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
+  g_autoptr (WgPlan) plan = wg_plan_new (graph, &po, &error);
+  g_assert_no_error (error);
+  WgBuffer *live = wg_plan_get_output (plan, "displacement");
+  WgBuffer *live_n = wg_plan_get_output (plan, "normal");
+  const guint k = 7, side = 16, box = GRID / side;
+  g_assert_true (wg_plan_evaluate_time (plan, (double) k / FPS, &error));
+  const float *d = wg_buffer_read (live, &error);
+  const float *nrm = wg_buffer_read (live_n, &error);
+  g_autofree float *want = g_new0 (float, side * side * 3);
+  g_autofree float *want_n = g_new0 (float, side * side * 3);
+  for (guint y = 0; y < GRID; y++)
+    for (guint x = 0; x < GRID; x++)
+      for (guint c = 0; c < 3; c++)
+        {
+          gsize o = ((gsize) (y / box) * side + x / box) * 3 + c;
+          want[o] += d[((gsize) y * GRID + x) * 3 + c] / (box * box);
+          want_n[o] += nrm[((gsize) y * GRID + x) * 3 + c];
+        }
+  g_autofree char *path = g_build_filename (out, "displacement", "displacement.0007.exr", NULL);
+  guint w, h, ch;
+  g_autofree float *px = wg_exr_read (path, &w, &h, &ch, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, side);
+  g_assert_cmpuint (h, ==, side);
+  g_autofree float *rgb = g_new (float, side * side * 3);
+  for (gsize p = 0; p < (gsize) side * side; p++)
+    for (guint c = 0; c < 3; c++)
+      rgb[p * 3 + c] = px[p * 3 + 2 - c];
+  assert_half_close (rgb, want, (gsize) side * side * 3);
+  assert_tile_wraps (rgb, side, side, 3);
+  g_autofree char *npath = g_build_filename (out, "normal_foam", "normal_foam.0007.png", NULL);
+  g_autofree float *nf = wg_png_read (npath, &w, &h, &ch, &error);
+  g_assert_no_error (error);
+  for (gsize p = 0; p < (gsize) side * side; p++)
+    {
+      const float *v = want_n + p * 3;
+      double len = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      for (guint c = 0; c < 3; c++)
+        g_assert_cmpfloat (fabs (2.0 * nf[p * 4 + c] - 1.0 - v[c] / len), <=, 2.0 / 65535);
+    }
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *m = load_manifest (out, parser);
+  JsonObject *maps = json_object_get_object_member (m, "maps");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (maps, "normal_foam"),
+                                               "width"), ==, side);
+}
+
 /* Each refusal exits 2, says what to change, and writes nothing. */
 static void
 assert_refused (const char *dir, const char *const *args, const char *needle)
@@ -314,7 +375,9 @@ test_refusals (void)
   assert_refused (dir, (const char *[]) { looped, "--out", out, "--fps", "0.3", NULL },
                   "use --fps with a rate that fits (1, 2, 3");
   assert_refused (dir, (const char *[]) { looped, "--out", out, "--resolution", "128", NULL },
-                  "exports at the graph's grid (64×64) only");
+                  "exports at the graph's grid (64×64) or a power of two below it");
+  assert_refused (dir, (const char *[]) { looped, "--out", out, "--resolution", "48", NULL },
+                  "a power of two below it");
   /* A folder that is not an earlier export is never replaced. */
   g_autofree char *keep = g_build_filename (dir, "keep.txt", NULL);
   g_assert_true (g_file_set_contents (keep, "x", -1, NULL));
@@ -327,6 +390,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/export/loop-package", test_loop_package);
   g_test_add_func ("/export/range-without-loop", test_range_without_loop);
+  g_test_add_func ("/export/resolution", test_resolution);
   g_test_add_func ("/export/refusals", test_refusals);
   return g_test_run ();
 }
