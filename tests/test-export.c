@@ -382,6 +382,15 @@ test_refusals (void)
   g_autofree char *keep = g_build_filename (dir, "keep.txt", NULL);
   g_assert_true (g_file_set_contents (keep, "x", -1, NULL));
   assert_refused (dir, (const char *[]) { looped, "--out", dir, NULL }, "not an earlier export");
+  /* A failure once writing has begun (here: no folder can be made) leaves
+   * nothing either, and is a runtime failure. */
+  g_autofree char *blocked = g_build_filename (keep, "pkg", NULL);
+  guint before = count_files (dir);
+  Run r = run_export ((const char *[]) { looped, "--out", blocked, NULL });
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "cannot create a folder"));
+  g_free (r.err);
+  g_assert_cmpuint (count_files (dir), ==, before);
 }
 
 int
