@@ -1,6 +1,6 @@
 /* wg-cli.c — the `wavegraph` command: the dispatch to its commands (run in
  * wg-cli-run.c, validate/info/format in wg-cli-info.c, nodes in
- * wg-cli-nodes.c) and what they share.
+ * wg-cli-nodes.c, export in wg-cli-export.c) and what they share.
  * Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad graph; a bake
  * stopped by a signal ends by that signal once its files are whole. */
 #include "wg-cli.h"
@@ -158,6 +158,8 @@ static const char main_help[] =
   "  validate GRAPH                       check a graph (and the files it reads)\n"
   "  info GRAPH                           describe a graph\n"
   "  format GRAPH [--in-place]            print (or rewrite) a graph in canonical form\n"
+  "  export GRAPH --out DIR [--frames A-B] [--fps F] [--resolution N]\n"
+  "                                       one loop as textures and a manifest for game engines\n"
   "  nodes [--json|--markdown]            list node types, ports and parameters\n"
   "  farm submit|status|repair|cancel …   bake in chunks and wedges on Slurm (or here)\n"
   "\n"
@@ -213,6 +215,8 @@ main (int argc, char **argv)
     return wg_cli_format (argc - 1, argv + 1);
   if (g_strcmp0 (cmd, "nodes") == 0)
     return wg_cli_nodes (argc - 1, argv + 1);
+  if (g_strcmp0 (cmd, "export") == 0)
+    return wg_cli_export (argc - 1, argv + 1);
   wg_cli_eprintf ("wavegraph: unknown command \"%s\"\n\n%s", cmd, main_help);
   return EXIT_USAGE;
 }

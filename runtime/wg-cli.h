@@ -48,5 +48,6 @@ int wg_cli_info (int argc, char **argv);
 int wg_cli_format (int argc, char **argv);
 int wg_cli_nodes (int argc, char **argv);
 int wg_cli_farm (int argc, char **argv);
+int wg_cli_export (int argc, char **argv);
 
 G_END_DECLS

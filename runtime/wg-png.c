@@ -71,6 +71,7 @@ typedef struct {
   gboolean srgb;
   WgPngRowFunc fill;
   gconstpointer source;
+  gboolean fast; /* deflate level 1 instead of zlib's default */
 } WgPngLayout;
 
 /* Everything between setjmp and the end lives here so that no local of the
@@ -99,6 +100,8 @@ wg_png_encode (FILE *fp, const WgPngLayout *layout, guint8 *row, WgPngError *err
     }
 
   png_set_write_fn (png, fp, wg_png_write_data, wg_png_flush);
+  if (layout->fast)
+    png_set_compression_level (png, 1);
   png_set_IHDR (png, info, layout->width, layout->height, (int) layout->bits,
                 wg_png_color_types[layout->channels - 1], PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -198,9 +201,9 @@ wg_png_write16 (const char *path, guint width, guint height, guint channels, con
   return wg_png_write16_at (AT_FDCWD, path, width, height, channels, data, lo, hi, error);
 }
 
-gboolean
-wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint channels,
-                   const float *data, float lo, float hi, GError **error)
+static gboolean
+wg_png_write16_full (int dirfd, const char *path, guint width, guint height, guint channels,
+                     const float *data, float lo, float hi, gboolean fast, GError **error)
 {
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
@@ -213,8 +216,23 @@ wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint
       return FALSE;
     }
   const WgPngScaled scaled = { data, (size_t) width * channels, lo, (double) hi - lo };
-  const WgPngLayout layout = { width, height, channels, 16, FALSE, wg_png_fill_scaled, &scaled };
+  const WgPngLayout layout = { width, height, channels, 16, FALSE, wg_png_fill_scaled, &scaled,
+                               fast };
   return wg_png_write_layout (dirfd, path, &layout, error);
+}
+
+gboolean
+wg_png_write16_at (int dirfd, const char *path, guint width, guint height, guint channels,
+                   const float *data, float lo, float hi, GError **error)
+{
+  return wg_png_write16_full (dirfd, path, width, height, channels, data, lo, hi, FALSE, error);
+}
+
+gboolean
+wg_png_write16_fast (const char *path, guint width, guint height, guint channels,
+                     const float *data, float lo, float hi, GError **error)
+{
+  return wg_png_write16_full (AT_FDCWD, path, width, height, channels, data, lo, hi, TRUE, error);
 }
 
 /* Codes as they are: one byte each at 8 bits, big-endian pairs at 16. */
