@@ -8,8 +8,9 @@
  *   ∂h̃/∂t = τ' ω ((a+b)im cos − (a+b)re sin, −(a−b)im sin − (a−b)re cos).
  * The phase is ω t = 2π f t with f = ω/2π and t each split into two floats
  * (computed in double on the CPU); f·t is formed with an exact product
- * (fma) and reduced to a fraction of a turn, so it stays accurate to ~1e-7
- * rad whatever t is — plain float ω·t would lose 1e-3 rad by t = 1000 s. */
+ * (Dekker's, without fma: wg-trig.glsl) and reduced to a fraction of a
+ * turn, so it stays accurate to ~1e-7 turns (~1e-6 rad) whatever t is —
+ * plain float ω·t would lose 1e-3 rad by t = 1000 s. */
 
 layout (local_size_x = 256) in;
 

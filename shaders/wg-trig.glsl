@@ -26,14 +26,24 @@ wg_sincos_turns (float turns)
 
 /* The fractional part of f·t in [0, 1), f and t each given as hi + lo
  * floats (split in double on the CPU): the product of the high parts is
- * formed exactly (fma) and reduced before the small terms join, so the
- * result stays accurate to ~1e-7 turns whatever f·t is — a plain float
- * product loses 1e-3 rad of phase by ω t = 1e4 rad. */
+ * formed exactly (p + err, Dekker's product with Veltkamp's splitting) and
+ * reduced before the small terms join, so the result stays accurate to
+ * ~1e-7 turns whatever f·t is — a plain float product loses 1e-3 rad of
+ * phase by ω t = 1e4 rad. No fma: llvmpipe's is not fused (it rounds the
+ * product), which made err 0 and the phase drift by ~2.5e-7·t rad; these
+ * operations are each exactly rounded float ones, which `precise` keeps
+ * from being contracted or reassociated. */
 float
 wg_frac_product (vec2 f, vec2 t)
 {
   precise float p = f.x * t.x;
-  precise float err = fma (f.x, t.x, -p);
+  precise float fc = 4097.0 * f.x; /* 2^12 + 1: 12-bit halves */
+  precise float fh = fc - (fc - f.x);
+  precise float fl = f.x - fh;
+  precise float tc = 4097.0 * t.x;
+  precise float th = tc - (tc - t.x);
+  precise float tl = t.x - th;
+  precise float err = (((fh * th - p) + fh * tl) + fl * th) + fl * tl;
   precise float turns = (p - floor (p)) + (err + f.x * t.y + f.y * t.x);
   return turns - floor (turns);
 }

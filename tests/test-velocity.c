@@ -206,8 +206,9 @@ central_difference_error (const float *v, const float *before, const float *afte
 /* graphs/ocean-calm.json at a time between frames: its "velocity" output,
  * (λ ∂Dx/∂t, λ ∂Dy/∂t, ∂h/∂t) through an fft and a choppy-displacement, is
  * the rate at which its "displacement" output (λ Dx, λ Dy, h) moves.
- * Measured 5e-5 of max |v| on the CPU, 6e-4 on llvmpipe, whose phase f·t
- * is off by about 1.5e-7·t rad (h̃ itself is, by the same amount); the
+ * Measured 5e-5 of max |v| on the CPU, 4e-5 on llvmpipe (6e-4 while the
+ * GPU's f·t relied on an fma that llvmpipe does not fuse, which lost
+ * ~2.5e-7·t rad of phase: test-backends' evolve-phase checks it); the
  * truncation error ω²ε²/6 is below 3e-5 even for the grid's shortest
  * waves. Any error in the formula (a factor, a sign, a missed chain rule)
  * is of order one. */
