@@ -1409,6 +1409,72 @@ void wg_bake_stats_clear (WgBakeStats *stats);
 gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
                   GError **error);
 
+/* ---------------------------------------------------------------------------
+ * Exported packages: queries without a GPU, an FFT or a graph (servers)
+ * ------------------------------------------------------------------------- */
+
+typedef struct _WgPackage WgPackage;
+
+/**
+ * wg_package_open:
+ * Opens the package `wavegraph export` wrote in @dir (docs/export.md) for
+ * wg_package_query(): reads and checks DIR/manifest.json (format
+ * "wavegraph-export" version 1, patch size, a loop period > 0 equal to
+ * frame_count / frame_rate, the displacement frames' file pattern and size)
+ * and that every displacement frame file exists. The frames themselves are
+ * read when a query first needs them (each once), as floats: up to
+ * frame_count × width × height × 3 × 4 bytes (a 512², 480-frame loop:
+ * 1.5 GB; a 64², 20-frame one: 1 MB).
+ * Errors (G_FILE_ERROR, each naming the file and, in the manifest, the
+ * member): G_FILE_ERROR_NOENT when DIR/manifest.json or a frame is missing;
+ * G_FILE_ERROR_INVAL when the manifest is not JSON, not a package's, or a
+ * member is missing or out of range.
+ * Returns: (transfer full): the package, or NULL on error.
+ */
+WgPackage *wg_package_open (const char *dir, GError **error);
+/** wg_package_free: frees @pkg and its frames; NULL is ignored. */
+void wg_package_free (WgPackage *pkg);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgPackage, wg_package_free)
+
+/** wg_package_get_extent: the patch's size (m) along x and y into @extent[2]. */
+void wg_package_get_extent (const WgPackage *pkg, double extent[2]);
+/** wg_package_get_loop_period: the loop's period (s): frame_count / frame_rate. */
+double wg_package_get_loop_period (const WgPackage *pkg);
+/** wg_package_get_frame_count: the frames in one loop. */
+guint wg_package_get_frame_count (const WgPackage *pkg);
+/** wg_package_get_frame_rate: frames per second. */
+double wg_package_get_frame_rate (const WgPackage *pkg);
+
+/**
+ * wg_package_query:
+ * wg_plan_query() on @pkg's surface at time @t (s, graph time): the same
+ * CPU code (choppy inversion, bilinear or bicubic sampling, tiles), over
+ * the displacement frames instead of a plan's outputs; @options,
+ * @xy (x0, y0, … in m), @n and @results[n] as there (output names in
+ * @options are ignored; WG_QUERY_WRAP is the default, the tiles being
+ * periodic).
+ *
+ * Time: @t is wrapped into the loop, τ = (t − first_time_s) mod period;
+ * frame k shows τ = k / fps. The displacement at τ between frames k and
+ * k + 1 (frame N is frame 0) is their linear interpolation,
+ * (1 − a)·D_k + a·D_{k+1}, a = τ·fps − k; within 1e-6 of a frame
+ * (in frames) that frame is used as it is. The interpolation costs
+ * width × height × 3 operations per call, not per point: query many points
+ * per call.
+ * Normals: of the interpolated displaced surface (its tangents), not from
+ * the normal_foam maps. Velocity: the forward difference of the
+ * interpolated displacement at the rest point, (D(τ + 1/fps) − D(τ))·fps
+ * (m/s), first-order accurate.
+ * Precision: the frames are half floats (relative 2^-11), and between
+ * frames the linear interpolation errs by up to Δt²/8 · max|∂²D/∂t²|.
+ * Calls on one package may run from several threads.
+ * Errors: G_FILE_ERROR as wg_package_open() when a frame cannot be read or
+ * has another size than the manifest's; WG_NODE_ERROR_INVALID_PARAM for a
+ * @t or a point that is not finite or a negative tolerance.
+ */
+gboolean wg_package_query (WgPackage *pkg, double t, const WgQueryOptions *options,
+                           const double *xy, gsize n, WgQueryResult *results, GError **error);
+
 #pragma GCC visibility pop
 
 G_END_DECLS

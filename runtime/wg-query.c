@@ -21,12 +21,7 @@
 /* Points a CPU thread inverts side by side (query_lanes()). */
 #define LANES 8
 
-typedef struct {
-  const float *data;
-  guint w, h, ch;
-  double dx, dy;
-  gboolean wrap;
-} Field;
+typedef WgQueryField Field;
 
 /* Weights of the taps along one axis at cell coordinate @u, and their
  * derivatives per cell. */
@@ -275,12 +270,6 @@ setup_query (WgPlan *plan, const WgQueryOptions *options, WgQuerySetup *s, GErro
                    plan->graph->source_name);
       return FALSE;
     }
-  if (!isfinite (o->tolerance) || o->tolerance < 0)
-    {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
-                   "wg_plan_query: tolerance must be ≥ 0 m (0: 1 mm), got %g", o->tolerance);
-      return FALSE;
-    }
   if (!find_output (plan, o->displacement, "displacement", 3, 3, &s->displacement, error) ||
       !find_output (plan, o->height, "height", 1, 1, &s->height, error) ||
       !find_output (plan, o->normal, "normal", 3, 3, &s->normal, error) ||
@@ -295,9 +284,24 @@ setup_query (WgPlan *plan, const WgQueryOptions *options, WgQuerySetup *s, GErro
                    o->height ? o->height : "height");
       return FALSE;
     }
+  return wg_query_setup_options (o, wg_graph_is_periodic (plan->graph), "wg_plan_query", s,
+                                 error);
+}
+
+gboolean
+wg_query_setup_options (const WgQueryOptions *options, gboolean periodic, const char *caller,
+                        WgQuerySetup *s, GError **error)
+{
+  static const WgQueryOptions defaults = { 0 };
+  const WgQueryOptions *o = options ? options : &defaults;
+  if (!isfinite (o->tolerance) || o->tolerance < 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                   "%s: tolerance must be ≥ 0 m (0: 1 mm), got %g", caller, o->tolerance);
+      return FALSE;
+    }
   s->flags = o->flags & ~(WG_QUERY_WRAP | WG_QUERY_CLAMP);
-  gboolean wrap = (o->flags & WG_QUERY_WRAP) ||
-                  (!(o->flags & WG_QUERY_CLAMP) && wg_graph_is_periodic (plan->graph));
+  gboolean wrap = (o->flags & WG_QUERY_WRAP) || (!(o->flags & WG_QUERY_CLAMP) && periodic);
   s->flags |= wrap ? WG_QUERY_WRAP : WG_QUERY_CLAMP;
   s->tolerance = o->tolerance > 0 ? o->tolerance : DEFAULT_TOLERANCE;
   s->max_iterations = o->max_iterations ? o->max_iterations : DEFAULT_MAX_ITERATIONS;
@@ -311,6 +315,83 @@ patch_extent (const WgQuerySetup *s)
   return s->displacement ? s->displacement->extent : s->height->extent;
 }
 
+/* Checks @xy (finite) and splits each point into its tile's corner
+ * (@offset, 0 without WRAP) and the point within the patch (@local), in
+ * double precision: a world point 10 km out keeps its millimetres. */
+static gboolean
+prepare_points (const char *caller, const double *xy, gsize n, gboolean wrap,
+                const double *ext, double **offset, double **local, GError **error)
+{
+  for (gsize i = 0; i < 2 * n; i++)
+    if (!isfinite (xy[i]))
+      {
+        g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
+                     "%s: point %" G_GSIZE_FORMAT " has %c = %g, not a position in m", caller,
+                     i / 2, i & 1 ? 'y' : 'x', xy[i]);
+        return FALSE;
+      }
+  *offset = g_new (double, 2 * n + 1);
+  *local = g_new (double, 2 * n + 1);
+  for (gsize i = 0; i < 2 * n; i++)
+    {
+      double L = ext[i & 1];
+      (*offset)[i] = wrap ? floor (xy[i] / L) * L : 0.0;
+      (*local)[i] = xy[i] - (*offset)[i];
+    }
+  return TRUE;
+}
+
+/* The CPU queries of @n points already in the patch (@local), their
+ * tiles' corners @offset added back to the rest points. */
+static void
+run_cpu (const WgQuerySetup *s, const Field *disp, const Field *height, const Field *normal,
+         const Field *velocity, const double *local, const double *offset, gsize n,
+         WgQueryResult *results)
+{
+  const gboolean cubic = (s->flags & WG_QUERY_BICUBIC) != 0;
+  const gsize groups = (n + LANES - 1) / LANES;
+#pragma omp parallel for schedule(static, POINTS_PER_CHUNK / LANES) if (n > POINTS_PER_CHUNK)
+  for (gsize g = 0; g < groups; g++)
+    {
+      const gsize i0 = g * LANES;
+      const int m = (int) MIN (LANES, n - i0);
+      if (cubic)
+        query_lanes (s, TRUE, disp, height, normal, velocity, local + 2 * i0, m, results + i0);
+      else
+        query_lanes (s, FALSE, disp, height, normal, velocity, local + 2 * i0, m, results + i0);
+      for (gsize i = i0; i < i0 + m; i++)
+        {
+          results[i].rest[0] = (float) (results[i].rest[0] + offset[2 * i]);
+          results[i].rest[1] = (float) (results[i].rest[1] + offset[2 * i + 1]);
+        }
+    }
+}
+
+static void
+mark_inside (gboolean wrap, const double *ext, const double *local, gsize n,
+             WgQueryResult *results)
+{
+  for (gsize i = 0; i < n; i++)
+    results[i].inside = wrap || (local[2 * i] >= 0 && local[2 * i] <= ext[0] &&
+                                 local[2 * i + 1] >= 0 && local[2 * i + 1] <= ext[1]);
+}
+
+gboolean
+wg_query_fields (const WgQuerySetup *s, const WgQueryField *disp, const WgQueryField *normal,
+                 const WgQueryField *velocity, const double ext[2], const char *caller,
+                 const double *xy, gsize n, WgQueryResult *results, GError **error)
+{
+  const gboolean wrap = (s->flags & WG_QUERY_WRAP) != 0;
+  g_autofree double *offset = NULL, *local = NULL;
+  if (!prepare_points (caller, xy, n, wrap, ext, &offset, &local, error))
+    return FALSE;
+  const Field none = { 0 };
+  run_cpu (s, disp, &none, normal ? normal : &none, velocity ? velocity : &none, local, offset,
+           n, results);
+  mark_inside (wrap, ext, local, n, results);
+  return TRUE;
+}
+
 gboolean
 wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gsize n,
                WgQueryResult *results, GError **error)
@@ -318,28 +399,13 @@ wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gs
   WgQuerySetup s;
   if (!setup_query (plan, options, &s, error))
     return FALSE;
-  for (gsize i = 0; i < 2 * n; i++)
-    if (!isfinite (xy[i]))
-      {
-        g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_INVALID_PARAM,
-                     "wg_plan_query: point %" G_GSIZE_FORMAT " has %c = %g, not a position in m",
-                     i / 2, i & 1 ? 'y' : 'x', xy[i]);
-        return FALSE;
-      }
-  if (n == 0)
-    return TRUE;
   const gboolean wrap = (s.flags & WG_QUERY_WRAP) != 0;
   const double *ext = patch_extent (&s);
-  /* Tiles: the point into the patch in double precision (a world point
-   * 10 km out keeps its millimetres), and the tile's corner kept aside. */
-  g_autofree double *offset = g_new (double, 2 * n);
-  g_autofree double *local = g_new (double, 2 * n);
-  for (gsize i = 0; i < 2 * n; i++)
-    {
-      double L = ext[i & 1];
-      offset[i] = wrap ? floor (xy[i] / L) * L : 0.0;
-      local[i] = xy[i] - offset[i];
-    }
+  g_autofree double *offset = NULL, *local = NULL;
+  if (!prepare_points ("wg_plan_query", xy, n, wrap, ext, &offset, &local, error))
+    return FALSE;
+  if (n == 0)
+    return TRUE;
   if (plan->gpu && !wg_gpu_context_make_current (plan->gpu, error))
     return FALSE;
 
@@ -359,32 +425,12 @@ wg_plan_query (WgPlan *plan, const WgQueryOptions *options, const double *xy, gs
           !field_of (s.normal, wrap, &normal, error) ||
           !field_of (s.velocity, wrap, &velocity, error))
         return FALSE;
-      const gboolean cubic = (s.flags & WG_QUERY_BICUBIC) != 0;
-      const gsize groups = (n + LANES - 1) / LANES;
       int caller = wg_plan_threads_enter (plan);
-#pragma omp parallel for schedule(static, POINTS_PER_CHUNK / LANES) if (n > POINTS_PER_CHUNK)
-      for (gsize g = 0; g < groups; g++)
-        {
-          const gsize i0 = g * LANES;
-          const int m = (int) MIN (LANES, n - i0);
-          if (cubic)
-            query_lanes (&s, TRUE, &disp, &height, &normal, &velocity, local + 2 * i0, m,
-                         results + i0);
-          else
-            query_lanes (&s, FALSE, &disp, &height, &normal, &velocity, local + 2 * i0, m,
-                         results + i0);
-          for (gsize i = i0; i < i0 + m; i++)
-            {
-              results[i].rest[0] = (float) (results[i].rest[0] + offset[2 * i]);
-              results[i].rest[1] = (float) (results[i].rest[1] + offset[2 * i + 1]);
-            }
-        }
+      run_cpu (&s, &disp, &height, &normal, &velocity, local, offset, n, results);
       wg_plan_threads_leave (caller);
       ok = TRUE;
     }
   if (ok)
-    for (gsize i = 0; i < n; i++)
-      results[i].inside = wrap || (local[2 * i] >= 0 && local[2 * i] <= ext[0] &&
-                                   local[2 * i + 1] >= 0 && local[2 * i + 1] <= ext[1]);
+    mark_inside (wrap, ext, local, n, results);
   return ok;
 }

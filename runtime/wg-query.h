@@ -17,6 +17,34 @@ typedef struct {
   guint max_iterations;
 } WgQuerySetup;
 
+/* A field a CPU query samples: @w × @h cells of @ch interleaved floats,
+ * cell (i, j) at (i @dx, j @dy) m; @wrap: the patch tiles. data NULL: none. */
+typedef struct {
+  const float *data;
+  guint w, h, ch;
+  double dx, dy;
+  gboolean wrap;
+} WgQueryField;
+
+/* @options' tolerance checked (errors name @caller) and its flags, with
+ * WRAP or CLAMP chosen (WRAP by default where the surface is @periodic),
+ * into @setup; its buffers are left as they are. */
+gboolean wg_query_setup_options (const WgQueryOptions *options, gboolean periodic,
+                                 const char *caller, WgQuerySetup *setup, GError **error);
+
+/**
+ * wg_query_fields:
+ * wg_plan_query()'s CPU path over plain fields, not a plan's outputs (an
+ * exported package's frames): @disp (3 channels, required), @normal and
+ * @velocity (NULL or data NULL: none; velocity 1 or 3 channels), the patch
+ * @ext (m); @setup's flags, tolerance and iterations are used, not its
+ * buffers. Errors (naming @caller): a point that is not finite.
+ */
+gboolean wg_query_fields (const WgQuerySetup *setup, const WgQueryField *disp,
+                          const WgQueryField *normal, const WgQueryField *velocity,
+                          const double ext[2], const char *caller, const double *xy, gsize n,
+                          WgQueryResult *results, GError **error);
+
 /**
  * wg_query_gpu_run:
  * The queries of wg_plan_query() as a compute pass over the GPU copies of
