@@ -282,6 +282,8 @@ wg_package_query (WgPackage *pkg, double t, const WgQueryOptions *options, const
   WgQuerySetup s = { 0 };
   if (!wg_query_setup_options (options, TRUE, "wg_package_query", &s, error))
     return FALSE;
+  if (n == 0)
+    return TRUE;
   double tau = fmod (t - pkg->first_time, pkg->period);
   double f = (tau < 0 ? tau + pkg->period : tau) * pkg->fps;
   double k = floor (f), a = f - k;
