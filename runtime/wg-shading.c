@@ -77,7 +77,7 @@ wg_shading_params_default (WgVec3 sun)
 {
   return (WgShadingParams){ sun, 1.0f, WG_SHADE_WATER_IOR, WG_FRESNEL_EXACT, 7.0f,
                             { 0.40f, 0.07f, 0.05f }, { 0.45f, 0.40f, 0.30f },
-                            { 0.85f, 0.9f, 0.92f } };
+                            { 0.85f, 0.9f, 0.92f }, { 0.004f, 0.030f, 0.070f }, 1.0f };
 }
 
 float
@@ -179,11 +179,10 @@ wg_shade_sky (WgVec3 dir, WgVec3 sun)
 }
 
 WgVec3
-wg_shade_water_volume (float crest)
+wg_shade_water_volume (const WgShadingParams *s, float crest)
 {
-  const WgVec3 deep = vec3 (0.004f, 0.030f, 0.070f);
   const WgVec3 scatter = vec3 (0.01f, 0.14f, 0.13f);
-  return add (deep, scale (scatter, crest * crest));
+  return add (s->water, scale (scatter, s->scattering * crest * crest));
 }
 
 /* GLSL wg_water_below(): the volume, or the bottom through the water by
@@ -191,7 +190,7 @@ wg_shade_water_volume (float crest)
 static WgVec3
 water_below (WgVec3 e, WgVec3 n, const WgShadingParams *s, float crest, float depth)
 {
-  WgVec3 volume = wg_shade_water_volume (crest);
+  WgVec3 volume = wg_shade_water_volume (s, crest);
   if (isinf (depth))
     return volume;
   WgVec3 t = wg_shade_refract (e, n, 1.0f / s->ior);
@@ -204,13 +203,11 @@ water_below (WgVec3 e, WgVec3 n, const WgShadingParams *s, float crest, float de
   return mix3 (volume, lit, exp3 (scale (s->absorption, -view_path)));
 }
 
-WgVec3
-wg_shade_surface (const WgShadingParams *s, WgVec3 n, WgVec3 v, float foam, float crest,
-                  float depth)
+WgSurfacePoint
+wg_shade_surface_point (WgVec3 n, WgVec3 v)
 {
   WgVec3 e = scale (v, -1.0f);
   float k = -dot (e, n);
-  /* A normal facing away (a crest seen from behind): bend it toward the eye. */
   if (k < 0.02f)
     {
       WgVec3 m = add (n, scale (e, k - 0.02f));
@@ -218,12 +215,27 @@ wg_shade_surface (const WgShadingParams *s, WgVec3 n, WgVec3 v, float foam, floa
       n = vec3 (m.x / length, m.y / length, m.z / length);
       k = -dot (e, n);
     }
-  float fresnel = s->fresnel == WG_FRESNEL_EXACT ? wg_shade_fresnel_exact (k, s->ior)
-                                                 : wg_shade_fresnel_approx (k, s->alpha);
   WgVec3 r = wg_shade_reflect (e, n);
   r.z = fabsf (r.z);
-  WgVec3 c = mix (water_below (e, n, s, crest, depth), wg_shade_sky (r, s->sun), fresnel);
-  float glint = lobe (r, s->sun, 700.0f);
+  return (WgSurfacePoint){ n, k, r };
+}
+
+WgVec3
+wg_shade_surface_sky (const WgShadingParams *s, const WgSurfacePoint *p, WgVec3 v, WgVec3 sky_r,
+                      float foam, float crest, float depth)
+{
+  float fresnel = s->fresnel == WG_FRESNEL_EXACT ? wg_shade_fresnel_exact (p->k, s->ior)
+                                                 : wg_shade_fresnel_approx (p->k, s->alpha);
+  WgVec3 c = mix (water_below (scale (v, -1.0f), p->n, s, crest, depth), sky_r, fresnel);
+  float glint = lobe (p->r, s->sun, 700.0f);
   c = add (c, scale (vec3 (1.0f, 0.9f, 0.75f), glint * 12.0f * s->sun_intensity * fresnel));
   return mix (c, s->foam, clampf (foam, 0.0f, 1.0f));
+}
+
+WgVec3
+wg_shade_surface (const WgShadingParams *s, WgVec3 n, WgVec3 v, float foam, float crest,
+                  float depth)
+{
+  WgSurfacePoint p = wg_shade_surface_point (n, v);
+  return wg_shade_surface_sky (s, &p, v, wg_shade_sky (p.r, s->sun), foam, crest, depth);
 }

@@ -32,7 +32,9 @@ typedef enum {
  * sun; @sun_intensity scales its glint and its light on the bottom (1: the
  * viewport's look); @ior n2/n1; @fresnel the mode; @alpha eq. 17's α;
  * @absorption Beer–Lambert attenuation per metre per channel; @bottom the
- * bottom's albedo; @foam the colour of full foam.
+ * bottom's albedo; @foam the colour of full foam; @water the light leaving
+ * deep water from below; @scattering scales the extra light scattered out
+ * of thin crests (0: none).
  */
 typedef struct {
   WgVec3 sun;
@@ -43,6 +45,8 @@ typedef struct {
   WgVec3 absorption;
   WgVec3 bottom;
   WgVec3 foam;
+  WgVec3 water;
+  float scattering;
 } WgShadingParams;
 
 /** wg_shading_params_default: GLSL wg_shading_default(@sun), the viewport's look. */
@@ -83,7 +87,30 @@ WgVec3 wg_shade_refract (WgVec3 e, WgVec3 n, float eta);
 WgVec3 wg_shade_sky (WgVec3 dir, WgVec3 sun);
 
 /** wg_shade_water_volume: light from deep water, brighter on crests (@crest 0..1). */
-WgVec3 wg_shade_water_volume (float crest);
+WgVec3 wg_shade_water_volume (const WgShadingParams *params, float crest);
+
+/**
+ * WgSurfacePoint:
+ * How a surface point reflects (GLSL WgSurfacePoint): @n the unit normal it
+ * is shaded with (bent toward the eye where it faced away), @k the
+ * incidence cosine −e·n, @r the reflected direction (eq. 14, z ≥ 0).
+ */
+typedef struct {
+  WgVec3 n;
+  float k;
+  WgVec3 r;
+} WgSurfacePoint;
+
+/** wg_shade_surface_point: GLSL wg_surface_point() for unit normal @n seen from unit @v (surface → eye). */
+WgSurfacePoint wg_shade_surface_point (WgVec3 n, WgVec3 v);
+
+/**
+ * wg_shade_surface_sky:
+ * wg_shade_surface() with the sky's radiance along @p->r given as @sky_r (a
+ * sky map's), GLSL wg_shade_surface_sky().
+ */
+WgVec3 wg_shade_surface_sky (const WgShadingParams *params, const WgSurfacePoint *p, WgVec3 v,
+                             WgVec3 sky_r, float foam, float crest, float depth);
 
 /**
  * wg_shade_surface:

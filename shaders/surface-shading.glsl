@@ -31,6 +31,8 @@ struct WgShading
   vec3 absorption;     /* Beer–Lambert attenuation per metre of water, per channel */
   vec3 bottom;         /* albedo of the bottom seen through shallow water */
   vec3 foam;           /* colour of full foam */
+  vec3 water;          /* light leaving deep water from below (linear radiance) */
+  float scattering;    /* scale of the extra light scattered out of thin crests */
 };
 
 /* The viewport's look: water, exact Fresnel, sandy bottom, white foam. */
@@ -38,7 +40,8 @@ WgShading
 wg_shading_default (vec3 sun)
 {
   return WgShading (sun, 1.0, WG_WATER_IOR, WG_FRESNEL_EXACT, 7.0, vec3 (0.40, 0.07, 0.05),
-                    vec3 (0.45, 0.40, 0.30), vec3 (0.85, 0.9, 0.92));
+                    vec3 (0.45, 0.40, 0.30), vec3 (0.85, 0.9, 0.92),
+                    vec3 (0.004, 0.030, 0.070), 1.0);
 }
 
 /* papers/003 eq. 16, the reflectance of unpolarised light:
@@ -135,14 +138,13 @@ wg_sky (vec3 dir, vec3 sun)
   return c;
 }
 
-/* Light that leaves deep water from below: a deep-water colour, brighter and
- * greener where the wave is thin (crests, @crest in 0..1). */
+/* Light that leaves deep water from below: the deep-water colour, brighter
+ * and greener where the wave is thin (crests, @crest in 0..1). */
 vec3
-wg_water_volume (float crest)
+wg_water_volume (WgShading s, float crest)
 {
-  const vec3 deep = vec3 (0.004, 0.030, 0.070);
   const vec3 scatter = vec3 (0.01, 0.14, 0.13);
-  return deep + scatter * crest * crest;
+  return s.water + scatter * (s.scattering * crest * crest);
 }
 
 /* Light from below the surface seen along @e through water @depth metres
@@ -153,7 +155,7 @@ wg_water_volume (float crest)
 vec3
 wg_water_below (vec3 e, vec3 n, WgShading s, float crest, float depth)
 {
-  vec3 volume = wg_water_volume (crest);
+  vec3 volume = wg_water_volume (s, crest);
   if (isinf (depth))
     return volume;
   vec3 t = wg_refract (e, n, 1.0 / s.ior);
@@ -165,17 +167,23 @@ wg_water_below (vec3 e, vec3 n, WgShading s, float crest, float depth)
   return mix (volume, lit, exp (-s.absorption * view_path));
 }
 
-/* Linear radiance leaving the water toward the eye at a point with unit
- * normal @n, seen from direction @v (unit, surface → eye): the sky reflected
- * along r (eq. 14) weighted by the Fresnel reflectance F (eq. 16 or 17), the
- * light from below weighted by 1 − F, sun glint, then foam (0..1) over it.
- * @crest (0..1) brightens the volume on crests; @depth as wg_water_below(). */
-vec3
-wg_shade_surface (vec3 n, vec3 v, WgShading s, float foam, float crest, float depth)
+/* Where a surface point with unit normal @n seen from @v (unit, surface →
+ * eye) reflects: the normal it is shaded with (bent toward the eye when it
+ * faces away: a crest seen from behind), the incidence cosine k and the
+ * reflected direction r (eq. 14, turned above the horizon). A caller with
+ * its own sky (a sky map) looks it up along r for wg_shade_surface_sky(). */
+struct WgSurfacePoint
+{
+  vec3 n;
+  float k;
+  vec3 r;
+};
+
+WgSurfacePoint
+wg_surface_point (vec3 n, vec3 v)
 {
   vec3 e = -v;
   float k = -dot (e, n);
-  /* A normal facing away (a crest seen from behind): bend it toward the eye. */
   if (k < 0.02)
     {
       /* Divided by its length, not normalize(): drivers' inverse square
@@ -184,14 +192,34 @@ wg_shade_surface (vec3 n, vec3 v, WgShading s, float foam, float crest, float de
       n = m / sqrt (dot (m, m));
       k = -dot (e, n);
     }
-  float fresnel = s.fresnel == WG_FRESNEL_EXACT ? wg_fresnel_exact (k, s.ior)
-                                                : wg_fresnel_approx (k, s.alpha);
   vec3 r = wg_reflect (e, n);
   r.z = abs (r.z);
-  vec3 c = mix (wg_water_below (e, n, s, crest, depth), wg_sky (r, s.sun), fresnel);
-  float glint = wg_lobe (r, s.sun, 700.0);
+  return WgSurfacePoint (n, k, r);
+}
+
+/* Linear radiance leaving the water toward @v at point @p, with @sky_r the
+ * sky's radiance along p.r: the sky weighted by the Fresnel reflectance F
+ * (eq. 16 or 17), the light from below weighted by 1 − F, sun glint, then
+ * foam (0..1) over it. @crest (0..1) brightens the volume on crests; @depth
+ * as wg_water_below(). */
+vec3
+wg_shade_surface_sky (WgSurfacePoint p, vec3 v, WgShading s, vec3 sky_r, float foam, float crest,
+                      float depth)
+{
+  float fresnel = s.fresnel == WG_FRESNEL_EXACT ? wg_fresnel_exact (p.k, s.ior)
+                                                : wg_fresnel_approx (p.k, s.alpha);
+  vec3 c = mix (wg_water_below (-v, p.n, s, crest, depth), sky_r, fresnel);
+  float glint = wg_lobe (p.r, s.sun, 700.0);
   c += vec3 (1.0, 0.9, 0.75) * glint * 12.0 * s.sun_intensity * fresnel;
   return mix (c, s.foam, clamp (foam, 0.0, 1.0));
+}
+
+/* wg_shade_surface_sky() under the analytic sky wg_sky(). */
+vec3
+wg_shade_surface (vec3 n, vec3 v, WgShading s, float foam, float crest, float depth)
+{
+  WgSurfacePoint p = wg_surface_point (n, v);
+  return wg_shade_surface_sky (p, v, s, wg_sky (p.r, s.sun), foam, crest, depth);
 }
 
 /* The viewport's and the sample game's water: wg_shade_surface() with the

@@ -15,7 +15,7 @@
 #include <math.h>
 
 /* Floats per input row and per output row of the table (std430 float arrays). */
-#define IN_STRIDE 28
+#define IN_STRIDE 32
 #define OUT_STRIDE 20
 /* A multiple of the kernel's 64-wide workgroups. */
 #define N_ROWS 1280
@@ -32,7 +32,8 @@ static const char kernel_source[] =
   "  uint b = row * " G_STRINGIFY (IN_STRIDE) "u, o = row * " G_STRINGIFY (OUT_STRIDE) "u;\n"
   "  vec3 n = in3 (b), v = in3 (b + 3u), sun = in3 (b + 6u);\n"
   "  WgShading s = WgShading (sun, inputs[b + 9u], inputs[b + 10u], int (inputs[b + 12u]),\n"
-  "                           inputs[b + 11u], in3 (b + 16u), in3 (b + 19u), in3 (b + 22u));\n"
+  "                           inputs[b + 11u], in3 (b + 16u), in3 (b + 19u), in3 (b + 22u),\n"
+  "                           in3 (b + 27u), inputs[b + 30u]);\n"
   "  float k = inputs[b + 25u], eta = inputs[b + 26u];\n"
   "  out3 (o, wg_shade_surface (n, v, s, inputs[b + 13u], inputs[b + 14u], inputs[b + 15u]));\n"
   "  vec2 sp = wg_fresnel_exact_sp (k, s.ior);\n"
@@ -134,6 +135,9 @@ make_row (GRand *rng, guint i, float *row)
   row[25] = i % 10 == 0 ? 0.0f : i % 10 == 1 ? 1.0f : (float) g_rand_double (rng);
   /* Air to water, or water to air (total internal reflection beyond ~48.6°). */
   row[26] = i % 2 ? 1.0f / ior : ior;
+  for (guint c = 0; c < 3; c++)
+    row[27 + c] = (float) g_rand_double_range (rng, 0.0, 0.2);
+  row[30] = (float) g_rand_double_range (rng, 0.0, 3.0);
 }
 
 /* The C port on row @in, laid out as the kernel writes it. */
@@ -141,7 +145,8 @@ static void
 shade_row (const float *in, float *out)
 {
   WgShadingParams s = { get3 (in + 6), in[9], in[10], (WgFresnelMode) in[12], in[11],
-                        get3 (in + 16), get3 (in + 19), get3 (in + 22) };
+                        get3 (in + 16), get3 (in + 19), get3 (in + 22),
+                        get3 (in + 27), in[30] };
   WgVec3 n = get3 (in), v = get3 (in + 3), e = vec3 (-v.x, -v.y, -v.z);
   put3 (out, wg_shade_surface (&s, n, v, in[13], in[14], in[15]));
   wg_shade_fresnel_exact_sp (in[25], s.ior, &out[3], &out[4]);
@@ -408,7 +413,7 @@ test_mirror_sea (void)
       fresnel_reference (sin (elevation), 1.333, r, t);
       double f = 0.5 * (r[0] + r[1]);
       WgVec3 sky = wg_shade_sky (mirror, sun);
-      WgVec3 volume = wg_shade_water_volume (0.5f);
+      WgVec3 volume = wg_shade_water_volume (&s, 0.5f);
       double bottom_light = 0.2 + s.sun_intensity * sun.z;
       const float depths[] = { INFINITY, 0 };
       for (guint d = 0; d < 2; d++)
