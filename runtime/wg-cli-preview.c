@@ -6,8 +6,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
+#include <libavutil/dict.h>
 #include <libswscale/swscale.h>
 
 #include <errno.h>
@@ -72,17 +71,22 @@ find_encoder (gboolean mp4, char **description)
   return NULL;
 }
 
-/* A writable folder: a file can be made in it. */
+/* A folder that exists must be one a file can be made in (one that does
+ * not is made with the first frame). */
 static gboolean
 check_dir (const WgCliPreview *p, GError **error)
 {
   if (!g_file_test (p->dir, G_FILE_TEST_EXISTS))
     return TRUE;
   g_autofree char *probe = g_build_filename (p->dir, ".wavegraph-write-test.XXXXXX", NULL);
-  int fd = g_file_test (p->dir, G_FILE_TEST_IS_DIR) ? g_mkstemp (probe) : -1;
+  int fd = -1, e = ENOTDIR;
+  if (g_file_test (p->dir, G_FILE_TEST_IS_DIR))
+    {
+      fd = g_mkstemp (probe);
+      e = errno;
+    }
   if (fd < 0)
     {
-      int e = g_file_test (p->dir, G_FILE_TEST_IS_DIR) ? errno : ENOTDIR;
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "--preview %s: folder %s is not writable: %s", p->path, p->dir, g_strerror (e));
       return FALSE;
@@ -132,38 +136,19 @@ wg_cli_preview_new (const char *path, double fps, GError **error)
   return g_steal_pointer (&p);
 }
 
-/* Quality over size (a preview to look at), in each encoder's own terms. */
-static void
-set_quality (AVCodecContext *enc)
-{
-  const char *name = enc->codec->name;
-  if (strcmp (name, "libx264") == 0)
-    {
-      av_opt_set (enc->priv_data, "preset", "fast", 0);
-      av_opt_set (enc->priv_data, "crf", "18", 0);
-    }
-  else if (strcmp (name, "libvpx-vp9") == 0)
-    {
-      /* Constant quality (crf with no bit rate), at a speed fit for a bake. */
-      enc->bit_rate = 0;
-      av_opt_set (enc->priv_data, "crf", "24", 0);
-      av_opt_set (enc->priv_data, "deadline", "good", 0);
-      av_opt_set (enc->priv_data, "cpu-used", "4", 0);
-      av_opt_set (enc->priv_data, "row-mt", "1", 0);
-    }
-  else if (strcmp (name, "libvpx") == 0)
-    {
-      /* VP8's crf is a floor under a bit rate it needs as well. */
-      enc->bit_rate = 8000000;
-      av_opt_set (enc->priv_data, "crf", "8", 0);
-      av_opt_set (enc->priv_data, "deadline", "good", 0);
-    }
-  else
-    {
-      enc->flags |= AV_CODEC_FLAG_QSCALE;
-      enc->global_quality = FF_QP2LAMBDA * 3;
-    }
-}
+/* Quality over size (a preview to look at), in each encoder's own terms:
+ * libavcodec options, generic and the encoder's own. */
+static const struct {
+  const char *encoder, *options;
+} quality[] = {
+  { "libx264", "preset=fast:crf=18" },
+  /* Constant quality (crf with no bit rate), at a speed fit for a bake. */
+  { "libvpx-vp9", "crf=24:b=0:deadline=good:cpu-used=4:row-mt=1" },
+  /* VP8's crf is a floor under a bit rate it needs as well. */
+  { "libvpx", "crf=8:b=8M:deadline=good" },
+  /* A fixed quantiser of 3: 354 = 3 · FF_QP2LAMBDA. */
+  { "mpeg4", "flags=+qscale:global_quality=354" },
+};
 
 /* Opens the temporary file and the encoder for frames of @width × @height. */
 static gboolean
@@ -211,14 +196,20 @@ open_movie (WgCliPreview *p, guint width, guint height, GError **error)
   enc->framerate = rate;
   enc->gop_size = MAX (1, (int) lround (p->fps)); /* a key frame a second: seeking */
   enc->color_range = AVCOL_RANGE_MPEG;
-  enc->colorspace = AVCOL_SPC_BT709;
+  /* VP8 knows one matrix, BT.601, and decoders take it whatever the tag. */
+  enc->colorspace = strcmp (p->codec->name, "libvpx") == 0 ? AVCOL_SPC_SMPTE170M : AVCOL_SPC_BT709;
   enc->color_primaries = AVCOL_PRI_BT709;
   enc->color_trc = AVCOL_TRC_IEC61966_2_1;
   enc->thread_count = 0;
   if (p->oc->oformat->flags & AVFMT_GLOBALHEADER)
     enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-  set_quality (enc);
-  if ((ret = avcodec_open2 (enc, p->codec, NULL)) < 0)
+  AVDictionary *options = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (quality); i++)
+    if (strcmp (quality[i].encoder, p->codec->name) == 0)
+      av_dict_parse_string (&options, quality[i].options, "=", ":", 0);
+  ret = avcodec_open2 (enc, p->codec, &options);
+  av_dict_free (&options);
+  if (ret < 0)
     return av_failed (ret, p, p->codec_name, error);
   p->stream = avformat_new_stream (p->oc, NULL);
   if (p->stream == NULL)
@@ -306,9 +297,11 @@ wg_cli_preview_add (WgCliPreview *p, const float *rgba, guint width, guint heigh
         return av_failed (AVERROR (EINVAL), p, "colour conversion (libswscale)", error);
       p->sws_w = ew;
       p->sws_h = eh;
-      /* Full-range RGB to limited-range BT.709, as the stream is tagged. */
+      /* Full-range RGB to limited-range YUV with the matrix the stream is
+       * tagged with. */
+      int matrix = p->enc->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_SMPTE170M;
       sws_setColorspaceDetails (p->sws, sws_getCoefficients (SWS_CS_ITU709), 1,
-                                sws_getCoefficients (SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+                                sws_getCoefficients (matrix), 0, 0, 1 << 16, 1 << 16);
     }
   int ret = av_frame_make_writable (p->frame);
   if (ret < 0)

@@ -35,10 +35,10 @@ WgCliPreview *wg_cli_preview_new (const char *path, double fps, GError **error);
  *   are clamped to [0, 1]), row 0 at the top; alpha is ignored
  *
  * Encodes the next frame: sRGB-encoded to 8 bits, then converted to
- * BT.709 yuv420p (tagged so). The first frame opens a temporary file
- * beside @path and fixes the movie's size (odd sides padded by repeating
- * the last column or row, as 4:2:0 needs even ones); a later frame of
- * another size is scaled to it.
+ * BT.709 yuv420p (BT.601 for VP8, which has no other), tagged so. The
+ * first frame opens a temporary file beside @path and fixes the movie's
+ * size (odd sides padded by repeating the last column or row, as 4:2:0
+ * needs even ones); a later frame of another size is scaled to it.
  *
  * Errors: G_IO_ERROR naming @path when the file cannot be written or the
  * encoder fails.
@@ -54,13 +54,20 @@ gboolean wg_cli_preview_add (WgCliPreview *preview, const float *rgba, guint wid
  */
 gboolean wg_cli_preview_finish (WgCliPreview *preview, GError **error);
 
-/** wg_cli_preview_get_temp_path: the temporary file being written, or NULL (none yet, or renamed). */
+/**
+ * wg_cli_preview_get_temp_path:
+ * The temporary file being written, or NULL (none yet, or renamed).
+ */
 const char *wg_cli_preview_get_temp_path (const WgCliPreview *preview);
 
 /** wg_cli_preview_get_codec: the encoder's description ("H.264 (libx264)"). */
 const char *wg_cli_preview_get_codec (const WgCliPreview *preview);
 
-/** wg_cli_preview_free: frees @preview; a movie not finished is removed, so no half-written file remains. */
+/**
+ * wg_cli_preview_free:
+ * Frees @preview; a movie not finished is removed, so that no half-written
+ * file remains.
+ */
 void wg_cli_preview_free (WgCliPreview *preview);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgCliPreview, wg_cli_preview_free)

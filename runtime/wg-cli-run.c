@@ -136,7 +136,7 @@ wg_cli_run (int argc, char **argv)
     { "no-fsync", 0, 0, G_OPTION_ARG_NONE, &no_fsync, "Do not fsync files before renaming them (faster; a crash may leave empty files)", NULL },
     { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame (or the last whole one when stopped by a signal), save the simulation state", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
-    { "preview", 0, 0, G_OPTION_ARG_FILENAME, &preview_path, "Also write a movie of the graph output \"beauty\" (an image), a frame per baked frame at the graph's fps: .mp4 (H.264) or .webm (VP9)", "FILE" },
+    { "preview", 0, 0, G_OPTION_ARG_FILENAME, &preview_path, "Also write a movie of the graph output \"beauty\" (an image), one frame per baked frame at the graph's fps: .mp4 (H.264) or .webm (VP9); relative to the current folder, like --out", "FILE" },
     WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
     { NULL }
   };

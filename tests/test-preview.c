@@ -52,49 +52,6 @@ beauty_dir (guint w, guint h)
   return dir;
 }
 
-typedef struct {
-  int status;
-  char *out, *err;
-  gsize out_len;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-/* Runs @args (NULL-terminated; "wavegraph" stands for the CLI under test)
- * in @cwd, stdout kept as bytes. */
-static Run
-run_in (const char *cwd, const char *const *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) (strcmp (args[i], "wavegraph") == 0
-                                         ? g_getenv ("WAVEGRAPH_BIN") : args[i]));
-  g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_cwd (launcher, cwd);
-  g_autoptr (GSubprocess) proc =
-    g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_autoptr (GBytes) out = NULL, err = NULL;
-  g_assert_true (g_subprocess_communicate (proc, NULL, NULL, &out, &err, &error));
-  g_assert_no_error (error);
-  r.status = g_subprocess_get_exit_status (proc);
-  r.out = g_bytes_unref_to_data (g_steal_pointer (&out), &r.out_len);
-  gsize n;
-  char *e = g_bytes_unref_to_data (g_steal_pointer (&err), &n);
-  r.err = g_realloc (e, n + 1);
-  r.err[n] = '\0';
-  return r;
-}
-
 /* FALSE, with the test failed and why, when @program is not installed. */
 static gboolean
 require (const char *program)
@@ -120,7 +77,7 @@ probe (const char *dir, const char *movie)
   const char *args[] = { "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
                          "-show_entries", "stream=nb_read_frames,width,height,codec_name",
                          "-of", "json", movie, NULL };
-  Run r = run_in (dir, args);
+  WgTestRun r = wg_test_run (dir, args);
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
@@ -133,7 +90,7 @@ probe (const char *dir, const char *movie)
               (guint) json_object_get_int_member (s, "width"),
               (guint) json_object_get_int_member (s, "height"),
               g_strdup (json_object_get_string_member (s, "codec_name")) };
-  run_clear (&r);
+  wg_test_run_clear (&r);
   return p;
 }
 
@@ -163,10 +120,10 @@ check_movie (const char *name, guint w, guint h, const char *const *codecs)
   g_autofree char *dir = beauty_dir (w, h);
   const char *args[] = { "wavegraph", "run", "beauty.json", "--out", "out", "--preview", name,
                          NULL };
-  Run r = run_in (dir, args);
+  WgTestRun r = wg_test_run (dir, args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "baked 48 frames"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   g_autofree char *movie = g_build_filename (dir, name, NULL);
   Probe p = probe (dir, movie);
@@ -179,7 +136,7 @@ check_movie (const char *name, guint w, guint h, const char *const *codecs)
 
   const char *decode[] = { "ffmpeg", "-v", "error", "-i", movie, "-f", "rawvideo", "-pix_fmt",
                            "rgb24", "-", NULL };
-  r = run_in (dir, decode);
+  r = wg_test_run (dir, decode);
   g_assert_cmpint (r.status, ==, 0);
   const gsize frame_bytes = (gsize) ew * eh * 3;
   g_assert_cmpuint (r.out_len, ==, N_FRAMES * frame_bytes);
@@ -210,7 +167,7 @@ check_movie (const char *name, guint w, guint h, const char *const *codecs)
           g_assert_cmpfloat (fabs (mean_code (rgb, ew, ew - 1, ew, 8, eh - 8, c) -
                                    mean_code (rgb, ew, w - 1, w, 8, eh - 8, c)), <=, 6.0);
     }
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -259,9 +216,9 @@ test_contact_sheet (void)
   const guint w = 300, h = 180, tw = 100, th = 60, gap = 2, cols = 7;
   g_autofree char *dir = beauty_dir (w, h);
   const char *args[] = { "wavegraph", "run", "beauty.json", "--out", "out", NULL };
-  Run r = run_in (dir, args);
+  WgTestRun r = wg_test_run (dir, args);
   g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *sheet = g_build_filename (dir, "out", "contact-sheet.png", NULL);
   guint sw, sh, ch, bits;
   g_autoptr (GError) error = NULL;
@@ -374,12 +331,12 @@ test_preview_errors (void)
   g_autofree char *ocean = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
   const char *no_beauty[] = { "wavegraph", "run", ocean, "--out", "out", "--preview",
                               "out/movie.mp4", NULL };
-  Run r = run_in (dir, no_beauty);
+  WgTestRun r = wg_test_run (dir, no_beauty);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--preview: the graph has no image output named \"beauty\" "
                                    "(its outputs: height, displacement, normal, velocity)"));
   g_assert_null (strchr (strchr (r.err, '\n') + 1, '\n'));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   const char *bad[][2] = { { "movie.avi", "--preview movie.avi: expected a .mp4 or .webm" },
                            { "movie", "--preview movie: expected a .mp4 or .webm" },
@@ -388,10 +345,10 @@ test_preview_errors (void)
     {
       const char *args[] = { "wavegraph", "run", "beauty.json", "--out", "out", "--preview",
                              bad[i][0], NULL };
-      r = run_in (dir, args);
+      r = wg_test_run (dir, args);
       g_assert_cmpint (r.status, ==, 2);
       g_assert_nonnull (strstr (r.err, bad[i][1]));
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   g_autofree char *names = dir_names (dir);
   g_assert_cmpstr (names, ==, "beauty.json beauty.png");
@@ -442,18 +399,18 @@ test_library_links_no_libav (void)
   if (!require ("readelf"))
     return;
   const char *lib[] = { "readelf", "-d", g_getenv ("WAVEGRAPH_LIB"), NULL };
-  Run r = run_in (".", lib);
+  WgTestRun r = wg_test_run (".", lib);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "(NEEDED)"));
   g_assert_null (strstr (r.out, "libav"));
   g_assert_null (strstr (r.out, "libswscale"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   const char *cli[] = { "readelf", "-d", g_getenv ("WAVEGRAPH_BIN"), NULL };
-  r = run_in (".", cli);
+  r = wg_test_run (".", cli);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "libavcodec"));
   g_assert_nonnull (strstr (r.out, "libswscale"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 }
 
 /* Built without FFmpeg's libraries, --preview says so. */
@@ -463,10 +420,10 @@ test_preview_unavailable (void)
   g_autofree char *dir = beauty_dir (40, 20);
   const char *args[] = { "wavegraph", "run", "beauty.json", "--out", "out", "--preview",
                          "movie.mp4", NULL };
-  Run r = run_in (dir, args);
+  WgTestRun r = wg_test_run (dir, args);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "built without FFmpeg's libraries"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *names = dir_names (dir);
   g_assert_cmpstr (names, ==, "beauty.json beauty.png");
   wg_test_remove_tree (dir);
