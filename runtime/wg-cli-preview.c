@@ -53,10 +53,10 @@ find_encoder (gboolean mp4, char **description)
     gboolean mp4;
     const char *name, *description;
   } encoders[] = {
-    { TRUE, "libx264", "H.264 (libx264)" },
+    { TRUE, "libx264", "H.264, libx264" },
     { TRUE, "mpeg4", "MPEG-4 part 2" },
-    { FALSE, "libvpx-vp9", "VP9 (libvpx)" },
-    { FALSE, "libvpx", "VP8 (libvpx)" },
+    { FALSE, "libvpx-vp9", "VP9, libvpx-vp9" },
+    { FALSE, "libvpx", "VP8, libvpx" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (encoders); i++)
     {

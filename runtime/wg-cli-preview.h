@@ -60,7 +60,7 @@ gboolean wg_cli_preview_finish (WgCliPreview *preview, GError **error);
  */
 const char *wg_cli_preview_get_temp_path (const WgCliPreview *preview);
 
-/** wg_cli_preview_get_codec: the encoder's description ("H.264 (libx264)"). */
+/** wg_cli_preview_get_codec: the codec and encoder ("H.264, libx264"). */
 const char *wg_cli_preview_get_codec (const WgCliPreview *preview);
 
 /**

@@ -208,16 +208,18 @@ wg_cli_run (int argc, char **argv)
     }
   WgBakeStats stats;
   gboolean baked = wg_bake (graph, &opts, &stats, &error);
-  /* From here on the main thread removes or renames the movie itself. */
+  gboolean finished = !baked || movie == NULL || wg_cli_preview_finish (movie, &error);
+  if (!baked || !finished)
+    g_clear_pointer (&movie, wg_cli_preview_free);
+  /* Renamed or removed: a late second signal finds no such file. */
   wg_cli_interrupt_set_temp_file (&interrupt, NULL);
-  if (baked && movie && !wg_cli_preview_finish (movie, &error))
+  if (!finished)
     {
       wg_bake_stats_clear (&stats);
       return wg_cli_fail (error);
     }
   if (!baked)
     {
-      g_clear_pointer (&movie, wg_cli_preview_free);
       if (progress.tty && progress.last_width)
         fputc ('\n', stderr);
       /* Only the backend is set on failure; the counts are read below. */
@@ -269,7 +271,7 @@ wg_cli_run (int argc, char **argv)
               opts.out_dir, outside->str, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
   if (movie)
-    wg_cli_eprintf ("wavegraph: preview %s (%s, %" G_GINT64_FORMAT " frames at %g fps)\n",
+    wg_cli_eprintf ("wavegraph: preview %s (%s; %" G_GINT64_FORMAT " frames at %g fps)\n",
                     preview_path, wg_cli_preview_get_codec (movie), stats.frames, s->fps);
   wg_bake_stats_clear (&stats);
   return 0;

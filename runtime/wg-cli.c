@@ -126,8 +126,8 @@ interrupt_watch (gpointer data)
   g_cancellable_cancel (in->cancellable);
   if (sigwait (&in->set, &sig) == 0)
     {
-      /* Held to the end: the main thread, which clears the name before it
-       * renames the file, waits here until the process is gone. */
+      /* Held to the end, so the name stays whole; should the main thread
+       * have renamed the file already, no file has the name any more. */
       g_mutex_lock (&in->lock);
       if (in->remove_on_exit)
         unlink (in->remove_on_exit);

@@ -338,20 +338,42 @@ test_preview_errors (void)
   g_assert_null (strchr (strchr (r.err, '\n') + 1, '\n'));
   wg_test_run_clear (&r);
 
-  const char *bad[][2] = { { "movie.avi", "--preview movie.avi: expected a .mp4 or .webm" },
-                           { "movie", "--preview movie: expected a .mp4 or .webm" },
-                           { "out", "--preview out: expected a .mp4 or .webm" } };
+  /* The output "beauty" a field, not an image: a graph of its own. */
+  static const char field_beauty[] =
+    "{ \"format\": \"wavegraph\", \"version\": 1,\n"
+    "  \"settings\": { \"grid\": [16, 16], \"extent\": [16, 16], \"frames\": [0, 1] },\n"
+    "  \"nodes\": [ { \"id\": \"spec\", \"type\": \"ocean-spectrum\" },\n"
+    "    { \"id\": \"evolve\", \"type\": \"spectrum-evolve\" },\n"
+    "    { \"id\": \"fft\", \"type\": \"fft\" } ],\n"
+    "  \"links\": [ { \"from\": \"spec:spectrum\", \"to\": \"evolve:spectrum\" },\n"
+    "    { \"from\": \"evolve:spectrum\", \"to\": \"fft:spectrum\" } ],\n"
+    "  \"outputs\": { \"beauty\": \"fft:height\" } }\n";
+  const char *bad[][3] = {
+    { "beauty.json", "movie.avi", "--preview movie.avi: expected a .mp4 or .webm file name" },
+    { "beauty.json", "movie", "--preview movie: expected a .mp4 or .webm" },
+    { "beauty.json", "out.mp4/", "--preview out.mp4/: expected a .mp4 or .webm" },
+    { "beauty.json", "beauty.png/m.mp4",
+      "--preview beauty.png/m.mp4: folder beauty.png is not writable: Not a directory" },
+    { "field/beauty.json", "movie.mp4",
+      "--preview: the graph output \"beauty\" (fft:height) is not an image" },
+  };
+  g_autofree char *field_dir = g_build_filename (dir, "field", NULL);
+  g_assert_cmpint (g_mkdir (field_dir, 0755), ==, 0);
+  g_autofree char *field_graph = g_build_filename (field_dir, "beauty.json", NULL);
+  g_assert_true (g_file_set_contents (field_graph, field_beauty, -1, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      const char *args[] = { "wavegraph", "run", "beauty.json", "--out", "out", "--preview",
-                             bad[i][0], NULL };
+      const char *args[] = { "wavegraph", "run", bad[i][0], "--out", "out", "--preview",
+                             bad[i][1], NULL };
       r = wg_test_run (dir, args);
       g_assert_cmpint (r.status, ==, 2);
-      g_assert_nonnull (strstr (r.err, bad[i][1]));
+      g_assert_nonnull (strstr (r.err, bad[i][2]));
       wg_test_run_clear (&r);
     }
   g_autofree char *names = dir_names (dir);
-  g_assert_cmpstr (names, ==, "beauty.json beauty.png");
+  g_assert_cmpstr (names, ==, "beauty.json beauty.png field");
+  g_autofree char *field_names = dir_names (field_dir);
+  g_assert_cmpstr (field_names, ==, "beauty.json");
   wg_test_remove_tree (dir);
 }
 
