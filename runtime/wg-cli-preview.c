@@ -45,7 +45,8 @@ av_failed (int ret, const WgCliPreview *p, const char *what, GError **error)
   return FALSE;
 }
 
-/* The encoder for @ext, the best first, or NULL. */
+/* The best encoder there is for .mp4 (@mp4) or .webm, or NULL;
+ * @description names it. */
 static const AVCodec *
 find_encoder (gboolean mp4, char **description)
 {
@@ -114,7 +115,7 @@ wg_cli_preview_new (const char *path, double fps, GError **error)
       return NULL;
     }
   /* The encoders' chatter (x264's statistics) stays out of the bake's
-   * summary; their errors come back as ours. */
+   * summary; only their errors show, before ours. */
   av_log_set_level (AV_LOG_ERROR);
   g_autoptr (WgCliPreview) p = g_new0 (WgCliPreview, 1);
   p->path = g_strdup (path);
