@@ -14,12 +14,14 @@ packages=(
   libglib2.0-dev libjson-glib-dev libfftw3-dev libkissfft-dev libopenexr-dev libpng-dev libdeflate-dev
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   libgtk-4-dev libcairo2-dev adwaita-icon-theme xvfb xauth dbus-daemon
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
 )
 # The tests also build the fuzz harnesses with clang and libFuzzer, and run
 # farm bakes on a single-node Slurm they start themselves; the editor's UI
 # tests type keys through the X server with xdotool; the sample game
-# (examples/harbor-game) is built with SDL2.
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev)
+# (examples/harbor-game) is built with SDL2; ffprobe and ffmpeg (package
+# ffmpeg) read back the movies of `run --preview`.
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg)
 
 install_packages() {
   local missing=()

@@ -1353,6 +1353,19 @@ typedef void (*WgBakeProgressFunc) (gint64 frame, gint64 done, gint64 total,
 typedef gboolean (*WgBakeCheckpointFunc) (WgPlan *plan, gint64 frame, gpointer user_data,
                                           GError **error);
 
+/**
+ * WgBakeFrameFunc:
+ * Called by wg_bake() after each frame of the range is evaluated (not the
+ * preroll's), with @plan standing at @frame: its outputs
+ * (wg_plan_get_output(), wg_buffer_read()) hold that frame until the next
+ * one is evaluated. The frame's files may still be being written in the
+ * background. A movie writer takes each frame here (`wavegraph run
+ * --preview`). FALSE with @error set ends the bake with it, as a failed
+ * frame does: the files of the frames already evaluated are finished.
+ */
+typedef gboolean (*WgBakeFrameFunc) (WgPlan *plan, gint64 frame, gpointer user_data,
+                                     GError **error);
+
 typedef struct {
   gint64 first, last;          /* inclusive frame range */
   const char *out_dir;         /* created if missing */
@@ -1373,6 +1386,8 @@ typedef struct {
   guint checkpoint_every;
   WgPlanFileFunc file_written;    /* wg_plan_set_file_func() for the bake's plan */
   gpointer hook_data;             /* for checkpoint and file_written */
+  WgBakeFrameFunc frame_done;     /* after each frame of the range (NULL: none) */
+  gpointer frame_data;            /* for frame_done */
 } WgBakeOptions;
 
 typedef struct {
@@ -1396,8 +1411,12 @@ void wg_bake_stats_clear (WgBakeStats *stats);
 /**
  * wg_bake:
  * Evaluates frames [first, last] of @graph with file-writing sinks enabled,
- * after @graph's preroll, and writes a contact sheet of the first
- * single-channel graph output. Checks that @out_dir is writable before
+ * after @graph's preroll, and writes a contact sheet (contact-sheet.png in
+ * @out_dir, at most 48 frames spread over the range, each thumbnail at most
+ * 128 pixels on its long side): of the graph output "beauty" when it is an
+ * image (8-bit sRGB RGB thumbnails, box-filtered in linear light), else of
+ * the output "height" or the first single-channel field output (16-bit
+ * grey, mean sea level mid-grey). Checks that @out_dir is writable before
  * computing anything; every file is written atomically.
  *
  * Once @options->cancellable is cancelled, the bake stops before the next

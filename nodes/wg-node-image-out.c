@@ -56,11 +56,6 @@ typedef struct {
   guint w, h;
   int threads;
   guint16 *codes; /* PNG: a frame's samples, the writer thread's scratch */
-  /* 8-bit PNG: where each code's range of linear values ends, the sRGB
-   * curve at (c + ½) / 255: a search of 8 steps instead of a pow() per
-   * sample finds round (255 · encode (v)) (for all but values within
-   * rounding of a boundary). */
-  double ends[255];
 } ImageOut;
 
 static void
@@ -81,25 +76,6 @@ quantise (double v, double max)
   v = v > 0.0 ? v : 0.0;
   v = v < 1.0 ? v : 1.0;
   return (guint16) (v * max + 0.5);
-}
-
-/* The 8-bit sRGB code of linear @v: the first code whose range ends above
- * it (NaN: 0). */
-static inline guint16
-srgb8 (const double *ends, double v)
-{
-  if (!(v >= ends[0]))
-    return 0;
-  guint lo = 0, hi = 255; /* ends[lo] ≤ v < ends[hi], ends[255] taken as +∞ */
-  while (hi - lo > 1)
-    {
-      guint mid = (lo + hi) / 2;
-      if (v >= ends[mid])
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return (guint16) hi;
 }
 
 /* Runs on the writer thread: serial, as the EXR writer's own threads are
@@ -125,7 +101,7 @@ write_frame (gconstpointer config, gconstpointer data, int dirfd, const char *le
       if (k % 4 == 3)
         codes[k] = quantise (v, max);
       else
-        codes[k] = io->bits == 8 ? srgb8 (io->ends, v) : quantise (wg_srgb_from_linear (v), max);
+        codes[k] = io->bits == 8 ? wg_srgb8_from_linear (v) : quantise (wg_srgb_from_linear (v), max);
     }
   return wg_png_write_codes_at (dirfd, leaf, io->w, io->h, 4, io->bits, codes, TRUE, error);
 }
@@ -163,8 +139,6 @@ image_out_prepare (WgNodeContext *ctx, GError **error)
   io->threads = wg_ctx_threads (ctx);
   if (io->png && wg_ctx_writes_files (ctx))
     io->codes = g_new (guint16, in->n_floats);
-  for (guint c = 0; c < 255; c++)
-    io->ends[c] = wg_srgb_to_linear ((c + 0.5) / 255.0);
   return TRUE;
 }
 

@@ -1,7 +1,9 @@
 /* wg-cli-run.c — `wavegraph run`: a bake from the command line, with a
- * progress bar or a summary line, --set, state saved and resumed, and the
- * signals a farm's scheduler sends ending it between frames. */
+ * progress bar or a summary line, --set, state saved and resumed, a movie
+ * of the "beauty" output (--preview), and the signals a farm's scheduler
+ * sends ending it between frames. */
 #include "wg-cli.h"
+#include "wg-cli-preview.h"
 #include "wg-sheet-label.h"
 
 #include <signal.h>
@@ -63,11 +65,64 @@ save_on_stop (WgPlan *plan, gint64 frame, gpointer data, GError **error)
   return TRUE;
 }
 
+/* --preview films the graph output "beauty", which must be an image:
+ * refused before anything is baked, naming the outputs there are. */
+static gboolean
+check_beauty (const WgGraph *graph, GError **error)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint i = 0; i < wg_graph_get_n_outputs (graph); i++)
+    {
+      const char *name, *node, *port;
+      wg_graph_get_output (graph, i, &name, &node, &port);
+      if (strcmp (name, "beauty") == 0)
+        {
+          const WgNodeType *type = wg_graph_get_node_type (graph, node);
+          int k = type ? wg_node_type_find_output (type, port) : -1;
+          if (k >= 0 && type->outputs[k].type == WG_PORT_IMAGE)
+            return TRUE;
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--preview: the graph output \"beauty\" (%s:%s) is not an image", node,
+                       port);
+          return FALSE;
+        }
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", name);
+    }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "--preview: the graph has no image output named \"beauty\" (its outputs: %s); "
+               "link a shaded image (surface-shade's image) to an output \"beauty\"",
+               names->len ? names->str : "none");
+  return FALSE;
+}
+
+typedef struct {
+  WgCliPreview *movie;
+  WgCliInterrupt *interrupt;
+  gboolean temp_registered; /* the movie's temporary file, once it exists */
+} Preview;
+
+/* WgBakeFrameFunc: each baked frame's "beauty" into the movie. */
+static gboolean
+preview_frame (WgPlan *plan, gint64 frame, gpointer data, GError **error)
+{
+  Preview *p = data;
+  WgBuffer *beauty = wg_plan_get_output (plan, "beauty");
+  const float *rgba = wg_buffer_read (beauty, error);
+  if (rgba == NULL ||
+      !wg_cli_preview_add (p->movie, rgba, wg_buffer_get_width (beauty),
+                           wg_buffer_get_height (beauty), error))
+    return FALSE;
+  if (!p->temp_registered)
+    wg_cli_interrupt_set_temp_file (p->interrupt, wg_cli_preview_get_temp_path (p->movie));
+  p->temp_registered = TRUE;
+  return TRUE;
+}
+
 int
 wg_cli_run (int argc, char **argv)
 {
   g_autofree char *frames = NULL, *out = NULL, *backend_name = NULL;
-  g_autofree char *save_state = NULL, *resume = NULL;
+  g_autofree char *save_state = NULL, *resume = NULL, *preview_path = NULL;
   g_auto (GStrv) sets = NULL, allow_read = NULL, allow_write = NULL;
   int threads = 0;
   gboolean no_sheet = FALSE, no_fsync = FALSE;
@@ -81,6 +136,7 @@ wg_cli_run (int argc, char **argv)
     { "no-fsync", 0, 0, G_OPTION_ARG_NONE, &no_fsync, "Do not fsync files before renaming them (faster; a crash may leave empty files)", NULL },
     { "save-state", 0, 0, G_OPTION_ARG_FILENAME, &save_state, "After the last frame (or the last whole one when stopped by a signal), save the simulation state", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, "Continue a bake from a saved state (--frames must start right after it)", "FILE" },
+    { "preview", 0, 0, G_OPTION_ARG_FILENAME, &preview_path, "Also write a movie of the graph output \"beauty\" (an image), one frame per baked frame at the graph's fps: .mp4 (H.264) or .webm (VP9); relative to the current folder, like --out", "FILE" },
     WG_CLI_ALLOW_ENTRIES (allow_read, allow_write),
     { NULL }
   };
@@ -115,6 +171,20 @@ wg_cli_run (int argc, char **argv)
   if (backend_name && !wg_backend_from_name (backend_name, &opts.backend))
     return wg_cli_usage_error (ctx, "run: --backend %s: expected cpu, gpu or auto", backend_name);
 
+  /* The movie is refused (no "beauty", a bad name, no encoder) before
+   * anything is baked. */
+  g_autoptr (WgCliPreview) movie = NULL;
+  if (preview_path)
+    {
+      movie = wg_cli_preview_new (preview_path, s->fps, &error);
+      if (movie == NULL || !check_beauty (graph, &error))
+        {
+          wg_cli_usage_error (NULL, "run: %s", error->message);
+          g_error_free (error);
+          return EXIT_USAGE;
+        }
+    }
+
   Progress progress = { isatty (STDERR_FILENO), g_get_monotonic_time (), 0 };
   opts.progress_data = &progress;
   opts.save_state = save_state;
@@ -130,8 +200,25 @@ wg_cli_run (int argc, char **argv)
       opts.checkpoint = save_on_stop;
       opts.hook_data = &stop_state;
     }
+  Preview preview = { movie, &interrupt, FALSE };
+  if (movie)
+    {
+      opts.frame_done = preview_frame;
+      opts.frame_data = &preview;
+    }
   WgBakeStats stats;
-  if (!wg_bake (graph, &opts, &stats, &error))
+  gboolean baked = wg_bake (graph, &opts, &stats, &error);
+  gboolean finished = !baked || movie == NULL || wg_cli_preview_finish (movie, &error);
+  if (!baked || !finished)
+    g_clear_pointer (&movie, wg_cli_preview_free);
+  /* Renamed or removed: a late second signal finds no such file. */
+  wg_cli_interrupt_set_temp_file (&interrupt, NULL);
+  if (!finished)
+    {
+      wg_bake_stats_clear (&stats);
+      return wg_cli_fail (error);
+    }
+  if (!baked)
     {
       if (progress.tty && progress.last_width)
         fputc ('\n', stderr);
@@ -144,6 +231,8 @@ wg_cli_run (int argc, char **argv)
                       " frames; %u files written, every one whole\n",
                       strsignal (interrupt.signal), stats.frames, opts.last - opts.first + 1,
                       stats.files_written);
+          if (preview_path)
+            wg_cli_eprintf ("wavegraph: preview %s not written\n", preview_path);
           if (stop_state.frame >= 0)
             wg_cli_eprintf ("wavegraph: the state at frame %" G_GINT64_FORMAT " is saved in %s: "
                             "continue with --resume %s --frames %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "\n",
@@ -181,6 +270,9 @@ wg_cli_run (int argc, char **argv)
               stats.files_written - stats.files_outside,
               opts.out_dir, outside->str, stats.contact_sheet ? ", contact sheet " : "",
               stats.contact_sheet ? stats.contact_sheet : "");
+  if (movie)
+    wg_cli_eprintf ("wavegraph: preview %s (%s; %" G_GINT64_FORMAT " frames at %g fps)\n",
+                    preview_path, wg_cli_preview_get_codec (movie), stats.frames, s->fps);
   wg_bake_stats_clear (&stats);
   return 0;
 }

@@ -125,8 +125,24 @@ interrupt_watch (gpointer data)
   g_atomic_int_set (&in->signal, sig);
   g_cancellable_cancel (in->cancellable);
   if (sigwait (&in->set, &sig) == 0)
-    wg_cli_die_by (in, sig);
+    {
+      /* Held to the end, so the name stays whole; should the main thread
+       * have renamed the file already, no file has the name any more. */
+      g_mutex_lock (&in->lock);
+      if (in->remove_on_exit)
+        unlink (in->remove_on_exit);
+      wg_cli_die_by (in, sig);
+    }
   return NULL;
+}
+
+void
+wg_cli_interrupt_set_temp_file (WgCliInterrupt *in, const char *path)
+{
+  g_mutex_lock (&in->lock);
+  g_free (in->remove_on_exit);
+  in->remove_on_exit = g_strdup (path);
+  g_mutex_unlock (&in->lock);
 }
 
 /* Blocks the signals in this thread and so in every thread it starts
@@ -140,6 +156,8 @@ wg_cli_interrupt_init (WgCliInterrupt *in)
   sigaddset (&in->set, SIGHUP);
   in->cancellable = g_cancellable_new ();
   in->signal = 0;
+  g_mutex_init (&in->lock);
+  in->remove_on_exit = NULL;
   pthread_sigmask (SIG_BLOCK, &in->set, NULL);
   g_thread_unref (g_thread_new ("wavegraph-signals", interrupt_watch, in));
 }

@@ -34,12 +34,17 @@ typedef struct {
   sigset_t set;
   GCancellable *cancellable;
   int signal; /* the first one taken, 0 before */
+  GMutex lock;
+  char *remove_on_exit; /* under @lock: a temporary file a second signal removes */
 } WgCliInterrupt;
 /* Blocks SIGINT/SIGTERM/SIGHUP in this thread and every thread it starts
  * later (call before any other thread exists) and starts the watcher. */
 void wg_cli_interrupt_init (WgCliInterrupt *in);
 /* Ends the process by signal @sig, as its default action would. */
 G_GNUC_NORETURN void wg_cli_die_by (const WgCliInterrupt *in, int sig);
+/* The file a second signal, which ends the process at once, removes first
+ * (a movie being written: nothing half-written is left); NULL: none. */
+void wg_cli_interrupt_set_temp_file (WgCliInterrupt *in, const char *path);
 
 /* The commands, given argv from the command's name on; return the exit status. */
 int wg_cli_run (int argc, char **argv);

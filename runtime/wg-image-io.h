@@ -330,4 +330,21 @@ guint16 *wg_png_read_codes (const char *path, guint *width, guint *height, guint
 double wg_srgb_to_linear (double v);
 double wg_srgb_from_linear (double v);
 
+/**
+ * wg_srgb8_from_linear:
+ * The 8-bit sRGB code of linear @v: round (255 · wg_srgb_from_linear (v))
+ * with @v clamped to [0, 1] (NaN gives 0), found by a search of 8 steps
+ * over a table rather than a pow(); values within rounding of a code
+ * boundary may land on either side.
+ */
+guint8 wg_srgb8_from_linear (double v);
+
+/**
+ * wg_srgb8_from_linear_rgba:
+ * @n_pixels linear RGBA pixels (4 floats each) to 8-bit sRGB RGB (3 bytes
+ * each, wg_srgb8_from_linear()), alpha dropped: what an 8-bit RGB PNG or a
+ * movie frame (rgb24) holds.
+ */
+void wg_srgb8_from_linear_rgba (const float *rgba, gsize n_pixels, guint8 *rgb);
+
 G_END_DECLS

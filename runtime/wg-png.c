@@ -475,3 +475,46 @@ wg_srgb_from_linear (double v)
 {
   return v <= 0.0031308 ? v * 12.92 : 1.055 * pow (v, 1.0 / 2.4) - 0.055;
 }
+
+/* Where each 8-bit code's range of linear values ends: the sRGB curve at
+ * (c + ½) / 255, so a search of 8 steps finds round (255 · encode (v))
+ * instead of a pow() per sample. */
+static double srgb8_ends[255];
+
+static void
+srgb8_init (void)
+{
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      for (guint c = 0; c < 255; c++)
+        srgb8_ends[c] = wg_srgb_to_linear ((c + 0.5) / 255.0);
+      g_once_init_leave (&done, 1);
+    }
+}
+
+guint8
+wg_srgb8_from_linear (double v)
+{
+  srgb8_init ();
+  if (!(v >= srgb8_ends[0]))
+    return 0;
+  guint lo = 0, hi = 255; /* ends[lo] ≤ v < ends[hi], ends[255] taken as +∞ */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (v >= srgb8_ends[mid])
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return (guint8) hi;
+}
+
+void
+wg_srgb8_from_linear_rgba (const float *rgba, gsize n_pixels, guint8 *rgb)
+{
+  for (gsize p = 0; p < n_pixels; p++)
+    for (guint c = 0; c < 3; c++)
+      rgb[3 * p + c] = wg_srgb8_from_linear (rgba[4 * p + c]);
+}

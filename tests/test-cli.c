@@ -15,39 +15,18 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-typedef struct {
-  int status;
-  char *out, *err;
-  double seconds;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
+typedef WgTestRun Run;
 
 /* Runs the CLI with @args (NULL-terminated) in folder @cwd. */
 static Run
 run_cli (const char *cwd, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WAVEGRAPH_BIN"));
+  g_ptr_array_add (argv, "wavegraph");
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  int wait_status;
-  g_autoptr (GError) error = NULL;
-  gint64 t0 = g_get_monotonic_time ();
-  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r.out, &r.err, &wait_status, &error));
-  g_assert_no_error (error);
-  r.seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
-  g_assert_true (WIFEXITED (wait_status));
-  r.status = WEXITSTATUS (wait_status);
-  return r;
+  return wg_test_run (cwd, (const char *const *) argv->pdata);
 }
 
 /* Files under @dir, relative, sorted, "a/b" style. */
@@ -307,7 +286,7 @@ test_bad_input (void)
                  expect->str, r.status, r.err);
       /* Refused before anything was written: no output folder at all. */
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
-      run_clear (&r);
+      wg_test_run_clear (&r);
       wg_test_remove_tree (dir);
     }
 }
@@ -343,7 +322,7 @@ test_usage_errors (void)
       if (r.status != 2 || strstr (r.err, cases[i].message) == NULL)
         g_error ("usage case %u: expected exit 2 and \"%s\", got %d: %s", i, cases[i].message,
                  r.status, r.err);
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   list_files (dir, NULL, files);
@@ -366,7 +345,7 @@ test_unwritable_output (void)
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   list_files (dir, NULL, files);
   g_assert_cmpuint (files->len, ==, 2);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -388,13 +367,13 @@ test_obstacle_covers_all (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "warning: nodes[0] (\"pillar\"): the obstacle covers the whole "
                                    "16 × 16 m patch: no water is left"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   /* The example as it is: no warning. */
   g_free (write_file (dir, "graph.json", text));
   Run ok = run_cli (dir, args);
   g_assert_cmpint (ok.status, ==, 0);
   g_assert_null (strstr (ok.err, "covers the whole"));
-  run_clear (&ok);
+  wg_test_run_clear (&ok);
   wg_test_remove_tree (dir);
 }
 
@@ -425,7 +404,7 @@ test_failure_mid_bake (void)
   g_assert_no_error (error);
   g_assert_nonnull (px);
   g_assert_cmpuint (w, ==, 32);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -514,7 +493,7 @@ test_confinement (void)
   g_test_message ("linked folder: exit %d: %s", r.status, r.err);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "nodes[3] (\"out\").params.path: out/maps is a symbolic link"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *leaked = g_build_filename (elsewhere, "h.0000.exr", NULL);
   g_assert_false (g_file_test (leaked, G_FILE_TEST_EXISTS));
 
@@ -525,7 +504,7 @@ test_confinement (void)
   g_assert_cmpint (symlink (victim, frame), ==, 0);
   r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_assert_false (g_file_test (frame, G_FILE_TEST_IS_SYMLINK));
   g_assert_true (g_file_test (frame, G_FILE_TEST_IS_REGULAR));
   g_autofree char *kept = NULL;
@@ -541,14 +520,14 @@ test_confinement (void)
   r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "leads outside the output folder"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   const char *allowed[] = { "run", "graph.json", "--out", "out", "--frames", "0-1",
                             "--allow-write", elsewhere, NULL };
   r = run_cli (dir, allowed);
   g_test_message ("allowed: %s", r.err);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "0 files in out and 2 in --allow-write folders"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *second = g_build_filename (elsewhere, "h.0001.exr", NULL);
   g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));
 
@@ -573,11 +552,11 @@ test_confinement (void)
                                            "outside the graph's folder %s (it leads to %s)",
                                            graph_dir, outside_buoy);
   g_assert_nonnull (strstr (r.err, said));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   const char *check_allowed[] = { "validate", "graph/graph.json", "--allow-read", elsewhere, NULL };
   r = run_cli (dir, check_allowed);
   g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   /* A sibling folder whose name starts with the graph folder's is outside it. */
   g_autofree char *sibling = g_build_filename (dir, "graph-evil", NULL);
@@ -590,7 +569,7 @@ test_confinement (void)
   r = run_cli (dir, check);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "is outside the graph's folder"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   /* An absolute output path is refused even when it points into --out. */
   g_string_assign (text, base_graph);
@@ -600,7 +579,7 @@ test_confinement (void)
   r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "leads outside the output folder"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -625,7 +604,7 @@ test_set_applies_value (void)
     {
       Run r = run_cli (dir, runs[i]);
       g_assert_cmpint (r.status, ==, 0);
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   for (int f = 0; f <= 2; f++)
     {
@@ -668,7 +647,7 @@ test_long_file_name (void)
   g_autofree char *out = g_build_filename (dir, "out", NULL);
   list_files (out, NULL, files);
   g_assert_cmpuint (files->len, ==, 3);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -698,7 +677,7 @@ test_bake_matches_runtime (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "baked 3 frames (3-5)"));
   g_assert_nonnull (strstr (r.err, "6 files"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   g_autoptr (GError) error = NULL;
   g_autoptr (WgGraph) graph = wg_graph_load_file (graph_path, &error);
@@ -798,7 +777,7 @@ bake_bytes (const char *graph, const char *const *extra)
   g_ptr_array_add (args, NULL);
   Run r = run_cli (dir, (const char *const *) args->pdata);
   g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *path = g_build_filename (dir, "ocean", "displacement.0002.exr", NULL);
   char *bytes = NULL;
   gsize len;
@@ -852,7 +831,7 @@ test_validate_info_nodes (void)
                                          "speeds: dominant wave -0.2%, energy-weighted 0.8%"));
       if (g_str_equal (name, "sky.json"))
         g_assert_nonnull (strstr (r.out, "nodes[5] (\"sky\"): 128 × 64 pixels from an EXR file"));
-      run_clear (&r);
+      wg_test_run_clear (&r);
       const char *inf[] = { "info", name, NULL };
       r = run_cli (dir, inf);
       g_assert_cmpint (r.status, ==, 0);
@@ -866,7 +845,7 @@ test_validate_info_nodes (void)
       if (g_str_equal (name, "sky.json"))
         g_assert_nonnull (strstr (r.out, "\n  sky            sky:image                image 128 × 64 "
                                          "RGBA\n"));
-      run_clear (&r);
+      wg_test_run_clear (&r);
 
       /* --json: what a farm needs to split the bake. */
       const char *infj[] = { "info", "--json", name, NULL };
@@ -904,7 +883,7 @@ test_validate_info_nodes (void)
         g_assert_cmpstr (json_array_get_string_element (
                            json_object_get_array_member (o, "files"), 0), ==,
                          "sky/sky.%04d.png");
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   g_assert_cmpuint (checked, >=, 7);
 
@@ -930,7 +909,7 @@ test_validate_info_nodes (void)
           g_assert_cmpstr (json_object_get_string_member (param, "description"), !=, "");
         }
     }
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   /* docs/nodes.md is exactly what the catalogue prints. */
   const char *md[] = { "nodes", "--markdown", NULL };
@@ -940,7 +919,7 @@ test_validate_info_nodes (void)
   g_assert_true (g_file_get_contents (doc_path, &doc, NULL, NULL));
   if (g_strcmp0 (doc, r.out) != 0)
     g_error ("docs/nodes.md is stale: run `build/runtime/wavegraph nodes --markdown > docs/nodes.md`");
-  run_clear (&r);
+  wg_test_run_clear (&r);
 }
 
 /* format prints the canonical form, rewrites in place to the same bytes, is
@@ -977,7 +956,7 @@ test_info_bypass (void)
   g_assert_cmpstr (bypassed->str, ==, "spec=00 evolve=10 fft=00 out=10 water=10 ");
   g_assert_false (json_object_get_boolean_member (o, "stateful"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "files")), ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   const char *inf[] = { "info", "graph.json", NULL };
   r = run_cli (dir, inf);
@@ -989,7 +968,7 @@ test_info_bypass (void)
                                    "velocity ← spectrum\n"));
   g_assert_nonnull (strstr (r.out, "note      nodes[4] (\"water\"): bypassed: height = 0; "
                                    "vertical_derivative = 0; previous = 0; velocity = 0\n"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   const char *run[] = { "run", "graph.json", "--out", "out", "--no-contact-sheet", NULL };
   r = run_cli (dir, run);
@@ -998,7 +977,7 @@ test_info_bypass (void)
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   list_files (out, NULL, files);
   g_assert_cmpuint (files->len, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
 }
 
 static void
@@ -1012,26 +991,26 @@ test_format (void)
   g_assert_cmpstr (r.out, !=, base_graph);
   g_assert_nonnull (strstr (r.out, "\"grid\": [32, 32]"));
   g_autofree char *canonical = g_strdup (r.out);
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   const char *rewrite[] = { "format", "--in-place", "graph.json", NULL };
   r = run_cli (dir, rewrite);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, "");
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (graph, &text, NULL, NULL));
   g_assert_cmpstr (text, ==, canonical);
   r = run_cli (dir, print);
   g_assert_cmpstr (r.out, ==, canonical);
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   g_autofree char *bad = write_file (dir, "bad.json", "{ \"format\": \"wavegraph\", \"version\": 7 }");
   const char *broken[] = { "format", "bad.json", "-i", NULL };
   r = run_cli (dir, broken);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "bad.json"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *after = NULL;
   g_assert_true (g_file_get_contents (bad, &after, NULL, NULL));
   g_assert_cmpstr (after, ==, "{ \"format\": \"wavegraph\", \"version\": 7 }");
@@ -1060,7 +1039,7 @@ test_resume (void)
       Run r = run_cli (dir, runs[i]);
       if (r.status != 0)
         g_error ("run %u failed: %s", i, r.err);
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   for (int f = 3; f <= 5; f++)
     for (int m = 0; m < 2; m++)
@@ -1079,7 +1058,7 @@ test_resume (void)
   g_assert_nonnull (strstr (r.err, "holds frame 2; resume it from frame 3"));
   g_autofree char *three = g_build_filename (dir, "three", NULL);
   g_assert_false (g_file_test (three, G_FILE_TEST_EXISTS));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   /* One flipped byte among the saved values: refused, nothing written. */
   g_autofree char *bytes = NULL;
@@ -1094,7 +1073,7 @@ test_resume (void)
   g_assert_nonnull (strstr (r.err, "sea.state: the state is damaged: its checksum does not match"));
   g_autofree char *four = g_build_filename (dir, "four", NULL);
   g_assert_false (g_file_test (four, G_FILE_TEST_EXISTS));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -1155,7 +1134,7 @@ test_stopped_bake_resumes (void)
       Run r = run_cli (dir, runs[i]);
       if (r.status != 0)
         g_error ("run %u failed: %s", i, r.err);
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   for (gint64 f = 0; f <= frame + 3; f++)
     for (int m = 0; m < 3; m++)
@@ -1213,13 +1192,13 @@ test_farm_local (void)
                          "--scheduler", "local", "--jobs", "2", NULL };
   Run r = run_cli (dir, one);
   g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
+  wg_test_run_clear (&r);
   r = run_cli (dir, farm);
   if (r.status != 0)
     g_error ("farm submit: %s%s", r.out, r.err);
   g_assert_nonnull (strstr (r.out, "frames 0-29 in 4 chunks × 1 wedges, all in parallel"));
   g_assert_nonnull (strstr (r.out, "4 chunks: 4 done"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_autofree char *a = g_build_filename (dir, "one", "calm", NULL);
   g_autofree char *b = g_build_filename (dir, "farm", "calm", NULL);
   guint n;
@@ -1240,16 +1219,16 @@ test_farm_local (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "corrupt: calm/height.0017.exr differs"));
   g_assert_nonnull (strstr (r.out, "4 chunks: 3 done, 0 queued or running, 1 to run"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   const char *repair[] = { "farm", "repair", "farm", NULL };
   r = run_cli (dir, repair);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "resubmitting 1 chunks"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   g_assert_true (same_files (a, b, &n));
   r = run_cli (dir, repair);
   g_assert_nonnull (strstr (r.out, "nothing to repair"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 
   /* Refused before anything is queued. */
   struct {
@@ -1273,7 +1252,7 @@ test_farm_local (void)
       r = run_cli (dir, bad[i].args);
       if (r.status == 0 || strstr (r.err, bad[i].said) == NULL)
         g_error ("bad farm request %u: status %d, said: %s", i, r.status, r.err);
-      run_clear (&r);
+      wg_test_run_clear (&r);
     }
   g_autofree char *x = g_build_filename (dir, "x", NULL);
   g_assert_false (g_file_test (x, G_FILE_TEST_EXISTS));
@@ -1286,7 +1265,7 @@ test_farm_local (void)
   r = run_cli (dir, work);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "changed since this farm bake was submitted"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
   wg_test_remove_tree (dir);
 }
 
@@ -1302,7 +1281,7 @@ test_version (void)
   g_assert_true (g_str_has_prefix (r.out, expect));
   g_assert_nonnull (strstr (r.out, g_str_equal (WG_FFT_LIBRARY_NAME, "kissfft")
                                      ? "(BSD-3-Clause)\n" : "(GPL-2.0-or-later)\n"));
-  run_clear (&r);
+  wg_test_run_clear (&r);
 }
 
 int

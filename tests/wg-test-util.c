@@ -2,6 +2,8 @@
 #include "wg-test-util.h"
 #include "wg-gpu.h"
 
+#include <gio/gio.h>
+
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -254,4 +256,43 @@ wg_test_crc32 (const guint8 *p, gsize n)
         c = (c >> 1) ^ (0xedb88320u & -(c & 1u));
     }
   return c ^ 0xffffffffu;
+}
+
+WgTestRun
+wg_test_run (const char *cwd, const char *const *argv)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  for (guint i = 0; argv[i]; i++)
+    g_ptr_array_add (args, (gpointer) (i == 0 && strcmp (argv[0], "wavegraph") == 0
+                                         ? g_getenv ("WAVEGRAPH_BIN") : argv[i]));
+  g_ptr_array_add (args, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_cwd (launcher, cwd);
+  g_autoptr (GSubprocess) proc =
+    g_subprocess_launcher_spawnv (launcher, (const char *const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_autoptr (GBytes) out = NULL, err = NULL;
+  g_assert_true (g_subprocess_communicate (proc, NULL, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  WgTestRun r = { g_subprocess_get_exit_status (proc) };
+  /* GBytes from a pipe are not NUL-terminated: copies that are. */
+  r.out_len = g_bytes_get_size (out);
+  r.out = g_malloc (r.out_len + 1);
+  memcpy (r.out, g_bytes_get_data (out, NULL), r.out_len);
+  r.out[r.out_len] = '\0';
+  gsize n = g_bytes_get_size (err);
+  r.err = g_malloc (n + 1);
+  memcpy (r.err, g_bytes_get_data (err, NULL), n);
+  r.err[n] = '\0';
+  return r;
+}
+
+void
+wg_test_run_clear (WgTestRun *r)
+{
+  g_free (r->out);
+  g_free (r->err);
 }

@@ -57,3 +57,17 @@ GPtrArray *wg_test_example_graphs (void);
 /* CRC-32 (ISO-HDLC, PNG's), bit by bit: an independent check of PNG chunk
  * CRCs, and what forged headers need to pass libpng's. */
 guint32 wg_test_crc32 (const guint8 *p, gsize n);
+
+/* A command's end: its exit status, stdout (bytes, NUL-terminated past
+ * @out_len: a movie decoded to raw pixels) and stderr. */
+typedef struct {
+  int status;
+  char *out, *err;
+  gsize out_len;
+} WgTestRun;
+
+/* Runs @argv (NULL-terminated; a first word "wavegraph" stands for
+ * $WAVEGRAPH_BIN, the CLI under test) in folder @cwd to its end, asserting
+ * that it exits rather than dies by a signal. */
+WgTestRun wg_test_run (const char *cwd, const char *const *argv);
+void wg_test_run_clear (WgTestRun *r);
