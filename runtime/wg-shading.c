@@ -239,3 +239,36 @@ wg_shade_surface (const WgShadingParams *s, WgVec3 n, WgVec3 v, float foam, floa
   WgSurfacePoint p = wg_shade_surface_point (n, v);
   return wg_shade_surface_sky (s, &p, v, wg_shade_sky (p.r, s->sun), foam, crest, depth);
 }
+
+void
+wg_shade_sky_map_uv (WgVec3 dir, float uv[2])
+{
+  const float pi = 3.14159265358979f;
+  float u = atan2f (dir.y, dir.x) * (0.5f / pi);
+  uv[0] = u - floorf (u);
+  uv[1] = acosf (clampf (dir.z, -1.0f, 1.0f)) * (1.0f / pi);
+}
+
+WgVec3
+wg_shade_tone_map (WgVec3 c, int mode)
+{
+  if (mode == 0)
+    return vec3 (1.0f - expf (-1.4f * c.x), 1.0f - expf (-1.4f * c.y), 1.0f - expf (-1.4f * c.z));
+  if (mode == 1)
+    {
+      float *x = &c.x;
+      for (int k = 0; k < 3; k++)
+        x[k] = clampf (x[k] * (2.51f * x[k] + 0.03f) / (x[k] * (2.43f * x[k] + 0.59f) + 0.14f),
+                       0.0f, 1.0f);
+    }
+  return c;
+}
+
+WgVec3
+wg_shade_finish (WgVec3 c, WgVec3 haze, float dist, float haze_distance, float exposure,
+                 int tone)
+{
+  if (haze_distance > 0.0f)
+    c = mix (c, haze, 1.0f - expf (-dist / haze_distance));
+  return wg_shade_tone_map (scale (c, exposure), tone);
+}

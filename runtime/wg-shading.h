@@ -125,4 +125,27 @@ WgVec3 wg_shade_surface_sky (const WgShadingParams *params, const WgSurfacePoint
 WgVec3 wg_shade_surface (const WgShadingParams *params, WgVec3 n, WgVec3 v, float foam,
                          float crest, float depth);
 
+/**
+ * wg_shade_sky_map_uv:
+ * GLSL wg_sky_map_uv(): where unit @dir falls in an equirectangular sky map,
+ * @uv[0] the azimuth from +x counterclockwise as a fraction of 360°, @uv[1]
+ * the angle from the zenith as a fraction of 180° (0: the top row's edge).
+ */
+void wg_shade_sky_map_uv (WgVec3 dir, float uv[2]);
+
+/**
+ * wg_shade_tone_map:
+ * GLSL wg_tone_map(): @c through mode 0 (1 − e^(−1.4 c)), 1 (ACES fit,
+ * Narkowicz 2015) or 2 (unchanged).
+ */
+WgVec3 wg_shade_tone_map (WgVec3 c, int mode);
+
+/**
+ * wg_shade_finish:
+ * GLSL wg_shade_finish(): colour @c seen @dist m away faded into @haze by
+ * 1 − e^(−dist/@haze_distance) (0: no haze), times @exposure, tone mapped.
+ */
+WgVec3 wg_shade_finish (WgVec3 c, WgVec3 haze, float dist, float haze_distance, float exposure,
+                        int tone);
+
 G_END_DECLS

@@ -236,3 +236,41 @@ wg_display (vec3 c)
 {
   return pow (vec3 (1.0) - exp (-1.4 * c), vec3 (1.0 / 2.2));
 }
+
+/* Where unit direction @dir falls in an equirectangular sky map: u the
+ * azimuth counterclockwise from +x over 360° (texel column centres at
+ * (i + ½)/width), v the angle down from the zenith over 180° (row 0 at the
+ * top). Sample with s repeating and t clamped. */
+vec2
+wg_sky_map_uv (vec3 dir)
+{
+  float u = atan (dir.y, dir.x) * (0.5 / 3.14159265358979);
+  u -= floor (u);
+  float v = acos (clamp (dir.z, -1.0, 1.0)) * (1.0 / 3.14159265358979);
+  return vec2 (u, v);
+}
+
+/* Tone mapping of radiance @c scaled by the exposure: WG_TONE_EXPONENTIAL
+ * (0) the viewport's shoulder 1 − e^(−1.4 c), WG_TONE_ACES (1) Narkowicz's
+ * fit of the ACES filmic curve, WG_TONE_NONE (2) linear. The first two give
+ * display-linear values in 0 … 1, to be sRGB-encoded for display. */
+vec3
+wg_tone_map (vec3 c, int mode)
+{
+  if (mode == 0)
+    return vec3 (1.0) - exp (-1.4 * c);
+  if (mode == 1)
+    return clamp (c * (2.51 * c + 0.03) / (c * (2.43 * c + 0.59) + 0.14), 0.0, 1.0);
+  return c;
+}
+
+/* A shaded colour @c seen @dist metres away, as a picture shows it: faded
+ * into @haze (the sky at the horizon) by 1 − e^(−dist/haze_distance)
+ * (haze_distance 0: none), scaled by the @exposure and tone mapped. */
+vec3
+wg_shade_finish (vec3 c, vec3 haze, float dist, float haze_distance, float exposure, int tone)
+{
+  if (haze_distance > 0.0)
+    c = mix (c, haze, 1.0 - exp (-dist / haze_distance));
+  return wg_tone_map (c * exposure, tone);
+}

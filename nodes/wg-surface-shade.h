@@ -1,0 +1,118 @@
+/* wg-surface-shade.h — what the surface-shade node's files share: its
+ * parameters, the view and look resolved from them per frame (in float,
+ * the precision both backends shade in), and the CPU and GPU paths.
+ *
+ *  - wg-node-surface-shade.c: the node (ports, parameters, prepare, which
+ *    path runs);
+ *  - wg-surface-shade-cpu.c: a ray march of the displaced, tiled surface
+ *    per pixel;
+ *  - wg-surface-shade-gpu.c (+ shaders/surface-shade.*): papers/003 §5.1's
+ *    LOD mesh, rasterised.
+ * Both shade with shaders/surface-shading.glsl's functions (the CPU with
+ * their C port, runtime/wg-shading.c). */
+#pragma once
+
+#include "wg-node-private.h"
+#include "wg-shading.h"
+
+G_BEGIN_DECLS
+
+enum {
+  WG_SHADE_IN_DISPLACEMENT, /* 3 channels (λDx, λDy, h), or 1: a height */
+  WG_SHADE_IN_NORMAL,       /* 3, optional */
+  WG_SHADE_IN_FOAM,         /* 1, optional */
+  WG_SHADE_IN_SKY,          /* image, optional: an equirectangular sky map */
+  WG_SHADE_IN_DEPTH,        /* 1, optional: water depth (m) */
+  WG_SHADE_N_INPUTS
+};
+
+typedef enum { WG_SHADE_AIM_YAW_PITCH, WG_SHADE_AIM_TARGET } WgShadeAim;
+
+/* GLSL wg_tone_map()'s modes. */
+typedef enum {
+  WG_TONE_EXPONENTIAL = 0, /* 1 − e^(−1.4 x): the editor viewport's shoulder */
+  WG_TONE_ACES = 1,        /* Narkowicz's fit of the ACES filmic curve */
+  WG_TONE_NONE = 2,        /* linear, HDR kept (for EXR) */
+} WgToneMapping;
+
+/* The parameters as the plan fills them (angles in radians). */
+typedef struct {
+  double camera_x, camera_y, camera_z;
+  int aim;
+  double yaw, pitch;
+  double target_x, target_y, target_z;
+  double fov;
+  gint64 width, height;
+  double sun_azimuth, sun_elevation, sun_intensity;
+  double exposure;
+  int tone_mapping;
+  double ior;
+  int fresnel;
+  double absorption_r, absorption_g, absorption_b;
+  double water_r, water_g, water_b;
+  double scattering;
+  double bottom_r, bottom_g, bottom_b;
+  double foam_r, foam_g, foam_b;
+  double crest_height;
+  gboolean repeat;
+  double fade_start, detail_distance;
+  double haze_distance;
+} WgSurfaceShadeParams;
+
+/**
+ * WgShadeView:
+ * One frame's camera and look. A pixel (i, j) of the @width × @height
+ * picture, row 0 at the top, looks along
+ *   forward + right · (2 (i + ½)/width − 1) · tan_x + up · (1 − 2 (j + ½)/height) · tan_y
+ * (normalised) from @eye: a pinhole camera with vertical field of view
+ * 2 atan(tan_y) and square pixels. z is up, metres.
+ */
+typedef struct {
+  float eye[3];
+  float forward[3], right[3], up[3];
+  float tan_x, tan_y;
+  guint width, height;
+  WgShadingParams shading;
+  float exposure;     /* 2^EV, applied before tone mapping */
+  int tone_mapping;   /* WgToneMapping */
+  float crest_height; /* m: the height at which the crest colour is full */
+  gboolean repeat;    /* the field tiles the plane (else flat water outside it) */
+  float fade_start, detail_distance; /* m from the eye, horizontally */
+  float haze_distance;               /* m; 0: no haze */
+} WgShadeView;
+
+/**
+ * wg_surface_shade_view:
+ * Resolves @p (this frame's values) into @view. Errors: a target at the
+ * camera's position, or straight above or below it (no heading to look
+ * along), located at the parameter.
+ */
+gboolean wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p,
+                                WgShadeView *view, GError **error);
+
+/** wg_shade_view_ray: the unit direction pixel centre (@i + ½, @j + ½) looks along. */
+void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3]);
+
+/**
+ * wg_shade_detail:
+ * How much of the waves' detail is kept at horizontal distance @dist (m)
+ * from the eye: 1 up to fade_start, 0 from detail_distance on, a smoothstep
+ * between (GLSL wg_detail() in shaders/surface-shade.glsl).
+ */
+float wg_shade_detail (const WgShadeView *view, float dist);
+
+/* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
+typedef struct _WgShadeCpu WgShadeCpu;
+WgShadeCpu *wg_shade_cpu_new (WgNodeContext *ctx);
+gboolean wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *view,
+                               GError **error);
+void wg_shade_cpu_free (WgShadeCpu *cpu);
+
+/* The GPU path (wg-surface-shade-gpu.c), its context current. */
+typedef struct _WgShadeGpu WgShadeGpu;
+WgShadeGpu *wg_shade_gpu_new (WgNodeContext *ctx, GError **error);
+gboolean wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
+                               GError **error);
+void wg_shade_gpu_free (WgShadeGpu *gpu);
+
+G_END_DECLS
