@@ -27,7 +27,7 @@
 enum { UNIT_SURFACE, UNIT_NORMAL, UNIT_FOAM, UNIT_SKY, UNIT_DEPTH, N_UNITS };
 
 typedef struct {
-  float block[4]; /* a_block: origin x, y (m), step (m), stitched sides */
+  float block[4]; /* a_block: origin x, y and step in finest steps, stitched sides */
   float key;      /* squared distance from the eye, for the front-to-back order */
 } Block;
 
@@ -123,7 +123,8 @@ blocks_visible (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeLod *lod,
               continue;
             int mask = stitched ? (a == 0) | (a == 3) << 1 | (c == 0) << 2 | (c == 3) << 3 : 0;
             double dx = x + 0.5 * side - view->eye[0], dy = y + 0.5 * side - view->eye[1];
-            gpu->blocks[n++] = (Block){ { (float) x, (float) y, (float) step, (float) mask },
+            float scale = (float) (1u << l), place = (float) WG_SHADE_BLOCK * scale;
+            gpu->blocks[n++] = (Block){ { (a - 2) * place, (c - 2) * place, scale, (float) mask },
                                         (float) (dx * dx + dy * dy) };
           }
     }
@@ -246,7 +247,7 @@ uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, Wg
   set4 (u->u_eye, v->eye, (float) NEAR_PLANE);
   set4 (u->u_forward, v->forward, v->tan_x);
   set4 (u->u_right, v->right, v->tan_y);
-  set4 (u->u_up, v->up, 0);
+  set4 (u->u_up, v->up, (float) lod->step0);
   set_rgb (u->u_sun, s->sun, s->sun_intensity);
   set_rgb (u->u_absorption, s->absorption, s->ior);
   set_rgb (u->u_bottom, s->bottom, s->alpha);

@@ -15,7 +15,7 @@ WG_UNIFORMS (ShadeUniforms)
   WG_VEC4 (u_eye);          /* xyz (m); w: near plane (m) */
   WG_VEC4 (u_forward);      /* xyz; w: tan_x */
   WG_VEC4 (u_right);        /* xyz; w: tan_y */
-  WG_VEC4 (u_up);           /* xyz */
+  WG_VEC4 (u_up);           /* xyz; w: the finest vertex step (m) */
   WG_VEC4 (u_sun);          /* unit xyz; w: sun intensity */
   WG_VEC4 (u_absorption);   /* rgb (1/m); w: ior */
   WG_VEC4 (u_bottom);       /* rgb; w: eq. 17's α */

@@ -10,8 +10,9 @@
 uniform int u_mode; /* WG_SHADE_MODE_* */
 layout (binding = 0) uniform sampler2D u_surface;
 
-/* Block origin x, y (m), vertex step (m), and which sides (1: −x, 2: +x,
- * 4: −y, 8: +y) meet the next coarser level and must be stitched to it. */
+/* Block origin relative to the mesh centre and vertex step, both in finest
+ * steps (u_up.w m), and which sides (1: −x, 2: +x, 4: −y, 8: +y) meet the
+ * next coarser level and are stitched to it. */
 layout (location = 0) in vec4 a_block;
 
 out vec2 v_rest;  /* the rest point x0 (m) */
@@ -65,21 +66,20 @@ main ()
     }
   const int n = WG_SHADE_BLOCK + 1;
   ivec2 ij = ivec2 (gl_VertexID % n, gl_VertexID / n);
-  float step = a_block.z;
   int mask = int (a_block.w);
-  v_rest = a_block.xy + vec2 (ij) * step;
-  /* A vertex at an odd place on a side that meets the coarser level sits on
-   * the coarser edge between its neighbours: no T-junction cracks. */
-  vec2 along = vec2 (0.0);
+  /* A vertex at an odd place on a side that meets the coarser level joins
+   * its even neighbour, so that the side's triangles have the coarser
+   * level's edges, vertex for vertex: no T-junctions to crack. */
   if (((mask & 1) != 0 && ij.x == 0 || (mask & 2) != 0 && ij.x == WG_SHADE_BLOCK) &&
       (ij.y & 1) == 1)
-    along = vec2 (0.0, step);
+    ij.y--;
   if (((mask & 4) != 0 && ij.y == 0 || (mask & 8) != 0 && ij.y == WG_SHADE_BLOCK) &&
       (ij.x & 1) == 1)
-    along = vec2 (step, 0.0);
-  if (along != vec2 (0.0))
-    v_world = 0.5 * (displaced (v_rest - along) + displaced (v_rest + along));
-  else
-    v_world = displaced (v_rest);
+    ij.x--;
+  /* Lattice places in finest steps (whole numbers, exact in float): a vertex
+   * that blocks or levels share comes out bit for bit the same in each. */
+  vec2 place = a_block.xy + vec2 (ij) * a_block.z;
+  v_rest = u_skirt.xy + place * u_up.w;
+  v_world = displaced (v_rest);
   gl_Position = project (v_world);
 }

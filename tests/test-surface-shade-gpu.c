@@ -1,0 +1,308 @@
+/* test-surface-shade-gpu.c — surface-shade's GPU path (papers/003 §5.1's
+ * LOD mesh, nodes/wg-surface-shade-gpu.c) against what it must show: water
+ * at every pixel below the horizon and sky above it from many camera poses,
+ * a mesh that moves only in whole coarse steps, and a flat mirror sea whose
+ * pixels are exactly the sky map's reflection times the Fresnel reflectance
+ * (the C port of the shading, runtime/wg-shading.c). Skipped without an
+ * OpenGL context unless WAVEGRAPH_REQUIRE_GPU=1. */
+#include "wg-test-util.h"
+#include "wg-image-io.h"
+#include "wg-surface-shade.h"
+
+#include <math.h>
+
+#define W 320
+#define H 180
+
+/* A flat sea (a zero height field, 64 m tiled) into surface-shade at W × H,
+ * with @sky (an EXR path) as its sky map when given. */
+static WgGraph *
+flat_graph (const char *sky)
+{
+  WgGraph *g = wg_test_graph (64, 64, 24, 1);
+  wg_test_add (g, "source", "flat", "amplitude=0", NULL);
+  wg_test_add (g, "surface-shade", "shade", "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H),
+               "tone_mapping=none", "exposure=0", "haze_distance=0", "sun_intensity=0",
+               "scattering=0", NULL);
+  wg_test_link (g, "flat:source", "shade:displacement");
+  if (sky)
+    {
+      g_autofree char *path = g_strconcat ("path=", sky, NULL);
+      wg_test_add (g, "image-in", "sky", path, NULL);
+      wg_test_link (g, "sky:image", "shade:sky");
+    }
+  return g;
+}
+
+static void
+set (WgGraph *g, const char *param, double value)
+{
+  g_autoptr (GError) error = NULL;
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_dtostr (text, sizeof text, value);
+  g_assert_true (wg_graph_set_param_from_text (g, "shade", param, text, &error));
+  g_assert_no_error (error);
+}
+
+typedef struct {
+  double z, pitch, yaw, fov;
+} Pose;
+
+/* Renders @pose (degrees) with @plan, made from @g, and resolves its view. */
+static const float *
+render (WgPlan *plan, WgGraph *g, const Pose *pose, WgShadeView *view)
+{
+  set (g, "camera_x", 11.3);
+  set (g, "camera_y", -7.6);
+  set (g, "camera_z", pose->z);
+  set (g, "pitch", pose->pitch);
+  set (g, "yaw", pose->yaw);
+  set (g, "fov", pose->fov);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_plan_update_params (plan, g, &error));
+  g_assert_no_error (error);
+  WgSurfaceShadeParams p = {
+    .camera_x = 11.3, .camera_y = -7.6, .camera_z = pose->z, .aim = WG_SHADE_AIM_YAW_PITCH,
+    .yaw = pose->yaw * G_PI / 180, .pitch = pose->pitch * G_PI / 180,
+    .fov = pose->fov * G_PI / 180, .width = W, .height = H, .ior = 1.333,
+    .tone_mapping = WG_TONE_NONE, .crest_height = 1, .repeat = TRUE, .fade_start = 400,
+    .detail_distance = 1500,
+  };
+  g_assert_true (wg_surface_shade_view (NULL, &p, view, NULL));
+  return wg_test_eval (plan, 0, "shade:image");
+}
+
+/* (a) From 20 poses (2–200 m up, pitch −80° … +5°, fov 30°–90°) every pixel
+ * whose ray points below the horizon shows water, every one above it sky,
+ * and the horizon crosses the middle column where the pitch puts it. Water
+ * is red here (deep-water colour (10, 0, 0), reflectance ≤ 0.9 before the
+ * horizon), the analytic sky never redder than 0.52 with the sun below. */
+static void
+test_covers_below_horizon (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autoptr (WgGraph) g = flat_graph (NULL);
+  wg_graph_set_param_from_text (g, "shade", "water_r", "10", NULL);
+  wg_graph_set_param_from_text (g, "shade", "water_g", "0", NULL);
+  wg_graph_set_param_from_text (g, "shade", "water_b", "0", NULL);
+  wg_graph_set_param_from_text (g, "shade", "sun_elevation", "-90", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
+  g_autoptr (GRand) rng = g_rand_new_with_seed (20);
+  guint water_total = 0;
+  for (int k = 0; k < 20; k++)
+    {
+      Pose pose = { 2 * pow (100, k / 19.0), -80 + 85 * (k % 7) / 6.0,
+                    g_rand_double_range (rng, -180, 180), 30 + 60 * ((k * 3) % 10) / 9.0 };
+      WgShadeView view;
+      const float *image = render (plan, g, &pose, &view);
+      guint water = 0;
+      for (guint j = 0; j < H; j++)
+        for (guint i = 0; i < W; i++)
+          {
+            float dir[3], red = image[4 * (j * W + i)];
+            wg_shade_view_ray (&view, i, j, dir);
+            if (dir[2] < -1e-3f && !(red > 0.8f))
+              g_error ("pose %d (%g m, pitch %g°, yaw %g°, fov %g°): pixel (%u, %u) looks "
+                       "down (dir.z %g) but shows no water (red %g)",
+                       k, pose.z, pose.pitch, pose.yaw, pose.fov, i, j, dir[2], red);
+            if (dir[2] > 1e-3f && !(red < 0.6f))
+              g_error ("pose %d: pixel (%u, %u) looks up (dir.z %g) but is not sky (red %g)", k,
+                       i, j, dir[2], red);
+            water += dir[2] < -1e-3f;
+          }
+      water_total += water;
+      /* The middle column's horizon: ray height y = −tan(pitch) there. */
+      double tan_y = tan (0.5 * pose.fov * G_PI / 180);
+      double row = 0.5 * H * (1 + tan (pose.pitch * G_PI / 180) / tan_y);
+      if (row > 1 && row < H - 1)
+        {
+          guint first = H;
+          for (guint j = 0; j < H && first == H; j++)
+            if (image[4 * (j * W + W / 2) + 4 * 0] > 0.8f)
+              first = j;
+          g_assert_cmpfloat (fabs (first - row), <=, 1.0);
+        }
+    }
+  g_assert_cmpuint (water_total, >, 20 * W * H / 4);
+}
+
+/* (b) The mesh moves in whole coarse steps: moves of the eye within one
+ * quantum keep its centre, crossing one moves it by exactly one; every
+ * level's blocks then sit on that level's lattice, and the mesh reaches
+ * beyond the detail distance from the eye. */
+static void
+test_lod_quantised (void)
+{
+  WgShadeView view = { .eye = { 100.3f, -20.7f, 12 }, .fade_start = 400,
+                       .detail_distance = 1500 };
+  const double extent[2] = { 256, 256 };
+  const guint cells[2] = { 512, 512 };
+  WgShadeLod lod;
+  wg_shade_lod (&view, extent, cells, &lod);
+  g_assert_cmpfloat (lod.step0, ==, 0.5);
+  g_assert_cmpfloat (lod.quantum, ==, lod.step0 * (1u << (lod.levels - 1)));
+  g_assert_cmpfloat (fmod (lod.centre[0], lod.quantum), ==, 0);
+  g_assert_cmpfloat (fmod (lod.centre[1], lod.quantum), ==, 0);
+  g_assert_cmpfloat (lod.half_size - 0.5 * lod.quantum, >=, view.detail_distance);
+  /* The quanta are binary fractions: exact in double. */
+  double c0 = lod.centre[0], c1 = lod.centre[1], q = lod.quantum;
+  for (int k = 0; k < 50; k++)
+    {
+      WgShadeView moved = view;
+      double dx = (k / 49.0 - 0.5) * 0.98 * q, dy = (k % 7 / 6.0 - 0.5) * 0.98 * q;
+      moved.eye[0] = (float) (c0 + dx);
+      moved.eye[1] = (float) (c1 + dy);
+      WgShadeLod m;
+      wg_shade_lod (&moved, extent, cells, &m);
+      g_assert_cmpfloat (m.centre[0], ==, c0);
+      g_assert_cmpfloat (m.centre[1], ==, c1);
+      g_assert_cmpuint (m.levels, ==, lod.levels);
+    }
+  view.eye[0] = (float) (c0 + 0.51 * q);
+  wg_shade_lod (&view, extent, cells, &lod);
+  g_assert_cmpfloat (lod.centre[0], ==, c0 + q);
+
+  /* A far detail distance grows the step rather than the levels past the cap. */
+  view.detail_distance = 1e6f;
+  wg_shade_lod (&view, extent, cells, &lod);
+  g_assert_cmpuint (lod.levels, <=, WG_SHADE_MAX_LEVELS);
+  g_assert_cmpfloat (lod.half_size - 0.5 * lod.quantum, >=, view.detail_distance);
+}
+
+/* (b) on the GPU: a bump tiled every 64 m seen from an eye and from the eye
+ * moved by one period (a multiple of the 16 m quantum) is the same picture:
+ * the mesh moved with the camera in whole steps and sampled the same points
+ * of the surface. */
+static void
+test_period_move_same_picture (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  WgGraph *g = wg_test_graph (64, 64, 24, 1);
+  wg_test_add (g, "source", "bump", "amplitude=1.5", "radius=9", "x=20", "y=30", NULL);
+  wg_test_add (g, "surface-shade", "shade", "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H),
+               "haze_distance=0", "detail_distance=300", "fade_start=200", NULL);
+  wg_test_link (g, "bump:source", "shade:displacement");
+  g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
+  Pose pose = { 6, -20, 30, 60 };
+  WgShadeView view;
+  gsize n = (gsize) W * H * 4;
+  g_autofree float *a = g_memdup2 (render (plan, g, &pose, &view), n * sizeof (float));
+  set (g, "camera_x", 11.3 + 64);
+  set (g, "camera_y", -7.6 - 128);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_plan_update_params (plan, g, &error));
+  const float *b = wg_test_eval (plan, 0, "shade:image");
+  double worst = 0, sum = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      worst = MAX (worst, fabs (a[i] - b[i]));
+      sum += a[i];
+    }
+  g_test_message ("period move: worst difference %.2e (mean value %.3f)", worst, sum / n);
+  g_assert_cmpfloat (worst, <, 2e-3);
+  wg_graph_free (g);
+}
+
+/* The bilinear sample of RGBA @sky (w × h, row 0 the zenith) at @uv, s
+ * repeating and t clamped, as the GPU samples the sky map. */
+static void
+sky_sample (const float *sky, guint w, guint h, const float uv[2], double out[3])
+{
+  double x = uv[0] * w - 0.5, y = CLAMP (uv[1] * h - 0.5, 0, h - 1);
+  double fx = x - floor (x), fy = y - floor (y);
+  int i0 = (int) floor (x), j0 = (int) floor (y);
+  for (int c = 0; c < 3; c++)
+    {
+      double v = 0;
+      for (int b = 0; b < 2; b++)
+        for (int a = 0; a < 2; a++)
+          {
+            guint i = (guint) ((i0 + a + (int) w) % (int) w), j = (guint) MIN (j0 + b, (int) h - 1);
+            v += (a ? fx : 1 - fx) * (b ? fy : 1 - fy) * sky[4 * (j * w + i) + c];
+          }
+      out[c] = v;
+    }
+}
+
+/* (c) A flat mirror sea (no light from below, no sun, no haze, tone none)
+ * under a sky map: each pixel below the horizon is sky(r) · F with r the
+ * mirror direction and F eq. 16 at the ray's incidence, each above it the
+ * sky along the ray, to 1e-3 relative. */
+static void
+test_mirror_sea (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
+  const guint sw = 64, sh = 32;
+  g_autofree float *sky = g_new (float, 4 * sw * sh);
+  for (guint j = 0; j < sh; j++)
+    for (guint i = 0; i < sw; i++)
+      {
+        float *p = sky + 4 * (j * sw + i);
+        p[0] = 0.5f + 0.3f * cosf (2 * G_PI * (i + 0.5f) / sw);
+        p[1] = 0.3f + 0.4f * (j + 0.5f) / sh;
+        p[2] = 0.6f + 0.1f * sinf (2 * G_PI * (i + 0.5f) / sw);
+        p[3] = 1;
+      }
+  static const char *const names[] = { "R", "G", "B", "A" };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_exr_write (path, sw, sh, 4, sky, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
+                               &error));
+  g_autoptr (WgGraph) g = flat_graph (path);
+  for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
+       c++)
+    wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
+  const Pose poses[] = { { 3, -12, 40, 50 }, { 60, -45, -120, 70 }, { 15, 2, 170, 40 } };
+  for (guint k = 0; k < G_N_ELEMENTS (poses); k++)
+    {
+      WgShadeView view;
+      const float *image = render (plan, g, &poses[k], &view);
+      double worst = 0;
+      for (guint j = 0; j < H; j++)
+        for (guint i = 0; i < W; i++)
+          {
+            float d[3], uv[2];
+            wg_shade_view_ray (&view, i, j, d);
+            if (fabsf (d[2]) < 1e-3f)
+              continue;
+            double expected[3], fresnel = 1;
+            WgVec3 along = { d[0], d[1], d[2] };
+            if (d[2] < 0)
+              {
+                WgSurfacePoint p = wg_shade_surface_point ((WgVec3){ 0, 0, 1 },
+                                                           (WgVec3){ -d[0], -d[1], -d[2] });
+                fresnel = wg_shade_fresnel_exact (p.k, 1.333f);
+                along = p.r;
+              }
+            wg_shade_sky_map_uv (along, uv);
+            sky_sample (sky, sw, sh, uv, expected);
+            for (int c = 0; c < 3; c++)
+              {
+                double want = fresnel * expected[c], got = image[4 * (j * W + i) + c];
+                double rel = fabs (got - want) / want;
+                worst = MAX (worst, rel);
+                if (rel > 1e-3)
+                  g_error ("pose %u pixel (%u, %u) channel %d: %.6f, expected %.6f (F %.5f)", k,
+                           i, j, c, got, want, fresnel);
+              }
+            g_assert_cmpfloat (image[4 * (j * W + i) + 3], ==, 1);
+          }
+      g_test_message ("pose %u: worst relative error %.2e", k, worst);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/surface-shade-gpu/covers-below-horizon", test_covers_below_horizon);
+  g_test_add_func ("/surface-shade-gpu/lod-quantised", test_lod_quantised);
+  g_test_add_func ("/surface-shade-gpu/period-move-same-picture", test_period_move_same_picture);
+  g_test_add_func ("/surface-shade-gpu/mirror-sea", test_mirror_sea);
+  return g_test_run ();
+}
