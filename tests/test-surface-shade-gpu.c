@@ -6,6 +6,7 @@
  * (the C port of the shading, runtime/wg-shading.c). Skipped without an
  * OpenGL context unless WAVEGRAPH_REQUIRE_GPU=1. */
 #include "wg-test-util.h"
+#include "wg-gpu.h"
 #include "wg-image-io.h"
 #include "wg-surface-shade.h"
 
@@ -205,6 +206,47 @@ test_period_move_same_picture (void)
   wg_graph_free (g);
 }
 
+/* Frames after the first create no GL object and look up no program (a
+ * changed parameter prepares the node again, so the camera stays), and
+ * the host's GL state (viewport, framebuffer, depth test) is as it
+ * was: the editor shares the context. */
+static void
+test_steady_and_state (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autoptr (WgGraph) g = flat_graph (NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
+  WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
+  Pose pose = { 20, -15, 10, 50 };
+  WgShadeView view;
+  render (plan, g, &pose, &view);
+  guint64 objects0, lookups0, objects1, lookups1;
+  wg_gpu_context_get_counts (gpu, &objects0, &lookups0);
+  glViewport (1, 2, 3, 4);
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LESS);
+  guint runs0, runs1;
+  double seconds;
+  wg_plan_get_node_stats (plan, "shade", &runs0, &seconds);
+  for (int k = 1; k <= 5; k++)
+    wg_test_eval (plan, k, "shade:image");
+  wg_plan_get_node_stats (plan, "shade", &runs1, &seconds);
+  g_assert_cmpuint (runs1, ==, runs0 + 5);
+  wg_gpu_context_get_counts (gpu, &objects1, &lookups1);
+  g_assert_cmpuint (objects1, ==, objects0);
+  g_assert_cmpuint (lookups1, ==, lookups0);
+  GLint viewport[4], fb, func;
+  glGetIntegerv (GL_VIEWPORT, viewport);
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &fb);
+  glGetIntegerv (GL_DEPTH_FUNC, &func);
+  g_assert_cmpint (viewport[0], ==, 1);
+  g_assert_cmpint (viewport[3], ==, 4);
+  g_assert_cmpint (fb, ==, 0);
+  g_assert_cmpint (func, ==, GL_LESS);
+  g_assert_true (glIsEnabled (GL_DEPTH_TEST));
+}
+
 /* The bilinear sample of RGBA @sky (w × h, row 0 the zenith) at @uv, s
  * repeating and t clamped, as the GPU samples the sky map. */
 static void
@@ -304,5 +346,6 @@ main (int argc, char **argv)
   g_test_add_func ("/surface-shade-gpu/lod-quantised", test_lod_quantised);
   g_test_add_func ("/surface-shade-gpu/period-move-same-picture", test_period_move_same_picture);
   g_test_add_func ("/surface-shade-gpu/mirror-sea", test_mirror_sea);
+  g_test_add_func ("/surface-shade-gpu/steady-and-state", test_steady_and_state);
   return g_test_run ();
 }
