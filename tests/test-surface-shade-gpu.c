@@ -268,10 +268,73 @@ sky_sample (const float *sky, guint w, guint h, const float uv[2], double out[3]
     }
 }
 
-/* (c) A flat mirror sea (no light from below, no sun, no haze, tone none)
- * under a sky map: each pixel below the horizon is sky(r) · F with r the
- * mirror direction and F eq. 16 at the ray's incidence, each above it the
- * sky along the ray, to 1e-3 relative. */
+typedef struct {
+  const float *pixels;
+  guint width, height;
+} Sky;
+
+static WgVec3
+sky_along (const Sky *sky, WgVec3 dir)
+{
+  float uv[2];
+  double c[3];
+  wg_shade_sky_map_uv (dir, uv);
+  sky_sample (sky->pixels, sky->width, sky->height, uv, c);
+  return (WgVec3){ (float) c[0], (float) c[1], (float) c[2] };
+}
+
+/* Checks @image of a flat mirror sea under @sky seen with @view: below the
+ * horizon F · sky(r) hazed and finished as wg_shade_finish() does, above it
+ * the sky along the ray, tone mapped; to 1e-3 relative. Returns the worst. */
+static double
+check_mirror (const float *image, const WgShadeView *view, const Sky *sky)
+{
+  double worst = 0;
+  for (guint j = 0; j < H; j++)
+    for (guint i = 0; i < W; i++)
+      {
+        float d[3];
+        wg_shade_view_ray (view, i, j, d);
+        if (fabsf (d[2]) < 1e-3f)
+          continue;
+        WgVec3 dir = { d[0], d[1], d[2] }, c;
+        float fresnel = 1, dist = 0;
+        if (d[2] < 0)
+          {
+            WgSurfacePoint p = wg_shade_surface_point ((WgVec3){ 0, 0, 1 },
+                                                       (WgVec3){ -d[0], -d[1], -d[2] });
+            fresnel = wg_shade_fresnel_exact (p.k, 1.333f);
+            WgVec3 r = sky_along (sky, p.r);
+            c = (WgVec3){ fresnel * r.x, fresnel * r.y, fresnel * r.z };
+            dist = -view->eye[2] / d[2];
+          }
+        else
+          c = sky_along (sky, dir);
+        float l = hypotf (d[0], d[1]);
+        float hl = sqrtf (l * l + 0.02f * 0.02f);
+        WgVec3 haze = sky_along (sky, (WgVec3){ d[0] / hl, d[1] / hl, 0.02f / hl });
+        WgVec3 want = wg_shade_finish (c, haze, dist, d[2] < 0 ? view->haze_distance : 0,
+                                       view->exposure, view->tone_mapping);
+        const float *got = image + 4 * (j * W + i);
+        const float w3[3] = { want.x, want.y, want.z };
+        for (int k = 0; k < 3; k++)
+          {
+            double rel = fabs (got[k] - w3[k]) / w3[k];
+            worst = MAX (worst, rel);
+            if (rel > 1e-3)
+              g_error ("pixel (%u, %u) channel %d: %.6f, expected %.6f (F %.5f)", i, j, k,
+                       got[k], w3[k], fresnel);
+          }
+        g_assert_cmpfloat (got[3], ==, 1);
+      }
+  return worst;
+}
+
+/* (c) A flat mirror sea (no light from below, no sun) under a sky map: each
+ * pixel below the horizon is sky(r) · F with r the mirror direction and F
+ * eq. 16 at the ray's incidence, each above it the sky along the ray, to
+ * 1e-3 relative: first linear (no haze, tone none, 0 EV), then with haze
+ * toward the horizon's sky, +1 EV and the ACES curve. */
 static void
 test_mirror_sea (void)
 {
@@ -280,11 +343,11 @@ test_mirror_sea (void)
   g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
   const guint sw = 64, sh = 32;
-  g_autofree float *sky = g_new (float, 4 * sw * sh);
+  g_autofree float *pixels = g_new (float, 4 * sw * sh);
   for (guint j = 0; j < sh; j++)
     for (guint i = 0; i < sw; i++)
       {
-        float *p = sky + 4 * (j * sw + i);
+        float *p = pixels + 4 * (j * sw + i);
         p[0] = 0.5f + 0.3f * cosf (2 * G_PI * (i + 0.5f) / sw);
         p[1] = 0.3f + 0.4f * (j + 0.5f) / sh;
         p[2] = 0.6f + 0.1f * sinf (2 * G_PI * (i + 0.5f) / sw);
@@ -292,8 +355,9 @@ test_mirror_sea (void)
       }
   static const char *const names[] = { "R", "G", "B", "A" };
   g_autoptr (GError) error = NULL;
-  g_assert_true (wg_exr_write (path, sw, sh, 4, sky, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
+  g_assert_true (wg_exr_write (path, sw, sh, 4, pixels, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
                                &error));
+  const Sky sky = { pixels, sw, sh };
   g_autoptr (WgGraph) g = flat_graph (path);
   for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
        c++)
@@ -304,38 +368,18 @@ test_mirror_sea (void)
     {
       WgShadeView view;
       const float *image = render (plan, g, &poses[k], &view);
-      double worst = 0;
-      for (guint j = 0; j < H; j++)
-        for (guint i = 0; i < W; i++)
-          {
-            float d[3], uv[2];
-            wg_shade_view_ray (&view, i, j, d);
-            if (fabsf (d[2]) < 1e-3f)
-              continue;
-            double expected[3], fresnel = 1;
-            WgVec3 along = { d[0], d[1], d[2] };
-            if (d[2] < 0)
-              {
-                WgSurfacePoint p = wg_shade_surface_point ((WgVec3){ 0, 0, 1 },
-                                                           (WgVec3){ -d[0], -d[1], -d[2] });
-                fresnel = wg_shade_fresnel_exact (p.k, 1.333f);
-                along = p.r;
-              }
-            wg_shade_sky_map_uv (along, uv);
-            sky_sample (sky, sw, sh, uv, expected);
-            for (int c = 0; c < 3; c++)
-              {
-                double want = fresnel * expected[c], got = image[4 * (j * W + i) + c];
-                double rel = fabs (got - want) / want;
-                worst = MAX (worst, rel);
-                if (rel > 1e-3)
-                  g_error ("pose %u pixel (%u, %u) channel %d: %.6f, expected %.6f (F %.5f)", k,
-                           i, j, c, got, want, fresnel);
-              }
-            g_assert_cmpfloat (image[4 * (j * W + i) + 3], ==, 1);
-          }
-      g_test_message ("pose %u: worst relative error %.2e", k, worst);
+      g_test_message ("pose %u: worst relative error %.2e", k, check_mirror (image, &view, &sky));
     }
+  set (g, "haze_distance", 300);
+  set (g, "exposure", 1);
+  g_assert_true (wg_graph_set_param_from_text (g, "shade", "tone_mapping", "aces", NULL));
+  WgShadeView view;
+  const float *image = render (plan, g, &poses[0], &view);
+  view.haze_distance = 300;
+  view.exposure = 2;
+  view.tone_mapping = WG_TONE_ACES;
+  g_test_message ("haze, +1 EV, ACES: worst relative error %.2e",
+                  check_mirror (image, &view, &sky));
 }
 
 int
