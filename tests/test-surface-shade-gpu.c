@@ -15,13 +15,15 @@
 #define W 320
 #define H 180
 
-/* A flat sea (a zero height field, 64 m tiled) into surface-shade at W × H,
- * with @sky (an EXR path) as its sky map when given. */
+/* A flat sea (a zero height field, 64 m tiled; with @bump, a 1.5 m bump at
+ * (20, 30) m on it) into surface-shade at W × H, with @sky (an EXR path) as
+ * its sky map when given: linear radiance, no haze, no sun glint. */
 static WgGraph *
-flat_graph (const char *sky)
+sea_graph (const char *sky, gboolean bump)
 {
   WgGraph *g = wg_test_graph (64, 64, 24, 1);
-  wg_test_add (g, "source", "flat", "amplitude=0", NULL);
+  wg_test_add (g, "source", "flat", bump ? "amplitude=1.5" : "amplitude=0", "radius=9", "x=20",
+               "y=30", NULL);
   wg_test_add (g, "surface-shade", "shade", "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H),
                "tone_mapping=none", "exposure=0", "haze_distance=0", "sun_intensity=0",
                "scattering=0", NULL);
@@ -83,7 +85,7 @@ test_covers_below_horizon (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  g_autoptr (WgGraph) g = flat_graph (NULL);
+  g_autoptr (WgGraph) g = sea_graph (NULL, FALSE);
   wg_graph_set_param_from_text (g, "shade", "water_r", "10", NULL);
   wg_graph_set_param_from_text (g, "shade", "water_g", "0", NULL);
   wg_graph_set_param_from_text (g, "shade", "water_b", "0", NULL);
@@ -180,11 +182,9 @@ test_period_move_same_picture (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  WgGraph *g = wg_test_graph (64, 64, 24, 1);
-  wg_test_add (g, "source", "bump", "amplitude=1.5", "radius=9", "x=20", "y=30", NULL);
-  wg_test_add (g, "surface-shade", "shade", "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H),
-               "haze_distance=0", "detail_distance=300", "fade_start=200", NULL);
-  wg_test_link (g, "bump:source", "shade:displacement");
+  g_autoptr (WgGraph) g = sea_graph (NULL, TRUE);
+  wg_graph_set_param_from_text (g, "shade", "detail_distance", "300", NULL);
+  wg_graph_set_param_from_text (g, "shade", "fade_start", "200", NULL);
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   Pose pose = { 6, -20, 30, 60 };
   WgShadeView view;
@@ -203,7 +203,6 @@ test_period_move_same_picture (void)
     }
   g_test_message ("period move: worst difference %.2e (mean value %.3f)", worst, sum / n);
   g_assert_cmpfloat (worst, <, 2e-3);
-  wg_graph_free (g);
 }
 
 /* Frames after the first create no GL object and look up no program (a
@@ -215,7 +214,7 @@ test_steady_and_state (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  g_autoptr (WgGraph) g = flat_graph (NULL);
+  g_autoptr (WgGraph) g = sea_graph (NULL, FALSE);
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   WgGpuContext *gpu = wg_plan_get_gpu_context (plan);
   Pose pose = { 20, -15, 10, 50 };
@@ -330,6 +329,27 @@ check_mirror (const float *image, const WgShadeView *view, const Sky *sky)
   return worst;
 }
 
+/* A smooth 64 × 32 sky map written to EXR @path; *@pixels keeps it. */
+static Sky
+write_sky (const char *path, float **pixels)
+{
+  const guint sw = 64, sh = 32;
+  float *p = *pixels = g_new (float, 4 * sw * sh);
+  for (guint j = 0; j < sh; j++)
+    for (guint i = 0; i < sw; i++, p += 4)
+      {
+        p[0] = 0.5f + 0.3f * cosf (2 * G_PI * (i + 0.5f) / sw);
+        p[1] = 0.3f + 0.4f * (j + 0.5f) / sh;
+        p[2] = 0.6f + 0.1f * sinf (2 * G_PI * (i + 0.5f) / sw);
+        p[3] = 1;
+      }
+  static const char *const names[] = { "R", "G", "B", "A" };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_exr_write (path, sw, sh, 4, *pixels, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
+                               &error));
+  return (Sky){ *pixels, sw, sh };
+}
+
 /* (c) A flat mirror sea (no light from below, no sun) under a sky map: each
  * pixel below the horizon is sky(r) · F with r the mirror direction and F
  * eq. 16 at the ray's incidence, each above it the sky along the ray, to
@@ -342,23 +362,9 @@ test_mirror_sea (void)
     return;
   g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
-  const guint sw = 64, sh = 32;
-  g_autofree float *pixels = g_new (float, 4 * sw * sh);
-  for (guint j = 0; j < sh; j++)
-    for (guint i = 0; i < sw; i++)
-      {
-        float *p = pixels + 4 * (j * sw + i);
-        p[0] = 0.5f + 0.3f * cosf (2 * G_PI * (i + 0.5f) / sw);
-        p[1] = 0.3f + 0.4f * (j + 0.5f) / sh;
-        p[2] = 0.6f + 0.1f * sinf (2 * G_PI * (i + 0.5f) / sw);
-        p[3] = 1;
-      }
-  static const char *const names[] = { "R", "G", "B", "A" };
-  g_autoptr (GError) error = NULL;
-  g_assert_true (wg_exr_write (path, sw, sh, 4, pixels, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
-                               &error));
-  const Sky sky = { pixels, sw, sh };
-  g_autoptr (WgGraph) g = flat_graph (path);
+  g_autofree float *pixels = NULL;
+  const Sky sky = write_sky (path, &pixels);
+  g_autoptr (WgGraph) g = sea_graph (path, FALSE);
   for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
        c++)
     wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
@@ -382,6 +388,38 @@ test_mirror_sea (void)
                   check_mirror (image, &view, &sky));
 }
 
+/* Without repeat the field covers only its own extent: seen from outside,
+ * looking away from it, the sea is the flat mirror; with repeat the bump's
+ * copies stand there. */
+static void
+test_repeat_or_flat (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
+  g_autofree float *pixels = NULL;
+  const Sky sky = write_sky (path, &pixels);
+  g_autoptr (WgGraph) g = sea_graph (path, TRUE);
+  for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
+       c++)
+    wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
+  wg_graph_set_param_from_text (g, "shade", "repeat", "false", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
+  /* At (11.3, −7.6) m, 4 m up, looking along −y: the field is behind. */
+  Pose pose = { 4, -15, -90, 60 };
+  WgShadeView view;
+  gsize n = (gsize) W * H * 4;
+  g_autofree float *alone = g_memdup2 (render (plan, g, &pose, &view), n * sizeof (float));
+  g_test_message ("no repeat: worst relative error %.2e", check_mirror (alone, &view, &sky));
+  wg_graph_set_param_from_text (g, "shade", "repeat", "true", NULL);
+  const float *tiled = render (plan, g, &pose, &view);
+  guint differ = 0;
+  for (gsize i = 0; i < n; i++)
+    differ += fabsf (tiled[i] - alone[i]) > 0.01f;
+  g_assert_cmpuint (differ, >, n / 50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -390,6 +428,7 @@ main (int argc, char **argv)
   g_test_add_func ("/surface-shade-gpu/lod-quantised", test_lod_quantised);
   g_test_add_func ("/surface-shade-gpu/period-move-same-picture", test_period_move_same_picture);
   g_test_add_func ("/surface-shade-gpu/mirror-sea", test_mirror_sea);
+  g_test_add_func ("/surface-shade-gpu/repeat-or-flat", test_repeat_or_flat);
   g_test_add_func ("/surface-shade-gpu/steady-and-state", test_steady_and_state);
   return g_test_run ();
 }
