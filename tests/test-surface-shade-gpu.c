@@ -131,9 +131,10 @@ test_covers_below_horizon (void)
 }
 
 /* (b) The mesh moves in whole coarse steps: moves of the eye within one
- * quantum keep its centre, crossing one moves it by exactly one; every
- * level's blocks then sit on that level's lattice, and the mesh reaches
- * beyond the detail distance from the eye. */
+ * quantum keep its centre, crossing one moves it by exactly one; the centre
+ * is a multiple of the quantum, so every level's vertices (the centre plus
+ * whole steps of that level) stay on that level's lattice; and the mesh
+ * reaches beyond the detail distance from the eye. */
 static void
 test_lod_quantised (void)
 {
@@ -174,7 +175,7 @@ test_lod_quantised (void)
 }
 
 /* (b) on the GPU: a bump tiled every 64 m seen from an eye and from the eye
- * moved by one period (a multiple of the 16 m quantum) is the same picture:
+ * moved by one period (a multiple of the 4 m quantum) is the same picture:
  * the mesh moved with the camera in whole steps and sampled the same points
  * of the surface. */
 static void
@@ -268,7 +269,7 @@ sky_sample (const float *sky, guint w, guint h, const float uv[2], double out[3]
 }
 
 typedef struct {
-  const float *pixels;
+  float *pixels;
   guint width, height;
 } Sky;
 
@@ -329,12 +330,14 @@ check_mirror (const float *image, const WgShadeView *view, const Sky *sky)
   return worst;
 }
 
-/* A smooth 64 × 32 sky map written to EXR @path; *@pixels keeps it. */
-static Sky
-write_sky (const char *path, float **pixels)
+/* sea_graph (@bump) under a smooth 64 × 32 sky map (returned in @sky, its
+ * pixels the caller's) with no light from below: a mirror. */
+static WgGraph *
+mirror_graph (gboolean bump, Sky *sky)
 {
   const guint sw = 64, sh = 32;
-  float *p = *pixels = g_new (float, 4 * sw * sh);
+  float *p = g_new (float, 4 * sw * sh);
+  *sky = (Sky){ p, sw, sh };
   for (guint j = 0; j < sh; j++)
     for (guint i = 0; i < sw; i++, p += 4)
       {
@@ -343,11 +346,17 @@ write_sky (const char *path, float **pixels)
         p[2] = 0.6f + 0.1f * sinf (2 * G_PI * (i + 0.5f) / sw);
         p[3] = 1;
       }
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
   static const char *const names[] = { "R", "G", "B", "A" };
   g_autoptr (GError) error = NULL;
-  g_assert_true (wg_exr_write (path, sw, sh, 4, *pixels, names, WG_EXR_FLOAT, WG_EXR_NONE, 0, 1,
-                               &error));
-  return (Sky){ *pixels, sw, sh };
+  g_assert_true (wg_exr_write (path, sw, sh, 4, sky->pixels, names, WG_EXR_FLOAT, WG_EXR_NONE, 0,
+                               1, &error));
+  WgGraph *g = sea_graph (path, bump);
+  for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
+       c++)
+    wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
+  return g;
 }
 
 /* (c) A flat mirror sea (no light from below, no sun) under a sky map: each
@@ -360,14 +369,9 @@ test_mirror_sea (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  g_autofree char *dir = wg_test_tmp_dir ();
-  g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
-  g_autofree float *pixels = NULL;
-  const Sky sky = write_sky (path, &pixels);
-  g_autoptr (WgGraph) g = sea_graph (path, FALSE);
-  for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
-       c++)
-    wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
+  Sky sky;
+  g_autoptr (WgGraph) g = mirror_graph (FALSE, &sky);
+  g_autofree float *pixels = sky.pixels;
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   const Pose poses[] = { { 3, -12, 40, 50 }, { 60, -45, -120, 70 }, { 15, 2, 170, 40 } };
   for (guint k = 0; k < G_N_ELEMENTS (poses); k++)
@@ -396,14 +400,9 @@ test_repeat_or_flat (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  g_autofree char *dir = wg_test_tmp_dir ();
-  g_autofree char *path = g_build_filename (dir, "sky.exr", NULL);
-  g_autofree float *pixels = NULL;
-  const Sky sky = write_sky (path, &pixels);
-  g_autoptr (WgGraph) g = sea_graph (path, TRUE);
-  for (const char *const *c = (const char *const[]){ "water_r", "water_g", "water_b", NULL }; *c;
-       c++)
-    wg_graph_set_param_from_text (g, "shade", *c, "0", NULL);
+  Sky sky;
+  g_autoptr (WgGraph) g = mirror_graph (TRUE, &sky);
+  g_autofree float *pixels = sky.pixels;
   wg_graph_set_param_from_text (g, "shade", "repeat", "false", NULL);
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   /* At (11.3, −7.6) m, 4 m up, looking along −y: the field is behind. */
