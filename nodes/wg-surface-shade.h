@@ -142,9 +142,28 @@ void wg_shade_cpu_free (WgShadeCpu *cpu);
 
 /* The GPU path (wg-surface-shade-gpu.c), its context current. */
 typedef struct _WgShadeGpu WgShadeGpu;
+
+/**
+ * wg_shade_gpu_new:
+ * In prepare, after the output image is defined: builds the render program
+ * (surface-shade.vert/.frag), the output-sized RGBA32F framebuffer with a
+ * float depth buffer, and the mesh's index and instance buffers. Errors:
+ * WG_GPU_ERROR_SHADER (located at the node) when the program does not
+ * build; WG_NODE_ERROR_BACKEND when the framebuffer is incomplete.
+ */
 WgShadeGpu *wg_shade_gpu_new (WgNodeContext *ctx, GError **error);
+
+/**
+ * wg_shade_gpu_process:
+ * Renders @view of the node's inputs (papers/003 §5.1's LOD mesh, see
+ * wg_shade_lod()) into the output image's storage buffer, row 0 at the top,
+ * and restores the GL state it changed. Errors: a GL error after the work
+ * (WG_GPU_ERROR_FAILED) or an input that cannot become a texture.
+ */
 gboolean wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
                                GError **error);
+
+/** wg_shade_gpu_free: deletes the GL objects (the context current); NULL is ignored. */
 void wg_shade_gpu_free (WgShadeGpu *gpu);
 
 G_END_DECLS
