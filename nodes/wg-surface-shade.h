@@ -101,6 +101,38 @@ void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3
  */
 float wg_shade_detail (const WgShadeView *view, float dist);
 
+/* Most levels of the GPU path's LOD mesh. */
+#define WG_SHADE_MAX_LEVELS 24
+
+/**
+ * WgShadeLod:
+ * The GPU path's LOD mesh for one view (papers/003 §5.1): level 0 is a
+ * square of 4 × 4 blocks of WG_SHADE_BLOCK² quads at vertex step @step0 (m)
+ * around @centre, level l a ring of 12 such blocks at step @step0 · 2^l
+ * around level l − 1, out to @half_size (m) from @centre; a flat skirt takes
+ * the sea from there to the horizon. @centre is the eye's x, y rounded to a
+ * multiple of @quantum, the coarsest level's step, so that the mesh moves
+ * only in whole coarse steps and every level's vertices stay on its own
+ * lattice (step · Z²): the surface it samples does not swim.
+ */
+typedef struct {
+  double centre[2];
+  double step0;
+  double quantum;
+  guint levels;
+  double half_size;
+} WgShadeLod;
+
+/**
+ * wg_shade_lod:
+ * The LOD mesh for @view over a field of @cells (w, h) covering @extent (m):
+ * the finest step is the field's smaller cell side, the levels as few as put
+ * the mesh's edge beyond view->detail_distance from the eye (the step grows
+ * when WG_SHADE_MAX_LEVELS would not reach).
+ */
+void wg_shade_lod (const WgShadeView *view, const double extent[2], const guint cells[2],
+                   WgShadeLod *lod);
+
 /* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
 typedef struct _WgShadeCpu WgShadeCpu;
 WgShadeCpu *wg_shade_cpu_new (WgNodeContext *ctx);
@@ -110,9 +142,28 @@ void wg_shade_cpu_free (WgShadeCpu *cpu);
 
 /* The GPU path (wg-surface-shade-gpu.c), its context current. */
 typedef struct _WgShadeGpu WgShadeGpu;
+
+/**
+ * wg_shade_gpu_new:
+ * In prepare, after the output image is defined: builds the render program
+ * (surface-shade.vert/.frag), the output-sized RGBA32F framebuffer with a
+ * float depth buffer, and the mesh's index and instance buffers. Errors:
+ * WG_GPU_ERROR_SHADER (located at the node) when the program does not
+ * build; WG_NODE_ERROR_BACKEND when the framebuffer is incomplete.
+ */
 WgShadeGpu *wg_shade_gpu_new (WgNodeContext *ctx, GError **error);
+
+/**
+ * wg_shade_gpu_process:
+ * Renders @view of the node's inputs (papers/003 §5.1's LOD mesh, see
+ * wg_shade_lod()) into the output image's storage buffer, row 0 at the top,
+ * and restores the GL state it changed. Errors: a GL error after the work
+ * (WG_GPU_ERROR_FAILED) or an input that cannot become a texture.
+ */
 gboolean wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
                                GError **error);
+
+/** wg_shade_gpu_free: deletes the GL objects (the context current); NULL is ignored. */
 void wg_shade_gpu_free (WgShadeGpu *gpu);
 
 G_END_DECLS

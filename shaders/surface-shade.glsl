@@ -1,0 +1,34 @@
+/* surface-shade.glsl — what surface-shade.vert and .frag share: the field's
+ * coordinates and the detail fade (C twin: wg_shade_detail()). */
+#include "surface-shade.h"
+
+/* How much of the waves' detail is kept at horizontal distance @dist (m)
+ * from the eye: 1 up to u_fade_start, 0 from u_detail_distance on, a
+ * smoothstep between. */
+float
+wg_detail (float dist)
+{
+  if (dist <= u_fade_start)
+    return 1.0;
+  if (dist >= u_detail_distance)
+    return 0.0;
+  float t = (dist - u_fade_start) / (u_detail_distance - u_fade_start);
+  return 1.0 - t * t * (3.0 - 2.0 * t);
+}
+
+/* Whether rest point @x0 (m) has waves: everywhere on a tiled field, else
+ * only on the field's own [0, (w − 1)Δx] × [0, (h − 1)Δy]. */
+bool
+wg_in_field (vec2 x0)
+{
+  vec2 last = u_field.xy * (1.0 - 1.0 / u_field.zw);
+  return u_repeat || all (greaterThanEqual (x0, vec2 (0.0))) && all (lessThanEqual (x0, last));
+}
+
+/* Where @x0 falls in the field's textures: cell (i, j) at (iΔx, jΔy) is the
+ * centre of texel (i, j); the textures repeat. */
+vec2
+wg_field_uv (vec2 x0)
+{
+  return x0 / u_field.xy + 0.5 / u_field.zw;
+}
