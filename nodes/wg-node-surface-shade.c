@@ -281,6 +281,27 @@ wg_shade_detail (const WgShadeView *v, float dist)
   return 1.0f - t * t * (3.0f - 2.0f * t);
 }
 
+guint
+wg_shade_mip_levels (guint w, guint h)
+{
+  guint levels = 1;
+  while (levels < WG_SHADE_MAX_MIPS && w % 2 == 0 && h % 2 == 0)
+    {
+      w /= 2;
+      h /= 2;
+      levels++;
+    }
+  return levels;
+}
+
+float
+wg_shade_filter_level (const WgShadeView *v, float dist, float cos_inc, float cell, guint levels)
+{
+  float footprint = dist * (2.0f * v->tan_y / (float) v->height) / fmaxf (cos_inc, 0.1f);
+  float level = log2f (fmaxf (footprint / cell, 1.0f));
+  return fminf (level, (float) (levels - 1));
+}
+
 static gboolean
 surface_shade_prepare (WgNodeContext *ctx, GError **error)
 {

@@ -29,7 +29,17 @@
 /* Cells per side of the blocks whose highest point lets a ray skip them. */
 #define BLOCK 8
 
+/* A field's mip pyramid: level 0 the field itself, level l + 1 the 2 × 2
+ * means of level l (wg_shade_mip_levels()). */
+typedef struct {
+  const float *level[WG_SHADE_MAX_MIPS];
+  float *own;    /* levels 1 … n − 1, one after another */
+  gsize own_size;
+  guint n, ch;
+} Pyramid;
+
 struct _WgShadeCpu {
+  Pyramid normal, foam;
   float *height; /* w × h: the surface's height over each cell centre */
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
@@ -49,6 +59,9 @@ typedef struct {
   Field surface;     /* the height over each cell centre (1 ch) */
   Field offset;      /* x − x0 (2 ch), data NULL for a height field */
   Field normal, foam, depth;
+  const Pyramid *normal_mips, *foam_mips;
+  float cell;   /* the field's smaller cell side (m) */
+  guint levels; /* mip levels of normal and foam */
   const float *block_max; /* highest point of each block's bilinear patch */
   guint bw, bh;           /* blocks along x and y */
   const float *sky;    /* RGBA, or NULL: the analytic sky */
@@ -69,6 +82,8 @@ wg_shade_cpu_free (WgShadeCpu *cpu)
   g_free (cpu->height);
   g_free (cpu->offset);
   g_free (cpu->block_max);
+  g_free (cpu->normal.own);
+  g_free (cpu->foam.own);
   g_free (cpu);
 }
 
@@ -140,6 +155,73 @@ sample (const Field *f, float x, float y, guint n, float *out)
   for (guint k = 0; k < n; k++)
     out[k] = w[0] * f->data[c[0] * f->ch + k] + w[1] * f->data[c[1] * f->ch + k] +
              w[2] * f->data[c[2] * f->ch + k] + w[3] * f->data[c[3] * f->ch + k];
+}
+
+/* The mip pyramid of field @f (its levels' 2 × 2 means), on @threads. */
+static void
+pyramid_build (Pyramid *p, const Field *f, int threads)
+{
+  p->n = wg_shade_mip_levels (f->w, f->h);
+  p->ch = f->ch;
+  p->level[0] = f->data;
+  gsize need = 0;
+  for (guint l = 1; l < p->n; l++)
+    need += (gsize) (f->w >> l) * (f->h >> l) * f->ch;
+  if (p->own_size != need)
+    {
+      g_free (p->own);
+      p->own = g_new (float, MAX (need, 1));
+      p->own_size = need;
+    }
+  float *next = p->own;
+  for (guint l = 1; l < p->n; l++)
+    {
+      const guint w = f->w >> l, h = f->h >> l, ch = f->ch, sw = w * 2;
+      const float *src = p->level[l - 1];
+      float *dst = next;
+#pragma omp parallel for schedule(static) num_threads(threads) if (w * h > 4096)
+      for (guint j = 0; j < h; j++)
+        for (guint i = 0; i < w; i++)
+          for (guint k = 0; k < ch; k++)
+            {
+              const float *a = src + ((gsize) (2 * j) * sw + 2 * i) * ch + k;
+              dst[((gsize) j * w + i) * ch + k] =
+                0.25f * ((a[0] + a[ch]) + (a[(gsize) sw * ch] + a[(gsize) sw * ch + ch]));
+            }
+      p->level[l] = dst;
+      next += (gsize) w * h * ch;
+    }
+}
+
+/* Channels [0, n) of field @f's pyramid at (x, y) m and mip @level: the
+ * two levels around it bilinear, mixed (trilinear, as a texture unit). */
+static void
+sample_filtered (const Field *f, const Pyramid *p, float x, float y, float level, guint n,
+                 float *out)
+{
+  guint l0 = (guint) level;
+  float t = level - (float) l0;
+  float lo[4] = { 0 }, hi[4] = { 0 };
+  for (guint k = 0; k < 2; k++)
+    {
+      guint l = MIN (l0 + k, p->n - 1);
+      if (k == 1 && t == 0)
+        break;
+      Field fl = *f;
+      fl.data = p->level[l];
+      fl.w = f->w >> l;
+      fl.h = f->h >> l;
+      fl.dx = f->dx * (float) (1u << l);
+      fl.dy = f->dy * (float) (1u << l);
+      fl.inv_dx = 1.0f / fl.dx;
+      fl.inv_dy = 1.0f / fl.dy;
+      /* Texel i of level l covers cells 2^l i … 2^l (i + 1) − 1: its centre
+       * lies (2^l − 1)/2 cells on from cell 2^l i. */
+      float shift = 0.5f * (float) ((1u << l) - 1);
+      sample (&fl, x - shift * f->dx, y - shift * f->dy, n, k == 0 ? lo : hi);
+    }
+  for (guint c = 0; c < n; c++)
+    out[c] = t == 0 ? lo[c] : lo[c] * (1 - t) + hi[c] * t;
 }
 
 /* Whether (x, y) lies on a field that does not tile. */
@@ -274,13 +356,17 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
     }
   WgVec3 n = { 0, 0, 1 };
   float foam = 0;
+  const float level = wg_shade_filter_level (view, t, fabsf (d[2]), s->cell, s->levels);
+  gboolean filtered = FALSE;
   if (on_field)
     {
       if (s->normal.data)
         {
+          /* The mean normal over the pixel, its length kept (Toksvig). */
           float m[3];
-          sample (&s->normal, rest[0], rest[1], 3, m);
-          n = normalized (m[0], m[1], m[2]);
+          sample_filtered (&s->normal, s->normal_mips, rest[0], rest[1], level, 3, m);
+          n = (WgVec3){ m[0], m[1], m[2] };
+          filtered = TRUE;
         }
       else
         {
@@ -289,9 +375,11 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
           float gy = (height_at (s, p[0], p[1] + ey) - height_at (s, p[0], p[1] - ey)) / (2 * ey);
           n = normalized (-gx, -gy, 1);
         }
-      n = normalized (n.x * k, n.y * k, 1 + (n.z - 1) * k);
+      n = (WgVec3){ n.x * k, n.y * k, 1 + (n.z - 1) * k };
+      if (!filtered)
+        n = normalized (n.x, n.y, n.z);
       if (s->foam.data)
-        sample (&s->foam, rest[0], rest[1], 1, &foam);
+        sample_filtered (&s->foam, s->foam_mips, rest[0], rest[1], level, 1, &foam);
       foam *= k;
     }
   float depth = INFINITY;
@@ -302,7 +390,8 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
     }
   float crest = fminf (fmaxf (0.5f + 0.5f * p[2] / view->crest_height, 0.0f), 1.0f);
   WgVec3 v = { -d[0], -d[1], -d[2] };
-  WgSurfacePoint sp = wg_shade_surface_point (n, v);
+  WgSurfacePoint sp = filtered ? wg_shade_surface_point_filtered (n, v)
+                               : wg_shade_surface_point (n, v);
   WgVec3 c = wg_shade_surface_sky (&view->shading, &sp, v, sky_along (s, view, sp.r), foam,
                                    crest, depth);
   return wg_shade_finish (c, haze, t, view->haze_distance, view->exposure, view->tone_mapping);
@@ -508,10 +597,20 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
     memcpy (cpu->height, data[WG_SHADE_IN_DISPLACEMENT], n * sizeof (float));
   block_maxima (&s, cpu->block_max);
   s.block_max = cpu->block_max;
+  s.cell = fminf (s.surface.dx, s.surface.dy);
+  s.levels = wg_shade_mip_levels (w, h);
   if (in[WG_SHADE_IN_NORMAL])
-    field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+    {
+      field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+      pyramid_build (&cpu->normal, &s.normal, threads);
+      s.normal_mips = &cpu->normal;
+    }
   if (in[WG_SHADE_IN_FOAM])
-    field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
+    {
+      field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
+      pyramid_build (&cpu->foam, &s.foam, threads);
+      s.foam_mips = &cpu->foam;
+    }
   if (in[WG_SHADE_IN_DEPTH])
     field_from (&s.depth, in[WG_SHADE_IN_DEPTH], wrap, data[WG_SHADE_IN_DEPTH]);
   if (in[WG_SHADE_IN_SKY])

@@ -41,7 +41,83 @@ struct _WgShadeGpu {
   gboolean clip_control; /* glClipControl: depth 0 … 1, where reversed depth pays */
   Block blocks[MAX_BLOCKS];
   float upload[MAX_BLOCKS][4];
+  /* Normal and foam with their mip levels (wg_shade_mip_levels()), filled
+   * from the inputs' storage buffers each frame: 0 where not linked. */
+  GLuint mips[2];
+  guint levels;
 };
+
+/* The inputs filtered through mip levels, and their textures' formats. */
+static const guint mip_inputs[2] = { WG_SHADE_IN_NORMAL, WG_SHADE_IN_FOAM };
+static const GLenum mip_formats[2] = { GL_RGBA32F, GL_R32F };
+static const GLenum mip_layouts[2] = { GL_RGB, GL_RED };
+
+/* The mipmapped textures of the linked normal and foam inputs. RGBA, not
+ * RGB, for normals: glGenerateMipmap needs a colour-renderable format. */
+static void
+mips_create (WgNodeContext *ctx, WgShadeGpu *gpu)
+{
+  WgBuffer *surface = wg_ctx_input (ctx, WG_SHADE_IN_DISPLACEMENT);
+  gpu->levels = wg_shade_mip_levels (surface->width, surface->height);
+  GLint bound = 0;
+  glGetIntegerv (GL_TEXTURE_BINDING_2D, &bound);
+  for (int k = 0; k < 2; k++)
+    {
+      if (wg_ctx_input (ctx, mip_inputs[k]) == NULL)
+        continue;
+      glGenTextures (1, &gpu->mips[k]);
+      glBindTexture (GL_TEXTURE_2D, gpu->mips[k]);
+      glTexStorage2D (GL_TEXTURE_2D, (GLsizei) gpu->levels, mip_formats[k],
+                      (GLsizei) surface->width, (GLsizei) surface->height);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, (GLint) gpu->levels - 1);
+      wg_gpu_context_count_object (gpu->gpu);
+    }
+  glBindTexture (GL_TEXTURE_2D, (GLuint) bound);
+}
+
+/* This frame's normal and foam into level 0 of their textures, straight
+ * from the storage buffers, and the levels below by glGenerateMipmap (the
+ * 2 × 2 means the CPU path takes), bound to their units. */
+static gboolean
+mips_fill (WgNodeContext *ctx, WgShadeGpu *gpu, GError **error)
+{
+  static const GLenum unpack[] = { GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
+                                   GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT };
+  GLint saved[G_N_ELEMENTS (unpack)], saved_buffer = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glGetIntegerv (unpack[i], &saved[i]);
+  glGetIntegerv (GL_PIXEL_UNPACK_BUFFER_BINDING, &saved_buffer);
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glPixelStorei (unpack[i], i == 3 ? 4 : 0);
+  glMemoryBarrier (GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gboolean ok = TRUE;
+  for (int k = 0; k < 2 && ok; k++)
+    {
+      if (gpu->mips[k] == 0)
+        continue;
+      WgBuffer *b = wg_ctx_input (ctx, mip_inputs[k]);
+      GLuint ssbo = wg_buffer_gpu (b, error);
+      if (ssbo == 0)
+        {
+          ok = FALSE;
+          break;
+        }
+      glBindBuffer (GL_PIXEL_UNPACK_BUFFER, ssbo);
+      glActiveTexture (GL_TEXTURE0 + mip_inputs[k]);
+      glBindTexture (GL_TEXTURE_2D, gpu->mips[k]);
+      glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) b->width, (GLsizei) b->height,
+                       mip_layouts[k], GL_FLOAT, NULL);
+      glGenerateMipmap (GL_TEXTURE_2D);
+    }
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, (GLuint) saved_buffer);
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glPixelStorei (unpack[i], saved[i]);
+  return ok;
+}
 
 void
 wg_shade_lod (const WgShadeView *view, const double extent[2], const guint cells[2],
@@ -164,6 +240,7 @@ wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
       return NULL;
     }
   gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
+  mips_create (ctx, gpu);
   gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
 
   GLint bound_fb = 0, bound_rb = 0, bound_vao = 0, bound_array = 0;
@@ -268,6 +345,7 @@ uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, Wg
   u->u_fade_start = v->fade_start;
   u->u_detail_distance = v->detail_distance;
   u->u_haze_distance = v->haze_distance;
+  u->u_max_level = (float) (wg_shade_mip_levels ((guint) surface->width, (guint) surface->height) - 1);
   u->u_fresnel = s->fresnel;
   u->u_tone = v->tone_mapping;
   u->u_channels = (int32_t) surface->channels;
@@ -398,7 +476,7 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
   SavedState saved;
   state_save (&saved, gpu->clip_control);
   gboolean present[WG_SHADE_N_INPUTS];
-  if (!textures_bind (ctx, present, error))
+  if (!textures_bind (ctx, present, error) || !mips_fill (ctx, gpu, error))
     {
       state_restore (&saved, gpu->clip_control);
       return FALSE;
@@ -457,6 +535,7 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   if (gpu == NULL)
     return;
   wg_gpu_kernel_clear (&gpu->kernel);
+  glDeleteTextures (2, gpu->mips);
   glDeleteFramebuffers (1, &gpu->framebuffer);
   glDeleteRenderbuffers (1, &gpu->colour);
   glDeleteRenderbuffers (1, &gpu->depth);

@@ -133,6 +133,29 @@ typedef struct {
 void wg_shade_lod (const WgShadeView *view, const double extent[2], const guint cells[2],
                    WgShadeLod *lod);
 
+/* Most mip levels of the filtered normals and foam (a 16384² field has 15). */
+#define WG_SHADE_MAX_MIPS 16
+
+/**
+ * wg_shade_mip_levels:
+ * Mip levels both paths filter a @w × @h field's normals and foam with:
+ * level l + 1 is the 2 × 2 mean of level l, halving while both sides are
+ * even (a power-of-two grid goes down to one cell along its short side).
+ */
+guint wg_shade_mip_levels (guint w, guint h);
+
+/**
+ * wg_shade_filter_level:
+ * The mip level (fractional, 0 … @levels − 1) a pixel samples normals and
+ * foam at: log2 of its footprint on the sea over the field's @cell size
+ * (m). The footprint is @dist (m, eye to point) times the pixel's angle
+ * (2 tan_y / height), stretched by 1/@cos_inc (|dir.z| of the pixel's ray,
+ * at least 0.1) along the view as a texture unit's longer axis is (GLSL
+ * wg_filter_level() in shaders/surface-shade.glsl).
+ */
+float wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float cell,
+                             guint levels);
+
 /* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
 typedef struct _WgShadeCpu WgShadeCpu;
 WgShadeCpu *wg_shade_cpu_new (WgNodeContext *ctx);

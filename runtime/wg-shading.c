@@ -217,7 +217,17 @@ wg_shade_surface_point (WgVec3 n, WgVec3 v)
     }
   WgVec3 r = wg_shade_reflect (e, n);
   r.z = fabsf (r.z);
-  return (WgSurfacePoint){ n, k, r };
+  return (WgSurfacePoint){ n, k, r, WG_SHADE_GLINT };
+}
+
+WgSurfacePoint
+wg_shade_surface_point_filtered (WgVec3 nbar, WgVec3 v)
+{
+  float len = sqrtf (dot (nbar, nbar));
+  float f = len / (len + WG_SHADE_GLINT * fmaxf (1.0f - len, 0.0f));
+  WgSurfacePoint p = wg_shade_surface_point (vec3 (nbar.x / len, nbar.y / len, nbar.z / len), v);
+  p.glint = WG_SHADE_GLINT * f;
+  return p;
 }
 
 WgVec3
@@ -227,7 +237,7 @@ wg_shade_surface_sky (const WgShadingParams *s, const WgSurfacePoint *p, WgVec3 
   float fresnel = s->fresnel == WG_FRESNEL_EXACT ? wg_shade_fresnel_exact (p->k, s->ior)
                                                  : wg_shade_fresnel_approx (p->k, s->alpha);
   WgVec3 c = mix (water_below (scale (v, -1.0f), p->n, s, crest, depth), sky_r, fresnel);
-  float glint = lobe (p->r, s->sun, 700.0f);
+  float glint = lobe (p->r, s->sun, p->glint) * ((p->glint + 1.0f) / (WG_SHADE_GLINT + 1.0f));
   c = add (c, scale (vec3 (1.0f, 0.9f, 0.75f), glint * 12.0f * s->sun_intensity * fresnel));
   return mix (c, s->foam, clampf (foam, 0.0f, 1.0f));
 }

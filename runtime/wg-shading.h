@@ -93,13 +93,26 @@ WgVec3 wg_shade_water_volume (const WgShadingParams *params, float crest);
  * WgSurfacePoint:
  * How a surface point reflects (GLSL WgSurfacePoint): @n the unit normal it
  * is shaded with (bent toward the eye where it faced away), @k the
- * incidence cosine −e·n, @r the reflected direction (eq. 14, z ≥ 0).
+ * incidence cosine −e·n, @r the reflected direction (eq. 14, z ≥ 0),
+ * @glint the exponent of the sun's glint lobe (WG_SHADE_GLINT unfiltered).
  */
 typedef struct {
   WgVec3 n;
   float k;
   WgVec3 r;
+  float glint;
 } WgSurfacePoint;
+
+/** WG_SHADE_GLINT: exponent of the sun's glint lobe on an exact normal (GLSL WG_GLINT). */
+#define WG_SHADE_GLINT 700.0f
+
+/**
+ * wg_shade_surface_point_filtered:
+ * GLSL wg_surface_point_filtered(): the point of wg_shade_surface_point()
+ * for the mean @nbar of the unit normals a pixel covers (|@nbar| ≤ 1, > 0),
+ * its glint lobe widened by Toksvig's factor |n̄| / (|n̄| + p (1 − |n̄|)).
+ */
+WgSurfacePoint wg_shade_surface_point_filtered (WgVec3 nbar, WgVec3 v);
 
 /** wg_shade_surface_point: GLSL wg_surface_point() for unit normal @n seen from unit @v (surface → eye). */
 WgSurfacePoint wg_shade_surface_point (WgVec3 n, WgVec3 v);

@@ -87,19 +87,25 @@ main ()
   float k = wg_detail (distance (x0, u_eye.xy));
   vec3 n = vec3 (0.0, 0.0, 1.0);
   float foam = 0.0;
+  /* Normal and foam filtered over the pixel's footprint; the mean normal
+   * keeps its length for wg_surface_point_filtered(). */
+  float level = wg_filter_level (distance (u_eye.xyz, world), abs (dir.z));
   if (k > 0.0 && wg_in_field (x0))
     {
       vec2 uv = wg_field_uv (x0);
-      vec3 m = u_has_normal ? normalize (textureLod (u_normal, uv, 0.0).xyz) : height_normal (uv);
-      n = normalize (mix (n, m, k));
-      foam = u_has_foam ? k * textureLod (u_foam, uv, 0.0).x : 0.0;
+      vec3 m = u_has_normal ? textureLod (u_normal, uv, level).xyz : height_normal (uv);
+      n = mix (n, m, k);
+      if (!u_has_normal)
+        n = normalize (n);
+      foam = u_has_foam ? k * textureLod (u_foam, uv, level).x : 0.0;
     }
   float crest = clamp (0.5 + 0.5 * world.z / u_crest_height, 0.0, 1.0);
   vec3 v = normalize (u_eye.xyz - world);
   WgShading s = WgShading (u_sun.xyz, u_sun.w, u_absorption.w, u_fresnel, u_bottom.w,
                            u_absorption.rgb, u_bottom.rgb, u_foam_colour.rgb, u_water.rgb,
                            u_foam_colour.w);
-  WgSurfacePoint p = wg_surface_point (n, v);
+  WgSurfacePoint p = u_has_normal && k > 0.0 && wg_in_field (x0) ? wg_surface_point_filtered (n, v)
+                                                                 : wg_surface_point (n, v);
   vec3 c = wg_shade_surface_sky (p, v, s, sky_along (p.r), foam, crest, depth_at (world.xy));
   vec3 haze = sky_along (normalize (vec3 (dir.xy, 0.02)));
   o_colour = vec4 (wg_shade_finish (c, haze, distance (u_eye.xyz, world), u_haze_distance,

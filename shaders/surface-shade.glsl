@@ -32,3 +32,14 @@ wg_field_uv (vec2 x0)
 {
   return x0 / u_field.xy + 0.5 / u_field.zw;
 }
+
+/* The mip level a pixel samples normals and foam at (C twin:
+ * wg_shade_filter_level()): log2 of its footprint, @dist (m) times its
+ * angle stretched by 1/@cos_inc, over the field's cell size. */
+float
+wg_filter_level (float dist, float cos_inc)
+{
+  float cell = min (u_field.x / u_field.z, u_field.y / u_field.w);
+  float footprint = dist * (2.0 * u_right.w / u_picture.y) / max (cos_inc, 0.1);
+  return min (log2 (max (footprint / cell, 1.0)), u_max_level);
+}

@@ -28,6 +28,7 @@ WG_UNIFORMS (ShadeUniforms)
   WG_FLOAT (u_fade_start);
   WG_FLOAT (u_detail_distance);
   WG_FLOAT (u_haze_distance);
+  WG_FLOAT (u_max_level);   /* highest mip level of the normal and foam textures */
   WG_INT (u_fresnel);
   WG_INT (u_tone);
   WG_INT (u_channels);      /* of the displacement: 3 (λDx, λDy, h) or 1 (h) */
