@@ -7,12 +7,12 @@ wg_gpu_bind (guint binding, GLuint ssbo)
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, binding, ssbo);
 }
 
-gboolean
-wg_gpu_kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader,
-                    const char *defines, gsize uniform_size, GError **error)
+/* Adopts @program (0: its build failed) into @kernel with a uniform buffer
+ * for its binding-0 block of @uniform_size bytes, checked against the program. */
+static gboolean
+kernel_adopt (WgGpuKernel *kernel, WgGpuContext *gpu, GLuint program, const char *name,
+              gsize uniform_size, GError **error)
 {
-  wg_gpu_kernel_clear (kernel);
-  GLuint program = wg_gpu_program (gpu, shader, defines, error);
   if (program == 0)
     return FALSE;
   if (uniform_size > 0)
@@ -31,14 +31,14 @@ wg_gpu_kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader,
       if (size < 0)
         {
           g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER,
-                       "%s: no uniform block at binding 0 (the C struct is %zu bytes)", shader,
+                       "%s: no uniform block at binding 0 (the C struct is %zu bytes)", name,
                        uniform_size);
           return FALSE;
         }
       if (size != (GLint) uniform_size)
         {
           g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER,
-                       "%s: uniform block is %d bytes, the C struct %zu", shader, size,
+                       "%s: uniform block is %d bytes, the C struct %zu", name, size,
                        uniform_size);
           return FALSE;
         }
@@ -53,6 +53,37 @@ wg_gpu_kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader,
   return TRUE;
 }
 
+gboolean
+wg_gpu_kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader,
+                    const char *defines, gsize uniform_size, GError **error)
+{
+  wg_gpu_kernel_clear (kernel);
+  return kernel_adopt (kernel, gpu, wg_gpu_program (gpu, shader, defines, error), shader,
+                       uniform_size, error);
+}
+
+gboolean
+wg_gpu_kernel_init_render (WgGpuKernel *kernel, WgGpuContext *gpu, const char *vertex,
+                           const char *fragment, const char *defines, gsize uniform_size,
+                           GError **error)
+{
+  wg_gpu_kernel_clear (kernel);
+  GLuint program = wg_gpu_program_render (gpu, vertex, fragment, defines, error);
+  return kernel_adopt (kernel, gpu, program, fragment, uniform_size, error);
+}
+
+void
+wg_gpu_kernel_use (const WgGpuKernel *kernel, const void *uniforms)
+{
+  if (kernel->ubo)
+    {
+      glBindBuffer (GL_UNIFORM_BUFFER, kernel->ubo);
+      glBufferSubData (GL_UNIFORM_BUFFER, 0, (GLsizeiptr) kernel->uniform_size, uniforms);
+      glBindBufferBase (GL_UNIFORM_BUFFER, 0, kernel->ubo);
+    }
+  glUseProgram (kernel->program);
+}
+
 void
 wg_gpu_kernel_clear (WgGpuKernel *kernel)
 {
@@ -65,13 +96,7 @@ void
 wg_gpu_kernel_dispatch (const WgGpuKernel *kernel, const void *uniforms, guint gx, guint gy,
                         guint gz)
 {
-  if (kernel->ubo)
-    {
-      glBindBuffer (GL_UNIFORM_BUFFER, kernel->ubo);
-      glBufferSubData (GL_UNIFORM_BUFFER, 0, (GLsizeiptr) kernel->uniform_size, uniforms);
-      glBindBufferBase (GL_UNIFORM_BUFFER, 0, kernel->ubo);
-    }
-  glUseProgram (kernel->program);
+  wg_gpu_kernel_use (kernel, uniforms);
   glDispatchCompute (gx, gy, gz);
   glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }

@@ -41,6 +41,25 @@ typedef struct {
 gboolean wg_gpu_kernel_init (WgGpuKernel *kernel, WgGpuContext *gpu, const char *shader,
                              const char *defines, gsize uniform_size, GError **error);
 
+/**
+ * wg_gpu_kernel_init_render:
+ * wg_gpu_kernel_init() for a render program: vertex shader resource
+ * @vertex and fragment shader resource @fragment (wg_gpu_program_render()),
+ * their shared block at binding 0 @uniform_size bytes. Errors: as
+ * wg_gpu_kernel_init().
+ */
+gboolean wg_gpu_kernel_init_render (WgGpuKernel *kernel, WgGpuContext *gpu, const char *vertex,
+                                    const char *fragment, const char *defines,
+                                    gsize uniform_size, GError **error);
+
+/**
+ * wg_gpu_kernel_use:
+ * Uploads @uniforms (kernel->uniform_size bytes; NULL when the kernel has no
+ * block), binds the block at uniform binding 0 and makes the program
+ * current: a render kernel's draws follow.
+ */
+void wg_gpu_kernel_use (const WgGpuKernel *kernel, const void *uniforms);
+
 /** wg_gpu_kernel_clear: deletes the uniform buffer (the context must be current); idempotent. */
 void wg_gpu_kernel_clear (WgGpuKernel *kernel);
 

@@ -1,4 +1,4 @@
-/* wg-gpu-program.c — compute programs from the shader bundle: sources
+/* wg-gpu-program.c — compute and render programs from the shader bundle: sources
  * with their includes expanded (also public, wg_shader_source()), compiled
  * and linked with located messages, cached per context (see wg-gpu.h). */
 #include "wg-gpu-private.h"
@@ -152,8 +152,11 @@ shader_text (const char *defines, const char *body, GPtrArray *files, GError **e
   return source;
 }
 
+/* Compiles one stage of program @name from @body; 0 with the located
+ * message on failure. */
 static GLuint
-program_build (const char *name, const char *defines, const char *body, GError **error)
+stage_build (const char *name, GLenum stage, const char *defines, const char *body,
+             GError **error)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (files, g_strdup (name));
@@ -161,7 +164,7 @@ program_build (const char *name, const char *defines, const char *body, GError *
   if (source == NULL)
     return 0;
 
-  GLuint shader = glCreateShader (GL_COMPUTE_SHADER);
+  GLuint shader = glCreateShader (stage);
   const GLchar *text = source->str;
   glShaderSource (shader, 1, &text, NULL);
   glCompileShader (shader);
@@ -178,12 +181,24 @@ program_build (const char *name, const char *defines, const char *body, GError *
       g_set_error_literal (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, message->str);
       return 0;
     }
+  return shader;
+}
 
+/* Links the @n_stages compiled @shaders (deleting them) into a program
+ * named @name in messages. */
+static GLuint
+program_link (const char *name, const GLuint *shaders, guint n_stages, GError **error)
+{
   GLuint program = glCreateProgram ();
-  glAttachShader (program, shader);
+  for (guint i = 0; i < n_stages; i++)
+    glAttachShader (program, shaders[i]);
   glLinkProgram (program);
-  glDetachShader (program, shader);
-  glDeleteShader (shader);
+  for (guint i = 0; i < n_stages; i++)
+    {
+      glDetachShader (program, shaders[i]);
+      glDeleteShader (shaders[i]);
+    }
+  GLint ok = GL_FALSE;
   glGetProgramiv (program, GL_LINK_STATUS, &ok);
   if (!ok)
     {
@@ -195,6 +210,13 @@ program_build (const char *name, const char *defines, const char *body, GError *
       return 0;
     }
   return program;
+}
+
+static GLuint
+program_build (const char *name, const char *defines, const char *body, GError **error)
+{
+  GLuint shader = stage_build (name, GL_COMPUTE_SHADER, defines, body, error);
+  return shader ? program_link (name, &shader, 1, error) : 0;
 }
 
 GLuint
@@ -214,6 +236,43 @@ wg_gpu_program (WgGpuContext *ctx, const char *name, const char *defines, GError
       return 0;
     }
   GLuint program = program_build (name, defines, body, error);
+  ctx->objects++;
+  if (program != 0)
+    g_hash_table_insert (ctx->programs, g_steal_pointer (&key), GUINT_TO_POINTER (program));
+  return program;
+}
+
+GLuint
+wg_gpu_program_render (WgGpuContext *ctx, const char *vertex, const char *fragment,
+                       const char *defines, GError **error)
+{
+  ctx->lookups++;
+  g_autofree char *key = g_strconcat (vertex, "+", fragment, "\n", defines ? defines : "", NULL);
+  gpointer cached = g_hash_table_lookup (ctx->programs, key);
+  if (cached != NULL)
+    return GPOINTER_TO_UINT (cached);
+
+  const char *names[2] = { vertex, fragment };
+  const GLenum stages[2] = { GL_VERTEX_SHADER, GL_FRAGMENT_SHADER };
+  GLuint shaders[2] = { 0, 0 };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autofree char *body = shader_resource_text (names[i], &local);
+      if (body == NULL)
+        g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_SHADER, "%s: %s", names[i],
+                     local->message);
+      else
+        shaders[i] = stage_build (names[i], stages[i], defines, body, error);
+      if (shaders[i] == 0)
+        {
+          if (i == 1)
+            glDeleteShader (shaders[0]);
+          return 0;
+        }
+    }
+  g_autofree char *name = g_strconcat (vertex, " + ", fragment, NULL);
+  GLuint program = program_link (name, shaders, 2, error);
   ctx->objects++;
   if (program != 0)
     g_hash_table_insert (ctx->programs, g_steal_pointer (&key), GUINT_TO_POINTER (program));

@@ -1,7 +1,8 @@
 /* wg-gpu.h — the runtime's OpenGL compute context (internal API, not installed).
  *
- * Every GPU path in Wavegraph is a GLSL 4.30 compute shader driven through
- * libepoxy. A WgGpuContext is either our own headless context (EGL, no window
+ * Every GPU path in Wavegraph is GLSL 4.30 driven through libepoxy: compute
+ * shaders, and render programs (vertex + fragment) for the nodes that
+ * rasterise, e.g. surface-shade. A WgGpuContext is either our own headless context (EGL, no window
  * system: what `wavegraph run --backend gpu` and CI on llvmpipe use) or an
  * adopted one (the editor's GtkGLArea, a game's renderer), so the same nodes
  * run inside any host that already has a GL 4.3 core context.
@@ -132,6 +133,19 @@ guint wg_gpu_context_get_max_shared_memory (const WgGpuContext *ctx);
  */
 GLuint wg_gpu_program (WgGpuContext *ctx, const char *name, const char *defines,
                        GError **error);
+
+/**
+ * wg_gpu_program_render:
+ * The render program linked from vertex shader resource @vertex and
+ * fragment shader resource @fragment (e.g. "surface-shade.vert",
+ * "surface-shade.frag"), each prepared as wg_gpu_program() prepares a
+ * compute shader (#version 430, @defines, includes). Cached in @ctx by
+ * (@vertex, @fragment, @defines) and owned by it. Errors: as
+ * wg_gpu_program(), messages naming the stage's resource, or
+ * "VERTEX + FRAGMENT: link failed".
+ */
+GLuint wg_gpu_program_render (WgGpuContext *ctx, const char *vertex, const char *fragment,
+                              const char *defines, GError **error);
 
 /**
  * wg_gpu_program_from_source:

@@ -217,7 +217,17 @@ wg_shade_surface_point (WgVec3 n, WgVec3 v)
     }
   WgVec3 r = wg_shade_reflect (e, n);
   r.z = fabsf (r.z);
-  return (WgSurfacePoint){ n, k, r };
+  return (WgSurfacePoint){ n, k, r, WG_SHADE_GLINT };
+}
+
+WgSurfacePoint
+wg_shade_surface_point_filtered (WgVec3 nbar, WgVec3 v)
+{
+  float len = sqrtf (dot (nbar, nbar));
+  float f = len / (len + WG_SHADE_GLINT * fmaxf (1.0f - len, 0.0f));
+  WgSurfacePoint p = wg_shade_surface_point (vec3 (nbar.x / len, nbar.y / len, nbar.z / len), v);
+  p.glint = WG_SHADE_GLINT * f;
+  return p;
 }
 
 WgVec3
@@ -227,7 +237,7 @@ wg_shade_surface_sky (const WgShadingParams *s, const WgSurfacePoint *p, WgVec3 
   float fresnel = s->fresnel == WG_FRESNEL_EXACT ? wg_shade_fresnel_exact (p->k, s->ior)
                                                  : wg_shade_fresnel_approx (p->k, s->alpha);
   WgVec3 c = mix (water_below (scale (v, -1.0f), p->n, s, crest, depth), sky_r, fresnel);
-  float glint = lobe (p->r, s->sun, 700.0f);
+  float glint = lobe (p->r, s->sun, p->glint) * ((p->glint + 1.0f) / (WG_SHADE_GLINT + 1.0f));
   c = add (c, scale (vec3 (1.0f, 0.9f, 0.75f), glint * 12.0f * s->sun_intensity * fresnel));
   return mix (c, s->foam, clampf (foam, 0.0f, 1.0f));
 }
@@ -238,4 +248,37 @@ wg_shade_surface (const WgShadingParams *s, WgVec3 n, WgVec3 v, float foam, floa
 {
   WgSurfacePoint p = wg_shade_surface_point (n, v);
   return wg_shade_surface_sky (s, &p, v, wg_shade_sky (p.r, s->sun), foam, crest, depth);
+}
+
+void
+wg_shade_sky_map_uv (WgVec3 dir, float uv[2])
+{
+  const float pi = 3.14159265358979f;
+  float u = atan2f (dir.y, dir.x) * (0.5f / pi);
+  uv[0] = u - floorf (u);
+  uv[1] = acosf (clampf (dir.z, -1.0f, 1.0f)) * (1.0f / pi);
+}
+
+WgVec3
+wg_shade_tone_map (WgVec3 c, int mode)
+{
+  if (mode == 0)
+    return vec3 (1.0f - expf (-1.4f * c.x), 1.0f - expf (-1.4f * c.y), 1.0f - expf (-1.4f * c.z));
+  if (mode == 1)
+    {
+      float *x = &c.x;
+      for (int k = 0; k < 3; k++)
+        x[k] = clampf (x[k] * (2.51f * x[k] + 0.03f) / (x[k] * (2.43f * x[k] + 0.59f) + 0.14f),
+                       0.0f, 1.0f);
+    }
+  return c;
+}
+
+WgVec3
+wg_shade_finish (WgVec3 c, WgVec3 haze, float dist, float haze_distance, float exposure,
+                 int tone)
+{
+  if (haze_distance > 0.0f)
+    c = mix (c, haze, 1.0f - expf (-dist / haze_distance));
+  return wg_shade_tone_map (scale (c, exposure), tone);
 }

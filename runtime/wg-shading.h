@@ -93,13 +93,26 @@ WgVec3 wg_shade_water_volume (const WgShadingParams *params, float crest);
  * WgSurfacePoint:
  * How a surface point reflects (GLSL WgSurfacePoint): @n the unit normal it
  * is shaded with (bent toward the eye where it faced away), @k the
- * incidence cosine −e·n, @r the reflected direction (eq. 14, z ≥ 0).
+ * incidence cosine −e·n, @r the reflected direction (eq. 14, z ≥ 0),
+ * @glint the exponent of the sun's glint lobe (WG_SHADE_GLINT unfiltered).
  */
 typedef struct {
   WgVec3 n;
   float k;
   WgVec3 r;
+  float glint;
 } WgSurfacePoint;
+
+/** WG_SHADE_GLINT: exponent of the sun's glint lobe on an exact normal (GLSL WG_GLINT). */
+#define WG_SHADE_GLINT 700.0f
+
+/**
+ * wg_shade_surface_point_filtered:
+ * GLSL wg_surface_point_filtered(): the point of wg_shade_surface_point()
+ * for the mean @nbar of the unit normals a pixel covers (|@nbar| ≤ 1, > 0),
+ * its glint lobe widened by Toksvig's factor |n̄| / (|n̄| + p (1 − |n̄|)).
+ */
+WgSurfacePoint wg_shade_surface_point_filtered (WgVec3 nbar, WgVec3 v);
 
 /** wg_shade_surface_point: GLSL wg_surface_point() for unit normal @n seen from unit @v (surface → eye). */
 WgSurfacePoint wg_shade_surface_point (WgVec3 n, WgVec3 v);
@@ -124,5 +137,28 @@ WgVec3 wg_shade_surface_sky (const WgShadingParams *params, const WgSurfacePoint
  */
 WgVec3 wg_shade_surface (const WgShadingParams *params, WgVec3 n, WgVec3 v, float foam,
                          float crest, float depth);
+
+/**
+ * wg_shade_sky_map_uv:
+ * GLSL wg_sky_map_uv(): where unit @dir falls in an equirectangular sky map,
+ * @uv[0] the azimuth from +x counterclockwise as a fraction of 360°, @uv[1]
+ * the angle from the zenith as a fraction of 180° (0: the top row's edge).
+ */
+void wg_shade_sky_map_uv (WgVec3 dir, float uv[2]);
+
+/**
+ * wg_shade_tone_map:
+ * GLSL wg_tone_map(): @c through mode 0 (1 − e^(−1.4 c)), 1 (ACES fit,
+ * Narkowicz 2015) or 2 (unchanged).
+ */
+WgVec3 wg_shade_tone_map (WgVec3 c, int mode);
+
+/**
+ * wg_shade_finish:
+ * GLSL wg_shade_finish(): colour @c seen @dist m away faded into @haze by
+ * 1 − e^(−dist/@haze_distance) (0: no haze), times @exposure, tone mapped.
+ */
+WgVec3 wg_shade_finish (WgVec3 c, WgVec3 haze, float dist, float haze_distance, float exposure,
+                        int tone);
 
 G_END_DECLS

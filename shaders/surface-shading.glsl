@@ -177,7 +177,11 @@ struct WgSurfacePoint
   vec3 n;
   float k;
   vec3 r;
+  float glint; /* exponent of the sun's glint lobe: WG_GLINT, less where filtered */
 };
+
+/* Exponent of the sun's glint lobe on a surface whose normal is exact. */
+const float WG_GLINT = 700.0;
 
 WgSurfacePoint
 wg_surface_point (vec3 n, vec3 v)
@@ -194,7 +198,22 @@ wg_surface_point (vec3 n, vec3 v)
     }
   vec3 r = wg_reflect (e, n);
   r.z = abs (r.z);
-  return WgSurfacePoint (n, k, r);
+  return WgSurfacePoint (n, k, r, WG_GLINT);
+}
+
+/* wg_surface_point() for the mean @nbar of the unit normals a pixel covers
+ * (a filtered normal map: |nbar| < 1 where they spread). Toksvig's factor
+ * (2005) f = |n̄| / (|n̄| + p (1 − |n̄|)) turns the spread into a wider glint
+ * lobe p·f, so a distant rough sea keeps its glitter path, dimmer and
+ * wider, instead of aliasing into sparkle. */
+WgSurfacePoint
+wg_surface_point_filtered (vec3 nbar, vec3 v)
+{
+  float len = sqrt (dot (nbar, nbar));
+  float f = len / (len + WG_GLINT * max (1.0 - len, 0.0));
+  WgSurfacePoint p = wg_surface_point (nbar / len, v);
+  p.glint = WG_GLINT * f;
+  return p;
 }
 
 /* Linear radiance leaving the water toward @v at point @p, with @sky_r the
@@ -209,7 +228,8 @@ wg_shade_surface_sky (WgSurfacePoint p, vec3 v, WgShading s, vec3 sky_r, float f
   float fresnel = s.fresnel == WG_FRESNEL_EXACT ? wg_fresnel_exact (p.k, s.ior)
                                                 : wg_fresnel_approx (p.k, s.alpha);
   vec3 c = mix (wg_water_below (-v, p.n, s, crest, depth), sky_r, fresnel);
-  float glint = wg_lobe (p.r, s.sun, 700.0);
+  /* The lobe's energy kept as it widens: its integral goes as 1/(p + 1). */
+  float glint = wg_lobe (p.r, s.sun, p.glint) * ((p.glint + 1.0) / (WG_GLINT + 1.0));
   c += vec3 (1.0, 0.9, 0.75) * glint * 12.0 * s.sun_intensity * fresnel;
   return mix (c, s.foam, clamp (foam, 0.0, 1.0));
 }
@@ -235,4 +255,42 @@ vec3
 wg_display (vec3 c)
 {
   return pow (vec3 (1.0) - exp (-1.4 * c), vec3 (1.0 / 2.2));
+}
+
+/* Where unit direction @dir falls in an equirectangular sky map: u the
+ * azimuth counterclockwise from +x over 360° (texel column centres at
+ * (i + ½)/width), v the angle down from the zenith over 180° (row 0 at the
+ * top). Sample with s repeating and t clamped. */
+vec2
+wg_sky_map_uv (vec3 dir)
+{
+  float u = atan (dir.y, dir.x) * (0.5 / 3.14159265358979);
+  u -= floor (u);
+  float v = acos (clamp (dir.z, -1.0, 1.0)) * (1.0 / 3.14159265358979);
+  return vec2 (u, v);
+}
+
+/* Tone mapping of radiance @c scaled by the exposure: WG_TONE_EXPONENTIAL
+ * (0) the viewport's shoulder 1 − e^(−1.4 c), WG_TONE_ACES (1) Narkowicz's
+ * fit of the ACES filmic curve, WG_TONE_NONE (2) linear. The first two give
+ * display-linear values in 0 … 1, to be sRGB-encoded for display. */
+vec3
+wg_tone_map (vec3 c, int mode)
+{
+  if (mode == 0)
+    return vec3 (1.0) - exp (-1.4 * c);
+  if (mode == 1)
+    return clamp (c * (2.51 * c + 0.03) / (c * (2.43 * c + 0.59) + 0.14), 0.0, 1.0);
+  return c;
+}
+
+/* A shaded colour @c seen @dist metres away, as a picture shows it: faded
+ * into @haze (the sky at the horizon) by 1 − e^(−dist/haze_distance)
+ * (haze_distance 0: none), scaled by the @exposure and tone mapped. */
+vec3
+wg_shade_finish (vec3 c, vec3 haze, float dist, float haze_distance, float exposure, int tone)
+{
+  if (haze_distance > 0.0)
+    c = mix (c, haze, 1.0 - exp (-dist / haze_distance));
+  return wg_tone_map (c * exposure, tone);
 }

@@ -47,8 +47,8 @@ double wg_test_correlation (const float *a, const float *b, gsize n);
 /* Absolute path of a file in the source tree. */
 char *wg_test_source_path (const char *first, ...) G_GNUC_NULL_TERMINATED;
 
-/* graphs/@name, asserting it loads; @grid > 0 makes its grid @grid² (a
- * quick run of an example). */
+/* graphs/@name, asserting it loads; @grid > 0 makes its grid @grid² and
+ * its shaded pictures 160 × 90 (a quick run of an example). */
 WgGraph *wg_test_load_example (const char *name, guint grid);
 
 /* The example graphs' file names (the .json files in graphs/), sorted. */

@@ -1,0 +1,630 @@
+/* wg-surface-shade-cpu.c — surface-shade's CPU path: a ray march per pixel.
+ *
+ * A choppy surface is a parametric one, x = x0 + D(x0), and a ray march
+ * needs its height over a point of the plane. So each frame first inverts
+ * the displacement on the field's own grid (an Eulerian map): for each cell
+ * centre x, the rest point x0 with x0 + Dxy(x0) = x by fixed-point steps,
+ * and stores the height there and the offset x − x0. Rays then march this
+ * map (bilinear, tiled) in steps of one cell or one pixel's footprint,
+ * whichever is longer, and refine a crossing by the secant method; the hit
+ * is shaded with the normal and foam at its rest point, through the C port
+ * of shaders/surface-shading.glsl. Beyond the detail distance the sea is the
+ * plane z = 0 out to the horizon, and waves fade toward it before
+ * (wg_shade_detail()), as on the GPU path.
+ */
+#include "wg-surface-shade.h"
+
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+/* Fixed-point steps of the inversion x0 ← x − Dxy(x0); it converges where
+ * |∂D/∂x| < 1, i.e. everywhere the surface does not fold. */
+#define INVERSION_STEPS 4
+/* Secant steps refining a ray's crossing of the surface. */
+#define REFINE_STEPS 2
+/* Longest march, in steps, before a ray takes the far plane. */
+#define MAX_STEPS 1024
+
+/* Cells per side of the blocks whose highest point lets a ray skip them. */
+#define BLOCK 8
+
+/* A field's mip pyramid: level 0 the field itself, level l + 1 the 2 × 2
+ * means of level l (wg_shade_mip_levels()). */
+typedef struct {
+  const float *level[WG_SHADE_MAX_MIPS];
+  float *own;    /* levels 1 … n − 1, one after another */
+  gsize own_size;
+  guint n, ch;
+} Pyramid;
+
+struct _WgShadeCpu {
+  Pyramid normal, foam;
+  float *height; /* w × h: the surface's height over each cell centre */
+  float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
+  float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
+  gsize cells;
+};
+
+/* A field sampled bilinearly in metres: cell (i, j) at (i dx, j dy). */
+typedef struct {
+  const float *data;
+  guint w, h, ch;
+  float dx, dy;
+  float inv_dx, inv_dy;
+  gboolean wrap; /* tiles; else clamped to its edges */
+} Field;
+
+typedef struct {
+  Field surface;     /* the height over each cell centre (1 ch) */
+  Field offset;      /* x − x0 (2 ch), data NULL for a height field */
+  Field normal, foam, depth;
+  const Pyramid *normal_mips, *foam_mips;
+  float cell;   /* the field's smaller cell side (m) */
+  guint levels; /* mip levels of normal and foam */
+  const float *block_max; /* highest point of each block's bilinear patch */
+  guint bw, bh;           /* blocks along x and y */
+  const float *sky;    /* RGBA, or NULL: the analytic sky */
+  guint sky_w, sky_h;
+  float lo, hi;        /* bounds of the surface's height (0 included) */
+  float extent[2];     /* covered by the field when it does not tile */
+} Scene;
+
+WgShadeCpu *
+wg_shade_cpu_new (WgNodeContext *ctx)
+{
+  return g_new0 (WgShadeCpu, 1);
+}
+
+void
+wg_shade_cpu_free (WgShadeCpu *cpu)
+{
+  g_free (cpu->height);
+  g_free (cpu->offset);
+  g_free (cpu->block_max);
+  g_free (cpu->normal.own);
+  g_free (cpu->foam.own);
+  g_free (cpu);
+}
+
+static void
+field_from (Field *f, WgBuffer *b, gboolean wrap, const float *data)
+{
+  f->data = data;
+  f->w = b->width;
+  f->h = b->height;
+  f->ch = b->channels;
+  f->dx = (float) (b->extent[0] / b->width);
+  f->dy = (float) (b->extent[1] / b->height);
+  f->inv_dx = (float) (b->width / b->extent[0]);
+  f->inv_dy = (float) (b->height / b->extent[1]);
+  f->wrap = wrap;
+}
+
+/* i mod n in [0, n): a mask for the powers of two that graph grids are. */
+static inline guint
+wrap_index (long i, guint n)
+{
+  if ((n & (n - 1)) == 0)
+    return (guint) ((unsigned long) i & (n - 1));
+  long m = i % (long) n;
+  return (guint) (m < 0 ? m + (long) n : m);
+}
+
+/* The four cells around (x, y) m and the weights along x and y; clamped
+ * indices at the edges of a field that does not tile, as a texture's
+ * CLAMP_TO_EDGE does. */
+static inline void
+cells (const Field *f, float x, float y, gsize c[4], float *fx, float *fy)
+{
+  float u = x * f->inv_dx, v = y * f->inv_dy;
+  /* floor() by truncation: coordinates stay far inside long's range. */
+  long i0 = (long) u, j0 = (long) v;
+  i0 -= u < (float) i0;
+  j0 -= v < (float) j0;
+  *fx = u - (float) i0;
+  *fy = v - (float) j0;
+  guint i[2], j[2];
+  if (f->wrap)
+    {
+      i[0] = wrap_index (i0, f->w);
+      i[1] = i[0] + 1 == f->w ? 0 : i[0] + 1;
+      j[0] = wrap_index (j0, f->h);
+      j[1] = j[0] + 1 == f->h ? 0 : j[0] + 1;
+    }
+  else
+    for (int k = 0; k < 2; k++)
+      {
+        i[k] = (guint) CLAMP (i0 + k, 0, (long) f->w - 1);
+        j[k] = (guint) CLAMP (j0 + k, 0, (long) f->h - 1);
+      }
+  c[0] = (gsize) j[0] * f->w + i[0];
+  c[1] = (gsize) j[0] * f->w + i[1];
+  c[2] = (gsize) j[1] * f->w + i[0];
+  c[3] = (gsize) j[1] * f->w + i[1];
+}
+
+/* Channels [0, n) of @f at (x, y) m, bilinear. */
+static inline void
+sample (const Field *f, float x, float y, guint n, float *out)
+{
+  gsize c[4];
+  float fx, fy;
+  cells (f, x, y, c, &fx, &fy);
+  const float w[4] = { (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy };
+  for (guint k = 0; k < n; k++)
+    out[k] = w[0] * f->data[c[0] * f->ch + k] + w[1] * f->data[c[1] * f->ch + k] +
+             w[2] * f->data[c[2] * f->ch + k] + w[3] * f->data[c[3] * f->ch + k];
+}
+
+/* The mip pyramid of field @f (its levels' 2 × 2 means), on @threads. */
+static void
+pyramid_build (Pyramid *p, const Field *f, int threads)
+{
+  p->n = wg_shade_mip_levels (f->w, f->h);
+  p->ch = f->ch;
+  p->level[0] = f->data;
+  gsize need = 0;
+  for (guint l = 1; l < p->n; l++)
+    need += (gsize) (f->w >> l) * (f->h >> l) * f->ch;
+  if (p->own_size != need)
+    {
+      g_free (p->own);
+      p->own = g_new (float, MAX (need, 1));
+      p->own_size = need;
+    }
+  float *next = p->own;
+  for (guint l = 1; l < p->n; l++)
+    {
+      const guint w = f->w >> l, h = f->h >> l, ch = f->ch, sw = w * 2;
+      const float *src = p->level[l - 1];
+      float *dst = next;
+#pragma omp parallel for schedule(static) num_threads(threads) if (w * h > 4096)
+      for (guint j = 0; j < h; j++)
+        for (guint i = 0; i < w; i++)
+          for (guint k = 0; k < ch; k++)
+            {
+              const float *a = src + ((gsize) (2 * j) * sw + 2 * i) * ch + k;
+              dst[((gsize) j * w + i) * ch + k] =
+                0.25f * ((a[0] + a[ch]) + (a[(gsize) sw * ch] + a[(gsize) sw * ch + ch]));
+            }
+      p->level[l] = dst;
+      next += (gsize) w * h * ch;
+    }
+}
+
+/* Channels [0, n) of field @f's pyramid at (x, y) m and mip @level: the
+ * two levels around it bilinear, mixed (trilinear, as a texture unit). */
+static void
+sample_filtered (const Field *f, const Pyramid *p, float x, float y, float level, guint n,
+                 float *out)
+{
+  guint l0 = (guint) level;
+  float t = level - (float) l0;
+  float lo[4] = { 0 }, hi[4] = { 0 };
+  for (guint k = 0; k < 2; k++)
+    {
+      guint l = MIN (l0 + k, p->n - 1);
+      if (k == 1 && t == 0)
+        break;
+      Field fl = *f;
+      fl.data = p->level[l];
+      fl.w = f->w >> l;
+      fl.h = f->h >> l;
+      fl.dx = f->dx * (float) (1u << l);
+      fl.dy = f->dy * (float) (1u << l);
+      fl.inv_dx = 1.0f / fl.dx;
+      fl.inv_dy = 1.0f / fl.dy;
+      /* Texel i of level l covers cells 2^l i … 2^l (i + 1) − 1: its centre
+       * lies (2^l − 1)/2 cells on from cell 2^l i. */
+      float shift = 0.5f * (float) ((1u << l) - 1);
+      sample (&fl, x - shift * f->dx, y - shift * f->dy, n, k == 0 ? lo : hi);
+    }
+  for (guint c = 0; c < n; c++)
+    out[c] = t == 0 ? lo[c] : lo[c] * (1 - t) + hi[c] * t;
+}
+
+/* Whether (x, y) lies on a field that does not tile. */
+static inline gboolean
+inside (const Scene *s, float x, float y)
+{
+  return s->surface.wrap ||
+         (x >= 0 && y >= 0 && x <= s->extent[0] && y <= s->extent[1]);
+}
+
+/* The surface's height at (x, y), before the detail fade. */
+static inline float
+height_at (const Scene *s, float x, float y)
+{
+  if (!inside (s, x, y))
+    return 0.0f;
+  float h;
+  sample (&s->surface, x, y, 1, &h);
+  return h;
+}
+
+/* Row j of the Eulerian map: at each cell centre x the rest point x0 with
+ * x0 + Dxy(x0) = x, from x0 = x − Dxy(x) by INVERSION_STEPS fixed-point
+ * steps; the height there and the offset x − x0. */
+static void
+invert_row (const Field *disp, float *height, float *offset, guint j)
+{
+  const float y = (float) j * disp->dy;
+  for (guint i = 0; i < disp->w; i++)
+    {
+      const float x = (float) i * disp->dx;
+      const float *d0 = disp->data + ((gsize) j * disp->w + i) * 3;
+      float d[3] = { d0[0], d0[1], d0[2] };
+      for (int step = 0; step < INVERSION_STEPS; step++)
+        sample (disp, x - d[0], y - d[1], 3, d);
+      gsize c = (gsize) j * disp->w + i;
+      height[c] = d[2];
+      offset[2 * c] = d[0];
+      offset[2 * c + 1] = d[1];
+    }
+}
+
+/* The highest point of each block's bilinear patch (cells bB … (b + 1)B
+ * inclusive, wrapping or clamped), 0 included since faded waves tend to
+ * it, and the bounds of the whole surface. */
+static void
+block_maxima (Scene *s, float *block_max)
+{
+  const Field *f = &s->surface;
+  float lo = 0, hi = 0;
+  for (gsize c = 0; c < (gsize) f->w * f->h; c++)
+    {
+      lo = fminf (lo, f->data[c]);
+      hi = fmaxf (hi, f->data[c]);
+    }
+  s->lo = lo;
+  s->hi = hi;
+  for (guint by = 0; by < s->bh; by++)
+    for (guint bx = 0; bx < s->bw; bx++)
+      {
+        float m = 0;
+        for (guint j = by * BLOCK; j <= (by + 1) * BLOCK; j++)
+          for (guint i = bx * BLOCK; i <= (bx + 1) * BLOCK; i++)
+            {
+              guint ii = f->wrap ? i % f->w : MIN (i, f->w - 1);
+              guint jj = f->wrap ? j % f->h : MIN (j, f->h - 1);
+              m = fmaxf (m, f->data[(gsize) jj * f->w + ii]);
+            }
+        block_max[(gsize) by * s->bw + bx] = m;
+      }
+}
+
+/* Radiance of the sky along unit @dir: the sky map, bilinear between
+ * texel centres (i + ½)/w with columns repeating and rows clamped, as the
+ * GPU samples its texture; or the analytic sky. */
+static WgVec3
+sky_along (const Scene *s, const WgShadeView *view, WgVec3 dir)
+{
+  if (s->sky == NULL)
+    return wg_shade_sky (dir, view->shading.sun);
+  float uv[2];
+  wg_shade_sky_map_uv (dir, uv);
+  float x = uv[0] * s->sky_w - 0.5f, y = uv[1] * s->sky_h - 0.5f;
+  float ix = floorf (x), iy = floorf (y), fx = x - ix, fy = y - iy;
+  guint i0 = wrap_index ((long) ix, s->sky_w), i1 = i0 + 1 == s->sky_w ? 0 : i0 + 1;
+  guint j0 = (guint) CLAMP ((long) iy, 0, (long) s->sky_h - 1);
+  guint j1 = (guint) CLAMP ((long) iy + 1, 0, (long) s->sky_h - 1);
+  const float *c00 = s->sky + ((gsize) j0 * s->sky_w + i0) * 4;
+  const float *c01 = s->sky + ((gsize) j0 * s->sky_w + i1) * 4;
+  const float *c10 = s->sky + ((gsize) j1 * s->sky_w + i0) * 4;
+  const float *c11 = s->sky + ((gsize) j1 * s->sky_w + i1) * 4;
+  float c[3];
+  for (int k = 0; k < 3; k++)
+    c[k] = (c00[k] * (1 - fx) + c01[k] * fx) * (1 - fy) + (c10[k] * (1 - fx) + c11[k] * fx) * fy;
+  return (WgVec3){ c[0], c[1], c[2] };
+}
+
+/* √(x² + y²) without hypotf()'s care for overflow, which costs a call. */
+static inline float
+length2 (float x, float y)
+{
+  return sqrtf (x * x + y * y);
+}
+
+static WgVec3
+normalized (float x, float y, float z)
+{
+  float l = sqrtf (x * x + y * y + z * z);
+  return (WgVec3){ x / l, y / l, z / l };
+}
+
+/* What the camera sees along unit @d from the eye: the sea hit at distance
+ * @t (its point @p), or the sky when @t < 0. */
+static WgVec3
+shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, const float p[3])
+{
+  WgVec3 dir = { d[0], d[1], d[2] };
+  WgVec3 haze = sky_along (s, view, normalized (d[0], d[1], 0.02f));
+  if (t < 0)
+    return wg_shade_finish (sky_along (s, view, dir), haze, 0.0f, 0.0f, view->exposure,
+                            view->tone_mapping);
+  float dist = length2 (p[0] - view->eye[0], p[1] - view->eye[1]);
+  float k = wg_shade_detail (view, dist);
+  gboolean on_field = k > 0 && inside (s, p[0], p[1]);
+  float rest[2] = { p[0], p[1] };
+  if (on_field && s->offset.data)
+    {
+      float off[2];
+      sample (&s->offset, p[0], p[1], 2, off);
+      rest[0] -= k * off[0];
+      rest[1] -= k * off[1];
+    }
+  WgVec3 n = { 0, 0, 1 };
+  float foam = 0;
+  const float level = wg_shade_filter_level (view, t, fabsf (d[2]), s->cell, s->levels);
+  gboolean filtered = FALSE;
+  if (on_field)
+    {
+      if (s->normal.data)
+        {
+          /* The mean normal over the pixel, its length kept (Toksvig). */
+          float m[3];
+          sample_filtered (&s->normal, s->normal_mips, rest[0], rest[1], level, 3, m);
+          n = (WgVec3){ m[0], m[1], m[2] };
+          filtered = TRUE;
+        }
+      else
+        {
+          const float ex = s->surface.dx, ey = s->surface.dy;
+          float gx = (height_at (s, p[0] + ex, p[1]) - height_at (s, p[0] - ex, p[1])) / (2 * ex);
+          float gy = (height_at (s, p[0], p[1] + ey) - height_at (s, p[0], p[1] - ey)) / (2 * ey);
+          n = normalized (-gx, -gy, 1);
+        }
+      n = (WgVec3){ n.x * k, n.y * k, 1 + (n.z - 1) * k };
+      if (!filtered)
+        n = normalized (n.x, n.y, n.z);
+      if (s->foam.data)
+        sample_filtered (&s->foam, s->foam_mips, rest[0], rest[1], level, 1, &foam);
+      foam *= k;
+    }
+  float depth = INFINITY;
+  if (s->depth.data)
+    {
+      sample (&s->depth, p[0], p[1], 1, &depth);
+      depth = fmaxf (depth, 0.0f);
+    }
+  float crest = fminf (fmaxf (0.5f + 0.5f * p[2] / view->crest_height, 0.0f), 1.0f);
+  WgVec3 v = { -d[0], -d[1], -d[2] };
+  WgSurfacePoint sp = filtered ? wg_shade_surface_point_filtered (n, v)
+                               : wg_shade_surface_point (n, v);
+  WgVec3 c = wg_shade_surface_sky (&view->shading, &sp, v, sky_along (s, view, sp.r), foam,
+                                   crest, depth);
+  return wg_shade_finish (c, haze, t, view->haze_distance, view->exposure, view->tone_mapping);
+}
+
+/* The ray's height above the surface at distance @t. */
+static inline float
+above (const Scene *s, const WgShadeView *view, const float d[3], float dxy, float t)
+{
+  float x = view->eye[0] + t * d[0], y = view->eye[1] + t * d[1];
+  float dist = t * dxy;
+  float k = dist <= view->fade_start ? 1.0f : wg_shade_detail (view, dist);
+  return view->eye[2] + t * d[2] - (k > 0 ? k * height_at (s, x, y) : 0.0f);
+}
+
+/* The highest the surface gets over block (bx, by) (any integers: the
+ * blocks tile the plane like the field, or lie flat outside it). */
+static inline float
+block_bound (const Scene *s, long bx, long by)
+{
+  if (s->surface.wrap)
+    {
+      if (s->surface.w % BLOCK || s->surface.h % BLOCK)
+        return s->hi;
+      return s->block_max[(gsize) wrap_index (by, s->bh) * s->bw + wrap_index (bx, s->bw)];
+    }
+  if (bx < 0 || by < 0 || bx >= (long) s->bw || by >= (long) s->bh)
+    return 0.0f;
+  return s->block_max[(gsize) by * s->bw + (gsize) bx];
+}
+
+/* Distance along the ray from @t to where it leaves the block it is in at
+ * @t (blocks of @bsx × @bsy m), and that block. */
+static inline float
+block_exit (const float o[3], const float d[3], float t, float bsx, float bsy, long *bx, long *by)
+{
+  float x = o[0] + t * d[0], y = o[1] + t * d[1];
+  float fx = floorf (x / bsx), fy = floorf (y / bsy);
+  *bx = (long) fx;
+  *by = (long) fy;
+  float tx = d[0] > 0 ? ((fx + 1) * bsx - o[0]) / d[0]
+           : d[0] < 0 ? (fx * bsx - o[0]) / d[0] : INFINITY;
+  float ty = d[1] > 0 ? ((fy + 1) * bsy - o[1]) / d[1]
+           : d[1] < 0 ? (fy * bsy - o[1]) / d[1] : INFINITY;
+  return fminf (tx, ty);
+}
+
+/* Where the ray along unit @d first meets the surface (distance, or −1:
+ * the sky), marching the slab the waves fill: across a block in one step
+ * where the ray stays above the block's highest point, else in steps of
+ * @step_min m or the pixel's footprint (@pixel rad), then refined. */
+static float
+march (const Scene *s, const WgShadeView *view, const float d[3], float near, float step_min,
+       float pixel)
+{
+  const float *o = view->eye;
+  const float ez = o[2];
+  const float dxy = length2 (d[0], d[1]);
+  const float bsx = BLOCK * s->surface.dx, bsy = BLOCK * s->surface.dy;
+  /* Past the detail distance the sea is the plane z = 0. */
+  const float t_detail = dxy > 0 ? view->detail_distance / dxy : INFINITY;
+  const float t_plane = d[2] < 0 ? -ez / d[2] : -1.0f;
+  float t0 = 0, t1 = t_detail;
+  if (d[2] < 0)
+    {
+      if (ez > s->hi)
+        t0 = (s->hi - ez) / d[2];
+      t1 = fminf (t1, (s->lo - ez) / d[2]);
+    }
+  else if (ez < s->hi && d[2] > 0)
+    t1 = fminf (t1, (s->hi - ez) / d[2]);
+  else if (ez >= s->hi)
+    t1 = -1;
+  /* Nothing nearer than @near (horizontally) can be hit. */
+  if (dxy > 0)
+    t0 = fmaxf (t0, near / dxy);
+  if (t0 < t1)
+    {
+      float t = t0, f = above (s, view, d, dxy, t);
+      if (f <= 0)
+        return t;
+      for (int n = 0; n < MAX_STEPS && t < t1; n++)
+        {
+          long bx, by;
+          float te = block_exit (o, d, t, bsx, bsy, &bx, &by);
+          float z_low = ez + fminf (t, te) * d[2];
+          if (d[2] < 0)
+            z_low = ez + te * d[2];
+          if (z_low > block_bound (s, bx, by))
+            {
+              /* Just past the block's edge, so the next block is the one looked up. */
+              t = fminf (te + 1e-4f * (1.0f + te), t1);
+              f = above (s, view, d, dxy, t);
+              continue;
+            }
+          float dt = fmaxf (step_min, t * pixel) / fmaxf (dxy, 1e-3f);
+          float tn = fminf (t + dt, t1), fn = above (s, view, d, dxy, tn);
+          if (fn <= 0)
+            {
+              /* Secant steps between the last point above and the first below. */
+              float a = t, fa = f, b = tn, fb = fn;
+              for (int r = 0; r < REFINE_STEPS; r++)
+                {
+                  float m = b - fb * (b - a) / (fb - fa);
+                  float fm = above (s, view, d, dxy, m);
+                  if (fm > 0)
+                    a = m, fa = fm;
+                  else
+                    b = m, fb = fm;
+                }
+              return fb == fa ? b : b - fb * (b - a) / (fb - fa);
+            }
+          t = tn;
+          f = fn;
+        }
+    }
+  /* No crossing found: past the detail distance the plane; a ray that left
+   * the slab below the waves takes its last point. */
+  return d[2] < 0 ? fmaxf (t_plane, t1) : -1.0f;
+}
+
+/* Fraction of the pixel below's hit distance a ray starts marching from. */
+#define COHERENCE 0.99f
+
+/* Columns per strip: the unit of work of a thread. */
+#define STRIP 32
+
+/* Columns [i0, i1) of the picture, row by row from the bottom up. A
+ * pixel's ray lies above the ray of the pixel below it, so (were the two
+ * in one vertical plane, as with a level camera) it cannot meet the
+ * surface horizontally nearer than that one did (the "voxel space" order
+ * of terrain renderers); its march starts from COHERENCE of that distance,
+ * which leaves room for a column's slight turn when the camera pitches. */
+static void
+shade_strip (const Scene *s, const WgShadeView *view, float *out, guint i0, guint i1,
+             float step_min, float pixel)
+{
+  float near[STRIP] = { 0 };
+  for (guint j = view->height; j-- > 0;)
+    for (guint i = i0; i < i1; i++)
+      {
+        float d[3];
+        wg_shade_view_ray (view, i, j, d);
+        float t = march (s, view, d, near[i - i0], step_min, pixel);
+        float p[3] = { view->eye[0] + t * d[0], view->eye[1] + t * d[1],
+                       view->eye[2] + t * d[2] };
+        near[i - i0] = t < 0 ? 0 : COHERENCE * t * length2 (d[0], d[1]);
+        WgVec3 c = shade_hit (s, view, d, t, p);
+        float *o = out + ((gsize) j * view->width + i) * 4;
+        o[0] = c.x;
+        o[1] = c.y;
+        o[2] = c.z;
+        o[3] = 1.0f;
+      }
+}
+
+gboolean
+wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *view,
+                      GError **error)
+{
+  Scene s = { 0 };
+  WgBuffer *in[WG_SHADE_N_INPUTS];
+  const float *data[WG_SHADE_N_INPUTS] = { NULL };
+  for (guint k = 0; k < WG_SHADE_N_INPUTS; k++)
+    {
+      in[k] = wg_ctx_input (ctx, k);
+      if (in[k] && (data[k] = wg_buffer_cpu (in[k], error)) == NULL)
+        return FALSE;
+    }
+  WgBuffer *disp = in[WG_SHADE_IN_DISPLACEMENT];
+  const gboolean wrap = view->repeat;
+  s.extent[0] = (float) (disp->extent[0] * (disp->width - 1) / disp->width);
+  s.extent[1] = (float) (disp->extent[1] * (disp->height - 1) / disp->height);
+  const guint w = disp->width, h = disp->height;
+  const gsize n = (gsize) w * h;
+  s.bw = (w + BLOCK - 1) / BLOCK;
+  s.bh = (h + BLOCK - 1) / BLOCK;
+  if (cpu->cells != n)
+    {
+      g_free (cpu->height);
+      g_free (cpu->offset);
+      g_free (cpu->block_max);
+      cpu->height = g_new (float, n);
+      cpu->offset = g_new (float, 2 * n);
+      cpu->block_max = g_new (float, (gsize) s.bw * s.bh);
+      cpu->cells = n;
+    }
+  field_from (&s.surface, disp, wrap, cpu->height);
+  s.surface.ch = 1;
+  const int threads = wg_ctx_threads (ctx);
+  if (disp->channels == 3)
+    {
+      Field d;
+      field_from (&d, disp, wrap, data[WG_SHADE_IN_DISPLACEMENT]);
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (guint j = 0; j < h; j++)
+        invert_row (&d, cpu->height, cpu->offset, j);
+      s.offset = s.surface;
+      s.offset.data = cpu->offset;
+      s.offset.ch = 2;
+    }
+  else
+    memcpy (cpu->height, data[WG_SHADE_IN_DISPLACEMENT], n * sizeof (float));
+  block_maxima (&s, cpu->block_max);
+  s.block_max = cpu->block_max;
+  s.cell = fminf (s.surface.dx, s.surface.dy);
+  s.levels = wg_shade_mip_levels (w, h);
+  if (in[WG_SHADE_IN_NORMAL])
+    {
+      field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+      pyramid_build (&cpu->normal, &s.normal, threads);
+      s.normal_mips = &cpu->normal;
+    }
+  if (in[WG_SHADE_IN_FOAM])
+    {
+      field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
+      pyramid_build (&cpu->foam, &s.foam, threads);
+      s.foam_mips = &cpu->foam;
+    }
+  if (in[WG_SHADE_IN_DEPTH])
+    field_from (&s.depth, in[WG_SHADE_IN_DEPTH], wrap, data[WG_SHADE_IN_DEPTH]);
+  if (in[WG_SHADE_IN_SKY])
+    {
+      s.sky = data[WG_SHADE_IN_SKY];
+      s.sky_w = in[WG_SHADE_IN_SKY]->width;
+      s.sky_h = in[WG_SHADE_IN_SKY]->height;
+    }
+  float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
+  const float step_min = fminf (s.surface.dx, s.surface.dy);
+  /* A pixel's angular size: the march's step grows with its footprint. */
+  const float pixel = 2.0f * view->tan_y / view->height;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(wg_ctx_threads (ctx))
+  for (guint i = 0; i < view->width; i += STRIP)
+    shade_strip (&s, view, out, i, MIN (i + STRIP, view->width), step_min, pixel);
+  return TRUE;
+}

@@ -1,0 +1,546 @@
+/* wg-surface-shade-gpu.c — the surface-shade node's GPU path: papers/003
+ * (Belyaev 2003) §5.1's LOD mesh rasterised (shaders/surface-shade.vert,
+ * .frag). Square blocks of WG_SHADE_BLOCK² quads around the camera, the
+ * vertex step doubling from one ring of blocks to the next, the blocks
+ * culled by the view frustum and drawn front to back; the whole mesh moves
+ * in steps of its coarsest level's step (wg_shade_lod()) so the surface does
+ * not swim under a moving camera, "a rabbit inside a boa". Odd vertices on a
+ * side that meets the coarser ring sit on the coarser edge (no cracks), and
+ * a flat skirt carries the calm sea from the mesh's edge, beyond the detail
+ * distance, to the horizon. The picture is rendered into a float
+ * framebuffer with reversed depth and read into the output image's storage
+ * buffer, row 0 at the top. */
+#include "wg-surface-shade.h"
+#include "wg-gpu-kernel.h"
+#include "surface-shade.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The near plane (m): reversed float depth keeps the far sea exact. */
+#define NEAR_PLANE 0.05
+
+/* Level 0 is 4 × 4 blocks, each further level a ring of 12. */
+#define MAX_BLOCKS (16 + 12 * (WG_SHADE_MAX_LEVELS - 1))
+
+/* The texture units the shaders' samplers are bound to. */
+enum { UNIT_SURFACE, UNIT_NORMAL, UNIT_FOAM, UNIT_SKY, UNIT_DEPTH, N_UNITS };
+
+typedef struct {
+  float block[4]; /* a_block: origin x, y and step in finest steps, stitched sides */
+  float key;      /* squared distance from the eye, for the front-to-back order */
+} Block;
+
+struct _WgShadeGpu {
+  WgGpuContext *gpu;
+  WgGpuKernel kernel; /* the render program and its uniform block */
+  GLint mode_location;
+  GLuint framebuffer, colour, depth;
+  GLuint vao, instances, indices;
+  guint width, height;
+  gboolean clip_control; /* glClipControl: depth 0 … 1, where reversed depth pays */
+  Block blocks[MAX_BLOCKS];
+  float upload[MAX_BLOCKS][4];
+  /* Normal and foam with their mip levels (wg_shade_mip_levels()), filled
+   * from the inputs' storage buffers each frame: 0 where not linked. */
+  GLuint mips[2];
+  guint levels;
+};
+
+/* The inputs filtered through mip levels, and their textures' formats. */
+static const guint mip_inputs[2] = { WG_SHADE_IN_NORMAL, WG_SHADE_IN_FOAM };
+static const GLenum mip_formats[2] = { GL_RGBA32F, GL_R32F };
+static const GLenum mip_layouts[2] = { GL_RGB, GL_RED };
+
+/* The mipmapped textures of the linked normal and foam inputs. RGBA, not
+ * RGB, for normals: glGenerateMipmap needs a colour-renderable format. */
+static void
+mips_create (WgNodeContext *ctx, WgShadeGpu *gpu)
+{
+  WgBuffer *surface = wg_ctx_input (ctx, WG_SHADE_IN_DISPLACEMENT);
+  gpu->levels = wg_shade_mip_levels (surface->width, surface->height);
+  GLint bound = 0;
+  glGetIntegerv (GL_TEXTURE_BINDING_2D, &bound);
+  for (int k = 0; k < 2; k++)
+    {
+      if (wg_ctx_input (ctx, mip_inputs[k]) == NULL)
+        continue;
+      glGenTextures (1, &gpu->mips[k]);
+      glBindTexture (GL_TEXTURE_2D, gpu->mips[k]);
+      glTexStorage2D (GL_TEXTURE_2D, (GLsizei) gpu->levels, mip_formats[k],
+                      (GLsizei) surface->width, (GLsizei) surface->height);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, (GLint) gpu->levels - 1);
+      wg_gpu_context_count_object (gpu->gpu);
+    }
+  glBindTexture (GL_TEXTURE_2D, (GLuint) bound);
+}
+
+/* This frame's normal and foam into level 0 of their textures, straight
+ * from the storage buffers, and the levels below by glGenerateMipmap (the
+ * 2 × 2 means the CPU path takes), bound to their units. */
+static gboolean
+mips_fill (WgNodeContext *ctx, WgShadeGpu *gpu, GError **error)
+{
+  static const GLenum unpack[] = { GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
+                                   GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT };
+  GLint saved[G_N_ELEMENTS (unpack)], saved_buffer = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glGetIntegerv (unpack[i], &saved[i]);
+  glGetIntegerv (GL_PIXEL_UNPACK_BUFFER_BINDING, &saved_buffer);
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glPixelStorei (unpack[i], i == 3 ? 4 : 0);
+  glMemoryBarrier (GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gboolean ok = TRUE;
+  for (int k = 0; k < 2 && ok; k++)
+    {
+      if (gpu->mips[k] == 0)
+        continue;
+      WgBuffer *b = wg_ctx_input (ctx, mip_inputs[k]);
+      GLuint ssbo = wg_buffer_gpu (b, error);
+      if (ssbo == 0)
+        {
+          ok = FALSE;
+          break;
+        }
+      glBindBuffer (GL_PIXEL_UNPACK_BUFFER, ssbo);
+      glActiveTexture (GL_TEXTURE0 + mip_inputs[k]);
+      glBindTexture (GL_TEXTURE_2D, gpu->mips[k]);
+      glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) b->width, (GLsizei) b->height,
+                       mip_layouts[k], GL_FLOAT, NULL);
+      glGenerateMipmap (GL_TEXTURE_2D);
+    }
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, (GLuint) saved_buffer);
+  for (guint i = 0; i < G_N_ELEMENTS (unpack); i++)
+    glPixelStorei (unpack[i], saved[i]);
+  return ok;
+}
+
+void
+wg_shade_lod (const WgShadeView *view, const double extent[2], const guint cells[2],
+              WgShadeLod *lod)
+{
+  const double b = WG_SHADE_BLOCK;
+  double step = MIN (extent[0] / cells[0], extent[1] / cells[1]);
+  /* The eye is within half the coarsest step of the centre on each axis, so
+   * the mesh's edge is at least (2B − ½) coarse steps from it. */
+  double reach = MAX (view->detail_distance, 1.0) / (2.0 * b - 0.5);
+  guint levels = 1;
+  while (step * (double) (1u << (levels - 1)) < reach)
+    {
+      if (levels == WG_SHADE_MAX_LEVELS)
+        step *= 2.0;
+      else
+        levels++;
+    }
+  lod->step0 = step;
+  lod->levels = levels;
+  lod->quantum = step * (double) (1u << (levels - 1));
+  lod->half_size = 2.0 * b * lod->quantum;
+  for (int k = 0; k < 2; k++)
+    lod->centre[k] = round (view->eye[k] / lod->quantum) * lod->quantum;
+}
+
+/* Whether the box [lo, hi] lies wholly outside one of the view frustum's
+ * planes (the four sides and the near plane). */
+static gboolean
+box_culled (const WgShadeView *v, const double lo[3], const double hi[3])
+{
+  double planes[5][3];
+  for (int k = 0; k < 3; k++)
+    {
+      planes[0][k] = v->tan_x * v->forward[k] + v->right[k];
+      planes[1][k] = v->tan_x * v->forward[k] - v->right[k];
+      planes[2][k] = v->tan_y * v->forward[k] + v->up[k];
+      planes[3][k] = v->tan_y * v->forward[k] - v->up[k];
+      planes[4][k] = v->forward[k];
+    }
+  for (int p = 0; p < 5; p++)
+    {
+      /* The box's corner farthest along the plane's normal. */
+      double d = 0;
+      for (int k = 0; k < 3; k++)
+        d += planes[p][k] * ((planes[p][k] > 0 ? hi[k] : lo[k]) - v->eye[k]);
+      if (d < (p == 4 ? NEAR_PLANE : 0.0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+block_compare (const void *a, const void *b)
+{
+  float ka = ((const Block *) a)->key, kb = ((const Block *) b)->key;
+  return (ka > kb) - (ka < kb);
+}
+
+/* Fills gpu->upload with the visible blocks of @lod, nearest first, and
+ * returns how many. @margin (m): how far waves may move a vertex. */
+static guint
+blocks_visible (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeLod *lod, double margin)
+{
+  guint n = 0;
+  for (guint l = 0; l < lod->levels; l++)
+    {
+      double step = lod->step0 * (double) (1u << l), side = WG_SHADE_BLOCK * step;
+      gboolean stitched = l + 1 < lod->levels;
+      for (int a = 0; a < 4; a++)
+        for (int c = 0; c < 4; c++)
+          {
+            if (l > 0 && (a == 1 || a == 2) && (c == 1 || c == 2))
+              continue; /* level l − 1 is there */
+            double x = lod->centre[0] + (a - 2) * side, y = lod->centre[1] + (c - 2) * side;
+            double lo[3] = { x - margin, y - margin, -margin };
+            double hi[3] = { x + side + margin, y + side + margin, margin };
+            if (box_culled (view, lo, hi))
+              continue;
+            int mask = stitched ? (a == 0) | (a == 3) << 1 | (c == 0) << 2 | (c == 3) << 3 : 0;
+            double dx = x + 0.5 * side - view->eye[0], dy = y + 0.5 * side - view->eye[1];
+            float scale = (float) (1u << l), place = (float) WG_SHADE_BLOCK * scale;
+            gpu->blocks[n++] = (Block){ { (a - 2) * place, (c - 2) * place, scale, (float) mask },
+                                        (float) (dx * dx + dy * dy) };
+          }
+    }
+  qsort (gpu->blocks, n, sizeof (Block), block_compare);
+  for (guint i = 0; i < n; i++)
+    memcpy (gpu->upload[i], gpu->blocks[i].block, sizeof gpu->upload[i]);
+  return n;
+}
+
+static void
+block_indices (GLushort *out)
+{
+  const guint n = WG_SHADE_BLOCK + 1;
+  for (guint j = 0; j < WG_SHADE_BLOCK; j++)
+    for (guint i = 0; i < WG_SHADE_BLOCK; i++)
+      {
+        GLushort a = (GLushort) (j * n + i), b = a + 1, c = a + n, d = c + 1;
+        const GLushort quad[6] = { a, b, d, a, d, c };
+        memcpy (out, quad, sizeof quad);
+        out += 6;
+      }
+}
+
+WgShadeGpu *
+wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
+{
+  WgShadeGpu *gpu = g_new0 (WgShadeGpu, 1);
+  gpu->gpu = wg_ctx_gpu (ctx);
+  WgBuffer *out = wg_ctx_output (ctx, 0);
+  gpu->width = out->width;
+  gpu->height = out->height;
+  if (!wg_gpu_kernel_init_render (&gpu->kernel, gpu->gpu, "surface-shade.vert",
+                                  "surface-shade.frag", NULL, sizeof (ShadeUniforms), error))
+    {
+      wg_ctx_prefix_error (ctx, error, -1);
+      wg_shade_gpu_free (gpu);
+      return NULL;
+    }
+  gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
+  mips_create (ctx, gpu);
+  gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
+
+  GLint bound_fb = 0, bound_rb = 0, bound_vao = 0, bound_array = 0;
+  glGetIntegerv (GL_FRAMEBUFFER_BINDING, &bound_fb);
+  glGetIntegerv (GL_RENDERBUFFER_BINDING, &bound_rb);
+  glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &bound_vao);
+  glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &bound_array);
+  glGenFramebuffers (1, &gpu->framebuffer);
+  glGenRenderbuffers (1, &gpu->colour);
+  glGenRenderbuffers (1, &gpu->depth);
+  glBindRenderbuffer (GL_RENDERBUFFER, gpu->colour);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA32F, (GLsizei) gpu->width, (GLsizei) gpu->height);
+  glBindRenderbuffer (GL_RENDERBUFFER, gpu->depth);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, (GLsizei) gpu->width,
+                         (GLsizei) gpu->height);
+  glBindFramebuffer (GL_FRAMEBUFFER, gpu->framebuffer);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, gpu->colour);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, gpu->depth);
+  GLenum status = glCheckFramebufferStatus (GL_FRAMEBUFFER);
+
+  /* One block's grid of indices; the blocks are its instances. */
+  glGenVertexArrays (1, &gpu->vao);
+  glBindVertexArray (gpu->vao);
+  glGenBuffers (1, &gpu->instances);
+  glBindBuffer (GL_ARRAY_BUFFER, gpu->instances);
+  glBufferData (GL_ARRAY_BUFFER, sizeof gpu->upload, NULL, GL_STREAM_DRAW);
+  glEnableVertexAttribArray (0);
+  glVertexAttribPointer (0, 4, GL_FLOAT, GL_FALSE, 0, NULL);
+  glVertexAttribDivisor (0, 1);
+  g_autofree GLushort *indices = g_new (GLushort, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK);
+  block_indices (indices);
+  glGenBuffers (1, &gpu->indices);
+  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, gpu->indices);
+  glBufferData (GL_ELEMENT_ARRAY_BUFFER, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK * sizeof (GLushort),
+                indices, GL_STATIC_DRAW);
+  for (int i = 0; i < 6; i++)
+    wg_gpu_context_count_object (gpu->gpu);
+  glBindVertexArray ((GLuint) bound_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, (GLuint) bound_array);
+  glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) bound_fb);
+  glBindRenderbuffer (GL_RENDERBUFFER, (GLuint) bound_rb);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, -1,
+                    "the %u×%u RGBA32F framebuffer is incomplete (status 0x%04x)", gpu->width,
+                    gpu->height, status);
+      wg_shade_gpu_free (gpu);
+      return NULL;
+    }
+  if (!wg_gpu_check ("surface-shade: building the framebuffer and the mesh", error))
+    {
+      wg_ctx_prefix_error (ctx, error, -1);
+      wg_shade_gpu_free (gpu);
+      return NULL;
+    }
+  return gpu;
+}
+
+static void
+set4 (float out[4], const float xyz[3], float w)
+{
+  out[0] = xyz[0];
+  out[1] = xyz[1];
+  out[2] = xyz[2];
+  out[3] = w;
+}
+
+static void
+set_rgb (float out[4], WgVec3 c, float w)
+{
+  const float xyz[3] = { c.x, c.y, c.z };
+  set4 (out, xyz, w);
+}
+
+static void
+uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, WgBuffer *surface,
+               const gboolean present[WG_SHADE_N_INPUTS])
+{
+  const WgShadingParams *s = &v->shading;
+  memset (u, 0, sizeof *u);
+  set4 (u->u_eye, v->eye, (float) NEAR_PLANE);
+  set4 (u->u_forward, v->forward, v->tan_x);
+  set4 (u->u_right, v->right, v->tan_y);
+  set4 (u->u_up, v->up, (float) lod->step0);
+  set_rgb (u->u_sun, s->sun, s->sun_intensity);
+  set_rgb (u->u_absorption, s->absorption, s->ior);
+  set_rgb (u->u_bottom, s->bottom, s->alpha);
+  set_rgb (u->u_foam_colour, s->foam, s->scattering);
+  set_rgb (u->u_water, s->water, v->exposure);
+  const float field[4] = { (float) surface->extent[0], (float) surface->extent[1],
+                           (float) surface->width, (float) surface->height };
+  memcpy (u->u_field, field, sizeof field);
+  /* The skirt overlaps the mesh's outer quads (no seam to crack) and reaches
+   * so far that the sea's edge is well under a pixel below the horizon. */
+  const float skirt[4] = { (float) lod->centre[0], (float) lod->centre[1],
+                           (float) (lod->half_size - lod->quantum),
+                           (float) MAX (1e7, 1e5 * fabs ((double) v->eye[2])) };
+  memcpy (u->u_skirt, skirt, sizeof skirt);
+  u->u_picture[0] = (float) v->width;
+  u->u_picture[1] = (float) v->height;
+  u->u_crest_height = v->crest_height;
+  u->u_fade_start = v->fade_start;
+  u->u_detail_distance = v->detail_distance;
+  u->u_haze_distance = v->haze_distance;
+  u->u_max_level = (float) (wg_shade_mip_levels ((guint) surface->width, (guint) surface->height) - 1);
+  u->u_fresnel = s->fresnel;
+  u->u_tone = v->tone_mapping;
+  u->u_channels = (int32_t) surface->channels;
+  u->u_repeat = v->repeat != FALSE;
+  u->u_has_normal = present[WG_SHADE_IN_NORMAL];
+  u->u_has_foam = present[WG_SHADE_IN_FOAM];
+  u->u_has_sky = present[WG_SHADE_IN_SKY];
+  u->u_has_depth = present[WG_SHADE_IN_DEPTH];
+}
+
+/* The GL state a frame changes, saved so that a host sharing the context
+ * (the editor) finds its own again. */
+typedef struct {
+  GLint draw_fb, read_fb, viewport[4], program, vao, array, pack, pack_store[3];
+  GLint depth_func, clip_origin, clip_depth, active, textures[N_UNITS];
+  GLboolean depth_test, depth_mask, blend, cull, scissor;
+  GLfloat clear_colour[4], clear_depth;
+} SavedState;
+
+static const GLenum pack_params[3] = { GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS,
+                                       GL_PACK_SKIP_PIXELS };
+
+static void
+state_save (SavedState *s, gboolean clip_control)
+{
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fb);
+  glGetIntegerv (GL_READ_FRAMEBUFFER_BINDING, &s->read_fb);
+  glGetIntegerv (GL_VIEWPORT, s->viewport);
+  glGetIntegerv (GL_CURRENT_PROGRAM, &s->program);
+  glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &s->vao);
+  glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &s->array);
+  glGetIntegerv (GL_PIXEL_PACK_BUFFER_BINDING, &s->pack);
+  for (int i = 0; i < 3; i++)
+    glGetIntegerv (pack_params[i], &s->pack_store[i]);
+  glGetIntegerv (GL_DEPTH_FUNC, &s->depth_func);
+  if (clip_control)
+    {
+      glGetIntegerv (GL_CLIP_ORIGIN, &s->clip_origin);
+      glGetIntegerv (GL_CLIP_DEPTH_MODE, &s->clip_depth);
+    }
+  glGetIntegerv (GL_ACTIVE_TEXTURE, &s->active);
+  for (int u = 0; u < N_UNITS; u++)
+    {
+      glActiveTexture (GL_TEXTURE0 + u);
+      glGetIntegerv (GL_TEXTURE_BINDING_2D, &s->textures[u]);
+    }
+  s->depth_test = glIsEnabled (GL_DEPTH_TEST);
+  glGetBooleanv (GL_DEPTH_WRITEMASK, &s->depth_mask);
+  s->blend = glIsEnabled (GL_BLEND);
+  s->cull = glIsEnabled (GL_CULL_FACE);
+  s->scissor = glIsEnabled (GL_SCISSOR_TEST);
+  glGetFloatv (GL_COLOR_CLEAR_VALUE, s->clear_colour);
+  glGetFloatv (GL_DEPTH_CLEAR_VALUE, &s->clear_depth);
+}
+
+static void
+enable (GLenum cap, GLboolean on)
+{
+  if (on)
+    glEnable (cap);
+  else
+    glDisable (cap);
+}
+
+static void
+state_restore (const SavedState *s, gboolean clip_control)
+{
+  glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) s->draw_fb);
+  glBindFramebuffer (GL_READ_FRAMEBUFFER, (GLuint) s->read_fb);
+  glViewport (s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
+  glUseProgram ((GLuint) s->program);
+  glBindVertexArray ((GLuint) s->vao);
+  glBindBuffer (GL_ARRAY_BUFFER, (GLuint) s->array);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, (GLuint) s->pack);
+  for (int i = 0; i < 3; i++)
+    glPixelStorei (pack_params[i], s->pack_store[i]);
+  glDepthFunc ((GLenum) s->depth_func);
+  if (clip_control)
+    glClipControl ((GLenum) s->clip_origin, (GLenum) s->clip_depth);
+  for (int u = 0; u < N_UNITS; u++)
+    {
+      glActiveTexture (GL_TEXTURE0 + u);
+      glBindTexture (GL_TEXTURE_2D, (GLuint) s->textures[u]);
+    }
+  glActiveTexture ((GLenum) s->active);
+  enable (GL_DEPTH_TEST, s->depth_test);
+  glDepthMask (s->depth_mask);
+  enable (GL_BLEND, s->blend);
+  enable (GL_CULL_FACE, s->cull);
+  enable (GL_SCISSOR_TEST, s->scissor);
+  glClearColor (s->clear_colour[0], s->clear_colour[1], s->clear_colour[2], s->clear_colour[3]);
+  glClearDepthf (s->clear_depth);
+}
+
+/* Binds the inputs' textures to their units; @present says which exist. */
+static gboolean
+textures_bind (WgNodeContext *ctx, gboolean present[WG_SHADE_N_INPUTS], GError **error)
+{
+  for (int u = 0; u < N_UNITS; u++)
+    {
+      WgBuffer *b = wg_ctx_input (ctx, (guint) u);
+      present[u] = b != NULL;
+      GLuint texture = b ? wg_buffer_get_gl_texture (b, error) : 0;
+      if (b && texture == 0)
+        return FALSE;
+      glActiveTexture (GL_TEXTURE0 + u);
+      glBindTexture (GL_TEXTURE_2D, texture);
+    }
+  return TRUE;
+}
+
+gboolean
+wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
+                      GError **error)
+{
+  G_STATIC_ASSERT ((int) N_UNITS == (int) WG_SHADE_N_INPUTS);
+  WgBuffer *surface = wg_ctx_input (ctx, WG_SHADE_IN_DISPLACEMENT);
+  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
+  if (out == 0)
+    return FALSE;
+  WgShadeLod lod;
+  const guint cells[2] = { surface->width, surface->height };
+  wg_shade_lod (view, surface->extent, cells, &lod);
+  /* How far waves may carry a vertex out of its block's box. */
+  double margin = 0.1 * MAX (surface->extent[0], surface->extent[1]) + 2.0 * view->crest_height;
+  guint n_blocks = blocks_visible (gpu, view, &lod, margin);
+
+  SavedState saved;
+  state_save (&saved, gpu->clip_control);
+  gboolean present[WG_SHADE_N_INPUTS];
+  if (!textures_bind (ctx, present, error) || !mips_fill (ctx, gpu, error))
+    {
+      state_restore (&saved, gpu->clip_control);
+      return FALSE;
+    }
+  ShadeUniforms u;
+  uniforms_fill (&u, view, &lod, surface, present);
+  wg_gpu_kernel_use (&gpu->kernel, &u);
+
+  glBindFramebuffer (GL_FRAMEBUFFER, gpu->framebuffer);
+  glViewport (0, 0, (GLsizei) gpu->width, (GLsizei) gpu->height);
+  if (gpu->clip_control)
+    glClipControl (GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+  glDisable (GL_BLEND);
+  glDisable (GL_CULL_FACE);
+  glDisable (GL_SCISSOR_TEST);
+  glEnable (GL_DEPTH_TEST);
+  glDepthMask (GL_TRUE);
+  glClearColor (0, 0, 0, 1);
+  /* Reversed depth: near/z, 0 at infinity. */
+  glClearDepthf (0.0f);
+  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glBindVertexArray (gpu->vao);
+  glBindBuffer (GL_ARRAY_BUFFER, gpu->instances);
+  glBufferSubData (GL_ARRAY_BUFFER, 0, (GLsizeiptr) (n_blocks * sizeof gpu->upload[0]),
+                   gpu->upload);
+
+  glDepthFunc (GL_GREATER);
+  glUniform1i (gpu->mode_location, WG_SHADE_MODE_MESH);
+  glDrawElementsInstanced (GL_TRIANGLES, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK, GL_UNSIGNED_SHORT,
+                           NULL, (GLsizei) n_blocks);
+  glUniform1i (gpu->mode_location, WG_SHADE_MODE_SKIRT);
+  glDrawArrays (GL_TRIANGLES, 0, 24);
+  /* The sky at depth 0 fills what no water covered. */
+  glDepthFunc (GL_GEQUAL);
+  glUniform1i (gpu->mode_location, WG_SHADE_MODE_SKY);
+  glDrawArrays (GL_TRIANGLES, 0, 3);
+
+  glBindFramebuffer (GL_READ_FRAMEBUFFER, gpu->framebuffer);
+  glReadBuffer (GL_COLOR_ATTACHMENT0);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, out);
+  for (int i = 0; i < 3; i++)
+    glPixelStorei (pack_params[i], 0);
+  glReadPixels (0, 0, (GLsizei) gpu->width, (GLsizei) gpu->height, GL_RGBA, GL_FLOAT, NULL);
+  state_restore (&saved, gpu->clip_control);
+  if (!wg_gpu_check ("surface-shade: rendering", error))
+    {
+      wg_ctx_prefix_error (ctx, error, -1);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+wg_shade_gpu_free (WgShadeGpu *gpu)
+{
+  if (gpu == NULL)
+    return;
+  wg_gpu_kernel_clear (&gpu->kernel);
+  glDeleteTextures (2, gpu->mips);
+  glDeleteFramebuffers (1, &gpu->framebuffer);
+  glDeleteRenderbuffers (1, &gpu->colour);
+  glDeleteRenderbuffers (1, &gpu->depth);
+  glDeleteVertexArrays (1, &gpu->vao);
+  glDeleteBuffers (1, &gpu->instances);
+  glDeleteBuffers (1, &gpu->indices);
+  g_free (gpu);
+}

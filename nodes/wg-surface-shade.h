@@ -1,0 +1,192 @@
+/* wg-surface-shade.h — what the surface-shade node's files share: its
+ * parameters, the view and look resolved from them per frame (in float,
+ * the precision both backends shade in), and the CPU and GPU paths.
+ *
+ *  - wg-node-surface-shade.c: the node (ports, parameters, prepare, which
+ *    path runs);
+ *  - wg-surface-shade-cpu.c: a ray march of the displaced, tiled surface
+ *    per pixel;
+ *  - wg-surface-shade-gpu.c (+ shaders/surface-shade.*): papers/003 §5.1's
+ *    LOD mesh, rasterised.
+ * Both shade with shaders/surface-shading.glsl's functions (the CPU with
+ * their C port, runtime/wg-shading.c). */
+#pragma once
+
+#include "wg-node-private.h"
+#include "wg-shading.h"
+
+G_BEGIN_DECLS
+
+enum {
+  WG_SHADE_IN_DISPLACEMENT, /* 3 channels (λDx, λDy, h), or 1: a height */
+  WG_SHADE_IN_NORMAL,       /* 3, optional */
+  WG_SHADE_IN_FOAM,         /* 1, optional */
+  WG_SHADE_IN_SKY,          /* image, optional: an equirectangular sky map */
+  WG_SHADE_IN_DEPTH,        /* 1, optional: water depth (m) */
+  WG_SHADE_N_INPUTS
+};
+
+typedef enum { WG_SHADE_AIM_YAW_PITCH, WG_SHADE_AIM_TARGET } WgShadeAim;
+
+/* GLSL wg_tone_map()'s modes. */
+typedef enum {
+  WG_TONE_EXPONENTIAL = 0, /* 1 − e^(−1.4 x): the editor viewport's shoulder */
+  WG_TONE_ACES = 1,        /* Narkowicz's fit of the ACES filmic curve */
+  WG_TONE_NONE = 2,        /* linear, HDR kept (for EXR) */
+} WgToneMapping;
+
+/* The parameters as the plan fills them (angles in radians). */
+typedef struct {
+  double camera_x, camera_y, camera_z;
+  int aim;
+  double yaw, pitch;
+  double target_x, target_y, target_z;
+  double fov;
+  gint64 width, height;
+  double sun_azimuth, sun_elevation, sun_intensity;
+  double exposure;
+  int tone_mapping;
+  double ior;
+  int fresnel;
+  double absorption_r, absorption_g, absorption_b;
+  double water_r, water_g, water_b;
+  double scattering;
+  double bottom_r, bottom_g, bottom_b;
+  double foam_r, foam_g, foam_b;
+  double crest_height;
+  gboolean repeat;
+  double fade_start, detail_distance;
+  double haze_distance;
+} WgSurfaceShadeParams;
+
+/**
+ * WgShadeView:
+ * One frame's camera and look. A pixel (i, j) of the @width × @height
+ * picture, row 0 at the top, looks along
+ *   forward + right · (2 (i + ½)/width − 1) · tan_x + up · (1 − 2 (j + ½)/height) · tan_y
+ * (normalised) from @eye: a pinhole camera with vertical field of view
+ * 2 atan(tan_y) and square pixels. z is up, metres.
+ */
+typedef struct {
+  float eye[3];
+  float forward[3], right[3], up[3];
+  float tan_x, tan_y;
+  guint width, height;
+  WgShadingParams shading;
+  float exposure;     /* 2^EV, applied before tone mapping */
+  int tone_mapping;   /* WgToneMapping */
+  float crest_height; /* m: the height at which the crest colour is full */
+  gboolean repeat;    /* the field tiles the plane (else flat water outside it) */
+  float fade_start, detail_distance; /* m from the eye, horizontally */
+  float haze_distance;               /* m; 0: no haze */
+} WgShadeView;
+
+/**
+ * wg_surface_shade_view:
+ * Resolves @p (this frame's values) into @view. Errors: a target at the
+ * camera's position, or straight above or below it (no heading to look
+ * along), located at the parameter.
+ */
+gboolean wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p,
+                                WgShadeView *view, GError **error);
+
+/** wg_shade_view_ray: the unit direction pixel centre (@i + ½, @j + ½) looks along. */
+void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3]);
+
+/**
+ * wg_shade_detail:
+ * How much of the waves' detail is kept at horizontal distance @dist (m)
+ * from the eye: 1 up to fade_start, 0 from detail_distance on, a smoothstep
+ * between (GLSL wg_detail() in shaders/surface-shade.glsl).
+ */
+float wg_shade_detail (const WgShadeView *view, float dist);
+
+/* Most levels of the GPU path's LOD mesh. */
+#define WG_SHADE_MAX_LEVELS 24
+
+/**
+ * WgShadeLod:
+ * The GPU path's LOD mesh for one view (papers/003 §5.1): level 0 is a
+ * square of 4 × 4 blocks of WG_SHADE_BLOCK² quads at vertex step @step0 (m)
+ * around @centre, level l a ring of 12 such blocks at step @step0 · 2^l
+ * around level l − 1, out to @half_size (m) from @centre; a flat skirt takes
+ * the sea from there to the horizon. @centre is the eye's x, y rounded to a
+ * multiple of @quantum, the coarsest level's step, so that the mesh moves
+ * only in whole coarse steps and every level's vertices stay on its own
+ * lattice (step · Z²): the surface it samples does not swim.
+ */
+typedef struct {
+  double centre[2];
+  double step0;
+  double quantum;
+  guint levels;
+  double half_size;
+} WgShadeLod;
+
+/**
+ * wg_shade_lod:
+ * The LOD mesh for @view over a field of @cells (w, h) covering @extent (m):
+ * the finest step is the field's smaller cell side, the levels as few as put
+ * the mesh's edge beyond view->detail_distance from the eye (the step grows
+ * when WG_SHADE_MAX_LEVELS would not reach).
+ */
+void wg_shade_lod (const WgShadeView *view, const double extent[2], const guint cells[2],
+                   WgShadeLod *lod);
+
+/* Most mip levels of the filtered normals and foam (a 16384² field has 15). */
+#define WG_SHADE_MAX_MIPS 16
+
+/**
+ * wg_shade_mip_levels:
+ * Mip levels both paths filter a @w × @h field's normals and foam with:
+ * level l + 1 is the 2 × 2 mean of level l, halving while both sides are
+ * even (a power-of-two grid goes down to one cell along its short side).
+ */
+guint wg_shade_mip_levels (guint w, guint h);
+
+/**
+ * wg_shade_filter_level:
+ * The mip level (fractional, 0 … @levels − 1) a pixel samples normals and
+ * foam at: log2 of its footprint on the sea over the field's @cell size
+ * (m). The footprint is @dist (m, eye to point) times the pixel's angle
+ * (2 tan_y / height), stretched by 1/@cos_inc (|dir.z| of the pixel's ray,
+ * at least 0.1) along the view as a texture unit's longer axis is (GLSL
+ * wg_filter_level() in shaders/surface-shade.glsl).
+ */
+float wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float cell,
+                             guint levels);
+
+/* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
+typedef struct _WgShadeCpu WgShadeCpu;
+WgShadeCpu *wg_shade_cpu_new (WgNodeContext *ctx);
+gboolean wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *view,
+                               GError **error);
+void wg_shade_cpu_free (WgShadeCpu *cpu);
+
+/* The GPU path (wg-surface-shade-gpu.c), its context current. */
+typedef struct _WgShadeGpu WgShadeGpu;
+
+/**
+ * wg_shade_gpu_new:
+ * In prepare, after the output image is defined: builds the render program
+ * (surface-shade.vert/.frag), the output-sized RGBA32F framebuffer with a
+ * float depth buffer, and the mesh's index and instance buffers. Errors:
+ * WG_GPU_ERROR_SHADER (located at the node) when the program does not
+ * build; WG_NODE_ERROR_BACKEND when the framebuffer is incomplete.
+ */
+WgShadeGpu *wg_shade_gpu_new (WgNodeContext *ctx, GError **error);
+
+/**
+ * wg_shade_gpu_process:
+ * Renders @view of the node's inputs (papers/003 §5.1's LOD mesh, see
+ * wg_shade_lod()) into the output image's storage buffer, row 0 at the top,
+ * and restores the GL state it changed. Errors: a GL error after the work
+ * (WG_GPU_ERROR_FAILED) or an input that cannot become a texture.
+ */
+gboolean wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
+                               GError **error);
+
+/** wg_shade_gpu_free: deletes the GL objects (the context current); NULL is ignored. */
+void wg_shade_gpu_free (WgShadeGpu *gpu);
+
+G_END_DECLS
