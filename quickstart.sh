@@ -67,8 +67,8 @@ case "${1:-}" in
   bake)
     install_packages
     build
-    ./build/runtime/wavegraph run graphs/ocean.json --out out
-    echo "quickstart: frames in out/ocean/, preview in out/contact-sheet.png" >&2
+    ./build/runtime/wavegraph run graphs/ocean.json --out out --preview out/ocean.mp4
+    echo "quickstart: frames in out/ocean/, contact sheet out/contact-sheet.png, movie out/ocean.mp4" >&2
     ;;
   test)
     install_packages "${test_packages[@]}"

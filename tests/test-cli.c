@@ -676,7 +676,8 @@ test_bake_matches_runtime (void)
   Run r = run_cli (dir, args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "baked 3 frames (3-5)"));
-  g_assert_nonnull (strstr (r.err, "6 files"));
+  /* Height EXR, normal PNG and the beauty pass's PNG per frame. */
+  g_assert_nonnull (strstr (r.err, "9 files"));
   wg_test_run_clear (&r);
 
   g_autoptr (GError) error = NULL;
@@ -708,16 +709,17 @@ test_bake_matches_runtime (void)
   g_autofree float *ps = wg_png_read (sheet, &w, &hh, &ch, &error);
   g_assert_no_error (error);
   g_assert_nonnull (ps);
-  /* 3 thumbnails of 128² in a 2×2 grid with 2-pixel gaps, each labelled
-   * with its frame in its lower-left corner. */
+  /* 3 thumbnails of the 640 × 360 beauty pass, 128 × 72, in a 2×2 grid with
+   * 2-pixel gaps, each labelled with its frame in its lower-left corner;
+   * their top rows show the sky, nowhere white. */
   g_assert_cmpuint (w, ==, 2 * 128 + 3 * 2);
-  g_assert_cmpuint (hh, ==, 2 * 128 + 3 * 2);
+  g_assert_cmpuint (hh, ==, 2 * 72 + 3 * 2);
   g_assert_cmpuint (ch, >=, 3);
   for (guint k = 0; k < 3; k++)
     {
-      guint x0 = 2 + (k % 2) * 130, y0 = 2 + (k / 2) * 130;
-      g_assert_cmpuint (white_pixels (ps, w, ch, x0, y0 + 128 - 15, 40, 15), >=, 8);
-      g_assert_cmpuint (white_pixels (ps, w, ch, x0 + 70, y0, 58, 60), <=, 1);
+      guint x0 = 2 + (k % 2) * 130, y0 = 2 + (k / 2) * 74;
+      g_assert_cmpuint (white_pixels (ps, w, ch, x0, y0 + 72 - 15, 40, 15), >=, 8);
+      g_assert_cmpuint (white_pixels (ps, w, ch, x0 + 70, y0, 58, 20), <=, 1);
     }
   wg_test_remove_tree (dir);
 }
@@ -1097,7 +1099,8 @@ test_stopped_bake_resumes (void)
   g_assert_no_error (error);
   g_autofree char *maps = g_build_filename (dir, "two", "ocean", NULL);
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  for (int waited = 0; files->len < 6; waited++)
+  /* Four files a frame: three maps and the beauty pass. */
+  for (int waited = 0; files->len < 8; waited++)
     {
       g_assert_cmpint (waited, <, 6000);
       g_usleep (5000);
@@ -1118,8 +1121,8 @@ test_stopped_bake_resumes (void)
   g_assert_nonnull (strstr (err, resume));
   g_ptr_array_set_size (files, 0);
   list_files (maps, NULL, files);
-  /* Three maps per frame, every one of frames 0..frame. */
-  g_assert_cmpuint (files->len, ==, 3 * (frame + 1));
+  /* Three maps and a beauty pass per frame, every one of frames 0..frame. */
+  g_assert_cmpuint (files->len, ==, 4 * (frame + 1));
 
   g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT, frame + 1,
                                             frame + 3);
@@ -1137,11 +1140,12 @@ test_stopped_bake_resumes (void)
       wg_test_run_clear (&r);
     }
   for (gint64 f = 0; f <= frame + 3; f++)
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 4; m++)
       {
-        const char *map = (const char *[]) { "displacement", "foam", "normal" }[m];
-        g_autofree char *a = g_strdup_printf ("%s/one/ocean/%s.%04d.exr", dir, map, (int) f);
-        g_autofree char *b = g_strdup_printf ("%s/two/ocean/%s.%04d.exr", dir, map, (int) f);
+        const char *map = (const char *[]) { "displacement", "foam", "normal", "beauty" }[m];
+        g_autofree char *name = g_strdup_printf ("%s.%04d.%s", map, (int) f, m < 3 ? "exr" : "png");
+        g_autofree char *a = g_strdup_printf ("%s/one/ocean/%s", dir, name);
+        g_autofree char *b = g_strdup_printf ("%s/two/ocean/%s", dir, name);
         g_autofree char *x = NULL, *y = NULL;
         gsize nx, ny;
         g_assert_true (g_file_get_contents (a, &x, &nx, NULL));

@@ -384,7 +384,8 @@ test_enable_poking (void)
   assert_param (g, "poke", "duration", "inf");
   g_autofree char *wiring = links_and_inputs (g);
   g_assert_cmpstr (wiring, ==, "splash:source>drop:source pillar:mask>water:obstruction "
-                   "water:height>height_out:field drop:source>poke:source "
+                   "water:height>height_out:field water:height>shade:displacement "
+                   "shade:image>beauty_out:image drop:source>poke:source "
                    "poke:source>water:source | poke_x=poke.x poke_y=poke.y "
                    "poke_amplitude=poke.amplitude");
   g_autoptr (WgInteraction) poke = wg_interaction_find (g, &wg_poke_role);
