@@ -237,6 +237,39 @@ test_ocean_threads (void)
   g_assert_cmpfloat (sea, <, 0.9);
 }
 
+/* The camera keyframes like any float parameter: halfway between two keys
+ * of the camera's height and yaw the picture is the one a camera fixed at
+ * the interpolated values takes, and it differs from the keys' own. */
+static void
+test_keyframed_camera (void)
+{
+  g_autoptr (WgGraph) moving = mirror_graph (0, -10, 50);
+  g_autoptr (WgGraph) fixed = mirror_graph (45, -10, 50);
+  g_autoptr (GError) error = NULL;
+  const double times[] = { 0, 1 }, yaws[] = { 0, 90 }, heights[] = { 3, 7 };
+  g_assert_true (wg_graph_set_param_keyframes (moving, "shade", "yaw", times, yaws, 2, &error));
+  g_assert_true (
+    wg_graph_set_param_keyframes (moving, "shade", "camera_z", times, heights, 2, &error));
+  g_assert_true (wg_graph_set_param_double (fixed, "shade", "camera_z", 5, &error));
+  g_assert_no_error (error);
+  g_autoptr (WgPlan) a = wg_test_plan (moving, 1);
+  g_autoptr (WgPlan) b = wg_test_plan (fixed, 1);
+  gsize n;
+  /* 24 fps: frame 12 is t = 0.5 s, halfway. */
+  g_autofree float *first = wg_test_eval_copy (a, 0, "shade:image", &n);
+  g_autofree float *half = wg_test_eval_copy (a, 12, "shade:image", &n);
+  const float *want = wg_test_eval (b, 12, "shade:image");
+  double worst = 0, moved = 0;
+  for (gsize p = 0; p < n; p++)
+    {
+      worst = fmax (worst, fabs (half[p] - want[p]));
+      moved = fmax (moved, fabs (half[p] - first[p]));
+    }
+  g_test_message ("keyframed vs fixed camera: max difference %.2e (moved: %.2e)", worst, moved);
+  g_assert_cmpfloat (worst, <=, 1e-6);
+  g_assert_cmpfloat (moved, >, 0.05);
+}
+
 /* Bad parameters and links are refused where they are. */
 static void
 test_errors (void)
@@ -273,6 +306,7 @@ main (int argc, char **argv)
   wg_test_add_both ("surface-shade", "mirror", test_mirror);
   wg_test_add_both ("surface-shade", "shallow-bottom", test_shallow_bottom);
   wg_test_add_both ("surface-shade", "ocean-threads", test_ocean_threads);
+  wg_test_add_both ("surface-shade", "keyframed-camera", test_keyframed_camera);
   wg_test_add_both ("surface-shade", "errors", test_errors);
   return g_test_run ();
 }
