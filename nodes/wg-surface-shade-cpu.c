@@ -22,7 +22,7 @@
  * |∂D/∂x| < 1, i.e. everywhere the surface does not fold. */
 #define INVERSION_STEPS 4
 /* Secant steps refining a ray's crossing of the surface. */
-#define REFINE_STEPS 2
+#define REFINE_STEPS 1
 /* Longest march, in steps, before a ray takes the far plane. */
 #define MAX_STEPS 1024
 
@@ -339,9 +339,8 @@ static WgVec3
 shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, const float p[3])
 {
   WgVec3 dir = { d[0], d[1], d[2] };
-  WgVec3 haze = sky_along (s, view, normalized (d[0], d[1], 0.02f));
   if (t < 0)
-    return wg_shade_finish (sky_along (s, view, dir), haze, 0.0f, 0.0f, view->exposure,
+    return wg_shade_finish (sky_along (s, view, dir), dir, 0.0f, 0.0f, view->exposure,
                             view->tone_mapping);
   float dist = length2 (p[0] - view->eye[0], p[1] - view->eye[1]);
   float k = wg_shade_detail (view, dist);
@@ -394,6 +393,7 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
                                : wg_shade_surface_point (n, v);
   WgVec3 c = wg_shade_surface_sky (&view->shading, &sp, v, sky_along (s, view, sp.r), foam,
                                    crest, depth);
+  WgVec3 haze = view->haze_distance > 0 ? sky_along (s, view, normalized (d[0], d[1], 0.02f)) : c;
   return wg_shade_finish (c, haze, t, view->haze_distance, view->exposure, view->tone_mapping);
 }
 
@@ -516,6 +516,19 @@ march (const Scene *s, const WgShadeView *view, const float d[3], float near, fl
 /* Fraction of the pixel below's hit distance a ray starts marching from. */
 #define COHERENCE 0.99f
 
+/* wg_shade_view_ray() in float, as the GPU's fragments compute it. */
+static inline void
+view_ray (const WgShadeView *v, guint i, guint j, float d[3])
+{
+  float x = (2.0f * ((float) i + 0.5f) / (float) v->width - 1.0f) * v->tan_x;
+  float y = (1.0f - 2.0f * ((float) j + 0.5f) / (float) v->height) * v->tan_y;
+  for (int k = 0; k < 3; k++)
+    d[k] = v->forward[k] + x * v->right[k] + y * v->up[k];
+  float inv = 1.0f / sqrtf (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  for (int k = 0; k < 3; k++)
+    d[k] *= inv;
+}
+
 /* Columns per strip: the unit of work of a thread. */
 #define STRIP 32
 
@@ -534,7 +547,7 @@ shade_strip (const Scene *s, const WgShadeView *view, float *out, guint i0, guin
     for (guint i = i0; i < i1; i++)
       {
         float d[3];
-        wg_shade_view_ray (view, i, j, d);
+        view_ray (view, i, j, d);
         float t = march (s, view, d, near[i - i0], step_min, pixel);
         float p[3] = { view->eye[0] + t * d[0], view->eye[1] + t * d[1],
                        view->eye[2] + t * d[2] };

@@ -156,7 +156,8 @@ lobe (WgVec3 a, WgVec3 b, float p)
 {
   WgVec3 d = sub (a, b);
   float x = 0.5f * dot (d, d);
-  if (x >= 1.0f)
+  /* GLSL wg_lobe(): (1 − x)^p ≤ e^(−p x), below 2e-35 past p x = 80. */
+  if (x >= 1.0f || p * x > 80.0f)
     return 0.0f;
   float l = x < 0.05f ? -x * (1.0f + x * (1.0f / 2.0f + x * (1.0f / 3.0f + x * (1.0f / 4.0f
                                                      + x * (1.0f / 5.0f + x / 6.0f)))))
@@ -170,7 +171,7 @@ wg_shade_sky (WgVec3 dir, WgVec3 sun)
   const WgVec3 zenith = vec3 (0.07f, 0.20f, 0.52f);
   const WgVec3 horizon = vec3 (0.52f, 0.66f, 0.80f);
   float h = clampf (dir.z, 0.0f, 1.0f);
-  WgVec3 c = mix (horizon, zenith, powf (h, 0.5f));
+  WgVec3 c = mix (horizon, zenith, sqrtf (h));
   if (dir.z < 0.0f)
     c = mix (horizon, vec3 (0.25f, 0.33f, 0.40f), clampf (-dir.z * 4.0f, 0.0f, 1.0f));
   c = add (c, scale (vec3 (1.0f, 0.85f, 0.6f),

@@ -115,7 +115,9 @@ wg_lobe (vec3 a, vec3 b, float p)
 {
   vec3 d = a - b;
   float x = 0.5 * dot (d, d);
-  if (x >= 1.0)
+  /* (1 − x)^p ≤ e^(−p x): past p x = 80 the lobe is below 2e-35, and
+   * computing it would cost a logarithm and an underflowing exponential. */
+  if (x >= 1.0 || p * x > 80.0)
     return 0.0;
   float l = x < 0.05
     ? -x * (1.0 + x * (1.0 / 2.0 + x * (1.0 / 3.0 + x * (1.0 / 4.0 + x * (1.0 / 5.0 + x / 6.0)))))
@@ -131,7 +133,7 @@ wg_sky (vec3 dir, vec3 sun)
   const vec3 zenith = vec3 (0.07, 0.20, 0.52);
   const vec3 horizon = vec3 (0.52, 0.66, 0.80);
   float h = clamp (dir.z, 0.0, 1.0);
-  vec3 c = mix (horizon, zenith, pow (h, 0.5));
+  vec3 c = mix (horizon, zenith, sqrt (h));
   if (dir.z < 0.0)
     c = mix (horizon, vec3 (0.25, 0.33, 0.40), clamp (-dir.z * 4.0, 0.0, 1.0));
   c += vec3 (1.0, 0.85, 0.6) * (0.35 * wg_lobe (dir, sun, 8.0) + 40.0 * wg_lobe (dir, sun, 2000.0));
