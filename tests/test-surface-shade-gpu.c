@@ -247,27 +247,6 @@ test_steady_and_state (void)
   g_assert_true (glIsEnabled (GL_DEPTH_TEST));
 }
 
-/* The bilinear sample of RGBA @sky (w × h, row 0 the zenith) at @uv, s
- * repeating and t clamped, as the GPU samples the sky map. */
-static void
-sky_sample (const float *sky, guint w, guint h, const float uv[2], double out[3])
-{
-  double x = uv[0] * w - 0.5, y = CLAMP (uv[1] * h - 0.5, 0, h - 1);
-  double fx = x - floor (x), fy = y - floor (y);
-  int i0 = (int) floor (x), j0 = (int) floor (y);
-  for (int c = 0; c < 3; c++)
-    {
-      double v = 0;
-      for (int b = 0; b < 2; b++)
-        for (int a = 0; a < 2; a++)
-          {
-            guint i = (guint) ((i0 + a + (int) w) % (int) w), j = (guint) MIN (j0 + b, (int) h - 1);
-            v += (a ? fx : 1 - fx) * (b ? fy : 1 - fy) * sky[4 * (j * w + i) + c];
-          }
-      out[c] = v;
-    }
-}
-
 typedef struct {
   float *pixels;
   guint width, height;
@@ -279,7 +258,7 @@ sky_along (const Sky *sky, WgVec3 dir)
   float uv[2];
   double c[3];
   wg_shade_sky_map_uv (dir, uv);
-  sky_sample (sky->pixels, sky->width, sky->height, uv, c);
+  wg_test_sky_sample (sky->pixels, sky->width, sky->height, uv[0], uv[1], c);
   return (WgVec3){ (float) c[0], (float) c[1], (float) c[2] };
 }
 

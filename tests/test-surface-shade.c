@@ -44,28 +44,13 @@ ray (double yaw, double pitch, double fov, double i, double j, double d[3])
     d[k] /= sqrt (l);
 }
 
-/* Bilinear lookup of an equirectangular RGBA map (columns: azimuth from +x,
- * texel centres at (i + ½)/w, repeating; rows: from the zenith, clamped). */
+/* The sky map @sky (w × h) along unit @d: its azimuth and angle from the
+ * zenith, then the GPU's bilinear sampling (wg_test_sky_sample()). */
 static void
 sky_lookup (const float *sky, guint w, guint h, const double d[3], double out[3])
 {
   double az = atan2 (d[1], d[0]) / (2 * G_PI);
-  az -= floor (az);
-  double x = az * w - 0.5, y = acos (CLAMP (d[2], -1.0, 1.0)) / G_PI * h - 0.5;
-  double fx = x - floor (x), fy = y - floor (y);
-  long i0 = (long) floor (x), j0 = (long) floor (y);
-  for (int k = 0; k < 3; k++)
-    {
-      double v = 0;
-      for (int b = 0; b < 2; b++)
-        for (int a = 0; a < 2; a++)
-          {
-            long i = ((i0 + a) % (long) w + (long) w) % (long) w;
-            long j = CLAMP (j0 + b, 0, (long) h - 1);
-            v += (a ? fx : 1 - fx) * (b ? fy : 1 - fy) * sky[((gsize) j * w + (gsize) i) * 4 + k];
-          }
-      out[k] = v;
-    }
+  wg_test_sky_sample (sky, w, h, az - floor (az), acos (CLAMP (d[2], -1.0, 1.0)) / G_PI, out);
 }
 
 /* A flat sea (a ripple tank left alone) seen by surface-shade under

@@ -254,6 +254,26 @@ wg_test_load_example (const char *name, guint grid)
   return graph;
 }
 
+void
+wg_test_sky_sample (const float *sky, guint w, guint h, double u, double v, double out[3])
+{
+  double x = u * w - 0.5, y = v * h - 0.5;
+  double fx = x - floor (x), fy = y - floor (y);
+  long i0 = (long) floor (x), j0 = (long) floor (y);
+  for (int c = 0; c < 3; c++)
+    {
+      double sum = 0;
+      for (int b = 0; b < 2; b++)
+        for (int a = 0; a < 2; a++)
+          {
+            long i = ((i0 + a) % (long) w + (long) w) % (long) w;
+            long j = CLAMP (j0 + b, 0, (long) h - 1);
+            sum += (a ? fx : 1 - fx) * (b ? fy : 1 - fy) * sky[((gsize) j * w + (gsize) i) * 4 + c];
+          }
+      out[c] = sum;
+    }
+}
+
 guint32
 wg_test_crc32 (const guint8 *p, gsize n)
 {

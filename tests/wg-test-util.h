@@ -54,6 +54,12 @@ WgGraph *wg_test_load_example (const char *name, guint grid);
 /* The example graphs' file names (the .json files in graphs/), sorted. */
 GPtrArray *wg_test_example_graphs (void);
 
+/* The bilinear sample at (@u, @v) of an RGBA equirectangular map @sky of
+ * @w × @h (u: azimuth / 360°, texel centres at (i + ½)/w, repeating; v:
+ * from the zenith / 180°, rows clamped), as a GPU samples the sky map:
+ * RGB into @out, in double. */
+void wg_test_sky_sample (const float *sky, guint w, guint h, double u, double v, double out[3]);
+
 /* CRC-32 (ISO-HDLC, PNG's), bit by bit: an independent check of PNG chunk
  * CRCs, and what forged headers need to pass libpng's. */
 guint32 wg_test_crc32 (const guint8 *p, gsize n);
