@@ -12,7 +12,7 @@
  * plane z = 0 out to the horizon, and waves fade toward it before
  * (wg_shade_detail()), as on the GPU path.
  */
-#include "wg-surface-shade.h"
+#include "wg-surface-shade-field.h"
 
 #include <math.h>
 #include <omp.h>
@@ -29,37 +29,19 @@
 /* Cells per side of the blocks whose highest point lets a ray skip them. */
 #define BLOCK 8
 
-/* A field's mip pyramid: level 0 the field itself, level l + 1 the 2 × 2
- * means of level l (wg_shade_mip_levels()). */
-typedef struct {
-  const float *level[WG_SHADE_MAX_MIPS];
-  float *own;    /* levels 1 … n − 1, one after another */
-  gsize own_size;
-  guint n, ch;
-} Pyramid;
-
 struct _WgShadeCpu {
-  Pyramid normal, foam;
+  WgShadePyramid normal, foam;
   float *height; /* w × h: the surface's height over each cell centre */
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
   gsize cells;
 };
 
-/* A field sampled bilinearly in metres: cell (i, j) at (i dx, j dy). */
 typedef struct {
-  const float *data;
-  guint w, h, ch;
-  float dx, dy;
-  float inv_dx, inv_dy;
-  gboolean wrap; /* tiles; else clamped to its edges */
-} Field;
-
-typedef struct {
-  Field surface;     /* the height over each cell centre (1 ch) */
-  Field offset;      /* x − x0 (2 ch), data NULL for a height field */
-  Field normal, foam, depth;
-  const Pyramid *normal_mips, *foam_mips;
+  WgShadeField surface;     /* the height over each cell centre (1 ch) */
+  WgShadeField offset;      /* x − x0 (2 ch), data NULL for a height field */
+  WgShadeField normal, foam, depth;
+  const WgShadePyramid *normal_mips, *foam_mips;
   float cell;   /* the field's smaller cell side (m) */
   guint levels; /* mip levels of normal and foam */
   const float *block_max; /* highest point of each block's bilinear patch */
@@ -87,143 +69,6 @@ wg_shade_cpu_free (WgShadeCpu *cpu)
   g_free (cpu);
 }
 
-static void
-field_from (Field *f, WgBuffer *b, gboolean wrap, const float *data)
-{
-  f->data = data;
-  f->w = b->width;
-  f->h = b->height;
-  f->ch = b->channels;
-  f->dx = (float) (b->extent[0] / b->width);
-  f->dy = (float) (b->extent[1] / b->height);
-  f->inv_dx = (float) (b->width / b->extent[0]);
-  f->inv_dy = (float) (b->height / b->extent[1]);
-  f->wrap = wrap;
-}
-
-/* i mod n in [0, n): a mask for the powers of two that graph grids are. */
-static inline guint
-wrap_index (long i, guint n)
-{
-  if ((n & (n - 1)) == 0)
-    return (guint) ((unsigned long) i & (n - 1));
-  long m = i % (long) n;
-  return (guint) (m < 0 ? m + (long) n : m);
-}
-
-/* The four cells around (x, y) m and the weights along x and y; clamped
- * indices at the edges of a field that does not tile, as a texture's
- * CLAMP_TO_EDGE does. */
-static inline void
-cells (const Field *f, float x, float y, gsize c[4], float *fx, float *fy)
-{
-  float u = x * f->inv_dx, v = y * f->inv_dy;
-  /* floor() by truncation: coordinates stay far inside long's range. */
-  long i0 = (long) u, j0 = (long) v;
-  i0 -= u < (float) i0;
-  j0 -= v < (float) j0;
-  *fx = u - (float) i0;
-  *fy = v - (float) j0;
-  guint i[2], j[2];
-  if (f->wrap)
-    {
-      i[0] = wrap_index (i0, f->w);
-      i[1] = i[0] + 1 == f->w ? 0 : i[0] + 1;
-      j[0] = wrap_index (j0, f->h);
-      j[1] = j[0] + 1 == f->h ? 0 : j[0] + 1;
-    }
-  else
-    for (int k = 0; k < 2; k++)
-      {
-        i[k] = (guint) CLAMP (i0 + k, 0, (long) f->w - 1);
-        j[k] = (guint) CLAMP (j0 + k, 0, (long) f->h - 1);
-      }
-  c[0] = (gsize) j[0] * f->w + i[0];
-  c[1] = (gsize) j[0] * f->w + i[1];
-  c[2] = (gsize) j[1] * f->w + i[0];
-  c[3] = (gsize) j[1] * f->w + i[1];
-}
-
-/* Channels [0, n) of @f at (x, y) m, bilinear. */
-static inline void
-sample (const Field *f, float x, float y, guint n, float *out)
-{
-  gsize c[4];
-  float fx, fy;
-  cells (f, x, y, c, &fx, &fy);
-  const float w[4] = { (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy };
-  for (guint k = 0; k < n; k++)
-    out[k] = w[0] * f->data[c[0] * f->ch + k] + w[1] * f->data[c[1] * f->ch + k] +
-             w[2] * f->data[c[2] * f->ch + k] + w[3] * f->data[c[3] * f->ch + k];
-}
-
-/* The mip pyramid of field @f (its levels' 2 × 2 means), on @threads. */
-static void
-pyramid_build (Pyramid *p, const Field *f, int threads)
-{
-  p->n = wg_shade_mip_levels (f->w, f->h);
-  p->ch = f->ch;
-  p->level[0] = f->data;
-  gsize need = 0;
-  for (guint l = 1; l < p->n; l++)
-    need += (gsize) (f->w >> l) * (f->h >> l) * f->ch;
-  if (p->own_size != need)
-    {
-      g_free (p->own);
-      p->own = g_new (float, MAX (need, 1));
-      p->own_size = need;
-    }
-  float *next = p->own;
-  for (guint l = 1; l < p->n; l++)
-    {
-      const guint w = f->w >> l, h = f->h >> l, ch = f->ch, sw = w * 2;
-      const float *src = p->level[l - 1];
-      float *dst = next;
-#pragma omp parallel for schedule(static) num_threads(threads) if (w * h > 4096)
-      for (guint j = 0; j < h; j++)
-        for (guint i = 0; i < w; i++)
-          for (guint k = 0; k < ch; k++)
-            {
-              const float *a = src + ((gsize) (2 * j) * sw + 2 * i) * ch + k;
-              dst[((gsize) j * w + i) * ch + k] =
-                0.25f * ((a[0] + a[ch]) + (a[(gsize) sw * ch] + a[(gsize) sw * ch + ch]));
-            }
-      p->level[l] = dst;
-      next += (gsize) w * h * ch;
-    }
-}
-
-/* Channels [0, n) of field @f's pyramid at (x, y) m and mip @level: the
- * two levels around it bilinear, mixed (trilinear, as a texture unit). */
-static void
-sample_filtered (const Field *f, const Pyramid *p, float x, float y, float level, guint n,
-                 float *out)
-{
-  guint l0 = (guint) level;
-  float t = level - (float) l0;
-  float lo[4] = { 0 }, hi[4] = { 0 };
-  for (guint k = 0; k < 2; k++)
-    {
-      guint l = MIN (l0 + k, p->n - 1);
-      if (k == 1 && t == 0)
-        break;
-      Field fl = *f;
-      fl.data = p->level[l];
-      fl.w = f->w >> l;
-      fl.h = f->h >> l;
-      fl.dx = f->dx * (float) (1u << l);
-      fl.dy = f->dy * (float) (1u << l);
-      fl.inv_dx = 1.0f / fl.dx;
-      fl.inv_dy = 1.0f / fl.dy;
-      /* Texel i of level l covers cells 2^l i … 2^l (i + 1) − 1: its centre
-       * lies (2^l − 1)/2 cells on from cell 2^l i. */
-      float shift = 0.5f * (float) ((1u << l) - 1);
-      sample (&fl, x - shift * f->dx, y - shift * f->dy, n, k == 0 ? lo : hi);
-    }
-  for (guint c = 0; c < n; c++)
-    out[c] = t == 0 ? lo[c] : lo[c] * (1 - t) + hi[c] * t;
-}
-
 /* Whether (x, y) lies on a field that does not tile. */
 static inline gboolean
 inside (const Scene *s, float x, float y)
@@ -247,7 +92,7 @@ height_at (const Scene *s, float x, float y)
  * x0 + Dxy(x0) = x, from x0 = x − Dxy(x) by INVERSION_STEPS fixed-point
  * steps; the height there and the offset x − x0. */
 static void
-invert_row (const Field *disp, float *height, float *offset, guint j)
+invert_row (const WgShadeField *disp, float *height, float *offset, guint j)
 {
   const float y = (float) j * disp->dy;
   for (guint i = 0; i < disp->w; i++)
@@ -270,7 +115,7 @@ invert_row (const Field *disp, float *height, float *offset, guint j)
 static void
 block_maxima (Scene *s, float *block_max)
 {
-  const Field *f = &s->surface;
+  const WgShadeField *f = &s->surface;
   float lo = 0, hi = 0;
   for (gsize c = 0; c < (gsize) f->w * f->h; c++)
     {
@@ -363,7 +208,7 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
         {
           /* The mean normal over the pixel, its length kept (Toksvig). */
           float m[3];
-          sample_filtered (&s->normal, s->normal_mips, rest[0], rest[1], level, 3, m);
+          wg_shade_sample_filtered (&s->normal, s->normal_mips, rest[0], rest[1], level, 3, m);
           n = (WgVec3){ m[0], m[1], m[2] };
           filtered = TRUE;
         }
@@ -378,7 +223,7 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
       if (!filtered)
         n = normalized (n.x, n.y, n.z);
       if (s->foam.data)
-        sample_filtered (&s->foam, s->foam_mips, rest[0], rest[1], level, 1, &foam);
+        wg_shade_sample_filtered (&s->foam, s->foam_mips, rest[0], rest[1], level, 1, &foam);
       foam *= k;
     }
   float depth = INFINITY;
@@ -592,13 +437,13 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       cpu->block_max = g_new (float, (gsize) s.bw * s.bh);
       cpu->cells = n;
     }
-  field_from (&s.surface, disp, wrap, cpu->height);
+  wg_shade_field_from (&s.surface, disp, wrap, cpu->height);
   s.surface.ch = 1;
   const int threads = wg_ctx_threads (ctx);
   if (disp->channels == 3)
     {
-      Field d;
-      field_from (&d, disp, wrap, data[WG_SHADE_IN_DISPLACEMENT]);
+      WgShadeField d;
+      wg_shade_field_from (&d, disp, wrap, data[WG_SHADE_IN_DISPLACEMENT]);
 #pragma omp parallel for schedule(static) num_threads(threads)
       for (guint j = 0; j < h; j++)
         invert_row (&d, cpu->height, cpu->offset, j);
@@ -614,18 +459,18 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
   s.levels = wg_shade_mip_levels (w, h);
   if (in[WG_SHADE_IN_NORMAL])
     {
-      field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
-      pyramid_build (&cpu->normal, &s.normal, threads);
+      wg_shade_field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+      wg_shade_pyramid_build (&cpu->normal, &s.normal, threads);
       s.normal_mips = &cpu->normal;
     }
   if (in[WG_SHADE_IN_FOAM])
     {
-      field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
-      pyramid_build (&cpu->foam, &s.foam, threads);
+      wg_shade_field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
+      wg_shade_pyramid_build (&cpu->foam, &s.foam, threads);
       s.foam_mips = &cpu->foam;
     }
   if (in[WG_SHADE_IN_DEPTH])
-    field_from (&s.depth, in[WG_SHADE_IN_DEPTH], wrap, data[WG_SHADE_IN_DEPTH]);
+    wg_shade_field_from (&s.depth, in[WG_SHADE_IN_DEPTH], wrap, data[WG_SHADE_IN_DEPTH]);
   if (in[WG_SHADE_IN_SKY])
     {
       s.sky = data[WG_SHADE_IN_SKY];

@@ -1,0 +1,84 @@
+/* wg-surface-shade-field.c — the CPU path's fields (see header): made from
+ * buffers, and the mip pyramids of normals and foam. */
+#include "wg-surface-shade-field.h"
+
+#include <omp.h>
+
+void
+wg_shade_field_from (WgShadeField *f, WgBuffer *b, gboolean wrap, const float *data)
+{
+  f->data = data;
+  f->w = b->width;
+  f->h = b->height;
+  f->ch = b->channels;
+  f->dx = (float) (b->extent[0] / b->width);
+  f->dy = (float) (b->extent[1] / b->height);
+  f->inv_dx = (float) (b->width / b->extent[0]);
+  f->inv_dy = (float) (b->height / b->extent[1]);
+  f->wrap = wrap;
+}
+
+void
+wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads)
+{
+  p->n = wg_shade_mip_levels (f->w, f->h);
+  p->ch = f->ch;
+  p->level[0] = f->data;
+  gsize need = 0;
+  for (guint l = 1; l < p->n; l++)
+    need += (gsize) (f->w >> l) * (f->h >> l) * f->ch;
+  if (p->own_size != need)
+    {
+      g_free (p->own);
+      p->own = g_new (float, MAX (need, 1));
+      p->own_size = need;
+    }
+  float *next = p->own;
+  for (guint l = 1; l < p->n; l++)
+    {
+      const guint w = f->w >> l, h = f->h >> l, ch = f->ch, sw = w * 2;
+      const float *src = p->level[l - 1];
+      float *dst = next;
+#pragma omp parallel for schedule(static) num_threads(threads) if (w * h > 4096)
+      for (guint j = 0; j < h; j++)
+        for (guint i = 0; i < w; i++)
+          for (guint k = 0; k < ch; k++)
+            {
+              const float *a = src + ((gsize) (2 * j) * sw + 2 * i) * ch + k;
+              dst[((gsize) j * w + i) * ch + k] =
+                0.25f * ((a[0] + a[ch]) + (a[(gsize) sw * ch] + a[(gsize) sw * ch + ch]));
+            }
+      p->level[l] = dst;
+      next += (gsize) w * h * ch;
+    }
+}
+
+void
+wg_shade_sample_filtered (const WgShadeField *f, const WgShadePyramid *p, float x, float y, float level, guint n,
+                 float *out)
+{
+  guint l0 = (guint) level;
+  float t = level - (float) l0;
+  float lo[4] = { 0 }, hi[4] = { 0 };
+  for (guint k = 0; k < 2; k++)
+    {
+      guint l = MIN (l0 + k, p->n - 1);
+      if (k == 1 && t == 0)
+        break;
+      WgShadeField fl = *f;
+      fl.data = p->level[l];
+      fl.w = f->w >> l;
+      fl.h = f->h >> l;
+      fl.dx = f->dx * (float) (1u << l);
+      fl.dy = f->dy * (float) (1u << l);
+      fl.inv_dx = 1.0f / fl.dx;
+      fl.inv_dy = 1.0f / fl.dy;
+      /* Texel i of level l covers cells 2^l i … 2^l (i + 1) − 1: its centre
+       * lies (2^l − 1)/2 cells on from cell 2^l i. */
+      float shift = 0.5f * (float) ((1u << l) - 1);
+      sample (&fl, x - shift * f->dx, y - shift * f->dy, n, k == 0 ? lo : hi);
+    }
+  for (guint c = 0; c < n; c++)
+    out[c] = t == 0 ? lo[c] : lo[c] * (1 - t) + hi[c] * t;
+}
+
