@@ -163,11 +163,7 @@ static void
 add_map_extras (JsonBuilder *b, const Export *ex, const Map *m, const char *frames,
                 const char *atlas, const char *layout, double scale, double offset)
 {
-  json_builder_set_member_name (b, m->name);
-  json_builder_begin_object (b);
-  add_string (b, "frames", frames);
-  add_string (b, "atlas", atlas);
-  add_string (b, "pixel_layout", layout);
+  begin_map (b, m->name, frames, atlas, layout);
   add_int (b, "atlas_columns", ex->cols);
   add_int (b, "atlas_rows", ex->rows);
   add_int (b, "atlas_tile_width", ex->tw);
@@ -213,13 +209,27 @@ add_extras (JsonBuilder *b, const Export *ex, const WgSettings *s)
   json_builder_end_object (b);
 }
 
+/* Opens member @member, an array, and its one object, named @name. */
+static void
+begin_one (JsonBuilder *b, const char *member, const char *name)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  json_builder_begin_object (b);
+  add_string (b, "name", name);
+}
+
+static void
+end_one (JsonBuilder *b)
+{
+  json_builder_end_object (b);
+  json_builder_end_array (b);
+}
+
 static void
 add_material (JsonBuilder *b, const Export *ex, const WgSettings *s)
 {
-  json_builder_set_member_name (b, "materials");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  add_string (b, "name", "water");
+  begin_one (b, "materials", "water");
   json_builder_set_member_name (b, "pbrMetallicRoughness");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "baseColorFactor");
@@ -237,8 +247,7 @@ add_material (JsonBuilder *b, const Export *ex, const WgSettings *s)
   add_int (b, "index", 0);
   json_builder_end_object (b);
   add_extras (b, ex, s);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
+  end_one (b);
 }
 
 /* One object with integer members @names = @values, as an array's element. */
@@ -306,27 +315,16 @@ build_json (const Export *ex, const WgSettings *s, const Bin *bin)
   add_string (b, "generator", "wavegraph " WG_VERSION);
   json_builder_end_object (b);
   add_int (b, "scene", 0);
-  json_builder_set_member_name (b, "scenes");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  add_string (b, "name", "water");
+  begin_one (b, "scenes", "water");
   json_builder_set_member_name (b, "nodes");
   json_builder_begin_array (b);
   json_builder_add_int_value (b, 0);
   json_builder_end_array (b);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "nodes");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  add_string (b, "name", "water");
+  end_one (b);
+  begin_one (b, "nodes", "water");
   add_int (b, "mesh", 0);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "meshes");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  add_string (b, "name", "water");
+  end_one (b);
+  begin_one (b, "meshes", "water");
   json_builder_set_member_name (b, "primitives");
   json_builder_begin_array (b);
   json_builder_begin_object (b);
@@ -336,10 +334,8 @@ build_json (const Export *ex, const WgSettings *s, const Bin *bin)
   add_object (b, attributes, attribute_accessors, 4);
   add_int (b, "indices", 4);
   add_int (b, "material", 0);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
+  end_one (b);
+  end_one (b);
   add_material (b, ex, s);
   json_builder_set_member_name (b, "textures");
   json_builder_begin_array (b);
@@ -353,14 +349,10 @@ build_json (const Export *ex, const WgSettings *s, const Bin *bin)
   static const gint64 sampler_values[] = { GL_LINEAR, GL_LINEAR_MIPMAP_LINEAR, GL_REPEAT, GL_REPEAT };
   add_object (b, sampler_keys, sampler_values, 4);
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "images");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  add_string (b, "name", "water-normal");
+  begin_one (b, "images", "water-normal");
   add_int (b, "bufferView", 5);
   add_string (b, "mimeType", "image/png");
-  json_builder_end_object (b);
-  json_builder_end_array (b);
+  end_one (b);
   add_bin_json (b, bin);
   json_builder_end_object (b);
   return json_builder_get_root (b);

@@ -243,11 +243,7 @@ static void
 add_map (JsonBuilder *b, const Export *ex, const Map *m, const char *frames, const char *atlas,
          const char *layout, const Channel *ch)
 {
-  json_builder_set_member_name (b, m->name);
-  json_builder_begin_object (b);
-  add_string (b, "frames", frames);
-  add_string (b, "atlas", atlas);
-  add_string (b, "pixel_layout", layout);
+  begin_map (b, m->name, frames, atlas, layout);
   add_int (b, "width", ex->w);
   add_int (b, "height", ex->h);
   json_builder_set_member_name (b, "atlas_layout");

@@ -98,4 +98,16 @@ add_string (JsonBuilder *b, const char *name, const char *v)
   json_builder_add_string_value (b, v);
 }
 
+/* Opens member @name, a map's object, with its files (left open). */
+static inline void
+begin_map (JsonBuilder *b, const char *name, const char *frames, const char *atlas,
+           const char *layout)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_string (b, "frames", frames);
+  add_string (b, "atlas", atlas);
+  add_string (b, "pixel_layout", layout);
+}
+
 G_END_DECLS
