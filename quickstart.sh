@@ -20,8 +20,9 @@ packages=(
 # farm bakes on a single-node Slurm they start themselves; the editor's UI
 # tests type keys through the X server with xdotool; the sample game
 # (examples/harbor-game) is built with SDL2; ffprobe and ffmpeg (package
-# ffmpeg) read back the movies of `run --preview`.
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg)
+# ffmpeg) read back the movies of `run --preview`; node and npm install and
+# run the Khronos glTF Validator on the export's water.glb.
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg nodejs npm)
 
 install_packages() {
   local missing=()

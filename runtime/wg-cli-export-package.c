@@ -227,32 +227,11 @@ wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **erro
   FrameJob *da = g_new0 (FrameJob, 1), *na = g_new0 (FrameJob, 1);
   da->w = na->w = ex->cols * ex->tw;
   da->h = na->h = ex->rows * ex->th;
-  da->dpath = g_build_filename (tmp, "displacement_atlas.exr", NULL);
+  da->dpath = g_build_filename (tmp, DISP_ATLAS, NULL);
   da->disp = g_steal_pointer (&ex->maps[0].atlas);
-  na->npath = g_build_filename (tmp, "normal_foam_atlas.png", NULL);
+  na->npath = g_build_filename (tmp, NF_ATLAS, NULL);
   na->nf = g_steal_pointer (&ex->maps[1].atlas);
   return queue_job (ex, 0, da, error) && queue_job (ex, 1, na, error) && flush_writers (ex, error);
-}
-
-static void
-add_double (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, v);
-}
-
-static void
-add_int (JsonBuilder *b, const char *name, gint64 v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_string (JsonBuilder *b, const char *name, const char *v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, v);
 }
 
 typedef struct {
@@ -264,11 +243,7 @@ static void
 add_map (JsonBuilder *b, const Export *ex, const Map *m, const char *frames, const char *atlas,
          const char *layout, const Channel *ch)
 {
-  json_builder_set_member_name (b, m->name);
-  json_builder_begin_object (b);
-  add_string (b, "frames", frames);
-  add_string (b, "atlas", atlas);
-  add_string (b, "pixel_layout", layout);
+  begin_map (b, m->name, frames, atlas, layout);
   add_int (b, "width", ex->w);
   add_int (b, "height", ex->h);
   json_builder_set_member_name (b, "atlas_layout");
@@ -346,10 +321,10 @@ wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *gr
     { "B", "unit normal z (up)", "1", 2, -1 },
     { "A", "foam coverage (0 when the graph has none)", "1", 1, 0 },
   };
-  add_map (b, ex, &ex->maps[0], "displacement/displacement.%04d.exr", "displacement_atlas.exr",
-           "OpenEXR scanline, RGB half float, ZIP, row 0 = y 0 of the patch", disp);
-  add_map (b, ex, &ex->maps[1], "normal_foam/normal_foam.%04d.png", "normal_foam_atlas.png",
-           "PNG RGBA 16 bit, linear (no sRGB), value = code / 65535, row 0 = y 0 of the patch", nf);
+  add_map (b, ex, &ex->maps[0], DISP_FRAMES, DISP_ATLAS,
+           DISP_LAYOUT, disp);
+  add_map (b, ex, &ex->maps[1], NF_FRAMES, NF_ATLAS,
+           NF_LAYOUT, nf);
   json_builder_end_object (b);
   json_builder_end_object (b);
   g_autoptr (JsonGenerator) gen = json_generator_new ();

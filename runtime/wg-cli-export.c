@@ -1,6 +1,6 @@
 /* wg-cli-export.c — `wavegraph export`: one loop of a stateless graph as a
  * package a game engine plays without the runtime: per-frame displacement
- * EXRs and normal+foam PNGs, an atlas per map, and manifest.json
+ * EXRs and normal+foam PNGs, an atlas per map, manifest.json and water.glb
  * (docs/export.md). The package is built in a temporary folder beside the
  * target and renamed into place, so a failure leaves nothing behind. */
 #include "wg-cli-export.h"
@@ -299,7 +299,8 @@ wg_cli_export (int argc, char **argv)
     g_set_error (&error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: cannot create a folder: %s",
                  tmp, g_strerror (errno));
   ok = ok && wg_export_write_frames (&ex, plan, tmp, &error) &&
-       wg_export_write_manifest (&ex, graph, argv[1], tmp, &error) && publish (tmp, abs_out, &error);
+       wg_export_write_manifest (&ex, graph, argv[1], tmp, &error) &&
+       wg_export_write_gltf (&ex, graph, tmp, &error) && publish (tmp, abs_out, &error);
   if (!ok)
     {
       /* The writers finish (or skip) their frames before the folder goes. */

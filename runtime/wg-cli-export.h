@@ -17,6 +17,14 @@ G_BEGIN_DECLS
  * and the frames in memory stay bounded. */
 #define IN_FLIGHT_PER_WRITER 2
 
+/* The package's texture files, as the manifest and water.glb name them. */
+#define DISP_FRAMES "displacement/displacement.%04d.exr"
+#define DISP_ATLAS "displacement_atlas.exr"
+#define DISP_LAYOUT "OpenEXR scanline, RGB half float, ZIP, row 0 = y 0 of the patch"
+#define NF_FRAMES "normal_foam/normal_foam.%04d.png"
+#define NF_ATLAS "normal_foam_atlas.png"
+#define NF_LAYOUT "PNG RGBA 16 bit, linear (no sRGB), value = code / 65535, row 0 = y 0 of the patch"
+
 typedef struct {
   guint channels;
   double min[4], max[4];
@@ -62,5 +70,44 @@ gboolean wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GErr
 /* Writes @tmp/manifest.json describing the package. */
 gboolean wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *graph_path,
                                    const char *tmp, GError **error);
+/* Writes @tmp/water.glb (glTF 2.0: a flat patch mesh, its material with
+ * frame 0's tangent-space normal map, the animation in extras) and that
+ * normal map as @tmp/water-normal.png; after wg_export_write_frames(). */
+gboolean wg_export_write_gltf (const Export *ex, const WgGraph *graph, const char *tmp,
+                               GError **error);
+
+/* Members of a JsonBuilder object, for the manifest and water.glb. */
+static inline void
+add_double (JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, v);
+}
+
+static inline void
+add_int (JsonBuilder *b, const char *name, gint64 v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+static inline void
+add_string (JsonBuilder *b, const char *name, const char *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, v);
+}
+
+/* Opens member @name, a map's object, with its files (left open). */
+static inline void
+begin_map (JsonBuilder *b, const char *name, const char *frames, const char *atlas,
+           const char *layout)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_string (b, "frames", frames);
+  add_string (b, "atlas", atlas);
+  add_string (b, "pixel_layout", layout);
+}
 
 G_END_DECLS

@@ -88,6 +88,32 @@ assert_ranges (JsonObject *map, const double *lo, const double *hi, guint channe
     }
 }
 
+/* water-normal.png (water.glb's normal map, tests/test-gltf.sh checks the
+ * rest) is frame 0's normals in 8 bits, tangent-space y = −y (the 16-bit
+ * codes round once more: 0.51). */
+static void
+assert_gltf_normal (const char *out)
+{
+  g_autofree char *tpath = g_build_filename (out, "water-normal.png", NULL);
+  g_autofree char *npath = g_build_filename (out, "normal_foam", "normal_foam.0000.png", NULL);
+  g_autoptr (GError) error = NULL;
+  guint w, h, ch, bits, nw, nh, nch, nbits;
+  g_autofree guint16 *t = wg_png_read_codes (tpath, &w, &h, &ch, &bits, &error);
+  g_assert_no_error (error);
+  g_autofree guint16 *n = wg_png_read_codes (npath, &nw, &nh, &nch, &nbits, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, nw);
+  g_assert_cmpuint (h, ==, nh);
+  g_assert_cmpuint (ch, ==, 3);
+  g_assert_cmpuint (bits, ==, 8);
+  for (gsize p = 0; p < (gsize) w * h; p++)
+    for (guint c = 0; c < 3; c++)
+      {
+        double v = n[p * 4 + c] / 65535.0;
+        g_assert_cmpfloat (fabs (t[p * 3 + c] - (c == 1 ? 1 - v : v) * 255), <=, 0.51);
+      }
+}
+
 static void
 test_loop_package (void)
 {
@@ -124,7 +150,8 @@ test_loop_package (void)
   g_autofree char *ndir = g_build_filename (out, "normal_foam", NULL);
   g_assert_cmpuint (count_files (ddir), ==, N_FRAMES);
   g_assert_cmpuint (count_files (ndir), ==, N_FRAMES);
-  g_assert_cmpuint (count_files (out), ==, 5);
+  g_assert_cmpuint (count_files (out), ==, 7);
+  assert_gltf_normal (out);
 
   WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
   g_autoptr (WgPlan) plan = wg_plan_new (graph, &po, &error);
