@@ -250,11 +250,18 @@ wg_shade_water (vec3 e, vec3 n, vec3 sun, float foam, float crest)
   return wg_shade_surface (n, -e, wg_shading_default (sun), foam, crest, WG_INFINITY);
 }
 
-/* Linear colour to what the display shows: a soft shoulder, then sRGB-ish gamma. */
+/* Display-linear colour (0 … 1) to what an 8-bit display shows: sRGB-ish gamma. */
+vec3
+wg_display_encode (vec3 c)
+{
+  return pow (c, vec3 (1.0 / 2.2));
+}
+
+/* Linear colour to what the display shows: a soft shoulder, then the gamma. */
 vec3
 wg_display (vec3 c)
 {
-  return pow (vec3 (1.0) - exp (-1.4 * c), vec3 (1.0 / 2.2));
+  return wg_display_encode (vec3 (1.0) - exp (-1.4 * c));
 }
 
 /* Where unit direction @dir falls in an equirectangular sky map: u the
