@@ -5,9 +5,7 @@
  * Camera and pointer handling are in wg-editor-viewport-input.c, what is
  * drawn over the water in wg-editor-viewport-overlay.c. */
 #include "wg-editor-viewport-private.h"
-#include "wg-editor-glsl.h"
 
-#include <math.h>
 #include <string.h>
 
 G_DEFINE_FINAL_TYPE (WgViewport, wg_viewport, GTK_TYPE_GL_AREA)
