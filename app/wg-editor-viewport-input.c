@@ -44,19 +44,19 @@ wg_viewport_update_matrices (WgViewport *self, int width, int height)
   float proj_v[16] = { t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (far + n) / (n - far), -1,
                        0, 0, 2 * far * n / (n - far), 0 };
   graphene_matrix_t view, proj;
+  WgShadeCamera *c = &self->camera;
+  for (int i = 0; i < 3; i++)
+    {
+      c->eye[i] = e[i];
+      c->forward[i] = f[i];
+      c->right[i] = sv[i];
+      c->up[i] = u[i];
+    }
+  c->tan_y = 1.0 / t;
+  c->tan_x = c->tan_y * aspect;
   graphene_matrix_init_from_float (&view, view_v);
   graphene_matrix_init_from_float (&proj, proj_v);
   graphene_matrix_multiply (&view, &proj, &self->view_proj);
-}
-
-/* The sun: low, beyond the patch as first seen, so its glint is in view. */
-void
-wg_viewport_sun_direction (float out[3])
-{
-  double az = G_PI * 0.25, el = 0.32;
-  out[0] = (float) (cos (el) * cos (az));
-  out[1] = (float) (cos (el) * sin (az));
-  out[2] = (float) sin (el);
 }
 
 /* The point of the plane z = 0 under widget point (@wx, @wy), unwrapped. */

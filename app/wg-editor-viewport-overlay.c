@@ -39,6 +39,32 @@ wg_viewport_document (WgViewport *self)
   return win ? wg_editor_window_get_document (WG_EDITOR_WINDOW (win)) : NULL;
 }
 
+const char *
+wg_viewport_shade_node (WgViewport *self, const WgGraph **graph)
+{
+  WgDocument *doc = wg_viewport_document (self);
+  *graph = doc ? wg_document_get_graph (doc) : NULL;
+  for (guint i = 0; *graph && i < wg_graph_get_n_nodes (*graph); i++)
+    {
+      const char *node = wg_graph_get_node_id (*graph, i);
+      if (strcmp (wg_graph_get_node_type (*graph, node)->name, "surface-shade") == 0 &&
+          !wg_graph_get_node_bypass (*graph, node))
+        return node;
+    }
+  return NULL;
+}
+
+double
+wg_viewport_look_angle (WgViewport *self, const char *name)
+{
+  const WgGraph *graph;
+  const char *node = wg_viewport_shade_node (self, &graph);
+  const WgNodeType *type = wg_node_type_find ("surface-shade");
+  double degrees = node ? wg_graph_get_param_value_at (graph, node, name, self->time)
+                        : type->params[wg_node_type_find_param (type, name)].default_value;
+  return degrees * G_PI / 180;
+}
+
 void
 wg_viewport_handle_clear (gpointer data)
 {

@@ -1,7 +1,7 @@
 /* wg-editor-viewport-private.h — what the viewport's files share (not for
  * the rest of the editor): its fields, the camera and input handling of
- * wg-editor-viewport-input.c and the overlays of
- * wg-editor-viewport-overlay.c. */
+ * wg-editor-viewport-input.c, the viewed maps of wg-editor-viewport-map.c
+ * and the overlays of wg-editor-viewport-overlay.c. */
 #pragma once
 
 #include "wg-editor-viewport.h"
@@ -12,11 +12,10 @@
 
 G_BEGIN_DECLS
 
-/* Quads along a patch side: the tessellation of each of the 3 × 3 patches;
- * software GL (llvmpipe) gets fewer, its vertex stage is slow. */
-#define GRID_QUADS 128
-#define GRID_QUADS_SOFTWARE 48
-/* The flat ring reaches this far from the centre (m); fog hides its edge. */
+/* Software GL (llvmpipe) draws the water's mesh with a vertex every this
+ * many cells: its vertex stage is slow; shading stays per pixel. */
+#define SOFTWARE_MESH_CELLS 2
+/* A viewed map's grey ring reaches this far from its centre (m). */
 #define HORIZON 40000.0
 
 /* Handles are discs this many widget pixels in radius; a press within
@@ -40,10 +39,13 @@ struct _WgViewport {
   char *renderer;
   gboolean software;
 
+  /* The water: the surface-shade node's GPU path through this camera
+   * (wg_viewport_update_matrices()), in this widget's picture. */
+  WgShadeRenderer *shade;
+  WgShadeCamera camera;
+  /* A viewed map: drawn flat (surface.vert/.frag) under the sky. */
   GLuint surface_program, sky_program;
-  GLuint grid_vao, grid_ebo, ring_vao, ring_vbo, empty_vao;
-  GLsizei grid_indices;
-  guint grid_quads;
+  GLuint ring_vao, ring_vbo, empty_vao;
   GLuint tex_surface, tex_normal, tex_foam;
   /* Software GL draws a smaller picture and scales it up: fragments are its cost. */
   double render_scale;
@@ -52,7 +54,6 @@ struct _WgViewport {
   guint surface_size[2], normal_size[2], foam_size[2], surface_channels;
   gboolean has_surface, has_normal, has_foam;
   double extent[2], ring_extent[2];
-  double wave_height;
   /* A viewed node output (wg_evaluator_set_view()): how it is drawn, and
    * the values its colours' ends stand for. */
   WgViewStyle view_style;
@@ -82,7 +83,6 @@ struct _WgViewport {
   /* Overlays and handles (wg-editor-viewport-overlay.c). */
   double time;          /* the timeline's time (s): where keyed objects are */
   gboolean tiled;       /* the field is periodic: drawn 3 × 3 */
-  gboolean ring_tiled;  /* the ring was built around 3 × 3 patches */
   GArray *handles;      /* WgViewportHandle */
   int hovered;          /* index into handles, or -1 */
   GLuint overlay_program, overlay_vao, overlay_vbo;
@@ -90,16 +90,28 @@ struct _WgViewport {
 };
 
 /* wg-editor-viewport-input.c */
-/* The view-projection matrix and eye position for a @width × @height picture. */
+/* The view-projection matrix, eye position and camera for a @width ×
+ * @height picture. */
 void wg_viewport_update_matrices (WgViewport *self, int width, int height);
-/* Unit vector toward the sun (graph axes, z up). */
-void wg_viewport_sun_direction (float out[3]);
 /* The viewport's controllers: orbit, pan, zoom, pokes, handle drags and hover. */
 void wg_viewport_init_input (WgViewport *self);
+
+/* wg-editor-viewport-map.c */
+/* Builds the map's programs and buffers in the current context. */
+gboolean wg_viewport_map_realize (WgViewport *self, GError **error);
+void wg_viewport_map_unrealize (WgViewport *self);
+/* Draws the viewed map (when there is one) and the sky into the bound framebuffer. */
+void wg_viewport_draw_map (WgViewport *self);
 
 /* wg-editor-viewport-overlay.c */
 /* The document of the editor window the viewport is in, or NULL. */
 WgDocument *wg_viewport_document (WgViewport *self);
+/* The first surface-shade node of the document's graph (@graph, NULL when
+ * there is no document) that runs, or NULL: the water's look. */
+const char *wg_viewport_shade_node (WgViewport *self, const WgGraph **graph);
+/* Angle parameter @name (radians) of the water's look: the surface-shade
+ * node's at the viewport's time, else the node type's default. */
+double wg_viewport_look_angle (WgViewport *self, const char *name);
 /* Re-reads the handles (at the viewport's time) and whether the field
  * tiles from the document's graph; keeps the hovered handle by its node. */
 void wg_viewport_update_handles (WgViewport *self);

@@ -1,79 +1,17 @@
-/* wg-editor-viewport.c — the 3D water viewport (see header): the surface
- * mesh, its textures, drawing, the GPU evaluator in its context, realize.
+/* wg-editor-viewport.c — the 3D water viewport (see header): the graph's
+ * outputs as textures, the water drawn by the surface-shade node's GPU path
+ * (WgShadeRenderer), the GPU evaluator in its context, realize. A viewed
+ * map is drawn by wg-editor-viewport-map.c.
  * Camera and pointer handling are in wg-editor-viewport-input.c, what is
  * drawn over the water in wg-editor-viewport-overlay.c. */
 #include "wg-editor-viewport-private.h"
-#include "wg-editor-glsl.h"
 
-#include <math.h>
 #include <string.h>
 
 G_DEFINE_FINAL_TYPE (WgViewport, wg_viewport, GTK_TYPE_GL_AREA)
 
 enum { SIGNAL_GPU_RESULT, SIGNAL_RENDERED, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-/* ---------------------------------------------------------------------------
- * Geometry
- * ------------------------------------------------------------------------- */
-
-static void
-build_grid (WgViewport *self)
-{
-  guint q = self->grid_quads, n = q + 1;
-  g_autoptr (GArray) idx = g_array_sized_new (FALSE, FALSE, sizeof (GLuint), q * q * 6);
-  for (guint j = 0; j < q; j++)
-    for (guint i = 0; i < q; i++)
-      {
-        GLuint a = j * n + i, b = a + 1, c = a + n, d = c + 1;
-        GLuint quad[] = { a, b, d, a, d, c };
-        g_array_append_vals (idx, quad, 6);
-      }
-  glGenVertexArrays (1, &self->grid_vao);
-  glBindVertexArray (self->grid_vao);
-  glGenBuffers (1, &self->grid_ebo);
-  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->grid_ebo);
-  glBufferData (GL_ELEMENT_ARRAY_BUFFER, idx->len * sizeof (GLuint), idx->data, GL_STATIC_DRAW);
-  self->grid_indices = (GLsizei) idx->len;
-  glGenVertexArrays (1, &self->ring_vao);
-  glBindVertexArray (self->ring_vao);
-  glGenBuffers (1, &self->ring_vbo);
-  glBindBuffer (GL_ARRAY_BUFFER, self->ring_vbo);
-  glEnableVertexAttribArray (0);
-  glVertexAttribPointer (0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
-  glGenVertexArrays (1, &self->empty_vao);
-  glBindVertexArray (0);
-}
-
-/* Four rectangles around the 3 × 3 patches (or the one patch of a field
- * that does not tile) out to the horizon. */
-static void
-build_ring (WgViewport *self, gboolean tiled)
-{
-  double lx = self->extent[0], ly = self->extent[1];
-  double cx = 0.5 * lx, cy = 0.5 * ly, r = HORIZON;
-  double left = tiled ? -lx : 0, bottom = tiled ? -ly : 0;
-  double right = tiled ? 2 * lx : lx, top = tiled ? 2 * ly : ly;
-  double rects[4][4] = {
-    { cx - r, cy - r, cx + r, bottom },
-    { cx - r, top, cx + r, cy + r },
-    { cx - r, bottom, left, top },
-    { right, bottom, cx + r, top },
-  };
-  float v[4 * 12];
-  for (guint k = 0; k < 4; k++)
-    {
-      float x0 = (float) rects[k][0], y0 = (float) rects[k][1];
-      float x1 = (float) rects[k][2], y1 = (float) rects[k][3];
-      float quad[] = { x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1 };
-      memcpy (v + 12 * k, quad, sizeof quad);
-    }
-  glBindBuffer (GL_ARRAY_BUFFER, self->ring_vbo);
-  glBufferData (GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
-  self->ring_extent[0] = lx;
-  self->ring_extent[1] = ly;
-  self->ring_tiled = tiled;
-}
 
 /* ---------------------------------------------------------------------------
  * Textures
@@ -120,25 +58,14 @@ upload (GLuint *tex, guint size[2], const WgField *f, gboolean mipmaps)
     glGenerateMipmap (GL_TEXTURE_2D);
 }
 
-/* Largest |height| of a CPU field, sampled: scales the crest colour. */
-static double
-wave_height (const WgField *f)
-{
-  double m = 0;
-  gsize n = (gsize) f->width * f->height;
-  guint c = f->channels == 3 ? 2 : 0;
-  for (gsize k = 0; k < n; k += 13)
-    m = MAX (m, fabs (f->data[k * f->channels + c]));
-  return m;
-}
-
+/* Over the patch, facing the sun beyond it: its glint is in view. */
 static void
 place_camera (WgViewport *self)
 {
   self->target[0] = 0.5 * self->extent[0];
   self->target[1] = 0.5 * self->extent[1];
   self->distance = 0.85 * MAX (self->extent[0], self->extent[1]);
-  self->yaw = G_PI * 1.25;
+  self->yaw = wg_viewport_look_angle (self, "sun_azimuth") + G_PI;
   self->pitch = 0.38;
   self->camera_placed = TRUE;
 }
@@ -166,12 +93,9 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
           self->extent[0] = s->extent[0];
           self->extent[1] = s->extent[1];
           place_camera (self);
-          self->wave_height = 0.01 * self->extent[0];
         }
       upload (&self->tex_surface, self->surface_size, s, FALSE);
       self->surface_channels = s->channels;
-      if (s->data && self->view_style == WG_VIEW_SURFACE)
-        self->wave_height = MAX (wave_height (s), 1e-3);
       for (guint c = 0; viewed && c < 4; c++)
         {
           double lo, hi;
@@ -207,14 +131,6 @@ wg_viewport_get_view_style (WgViewport *self)
  * ------------------------------------------------------------------------- */
 
 static void
-uniform_matrix (GLuint program, const char *name, const graphene_matrix_t *m)
-{
-  float v[16];
-  graphene_matrix_to_float (m, v);
-  glUniformMatrix4fv (glGetUniformLocation (program, name), 1, GL_FALSE, v);
-}
-
-static void
 make_fbo (WgViewport *self, int w, int h)
 {
   if (self->fbo == 0)
@@ -238,54 +154,30 @@ make_fbo (WgViewport *self, int w, int h)
   self->fbo_size[1] = h;
 }
 
+/* The water through the viewport's camera into @framebuffer's @w × @h, as
+ * the graph's surface-shade node (or, without one, its defaults) shades it. */
 static void
-draw_water (WgViewport *self, const float eye[3], const float sun[3])
+draw_water (WgViewport *self, GLuint framebuffer, int w, int h)
 {
-  /* A viewed map is drawn once: copies around it would read as more data. */
-  gboolean flat = self->view_style != WG_VIEW_SURFACE, tiled = self->tiled && !flat;
-  if (self->ring_extent[0] != self->extent[0] || self->ring_extent[1] != self->extent[1] ||
-      self->ring_tiled != tiled)
-    build_ring (self, tiled);
-  GLuint p = self->surface_program;
-  glUseProgram (p);
-  uniform_matrix (p, "u_view_proj", &self->view_proj);
-  glUniform3fv (glGetUniformLocation (p, "u_eye"), 1, eye);
-  glUniform3fv (glGetUniformLocation (p, "u_sun"), 1, sun);
-  glUniform2f (glGetUniformLocation (p, "u_extent"), (float) self->extent[0], (float) self->extent[1]);
-  glUniform2f (glGetUniformLocation (p, "u_texel"), 1.0f / self->surface_size[0],
-               1.0f / self->surface_size[1]);
-  glUniform1i (glGetUniformLocation (p, "u_grid"), (int) self->grid_quads);
-  glUniform1i (glGetUniformLocation (p, "u_channels"), (int) self->surface_channels);
-  glUniform1i (glGetUniformLocation (p, "u_tiled"), tiled);
-  glUniform1i (glGetUniformLocation (p, "u_outside"), FALSE);
-  glUniform1i (glGetUniformLocation (p, "u_view"), flat ? (self->view_style == WG_VIEW_MAP ? 1 : 2) : 0);
-  glUniform4fv (glGetUniformLocation (p, "u_lo"), 1, self->view_lo);
-  glUniform4fv (glGetUniformLocation (p, "u_hi"), 1, self->view_hi);
-  glUniform1i (glGetUniformLocation (p, "u_has_normal"), self->has_normal);
-  glUniform1i (glGetUniformLocation (p, "u_has_foam"), self->has_foam);
-  glUniform1f (glGetUniformLocation (p, "u_wave_height"), (float) self->wave_height);
-  glUniform1f (glGetUniformLocation (p, "u_fog"), (float) (12 * MAX (self->extent[0], self->distance)));
-  GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam };
-  const char *names[] = { "u_surface", "u_normal", "u_foam" };
-  for (int i = 0; i < 3; i++)
-    {
-      glActiveTexture (GL_TEXTURE0 + i);
-      glBindTexture (GL_TEXTURE_2D, textures[i]);
-      glUniform1i (glGetUniformLocation (p, names[i]), i);
-      /* A patch that does not tile ends at its last cell. */
-      GLint wrap = tiled ? GL_REPEAT : GL_CLAMP_TO_EDGE;
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
-    }
-  glUniform1i (glGetUniformLocation (p, "u_mode"), 0);
-  glBindVertexArray (self->grid_vao);
-  glDrawElementsInstanced (GL_TRIANGLES, self->grid_indices, GL_UNSIGNED_INT, NULL,
-                           tiled ? 9 : 1);
-  glUniform1i (glGetUniformLocation (p, "u_mode"), 1);
-  glUniform1i (glGetUniformLocation (p, "u_outside"), !tiled);
-  glBindVertexArray (self->ring_vao);
-  glDrawArrays (GL_TRIANGLES, 0, 24);
-  glActiveTexture (GL_TEXTURE0);
+  const WgGraph *graph;
+  const char *node = wg_viewport_shade_node (self, &graph);
+  wg_shade_renderer_set_look (self->shade, graph, node, self->time);
+  self->camera.width = (guint) w;
+  self->camera.height = (guint) h;
+  const WgShadeFields fields = {
+    .surface = self->tex_surface,
+    .normal = self->has_normal ? self->tex_normal : 0,
+    .foam = self->has_foam ? self->tex_foam : 0,
+    .width = self->surface_size[0],
+    .height = self->surface_size[1],
+    .channels = self->surface_channels,
+    .extent = { self->extent[0], self->extent[1] },
+    .repeat = self->tiled,
+    .mesh_cells = self->software ? SOFTWARE_MESH_CELLS : 1,
+  };
+  g_autoptr (GError) error = NULL;
+  if (!wg_shade_renderer_draw (self->shade, &self->camera, &fields, framebuffer, &error))
+    g_warning ("viewport: %s", error->message);
 }
 
 static gboolean
@@ -300,12 +192,14 @@ render (GtkGLArea *area, GdkGLContext *context)
   GLint area_fbo = 0;
   glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &area_fbo);
   int rw = MAX (1, (int) (w * self->render_scale)), rh = MAX (1, (int) (h * self->render_scale));
+  GLuint target = (GLuint) area_fbo;
   if (self->render_scale < 1)
     {
       if (self->fbo == 0 || self->fbo_size[0] != rw || self->fbo_size[1] != rh)
         make_fbo (self, rw, rh);
-      glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+      target = self->fbo;
     }
+  glBindFramebuffer (GL_FRAMEBUFFER, target);
   glViewport (0, 0, rw, rh);
   glClearColor (0.1f, 0.12f, 0.15f, 1);
   glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
@@ -316,29 +210,10 @@ render (GtkGLArea *area, GdkGLContext *context)
     }
   wg_viewport_update_matrices (self, w, h);
   wg_viewport_update_handles (self);
-  float sun[3], eye[3];
-  wg_viewport_sun_direction (sun);
-  graphene_vec3_to_float (&self->eye, eye);
-
-  glEnable (GL_DEPTH_TEST);
-  glDepthFunc (GL_LESS);
-  if (self->has_surface)
-    draw_water (self, eye, sun);
-
-  /* The sky last, only where no water was drawn (depth still at the far
-   * plane): no fragment is shaded twice. */
-  graphene_matrix_t inverse;
-  graphene_matrix_inverse (&self->view_proj, &inverse);
-  glDepthFunc (GL_LEQUAL);
-  glDepthMask (GL_FALSE);
-  glUseProgram (self->sky_program);
-  uniform_matrix (self->sky_program, "u_inverse_view_proj", &inverse);
-  glUniform3fv (glGetUniformLocation (self->sky_program, "u_eye"), 1, eye);
-  glUniform3fv (glGetUniformLocation (self->sky_program, "u_sun"), 1, sun);
-  glBindVertexArray (self->empty_vao);
-  glDrawArrays (GL_TRIANGLES, 0, 3);
-  glDepthMask (GL_TRUE);
-  glDisable (GL_DEPTH_TEST);
+  if (self->has_surface && self->view_style == WG_VIEW_SURFACE)
+    draw_water (self, target, rw, rh);
+  else
+    wg_viewport_draw_map (self);
   if (self->render_scale < 1)
     {
       glBindFramebuffer (GL_READ_FRAMEBUFFER, self->fbo);
@@ -440,7 +315,6 @@ realize (GtkWidget *widget)
   self->renderer = g_strdup ((const char *) glGetString (GL_RENDERER));
   self->software = wg_gl_renderer_is_software (self->renderer);
   self->render_scale = self->software ? 0.5 : 1.0;
-  self->grid_quads = self->software ? GRID_QUADS_SOFTWARE : GRID_QUADS;
   if (major * 10 + minor < 43)
     {
       g_autofree char *msg = g_strdup_printf ("The 3D viewport needs OpenGL 4.3; this context is %s",
@@ -449,15 +323,13 @@ realize (GtkWidget *widget)
       return;
     }
   g_autoptr (GError) error = NULL;
-  self->surface_program = wg_glsl_program ("surface.vert", "surface.frag", &error);
-  if (self->surface_program)
-    self->sky_program = wg_glsl_program ("sky.vert", "sky.frag", &error);
-  if (self->sky_program == 0 || !wg_viewport_overlay_realize (self, &error))
+  self->shade = wg_shade_renderer_new (&error);
+  if (self->shade == NULL || !wg_viewport_map_realize (self, &error) ||
+      !wg_viewport_overlay_realize (self, &error))
     {
       fail (self, error->message);
       return;
     }
-  build_grid (self);
   self->ready = TRUE;
   self->gpu = wg_evaluator_new (TRUE, NULL, NULL);
   wg_evaluator_set_thumbnails (self->gpu, TRUE, 96);
@@ -475,12 +347,8 @@ unrealize (GtkWidget *widget)
       g_clear_pointer (&self->gpu, wg_evaluator_free);
       GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam };
       glDeleteTextures (3, textures);
-      GLuint buffers[] = { self->grid_ebo, self->ring_vbo };
-      glDeleteBuffers (2, buffers);
-      GLuint arrays[] = { self->grid_vao, self->ring_vao, self->empty_vao };
-      glDeleteVertexArrays (3, arrays);
-      glDeleteProgram (self->surface_program);
-      glDeleteProgram (self->sky_program);
+      g_clear_pointer (&self->shade, wg_shade_renderer_free);
+      wg_viewport_map_unrealize (self);
       wg_viewport_overlay_unrealize (self);
       if (self->fbo)
         {
@@ -591,7 +459,7 @@ wg_viewport_init (WgViewport *self)
   gtk_widget_set_size_request (GTK_WIDGET (self), 200, 160);
   self->shown_frame = G_MININT64;
   self->pending_frame = G_MININT64;
-  self->tiled = self->ring_tiled = TRUE;
+  self->tiled = TRUE;
   self->handles = g_array_new (FALSE, FALSE, sizeof (WgViewportHandle));
   g_array_set_clear_func (self->handles, wg_viewport_handle_clear);
   self->hovered = -1;

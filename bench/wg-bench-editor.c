@@ -4,7 +4,10 @@
  *  2. latency from a wind-speed change to the viewport showing it: the
  *     command, the evaluation, the upload and the frame that draws it,
  *     for a 256² ocean on the CPU backend (and 512², and the GPU backend,
- *     for comparison).
+ *     for comparison);
+ *  3. viewport frame time while orbiting the camera over that ocean: from
+ *     the drag to the frame that shows it (the water's render, the
+ *     overlays, GTK's composition).
  * Needs a display: dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1000x24"
  *   build/bench/wg-bench-editor
  * Prints a table; asserts nothing. */
@@ -179,6 +182,9 @@ bench_canvas (const char *dir)
 
 typedef struct {
   WgEditorWindow *win;
+  WgViewport *viewport;
+  GdkFrameClock *clock;
+  gulong rendered_id, painted_id;
   gboolean drawn;
   gint64 shown;
 } Latency;
@@ -197,8 +203,38 @@ painted (GdkFrameClock *clock, Latency *l)
     l->shown = g_get_monotonic_time ();
 }
 
+/* Watches @win's viewport for frames drawn and painted. */
 static void
-bench_latency (const char *dir, guint n, gboolean gpu, const char *label)
+latency_start (Latency *l, WgEditorWindow *win)
+{
+  *l = (Latency){ .win = win, .viewport = wg_editor_window_get_viewport (win) };
+  l->clock = gtk_widget_get_frame_clock (GTK_WIDGET (l->viewport));
+  l->rendered_id = g_signal_connect (l->viewport, "rendered", G_CALLBACK (rendered), l);
+  l->painted_id = g_signal_connect (l->clock, "after-paint", G_CALLBACK (painted), l);
+}
+
+static void
+latency_stop (Latency *l)
+{
+  g_signal_handler_disconnect (l->viewport, l->rendered_id);
+  g_signal_handler_disconnect (l->clock, l->painted_id);
+}
+
+/* Milliseconds from @t0 to the painting of the next frame the viewport draws. */
+static double
+latency_wait (Latency *l, gint64 t0)
+{
+  while (l->shown == 0)
+    g_main_context_iteration (NULL, TRUE);
+  double v = (l->shown - t0) / 1e3;
+  l->drawn = FALSE;
+  l->shown = 0;
+  return v;
+}
+
+/* A window on an n² FFT ocean with normals and foam, 256 m square. */
+static WgEditorWindow *
+open_ocean (const char *dir, guint n)
 {
   g_autofree char *text = g_strdup_printf (
     "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[%u,%u],\"extent\":[256,256],"
@@ -217,18 +253,21 @@ bench_latency (const char *dir, guint n, gboolean gpu, const char *label)
     "\"outputs\":{\"height\":\"fft:height\",\"displacement\":\"choppy:displacement\","
     "\"normal\":\"normals:normal\",\"foam\":\"foam:foam\"}}", n, n);
   g_autofree char *name = g_strdup_printf ("ocean-%u.json", n);
-  WgEditorWindow *win = open_graph (dir, name, text);
+  return open_graph (dir, name, text);
+}
+
+static void
+bench_latency (const char *dir, guint n, gboolean gpu, const char *label)
+{
+  WgEditorWindow *win = open_ocean (dir, n);
   g_autoptr (GError) error = NULL;
   if (gpu)
     {
       wg_editor_window_set_gpu (win, TRUE);
       wait_settled (win);
     }
-  WgViewport *viewport = wg_editor_window_get_viewport (win);
-  Latency l = { win, FALSE, 0 };
-  gulong r = g_signal_connect (viewport, "rendered", G_CALLBACK (rendered), &l);
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (viewport));
-  gulong p = g_signal_connect (clock, "after-paint", G_CALLBACK (painted), &l);
+  Latency l;
+  latency_start (&l, win);
   g_autoptr (GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
   WgDocument *doc = wg_editor_window_get_document (win);
   for (guint i = 0; i < 22; i++)
@@ -243,19 +282,52 @@ bench_latency (const char *dir, guint n, gboolean gpu, const char *label)
       if (!wg_document_execute (doc, wg_command_set_param ("spectrum", "wind_speed", speed), &error))
         g_error ("%s", error->message);
       wg_document_seal (doc);
-      while (l.shown == 0)
-        g_main_context_iteration (NULL, TRUE);
-      double v = (l.shown - t0) / 1e3;
+      double v = latency_wait (&l, t0);
       if (i >= 2)
         g_array_append_val (ms, v);
     }
-  g_signal_handler_disconnect (viewport, r);
-  g_signal_handler_disconnect (clock, p);
+  latency_stop (&l);
   double median, p95, max;
   summarize (ms, &median, &p95, &max);
   printf ("| wind speed → viewport, %u² ocean, %s (%s) | %u changes | %.1f ms | %.1f ms | %.1f ms | |\n",
           n, label, wg_editor_window_get_backend_label (win), ms->len, median, p95, max);
   wg_history_mark_clean (wg_document_get_history (doc));
+  gtk_window_destroy (GTK_WINDOW (win));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* ---------------------------------------------------------------------------
+ * 3. Viewport frame time while orbiting
+ * ------------------------------------------------------------------------- */
+
+static void
+bench_orbit (const char *dir, guint n)
+{
+  WgEditorWindow *win = open_ocean (dir, n);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  Latency l;
+  latency_start (&l, win);
+  g_autoptr (GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+  int w = gtk_widget_get_width (GTK_WIDGET (viewport));
+  int h = gtk_widget_get_height (GTK_WIDGET (viewport));
+  wg_viewport_press (viewport, 0.5 * w, 0.3 * h);
+  for (guint i = 0; i < 62; i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      wg_viewport_drag_to (viewport, 0.5 * w + 6.0 * (i % 20), 0.3 * h);
+      double v = latency_wait (&l, t0);
+      if (i >= 2)
+        g_array_append_val (ms, v);
+    }
+  wg_viewport_release (viewport);
+  latency_stop (&l);
+  double median, p95, max;
+  summarize (ms, &median, &p95, &max);
+  printf ("| viewport frame, orbiting, %u² ocean (%d×%d px viewport) | %u frames | %.1f ms | "
+          "%.1f ms | %.1f ms | |\n",
+          n, w, h, ms->len, median, p95, max);
+  wg_history_mark_clean (wg_document_get_history (wg_editor_window_get_document (win)));
   gtk_window_destroy (GTK_WINDOW (win));
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -277,6 +349,7 @@ main (int argc, char **argv)
   bench_latency (dir, 256, FALSE, "CPU backend");
   bench_latency (dir, 512, FALSE, "CPU backend");
   bench_latency (dir, 256, TRUE, "GPU backend");
+  bench_orbit (dir, 256);
   printf ("\nOpenGL renderer: %s; %u CPU cores.\n", renderer, g_get_num_processors ());
   g_free (renderer);
   g_object_unref (app);

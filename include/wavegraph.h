@@ -1494,6 +1494,87 @@ double wg_package_get_frame_rate (const WgPackage *pkg);
 gboolean wg_package_query (WgPackage *pkg, double t, const WgQueryOptions *options,
                            const double *xy, gsize n, WgQueryResult *results, GError **error);
 
+/* ---------------------------------------------------------------------------
+ * The water in a host's picture: surface-shade's GPU path
+ * ------------------------------------------------------------------------- */
+
+/**
+ * WgShadeCamera:
+ * A pinhole camera: from @eye (m, z up) pixel (i, j) of the @width ×
+ * @height picture, row 0 at the bottom as in GL framebuffers, looks along
+ *   forward + right · (2 (i + ½)/width − 1) · tan_x + up · (2 (j + ½)/height − 1) · tan_y;
+ * @forward, @right, @up unit and orthogonal.
+ */
+typedef struct {
+  double eye[3];
+  double forward[3], right[3], up[3];
+  double tan_x, tan_y;
+  guint width, height;
+} WgShadeCamera;
+
+/**
+ * WgShadeFields:
+ * The surface to shade, as GL_TEXTURE_2D names in the current context
+ * (cell i at x = i·Δx the centre of texel i, wrapping GL_REPEAT):
+ * @surface, a displacement (λDx, λDy, h) (@channels 3) or a height (1);
+ * @normal (unit normals in rgb) and @foam (coverage in r), 0 when there
+ * are none, mipmapped or with a non-mipmap minification filter. @width ×
+ * @height cells over @extent (m). @repeat: the field tiles the plane (a
+ * periodic graph), else calm water lies around it. @mesh_cells: the mesh's
+ * finest vertex step in cells (0 or 1: every cell, as the node renders; 2
+ * draws a quarter of the vertices, for software GL, whose vertex stage is
+ * slow; the shading stays per pixel).
+ */
+typedef struct {
+  guint surface, normal, foam;
+  guint width, height, channels;
+  double extent[2];
+  gboolean repeat;
+  guint mesh_cells;
+} WgShadeFields;
+
+/**
+ * WgShadeRenderer:
+ * The surface-shade node's GPU path (papers/003 §5.1's LOD mesh and the
+ * node's shading) drawing into a host's framebuffer with the host's camera:
+ * an editor's viewport shows the water as the node's beauty pass does.
+ */
+typedef struct _WgShadeRenderer WgShadeRenderer;
+
+/**
+ * wg_shade_renderer_new:
+ * Builds the program and the mesh's buffers in the OpenGL context current
+ * on the calling thread (4.3 or later), which they live in; the look is
+ * surface-shade's defaults. Errors: WG_GPU_ERROR (no context, too old a
+ * context, a shader that does not build).
+ */
+WgShadeRenderer *wg_shade_renderer_new (GError **error);
+
+/**
+ * wg_shade_renderer_set_look:
+ * The look (sun, exposure, tone mapping, Fresnel, water, bottom and foam
+ * colours, crest height, detail and haze distances) of surface-shade node
+ * @node of @graph at time @t (s); @node NULL: the node type's defaults.
+ * Its camera, size and repeat are not used.
+ */
+void wg_shade_renderer_set_look (WgShadeRenderer *renderer, const WgGraph *graph,
+                                 const char *node, double t);
+
+/**
+ * wg_shade_renderer_draw:
+ * Draws @fields through @camera into @framebuffer (0: the default one) at
+ * (0, 0, width, height): clears its colour and depth (reversed depth, 0 at
+ * infinity), renders the water, the sea to the horizon and the sky,
+ * gamma-encoded for an 8-bit display, and restores the GL state it
+ * changed. The context it was made in must be current. Errors:
+ * WG_GPU_ERROR_FAILED for a GL error.
+ */
+gboolean wg_shade_renderer_draw (WgShadeRenderer *renderer, const WgShadeCamera *camera,
+                                 const WgShadeFields *fields, guint framebuffer, GError **error);
+
+/** wg_shade_renderer_free: deletes its GL objects (its context current); NULL is ignored. */
+void wg_shade_renderer_free (WgShadeRenderer *renderer);
+
 #pragma GCC visibility pop
 
 G_END_DECLS

@@ -232,6 +232,13 @@ wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p, WgShad
   double tan_y = tan (0.5 * p->fov);
   view->tan_y = (float) tan_y;
   view->tan_x = (float) (tan_y * (double) p->width / (double) p->height);
+  wg_surface_shade_look (p, view);
+  return TRUE;
+}
+
+void
+wg_surface_shade_look (const WgSurfaceShadeParams *p, WgShadeView *view)
+{
   WgVec3 sun = { (float) (cos (p->sun_elevation) * cos (p->sun_azimuth)),
                  (float) (cos (p->sun_elevation) * sin (p->sun_azimuth)),
                  (float) sin (p->sun_elevation) };
@@ -254,7 +261,7 @@ wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p, WgShad
   view->fade_start = (float) MIN (p->fade_start, p->detail_distance);
   view->detail_distance = (float) p->detail_distance;
   view->haze_distance = (float) p->haze_distance;
-  return TRUE;
+  view->encode = FALSE;
 }
 
 void

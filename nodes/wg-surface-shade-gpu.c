@@ -7,9 +7,10 @@
  * not swim under a moving camera, "a rabbit inside a boa". Odd vertices on a
  * side that meets the coarser ring sit on the coarser edge (no cracks), and
  * a flat skirt carries the calm sea from the mesh's edge, beyond the detail
- * distance, to the horizon. The picture is rendered into a float
- * framebuffer with reversed depth and read into the output image's storage
- * buffer, row 0 at the top. */
+ * distance, to the horizon. The node renders into its own float
+ * framebuffer with reversed depth and reads it into the output image's
+ * storage buffer, row 0 at the top; a host (the editor's viewport) renders
+ * the same into its own framebuffer (wg-shade-renderer.c). */
 #include "wg-surface-shade.h"
 #include "wg-gpu-kernel.h"
 #include "surface-shade.h"
@@ -224,33 +225,18 @@ block_indices (GLushort *out)
       }
 }
 
-WgShadeGpu *
-wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
+/* The fixed colour and depth buffers the node renders into. */
+static gboolean
+framebuffer_create (WgShadeGpu *gpu, GError **error)
 {
-  WgShadeGpu *gpu = g_new0 (WgShadeGpu, 1);
-  gpu->gpu = wg_ctx_gpu (ctx);
-  WgBuffer *out = wg_ctx_output (ctx, 0);
-  gpu->width = out->width;
-  gpu->height = out->height;
-  if (!wg_gpu_kernel_init_render (&gpu->kernel, gpu->gpu, "surface-shade.vert",
-                                  "surface-shade.frag", NULL, sizeof (ShadeUniforms), error))
-    {
-      wg_ctx_prefix_error (ctx, error, -1);
-      wg_shade_gpu_free (gpu);
-      return NULL;
-    }
-  gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
-  mips_create (ctx, gpu);
-  gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
-
-  GLint bound_fb = 0, bound_rb = 0, bound_vao = 0, bound_array = 0;
+  GLint bound_fb = 0, bound_rb = 0;
   glGetIntegerv (GL_FRAMEBUFFER_BINDING, &bound_fb);
   glGetIntegerv (GL_RENDERBUFFER_BINDING, &bound_rb);
-  glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &bound_vao);
-  glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &bound_array);
   glGenFramebuffers (1, &gpu->framebuffer);
   glGenRenderbuffers (1, &gpu->colour);
   glGenRenderbuffers (1, &gpu->depth);
+  for (int i = 0; i < 3; i++)
+    wg_gpu_context_count_object (gpu->gpu);
   glBindRenderbuffer (GL_RENDERBUFFER, gpu->colour);
   glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA32F, (GLsizei) gpu->width, (GLsizei) gpu->height);
   glBindRenderbuffer (GL_RENDERBUFFER, gpu->depth);
@@ -260,7 +246,35 @@ wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
   glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, gpu->colour);
   glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, gpu->depth);
   GLenum status = glCheckFramebufferStatus (GL_FRAMEBUFFER);
+  glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) bound_fb);
+  glBindRenderbuffer (GL_RENDERBUFFER, (GLuint) bound_rb);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "the %u×%u RGBA32F framebuffer is incomplete (status 0x%04x)", gpu->width,
+                   gpu->height, status);
+      return FALSE;
+    }
+  return TRUE;
+}
 
+WgShadeGpu *
+wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
+{
+  WgShadeGpu *gpu = g_new0 (WgShadeGpu, 1);
+  gpu->gpu = context;
+  if (!wg_gpu_kernel_init_render (&gpu->kernel, gpu->gpu, "surface-shade.vert",
+                                  "surface-shade.frag", NULL, sizeof (ShadeUniforms), error))
+    {
+      wg_shade_gpu_free (gpu);
+      return NULL;
+    }
+  gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
+  gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
+
+  GLint bound_vao = 0, bound_array = 0;
+  glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &bound_vao);
+  glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &bound_array);
   /* One block's grid of indices; the blocks are its instances. */
   glGenVertexArrays (1, &gpu->vao);
   glBindVertexArray (gpu->vao);
@@ -276,21 +290,33 @@ wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, gpu->indices);
   glBufferData (GL_ELEMENT_ARRAY_BUFFER, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK * sizeof (GLushort),
                 indices, GL_STATIC_DRAW);
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < 3; i++)
     wg_gpu_context_count_object (gpu->gpu);
   glBindVertexArray ((GLuint) bound_vao);
   glBindBuffer (GL_ARRAY_BUFFER, (GLuint) bound_array);
-  glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) bound_fb);
-  glBindRenderbuffer (GL_RENDERBUFFER, (GLuint) bound_rb);
-  if (status != GL_FRAMEBUFFER_COMPLETE)
+  if (!wg_gpu_check ("surface-shade: building the mesh", error))
     {
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_BACKEND, -1,
-                    "the %u×%u RGBA32F framebuffer is incomplete (status 0x%04x)", gpu->width,
-                    gpu->height, status);
       wg_shade_gpu_free (gpu);
       return NULL;
     }
-  if (!wg_gpu_check ("surface-shade: building the framebuffer and the mesh", error))
+  return gpu;
+}
+
+WgShadeGpu *
+wg_shade_gpu_new (WgNodeContext *ctx, GError **error)
+{
+  WgShadeGpu *gpu = wg_shade_gpu_new_renderer (wg_ctx_gpu (ctx), error);
+  if (gpu == NULL)
+    {
+      wg_ctx_prefix_error (ctx, error, -1);
+      return NULL;
+    }
+  WgBuffer *out = wg_ctx_output (ctx, 0);
+  gpu->width = out->width;
+  gpu->height = out->height;
+  mips_create (ctx, gpu);
+  if (!framebuffer_create (gpu, error) ||
+      !wg_gpu_check ("surface-shade: building the framebuffer", error))
     {
       wg_ctx_prefix_error (ctx, error, -1);
       wg_shade_gpu_free (gpu);
@@ -316,8 +342,8 @@ set_rgb (float out[4], WgVec3 c, float w)
 }
 
 static void
-uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, WgBuffer *surface,
-               const gboolean present[WG_SHADE_N_INPUTS])
+uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod,
+               const WgShadeInputs *in)
 {
   const WgShadingParams *s = &v->shading;
   memset (u, 0, sizeof *u);
@@ -330,8 +356,8 @@ uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, Wg
   set_rgb (u->u_bottom, s->bottom, s->alpha);
   set_rgb (u->u_foam_colour, s->foam, s->scattering);
   set_rgb (u->u_water, s->water, v->exposure);
-  const float field[4] = { (float) surface->extent[0], (float) surface->extent[1],
-                           (float) surface->width, (float) surface->height };
+  const float field[4] = { (float) in->extent[0], (float) in->extent[1], (float) in->width,
+                           (float) in->height };
   memcpy (u->u_field, field, sizeof field);
   /* The skirt overlaps the mesh's outer quads (no seam to crack) and reaches
    * so far that the sea's edge is well under a pixel below the horizon. */
@@ -345,15 +371,16 @@ uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod, Wg
   u->u_fade_start = v->fade_start;
   u->u_detail_distance = v->detail_distance;
   u->u_haze_distance = v->haze_distance;
-  u->u_max_level = (float) (wg_shade_mip_levels ((guint) surface->width, (guint) surface->height) - 1);
+  u->u_max_level = (float) (wg_shade_mip_levels (in->width, in->height) - 1);
   u->u_fresnel = s->fresnel;
   u->u_tone = v->tone_mapping;
-  u->u_channels = (int32_t) surface->channels;
+  u->u_channels = (int32_t) in->channels;
   u->u_repeat = v->repeat != FALSE;
-  u->u_has_normal = present[WG_SHADE_IN_NORMAL];
-  u->u_has_foam = present[WG_SHADE_IN_FOAM];
-  u->u_has_sky = present[WG_SHADE_IN_SKY];
-  u->u_has_depth = present[WG_SHADE_IN_DEPTH];
+  u->u_has_normal = in->textures[WG_SHADE_IN_NORMAL] != 0;
+  u->u_has_foam = in->textures[WG_SHADE_IN_FOAM] != 0;
+  u->u_has_sky = in->textures[WG_SHADE_IN_SKY] != 0;
+  u->u_has_depth = in->textures[WG_SHADE_IN_DEPTH] != 0;
+  u->u_encode = v->encode != FALSE;
 }
 
 /* The GL state a frame changes, saved so that a host sharing the context
@@ -440,53 +467,51 @@ state_restore (const SavedState *s, gboolean clip_control)
   glClearDepthf (s->clear_depth);
 }
 
-/* Binds the inputs' textures to their units; @present says which exist. */
+/* The node's inputs as textures: normal and foam through their mip levels. */
 static gboolean
-textures_bind (WgNodeContext *ctx, gboolean present[WG_SHADE_N_INPUTS], GError **error)
+inputs_get (WgNodeContext *ctx, WgShadeGpu *gpu, WgShadeInputs *in, GError **error)
 {
+  WgBuffer *surface = wg_ctx_input (ctx, WG_SHADE_IN_DISPLACEMENT);
+  *in = (WgShadeInputs){ .width = surface->width, .height = surface->height,
+                         .channels = surface->channels,
+                         .extent = { surface->extent[0], surface->extent[1] } };
   for (int u = 0; u < N_UNITS; u++)
     {
       WgBuffer *b = wg_ctx_input (ctx, (guint) u);
-      present[u] = b != NULL;
-      GLuint texture = b ? wg_buffer_get_gl_texture (b, error) : 0;
-      if (b && texture == 0)
+      in->textures[u] = b ? wg_buffer_get_gl_texture (b, error) : 0;
+      if (b && in->textures[u] == 0)
         return FALSE;
-      glActiveTexture (GL_TEXTURE0 + u);
-      glBindTexture (GL_TEXTURE_2D, texture);
     }
-  return TRUE;
+  for (int k = 0; k < 2; k++)
+    if (gpu->mips[k])
+      in->textures[mip_inputs[k]] = gpu->mips[k];
+  return mips_fill (ctx, gpu, error);
 }
 
-gboolean
-wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
-                      GError **error)
+/* Draws @view of @in into @framebuffer (bound as it is), its viewport the
+ * view's picture: the LOD mesh, the skirt, then the sky where no water is. */
+static void
+draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint framebuffer)
 {
   G_STATIC_ASSERT ((int) N_UNITS == (int) WG_SHADE_N_INPUTS);
-  WgBuffer *surface = wg_ctx_input (ctx, WG_SHADE_IN_DISPLACEMENT);
-  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
-  if (out == 0)
-    return FALSE;
   WgShadeLod lod;
-  const guint cells[2] = { surface->width, surface->height };
-  wg_shade_lod (view, surface->extent, cells, &lod);
+  guint per_step = MAX (in->mesh_cells, 1u);
+  const guint cells[2] = { MAX (in->width / per_step, 1u), MAX (in->height / per_step, 1u) };
+  wg_shade_lod (view, in->extent, cells, &lod);
   /* How far waves may carry a vertex out of its block's box. */
-  double margin = 0.1 * MAX (surface->extent[0], surface->extent[1]) + 2.0 * view->crest_height;
+  double margin = 0.1 * MAX (in->extent[0], in->extent[1]) + 2.0 * view->crest_height;
   guint n_blocks = blocks_visible (gpu, view, &lod, margin);
-
-  SavedState saved;
-  state_save (&saved, gpu->clip_control);
-  gboolean present[WG_SHADE_N_INPUTS];
-  if (!textures_bind (ctx, present, error) || !mips_fill (ctx, gpu, error))
+  for (int u = 0; u < N_UNITS; u++)
     {
-      state_restore (&saved, gpu->clip_control);
-      return FALSE;
+      glActiveTexture (GL_TEXTURE0 + u);
+      glBindTexture (GL_TEXTURE_2D, in->textures[u]);
     }
   ShadeUniforms u;
-  uniforms_fill (&u, view, &lod, surface, present);
+  uniforms_fill (&u, view, &lod, in);
   wg_gpu_kernel_use (&gpu->kernel, &u);
 
-  glBindFramebuffer (GL_FRAMEBUFFER, gpu->framebuffer);
-  glViewport (0, 0, (GLsizei) gpu->width, (GLsizei) gpu->height);
+  glBindFramebuffer (GL_FRAMEBUFFER, framebuffer);
+  glViewport (0, 0, (GLsizei) view->width, (GLsizei) view->height);
   if (gpu->clip_control)
     glClipControl (GL_LOWER_LEFT, GL_ZERO_TO_ONE);
   glDisable (GL_BLEND);
@@ -513,7 +538,35 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
   glDepthFunc (GL_GEQUAL);
   glUniform1i (gpu->mode_location, WG_SHADE_MODE_SKY);
   glDrawArrays (GL_TRIANGLES, 0, 3);
+}
 
+gboolean
+wg_shade_gpu_render (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in,
+                     GLuint framebuffer, GError **error)
+{
+  SavedState saved;
+  state_save (&saved, gpu->clip_control);
+  draw (gpu, view, in, framebuffer);
+  state_restore (&saved, gpu->clip_control);
+  return wg_gpu_check ("surface-shade: rendering", error);
+}
+
+gboolean
+wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *view,
+                      GError **error)
+{
+  GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
+  if (out == 0)
+    return FALSE;
+  SavedState saved;
+  state_save (&saved, gpu->clip_control);
+  WgShadeInputs in;
+  if (!inputs_get (ctx, gpu, &in, error))
+    {
+      state_restore (&saved, gpu->clip_control);
+      return FALSE;
+    }
+  draw (gpu, view, &in, gpu->framebuffer);
   glBindFramebuffer (GL_READ_FRAMEBUFFER, gpu->framebuffer);
   glReadBuffer (GL_COLOR_ATTACHMENT0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, out);

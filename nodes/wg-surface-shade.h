@@ -14,6 +14,7 @@
 
 #include "wg-node-private.h"
 #include "wg-shading.h"
+#include "wg-gpu.h"
 
 G_BEGIN_DECLS
 
@@ -79,6 +80,7 @@ typedef struct {
   gboolean repeat;    /* the field tiles the plane (else flat water outside it) */
   float fade_start, detail_distance; /* m from the eye, horizontally */
   float haze_distance;               /* m; 0: no haze */
+  gboolean encode; /* gamma-encode for an 8-bit display (the node's image stays display-linear) */
 } WgShadeView;
 
 /**
@@ -89,6 +91,13 @@ typedef struct {
  */
 gboolean wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p,
                                 WgShadeView *view, GError **error);
+
+/**
+ * wg_surface_shade_look:
+ * The part of wg_surface_shade_view() that is no camera: shading, exposure,
+ * tone mapping, crest height, repeat and the distances, from @p.
+ */
+void wg_surface_shade_look (const WgSurfaceShadeParams *p, WgShadeView *view);
 
 /** wg_shade_view_ray: the unit direction pixel centre (@i + ½, @j + ½) looks along. */
 void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3]);
@@ -165,6 +174,40 @@ void wg_shade_cpu_free (WgShadeCpu *cpu);
 
 /* The GPU path (wg-surface-shade-gpu.c), its context current. */
 typedef struct _WgShadeGpu WgShadeGpu;
+
+/**
+ * WgShadeInputs:
+ * What the GPU path shades, as GL_TEXTURE_2D names by WG_SHADE_IN_* (0: not
+ * linked; the displacement is required): textures repeating, the normal and
+ * foam with mip levels or a non-mipmap minification filter. @width × @height
+ * cells of the displacement over @extent (m), its @channels 3 or 1. The
+ * mesh's finest vertex step is @mesh_cells cells (0 or 1: one, as the node
+ * renders; a host on software GL may take fewer vertices).
+ */
+typedef struct {
+  GLuint textures[WG_SHADE_N_INPUTS];
+  guint width, height, channels;
+  double extent[2];
+  guint mesh_cells;
+} WgShadeInputs;
+
+/**
+ * wg_shade_gpu_new_renderer:
+ * The render program and the mesh's buffers in @context (current), without
+ * a node: for wg_shade_gpu_render() into a host's framebuffer. Errors:
+ * WG_GPU_ERROR_SHADER when the program does not build; a GL error.
+ */
+WgShadeGpu *wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error);
+
+/**
+ * wg_shade_gpu_render:
+ * Renders @view of @in into @framebuffer's (0, 0, width, height), clearing
+ * its colour and depth (reversed: 0 at infinity), row 0 at the bottom as GL
+ * draws unless @view's up is flipped, and restores the GL state it changed.
+ * Errors: a GL error after the work (WG_GPU_ERROR_FAILED).
+ */
+gboolean wg_shade_gpu_render (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in,
+                              GLuint framebuffer, GError **error);
 
 /**
  * wg_shade_gpu_new:

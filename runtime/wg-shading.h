@@ -49,7 +49,7 @@ typedef struct {
   float scattering;
 } WgShadingParams;
 
-/** wg_shading_params_default: GLSL wg_shading_default(@sun), the viewport's look. */
+/** wg_shading_params_default: water, exact Fresnel, sandy bottom, white foam, the sun along @sun. */
 WgShadingParams wg_shading_params_default (WgVec3 sun);
 
 /**

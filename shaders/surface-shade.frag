@@ -2,7 +2,8 @@
  * CPU path shades a ray's hit (wg-surface-shade.h): the normal, foam and
  * crest at the rest point with the detail fade, the depth below the
  * displaced point, surface-shading.glsl's optics under the sky map or the
- * analytic sky, haze toward the horizon, exposure and tone mapping. */
+ * analytic sky, haze toward the horizon, exposure and tone mapping, and
+ * for a host's display (the editor's viewport) gamma encoding. */
 #include "surface-shade.glsl"
 #include "surface-shading.glsl"
 
@@ -64,6 +65,13 @@ depth_at (vec2 p)
   return max (textureLod (u_depth, uv, 0.0).x, 0.0);
 }
 
+/* The picture's colour: display-linear, or encoded for an 8-bit display. */
+vec4
+picture (vec3 c)
+{
+  return vec4 (u_encode ? wg_display_encode (c) : c, 1.0);
+}
+
 void
 main ()
 {
@@ -71,7 +79,7 @@ main ()
   float exposure = u_water.w;
   if (u_mode == WG_SHADE_MODE_SKY)
     {
-      o_colour = vec4 (wg_tone_map (sky_along (dir) * exposure, u_tone), 1.0);
+      o_colour = picture (wg_tone_map (sky_along (dir) * exposure, u_tone));
       return;
     }
   vec3 world = v_world;
@@ -108,7 +116,6 @@ main ()
                                                                  : wg_surface_point (n, v);
   vec3 c = wg_shade_surface_sky (p, v, s, sky_along (p.r), foam, crest, depth_at (world.xy));
   vec3 haze = sky_along (normalize (vec3 (dir.xy, 0.02)));
-  o_colour = vec4 (wg_shade_finish (c, haze, distance (u_eye.xyz, world), u_haze_distance,
-                                    exposure, u_tone),
-                   1.0);
+  o_colour = picture (wg_shade_finish (c, haze, distance (u_eye.xyz, world), u_haze_distance,
+                                       exposure, u_tone));
 }

@@ -37,4 +37,5 @@ WG_UNIFORMS (ShadeUniforms)
   WG_BOOL (u_has_foam);
   WG_BOOL (u_has_sky);
   WG_BOOL (u_has_depth);
+  WG_BOOL (u_encode);       /* gamma-encode the tone-mapped colour for a display */
 };

@@ -35,15 +35,6 @@ struct WgShading
   float scattering;    /* scale of the extra light scattered out of thin crests */
 };
 
-/* The viewport's look: water, exact Fresnel, sandy bottom, white foam. */
-WgShading
-wg_shading_default (vec3 sun)
-{
-  return WgShading (sun, 1.0, WG_WATER_IOR, WG_FRESNEL_EXACT, 7.0, vec3 (0.40, 0.07, 0.05),
-                    vec3 (0.45, 0.40, 0.30), vec3 (0.85, 0.9, 0.92),
-                    vec3 (0.004, 0.030, 0.070), 1.0);
-}
-
 /* papers/003 eq. 16, the reflectance of unpolarised light:
  *   F(k) = (g − k)² / (2 (g + k)²) · (1 + (k (g + k) − 1)² / (k (g − k) + 1)²),
  *   k = −τ = −e·n,  g = √((n2/n1)² + k² − 1).
@@ -244,19 +235,18 @@ wg_shade_surface (vec3 n, vec3 v, WgShading s, float foam, float crest, float de
   return wg_shade_surface_sky (p, v, s, wg_sky (p.r, s.sun), foam, crest, depth);
 }
 
-/* The viewport's and the sample game's water: wg_shade_surface() with the
- * default parameters over open sea, seen along @e (eye → surface). */
+/* Display-linear colour (0 … 1) to what an 8-bit display shows: sRGB-ish gamma. */
 vec3
-wg_shade_water (vec3 e, vec3 n, vec3 sun, float foam, float crest)
+wg_display_encode (vec3 c)
 {
-  return wg_shade_surface (n, -e, wg_shading_default (sun), foam, crest, WG_INFINITY);
+  return pow (c, vec3 (1.0 / 2.2));
 }
 
-/* Linear colour to what the display shows: a soft shoulder, then sRGB-ish gamma. */
+/* Linear colour to what the display shows: a soft shoulder, then the gamma. */
 vec3
 wg_display (vec3 c)
 {
-  return pow (vec3 (1.0) - exp (-1.4 * c), vec3 (1.0 / 2.2));
+  return wg_display_encode (vec3 (1.0) - exp (-1.4 * c));
 }
 
 /* Where unit direction @dir falls in an equirectangular sky map: u the

@@ -143,7 +143,7 @@ test_shader_source (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *shading = read_source ("surface-shading.glsl");
-  const char *const names[] = { "surface.frag", "sky.frag" };
+  const char *const names[] = { "sky.frag" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *file = read_source (names[i]);
