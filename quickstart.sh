@@ -22,7 +22,14 @@ packages=(
 # (examples/harbor-game) is built with SDL2; ffprobe and ffmpeg (package
 # ffmpeg) read back the movies of `run --preview`; node and npm install and
 # run the Khronos glTF Validator on the export's water.glb.
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg nodejs npm)
+# Node and npm may come from elsewhere (NodeSource's nodejs bundles npm and
+# conflicts with Debian's npm package): Debian's only where they are missing.
+node_packages=()
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  node_packages=(nodejs npm)
+fi
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg
+  "${node_packages[@]}")
 
 install_packages() {
   local missing=()
