@@ -73,7 +73,11 @@ static const char water_frag[] = FRAGMENT_COMMON
   "void main () {\n"
   "  vec3 e = normalize (v_world - u_eye);\n"
   "  float crest = clamp (0.5 + 2.5 * v_world.z, 0.0, 1.0);\n"
-  "  vec3 sea = wg_shade_water (e, normalize (v_normal), u_sun, 0.0, crest);\n"
+  /* surface-shade's default look (its parameters' defaults), open sea. */
+  "  WgShading s = WgShading (u_sun, 1.0, WG_WATER_IOR, WG_FRESNEL_EXACT, 7.0,\n"
+  "                           vec3 (0.40, 0.07, 0.05), vec3 (0.45, 0.40, 0.30),\n"
+  "                           vec3 (0.85, 0.9, 0.92), vec3 (0.004, 0.030, 0.070), 1.0);\n"
+  "  vec3 sea = wg_shade_surface (normalize (v_normal), -e, s, 0.0, crest, WG_INFINITY);\n"
   "  vec3 n = normalize (cross (dFdx (v_world), dFdy (v_world)));\n"
   "  vec3 quay = vec3 (0.30, 0.28, 0.25) * (0.35 + 0.65 * max (dot (n, u_sun), 0.0));\n"
   "  o_colour = hazed (mix (quay, sea, smoothstep (0.3, 0.7, v_water)));\n"
