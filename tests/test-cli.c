@@ -771,7 +771,9 @@ bake_bytes (const char *graph, const char *const *extra)
 {
   g_autofree char *dir = wg_test_tmp_dir ();
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  const char *base[] = { "run", graph, "--frames", "2-2", "--out", dir, "--no-contact-sheet" };
+  /* ocean.json's beauty pass small: these bakes are about the maps. */
+  const char *base[] = { "run", graph, "--frames", "2-2", "--out", dir, "--no-contact-sheet",
+                         "--set", "shade.width=64", "--set", "shade.height=36" };
   for (guint i = 0; i < G_N_ELEMENTS (base); i++)
     g_ptr_array_add (args, (gpointer) base[i]);
   for (guint i = 0; extra && extra[i]; i++)
@@ -1027,14 +1029,15 @@ test_resume (void)
   g_autofree char *graph = wg_test_source_path ("graphs", "ocean.json", NULL);
   g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *state = g_build_filename (dir, "sea.state", NULL);
+  /* ocean.json's beauty pass small: these bakes are about the state. */
   const char *straight[] = { "run", graph, "--frames", "0-5", "--out", "one", "--no-contact-sheet",
-                             NULL };
+                             "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *part1[] = { "run", graph, "--frames", "0-2", "--out", "two", "--save-state", state,
-                          "--no-contact-sheet", NULL };
+                          "--no-contact-sheet", "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *part2[] = { "run", graph, "--frames", "3-5", "--out", "two", "--resume", state,
-                          "--no-contact-sheet", NULL };
+                          "--no-contact-sheet", "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *late[] = { "run", graph, "--frames", "4-5", "--out", "three", "--resume", state,
-                         NULL };
+                         "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *const *runs[] = { straight, part1, part2 };
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
@@ -1069,7 +1072,7 @@ test_resume (void)
   bytes[len / 2] ^= 0x04;
   g_assert_true (g_file_set_contents (state, bytes, (gssize) len, NULL));
   const char *damaged[] = { "run", graph, "--frames", "3-5", "--out", "four", "--resume", state,
-                            NULL };
+                            "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   r = run_cli (dir, damaged);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "sea.state: the state is damaged: its checksum does not match"));
@@ -1095,7 +1098,7 @@ test_stopped_bake_resumes (void)
   g_autoptr (GSubprocess) bake =
     g_subprocess_launcher_spawn (launcher, &error, g_getenv ("WAVEGRAPH_BIN"), "run", graph,
                                  "--frames", "0-479", "--out", "two", "--save-state", state,
-                                 "--no-contact-sheet", NULL);
+                                 "--no-contact-sheet", "--set", "shade.width=64", "--set", "shade.height=36", NULL);
   g_assert_no_error (error);
   g_autofree char *maps = g_build_filename (dir, "two", "ocean", NULL);
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
@@ -1128,9 +1131,9 @@ test_stopped_bake_resumes (void)
                                             frame + 3);
   g_autofree char *straight_range = g_strdup_printf ("0-%" G_GINT64_FORMAT, frame + 3);
   const char *rest[] = { "run", graph, "--frames", range, "--out", "two", "--resume", state,
-                         "--no-contact-sheet", NULL };
+                         "--no-contact-sheet", "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *straight[] = { "run", graph, "--frames", straight_range, "--out", "one",
-                             "--no-contact-sheet", NULL };
+                             "--no-contact-sheet", "--set", "shade.width=64", "--set", "shade.height=36", NULL };
   const char *const *runs[] = { rest, straight };
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {

@@ -252,6 +252,14 @@ typedef struct {
   guint width, height;
 } Sky;
 
+static void
+sky_clear (Sky *sky)
+{
+  g_clear_pointer (&sky->pixels, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Sky, sky_clear)
+
 static WgVec3
 sky_along (const Sky *sky, WgVec3 dir)
 {
@@ -348,9 +356,8 @@ test_mirror_sea (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  Sky sky;
+  g_auto (Sky) sky = { 0 };
   g_autoptr (WgGraph) g = mirror_graph (FALSE, &sky);
-  g_autofree float *pixels = sky.pixels;
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   const Pose poses[] = { { 3, -12, 40, 50 }, { 60, -45, -120, 70 }, { 15, 2, 170, 40 } };
   for (guint k = 0; k < G_N_ELEMENTS (poses); k++)
@@ -379,9 +386,8 @@ test_repeat_or_flat (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  Sky sky;
+  g_auto (Sky) sky = { 0 };
   g_autoptr (WgGraph) g = mirror_graph (TRUE, &sky);
-  g_autofree float *pixels = sky.pixels;
   wg_graph_set_param_from_text (g, "shade", "repeat", "false", NULL);
   g_autoptr (WgPlan) plan = wg_test_plan_on (g, WG_BACKEND_GPU);
   /* At (11.3, −7.6) m, 4 m up, looking along −y: the field is behind. */
