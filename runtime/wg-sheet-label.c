@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,7 +58,9 @@ wg_sheet_label (const char *path, const WgSheetLayout *layout, const char *const
   /* Atomically: a reader never sees half a sheet. */
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *tmpl = g_build_filename (dir, ".contact-sheet-XXXXXX", NULL);
-  int fd = g_mkstemp (tmpl);
+  /* 0644 less the umask, as every other file of a bake (mkstemp's 0600 would
+   * hide the sheet from the rest of a render farm). */
+  int fd = g_mkstemp_full (tmpl, O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: %s", tmpl,

@@ -705,6 +705,12 @@ test_bake_matches_runtime (void)
         g_assert_cmpfloat (fabsf (pn[p] - (n[p] + 1.0f) / 2.0f), <=, 0.51f / 65535.0f + 1e-7f);
     }
   g_autofree char *sheet = g_build_filename (dir, "contact-sheet.png", NULL);
+  /* The sheet is readable like the maps (not mkstemp's 0600). */
+  g_autofree char *map = g_build_filename (dir, "calm", "height.0003.exr", NULL);
+  GStatBuf sheet_st, map_st;
+  g_assert_cmpint (g_stat (sheet, &sheet_st), ==, 0);
+  g_assert_cmpint (g_stat (map, &map_st), ==, 0);
+  g_assert_cmpint (sheet_st.st_mode & 0777, ==, map_st.st_mode & 0777);
   guint w, hh, ch;
   g_autofree float *ps = wg_png_read (sheet, &w, &hh, &ch, &error);
   g_assert_no_error (error);
