@@ -208,7 +208,7 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
         {
           /* The mean normal over the pixel, its length kept (Toksvig). */
           float m[3];
-          wg_shade_sample_filtered (&s->normal, s->normal_mips, rest[0], rest[1], level, 3, m);
+          wg_shade_sample_filtered (s->normal_mips, rest[0], rest[1], level, 3, m);
           n = (WgVec3){ m[0], m[1], m[2] };
           filtered = TRUE;
         }
@@ -223,7 +223,7 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
       if (!filtered)
         n = normalized (n.x, n.y, n.z);
       if (s->foam.data)
-        wg_shade_sample_filtered (&s->foam, s->foam_mips, rest[0], rest[1], level, 1, &foam);
+        wg_shade_sample_filtered (s->foam_mips, rest[0], rest[1], level, 1, &foam);
       foam *= k;
     }
   float depth = INFINITY;

@@ -22,8 +22,8 @@ void
 wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads)
 {
   p->n = wg_shade_mip_levels (f->w, f->h);
-  p->ch = f->ch;
-  p->level[0] = f->data;
+  p->level[0] = *f;
+  p->shift[0][0] = p->shift[0][1] = 0;
   gsize need = 0;
   for (guint l = 1; l < p->n; l++)
     need += (gsize) (f->w >> l) * (f->h >> l) * f->ch;
@@ -37,7 +37,7 @@ wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads)
   for (guint l = 1; l < p->n; l++)
     {
       const guint w = f->w >> l, h = f->h >> l, ch = f->ch, sw = w * 2;
-      const float *src = p->level[l - 1];
+      const float *src = p->level[l - 1].data;
       float *dst = next;
 #pragma omp parallel for schedule(static) num_threads(threads) if (w * h > 4096)
       for (guint j = 0; j < h; j++)
@@ -48,37 +48,17 @@ wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads)
               dst[((gsize) j * w + i) * ch + k] =
                 0.25f * ((a[0] + a[ch]) + (a[(gsize) sw * ch] + a[(gsize) sw * ch + ch]));
             }
-      p->level[l] = dst;
+      WgShadeField *fl = &p->level[l];
+      *fl = *f;
+      fl->data = dst;
+      fl->w = w;
+      fl->h = h;
+      fl->dx = f->dx * (float) (1u << l);
+      fl->dy = f->dy * (float) (1u << l);
+      fl->inv_dx = 1.0f / fl->dx;
+      fl->inv_dy = 1.0f / fl->dy;
+      p->shift[l][0] = 0.5f * (float) ((1u << l) - 1) * f->dx;
+      p->shift[l][1] = 0.5f * (float) ((1u << l) - 1) * f->dy;
       next += (gsize) w * h * ch;
     }
 }
-
-void
-wg_shade_sample_filtered (const WgShadeField *f, const WgShadePyramid *p, float x, float y, float level, guint n,
-                 float *out)
-{
-  guint l0 = (guint) level;
-  float t = level - (float) l0;
-  float lo[4] = { 0 }, hi[4] = { 0 };
-  for (guint k = 0; k < 2; k++)
-    {
-      guint l = MIN (l0 + k, p->n - 1);
-      if (k == 1 && t == 0)
-        break;
-      WgShadeField fl = *f;
-      fl.data = p->level[l];
-      fl.w = f->w >> l;
-      fl.h = f->h >> l;
-      fl.dx = f->dx * (float) (1u << l);
-      fl.dy = f->dy * (float) (1u << l);
-      fl.inv_dx = 1.0f / fl.dx;
-      fl.inv_dy = 1.0f / fl.dy;
-      /* Texel i of level l covers cells 2^l i … 2^l (i + 1) − 1: its centre
-       * lies (2^l − 1)/2 cells on from cell 2^l i. */
-      float shift = 0.5f * (float) ((1u << l) - 1);
-      sample (&fl, x - shift * f->dx, y - shift * f->dy, n, k == 0 ? lo : hi);
-    }
-  for (guint c = 0; c < n; c++)
-    out[c] = t == 0 ? lo[c] : lo[c] * (1 - t) + hi[c] * t;
-}
-

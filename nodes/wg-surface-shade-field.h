@@ -19,14 +19,7 @@ typedef struct {
   gboolean wrap; /* tiles; else clamped to its edges */
 } WgShadeField;
 
-/* A field's mip pyramid: level 0 the field itself, level l + 1 the 2 × 2
- * means of level l (wg_shade_mip_levels()). */
-typedef struct {
-  const float *level[WG_SHADE_MAX_MIPS];
-  float *own;    /* levels 1 … n − 1, one after another */
-  gsize own_size;
-  guint n, ch;
-} WgShadePyramid;
+
 
 /* i mod n in [0, n): a mask for the powers of two that graph grids are. */
 static inline guint
@@ -84,18 +77,44 @@ sample (const WgShadeField *f, float x, float y, guint n, float *out)
              w[2] * f->data[c[2] * f->ch + k] + w[3] * f->data[c[3] * f->ch + k];
 }
 
+/* A field's mip pyramid: level 0 the field itself, level l + 1 the 2 × 2
+ * means of level l (wg_shade_mip_levels()), each a field of its own whose
+ * texel i covers cells 2^l i … 2^l (i + 1) − 1, so its centre lies @shift
+ * (2^l − 1)/2 cells on from cell 2^l i (x and y, m). */
+typedef struct {
+  WgShadeField level[WG_SHADE_MAX_MIPS];
+  float shift[WG_SHADE_MAX_MIPS][2];
+  float *own;    /* levels 1 … n − 1, one after another */
+  gsize own_size;
+  guint n;
+} WgShadePyramid;
+
+/**
+ * wg_shade_sample_filtered:
+ * Channels [0, @n) of pyramid @p at (@x, @y) m and mip @level: the two
+ * levels around it bilinear, mixed (trilinear, as a texture unit).
+ */
+static inline void
+wg_shade_sample_filtered (const WgShadePyramid *p, float x, float y, float level, guint n,
+                          float *out)
+{
+  guint l0 = (guint) level;
+  float t = level - (float) l0;
+  const WgShadeField *f = &p->level[l0];
+  sample (f, x - p->shift[l0][0], y - p->shift[l0][1], n, out);
+  if (t == 0 || l0 + 1 >= p->n)
+    return;
+  float hi[4];
+  f = &p->level[l0 + 1];
+  sample (f, x - p->shift[l0 + 1][0], y - p->shift[l0 + 1][1], n, hi);
+  for (guint c = 0; c < n; c++)
+    out[c] = out[c] * (1 - t) + hi[c] * t;
+}
+
 /* A field over @b's grid and extent reading @data (@b's layout), tiled when @wrap. */
 void wg_shade_field_from (WgShadeField *f, WgBuffer *b, gboolean wrap, const float *data);
 
 /* The mip pyramid of field @f (its levels' 2 × 2 means), on @threads. */
 void wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads);
-
-/**
- * wg_shade_sample_filtered:
- * Channels [0, @n) of field @f's pyramid @p at (@x, @y) m and mip @level:
- * the two levels around it bilinear, mixed (trilinear, as a texture unit).
- */
-void wg_shade_sample_filtered (const WgShadeField *f, const WgShadePyramid *p, float x, float y, float level,
-                               guint n, float *out);
 
 G_END_DECLS
