@@ -346,22 +346,16 @@ surface_shade_prepare (WgNodeContext *ctx, GError **error)
   return st->gpu != NULL;
 }
 
+/* Both backends' process: the frame's view, then the path prepare made. */
 static gboolean
-surface_shade_process_cpu (WgNodeContext *ctx, GError **error)
+surface_shade_process (WgNodeContext *ctx, GError **error)
 {
   SurfaceShade *st = wg_ctx_get_state (ctx);
   WgShadeView view;
-  return wg_surface_shade_view (ctx, wg_ctx_params (ctx), &view, error) &&
-         wg_shade_cpu_process (ctx, st->cpu, &view, error);
-}
-
-static gboolean
-surface_shade_process_gpu (WgNodeContext *ctx, GError **error)
-{
-  SurfaceShade *st = wg_ctx_get_state (ctx);
-  WgShadeView view;
-  return wg_surface_shade_view (ctx, wg_ctx_params (ctx), &view, error) &&
-         wg_shade_gpu_process (ctx, st->gpu, &view, error);
+  if (!wg_surface_shade_view (ctx, wg_ctx_params (ctx), &view, error))
+    return FALSE;
+  return st->gpu ? wg_shade_gpu_process (ctx, st->gpu, &view, error)
+                 : wg_shade_cpu_process (ctx, st->cpu, &view, error);
 }
 
 const WgNodeType wg_node_surface_shade = {
@@ -381,8 +375,8 @@ const WgNodeType wg_node_surface_shade = {
   .n_params = N_PARAMS,
   .flags = 0,
   .prepare = surface_shade_prepare,
-  .process_cpu = surface_shade_process_cpu,
-  .process_gpu = surface_shade_process_gpu,
+  .process_cpu = surface_shade_process,
+  .process_gpu = surface_shade_process,
   .free_state = surface_shade_free,
   .params_size = sizeof (WgSurfaceShadeParams),
 };
