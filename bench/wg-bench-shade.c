@@ -8,7 +8,7 @@
  * includes the render and the copy into the output image, not a read-back.
  * On Mesa's llvmpipe the GPU numbers only show that the path works.
  *
- * Usage: wg-bench-shade [--quick]
+ * Usage: wg-bench-shade [--quick] [--backend cpu|gpu] [--threads N] [--size WxH]
  */
 #include "wg-private.h"
 
@@ -70,7 +70,26 @@ measure (WgBackend backend, int threads, guint width, guint height, double camer
 int
 main (int argc, char **argv)
 {
-  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  gboolean quick = FALSE;
+  g_autofree char *only = NULL, *size = NULL;
+  int only_threads = 0;
+  const GOptionEntry entries[] = {
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "2 frames a measurement instead of 8", NULL },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &only, "Only this backend's rows", "cpu|gpu" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &only_threads, "Only the CPU rows on N threads", "N" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Only this picture size", "WxH" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) options = g_option_context_new ("— surface-shade's ms/frame");
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (options, &argc, &argv, &error) ||
+      (only && strcmp (only, "cpu") != 0 && strcmp (only, "gpu") != 0))
+    {
+      fprintf (stderr, "wg-bench-shade: %s\n",
+               error ? error->message : "--backend: cpu or gpu");
+      return 2;
+    }
   int frames = quick ? 2 : 8;
   static const guint sizes[][2] = { { 1280, 720 }, { 1920, 1080 } };
   static const double cameras[][2] = { { 10, -10 }, { 120, -35 } };
@@ -87,6 +106,10 @@ main (int argc, char **argv)
   for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       {
+        g_autofree char *wxh = g_strdup_printf ("%ux%u", sizes[s][0], sizes[s][1]);
+        if ((only && (strcmp (only, "gpu") == 0) != (paths[p].backend == WG_BACKEND_GPU)) ||
+            (only_threads && paths[p].threads != only_threads) || (size && strcmp (size, wxh)))
+          continue;
         double ms[2];
         for (guint c = 0; c < 2; c++)
           ms[c] = measure (paths[p].backend, paths[p].threads, sizes[s][0], sizes[s][1],

@@ -277,17 +277,6 @@ wg_shade_view_ray (const WgShadeView *v, double i, double j, float dir[3])
     dir[k] = (float) d[k];
 }
 
-float
-wg_shade_detail (const WgShadeView *v, float dist)
-{
-  if (dist <= v->fade_start)
-    return 1.0f;
-  if (dist >= v->detail_distance)
-    return 0.0f;
-  float t = (dist - v->fade_start) / (v->detail_distance - v->fade_start);
-  return 1.0f - t * t * (3.0f - 2.0f * t);
-}
-
 guint
 wg_shade_mip_levels (guint w, guint h)
 {
@@ -299,14 +288,6 @@ wg_shade_mip_levels (guint w, guint h)
       levels++;
     }
   return levels;
-}
-
-float
-wg_shade_filter_level (const WgShadeView *v, float dist, float cos_inc, float cell, guint levels)
-{
-  float footprint = dist * (2.0f * v->tan_y / (float) v->height) / fmaxf (cos_inc, 0.1f);
-  float level = log2f (fmaxf (footprint / cell, 1.0f));
-  return fminf (level, (float) (levels - 1));
 }
 
 static gboolean

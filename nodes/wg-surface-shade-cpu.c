@@ -31,6 +31,7 @@
 
 struct _WgShadeCpu {
   WgShadePyramid normal, foam;
+  float *packed; /* w × h × 4: normal and foam in one field, sampled together */
   float *height; /* w × h: the surface's height over each cell centre */
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
@@ -64,6 +65,7 @@ wg_shade_cpu_free (WgShadeCpu *cpu)
   g_free (cpu->height);
   g_free (cpu->offset);
   g_free (cpu->block_max);
+  g_free (cpu->packed);
   g_free (cpu->normal.own);
   g_free (cpu->foam.own);
   g_free (cpu);
@@ -119,8 +121,8 @@ block_maxima (Scene *s, float *block_max)
   float lo = 0, hi = 0;
   for (gsize c = 0; c < (gsize) f->w * f->h; c++)
     {
-      lo = fminf (lo, f->data[c]);
-      hi = fmaxf (hi, f->data[c]);
+      lo = wg_minf (lo, f->data[c]);
+      hi = wg_maxf (hi, f->data[c]);
     }
   s->lo = lo;
   s->hi = hi;
@@ -133,7 +135,7 @@ block_maxima (Scene *s, float *block_max)
             {
               guint ii = f->wrap ? i % f->w : MIN (i, f->w - 1);
               guint jj = f->wrap ? j % f->h : MIN (j, f->h - 1);
-              m = fmaxf (m, f->data[(gsize) jj * f->w + ii]);
+              m = wg_maxf (m, f->data[(gsize) jj * f->w + ii]);
             }
         block_max[(gsize) by * s->bw + bx] = m;
       }
@@ -204,11 +206,13 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
   gboolean filtered = FALSE;
   if (on_field)
     {
+      /* Normal and foam when they are packed in one pyramid. */
+      float m[4];
       if (s->normal.data)
         {
           /* The mean normal over the pixel, its length kept (Toksvig). */
-          float m[3];
-          wg_shade_sample_filtered (s->normal_mips, rest[0], rest[1], level, 3, m);
+          wg_shade_sample_filtered (s->normal_mips, rest[0], rest[1], level,
+                                    s->normal_mips->level[0].ch, m);
           n = (WgVec3){ m[0], m[1], m[2] };
           filtered = TRUE;
         }
@@ -223,16 +227,21 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
       if (!filtered)
         n = normalized (n.x, n.y, n.z);
       if (s->foam.data)
-        wg_shade_sample_filtered (s->foam_mips, rest[0], rest[1], level, 1, &foam);
+        {
+          if (s->foam_mips == s->normal_mips)
+            foam = m[3];
+          else
+            wg_shade_sample_filtered (s->foam_mips, rest[0], rest[1], level, 1, &foam);
+        }
       foam *= k;
     }
   float depth = INFINITY;
   if (s->depth.data)
     {
       sample (&s->depth, p[0], p[1], 1, &depth);
-      depth = fmaxf (depth, 0.0f);
+      depth = wg_maxf (depth, 0.0f);
     }
-  float crest = fminf (fmaxf (0.5f + 0.5f * p[2] / view->crest_height, 0.0f), 1.0f);
+  float crest = wg_minf (wg_maxf (0.5f + 0.5f * p[2] / view->crest_height, 0.0f), 1.0f);
   WgVec3 v = { -d[0], -d[1], -d[2] };
   WgSurfacePoint sp = filtered ? wg_shade_surface_point_filtered (n, v)
                                : wg_shade_surface_point (n, v);
@@ -268,20 +277,37 @@ block_bound (const Scene *s, long bx, long by)
   return s->block_max[(gsize) by * s->bw + (gsize) bx];
 }
 
-/* Distance along the ray from @t to where it leaves the block it is in at
- * @t (blocks of @bsx × @bsy m), and that block. */
-static inline float
-block_exit (const float o[3], const float d[3], float t, float bsx, float bsy, long *bx, long *by)
+/* A ray's walk over the blocks: per-ray constants of block_exit(). */
+typedef struct {
+  float ox, oy;     /* the eye in block units */
+  float ux, uy;     /* the direction's x, y in block units per metre */
+  float inv_x, inv_y; /* 1/ux, 1/uy (∞ along an axis the ray does not move on) */
+} BlockWalk;
+
+static inline void
+block_walk (BlockWalk *w, const float o[3], const float d[3], float bsx, float bsy)
 {
-  float x = o[0] + t * d[0], y = o[1] + t * d[1];
-  float fx = floorf (x / bsx), fy = floorf (y / bsy);
+  w->ox = o[0] / bsx;
+  w->oy = o[1] / bsy;
+  w->ux = d[0] / bsx;
+  w->uy = d[1] / bsy;
+  w->inv_x = w->ux != 0 ? 1.0f / w->ux : INFINITY;
+  w->inv_y = w->uy != 0 ? 1.0f / w->uy : INFINITY;
+}
+
+/* Distance along the ray from @t to where it leaves the block it is in at
+ * @t, and that block. */
+static inline float
+block_exit (const BlockWalk *w, float t, long *bx, long *by)
+{
+  float fx = floorf (w->ox + t * w->ux), fy = floorf (w->oy + t * w->uy);
   *bx = (long) fx;
   *by = (long) fy;
-  float tx = d[0] > 0 ? ((fx + 1) * bsx - o[0]) / d[0]
-           : d[0] < 0 ? (fx * bsx - o[0]) / d[0] : INFINITY;
-  float ty = d[1] > 0 ? ((fy + 1) * bsy - o[1]) / d[1]
-           : d[1] < 0 ? (fy * bsy - o[1]) / d[1] : INFINITY;
-  return fminf (tx, ty);
+  float tx = w->ux > 0 ? (fx + 1 - w->ox) * w->inv_x : w->ux < 0 ? (fx - w->ox) * w->inv_x
+                                                                  : INFINITY;
+  float ty = w->uy > 0 ? (fy + 1 - w->oy) * w->inv_y : w->uy < 0 ? (fy - w->oy) * w->inv_y
+                                                                  : INFINITY;
+  return wg_minf (tx, ty);
 }
 
 /* Where the ray along unit @d first meets the surface (distance, or −1:
@@ -295,7 +321,8 @@ march (const Scene *s, const WgShadeView *view, const float d[3], float near, fl
   const float *o = view->eye;
   const float ez = o[2];
   const float dxy = length2 (d[0], d[1]);
-  const float bsx = BLOCK * s->surface.dx, bsy = BLOCK * s->surface.dy;
+  BlockWalk walk;
+  block_walk (&walk, o, d, BLOCK * s->surface.dx, BLOCK * s->surface.dy);
   /* Past the detail distance the sea is the plane z = 0. */
   const float t_detail = dxy > 0 ? view->detail_distance / dxy : INFINITY;
   const float t_plane = d[2] < 0 ? -ez / d[2] : -1.0f;
@@ -304,36 +331,42 @@ march (const Scene *s, const WgShadeView *view, const float d[3], float near, fl
     {
       if (ez > s->hi)
         t0 = (s->hi - ez) / d[2];
-      t1 = fminf (t1, (s->lo - ez) / d[2]);
+      t1 = wg_minf (t1, (s->lo - ez) / d[2]);
     }
   else if (ez < s->hi && d[2] > 0)
-    t1 = fminf (t1, (s->hi - ez) / d[2]);
+    t1 = wg_minf (t1, (s->hi - ez) / d[2]);
   else if (ez >= s->hi)
     t1 = -1;
   /* Nothing nearer than @near (horizontally) can be hit. */
   if (dxy > 0)
-    t0 = fmaxf (t0, near / dxy);
+    t0 = wg_maxf (t0, near / dxy);
   if (t0 < t1)
     {
       float t = t0, f = above (s, view, d, dxy, t);
       if (f <= 0)
         return t;
+      /* The block the ray is in, its exit and bound, kept while t < te. */
+      long bx = 0, by = 0;
+      float te = -INFINITY, bound = 0;
+      const float inv_dxy = 1.0f / wg_maxf (dxy, 1e-3f);
       for (int n = 0; n < MAX_STEPS && t < t1; n++)
         {
-          long bx, by;
-          float te = block_exit (o, d, t, bsx, bsy, &bx, &by);
-          float z_low = ez + fminf (t, te) * d[2];
-          if (d[2] < 0)
-            z_low = ez + te * d[2];
-          if (z_low > block_bound (s, bx, by))
+          if (t >= te)
+            {
+              te = block_exit (&walk, t, &bx, &by);
+              bound = block_bound (s, bx, by);
+            }
+          /* The ray's lowest point over the block: where it leaves it, going down. */
+          float z_low = ez + (d[2] < 0 ? te : t) * d[2];
+          if (z_low > bound)
             {
               /* Just past the block's edge, so the next block is the one looked up. */
-              t = fminf (te + 1e-4f * (1.0f + te), t1);
+              t = wg_minf (te + 1e-4f * (1.0f + te), t1);
               f = above (s, view, d, dxy, t);
               continue;
             }
-          float dt = fmaxf (step_min, t * pixel) / fmaxf (dxy, 1e-3f);
-          float tn = fminf (t + dt, t1), fn = above (s, view, d, dxy, tn);
+          float dt = wg_maxf (step_min, t * pixel) * inv_dxy;
+          float tn = wg_minf (t + dt, t1), fn = above (s, view, d, dxy, tn);
           if (fn <= 0)
             {
               /* Secant steps between the last point above and the first below. */
@@ -355,7 +388,7 @@ march (const Scene *s, const WgShadeView *view, const float d[3], float near, fl
     }
   /* No crossing found: past the detail distance the plane; a ray that left
    * the slab below the waves takes its last point. */
-  return d[2] < 0 ? fmaxf (t_plane, t1) : -1.0f;
+  return d[2] < 0 ? wg_maxf (t_plane, t1) : -1.0f;
 }
 
 /* Fraction of the pixel below's hit distance a ray starts marching from. */
@@ -432,6 +465,7 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       g_free (cpu->height);
       g_free (cpu->offset);
       g_free (cpu->block_max);
+      g_clear_pointer (&cpu->packed, g_free);
       cpu->height = g_new (float, n);
       cpu->offset = g_new (float, 2 * n);
       cpu->block_max = g_new (float, (gsize) s.bw * s.bh);
@@ -455,17 +489,37 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
     memcpy (cpu->height, data[WG_SHADE_IN_DISPLACEMENT], n * sizeof (float));
   block_maxima (&s, cpu->block_max);
   s.block_max = cpu->block_max;
-  s.cell = fminf (s.surface.dx, s.surface.dy);
+  s.cell = wg_minf (s.surface.dx, s.surface.dy);
   s.levels = wg_shade_mip_levels (w, h);
   if (in[WG_SHADE_IN_NORMAL])
+    wg_shade_field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+  if (in[WG_SHADE_IN_FOAM])
+    wg_shade_field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
+  if (s.normal.data && s.foam.data)
     {
-      wg_shade_field_from (&s.normal, in[WG_SHADE_IN_NORMAL], wrap, data[WG_SHADE_IN_NORMAL]);
+      /* One pyramid of (normal, foam): one set of texel addresses a sample. */
+      WgShadeField packed = s.normal;
+      if (cpu->packed == NULL)
+        cpu->packed = g_new (float, 4 * n);
+      float *px = cpu->packed;
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (gsize c = 0; c < n; c++)
+        {
+          memcpy (px + 4 * c, s.normal.data + 3 * c, 3 * sizeof (float));
+          px[4 * c + 3] = s.foam.data[c];
+        }
+      packed.data = px;
+      packed.ch = 4;
+      wg_shade_pyramid_build (&cpu->normal, &packed, threads);
+      s.normal_mips = s.foam_mips = &cpu->normal;
+    }
+  else if (s.normal.data)
+    {
       wg_shade_pyramid_build (&cpu->normal, &s.normal, threads);
       s.normal_mips = &cpu->normal;
     }
-  if (in[WG_SHADE_IN_FOAM])
+  else if (s.foam.data)
     {
-      wg_shade_field_from (&s.foam, in[WG_SHADE_IN_FOAM], wrap, data[WG_SHADE_IN_FOAM]);
       wg_shade_pyramid_build (&cpu->foam, &s.foam, threads);
       s.foam_mips = &cpu->foam;
     }
@@ -478,7 +532,7 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       s.sky_h = in[WG_SHADE_IN_SKY]->height;
     }
   float *out = wg_buffer_data (wg_ctx_output (ctx, 0));
-  const float step_min = fminf (s.surface.dx, s.surface.dy);
+  const float step_min = wg_minf (s.surface.dx, s.surface.dy);
   /* A pixel's angular size: the march's step grows with its footprint. */
   const float pixel = 2.0f * view->tan_y / view->height;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(wg_ctx_threads (ctx))

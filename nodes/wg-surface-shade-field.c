@@ -16,6 +16,15 @@ wg_shade_field_from (WgShadeField *f, WgBuffer *b, gboolean wrap, const float *d
   f->inv_dx = (float) (b->width / b->extent[0]);
   f->inv_dy = (float) (b->height / b->extent[1]);
   f->wrap = wrap;
+  wg_shade_field_masks (f);
+}
+
+void
+wg_shade_field_masks (WgShadeField *f)
+{
+  gboolean pow2 = (f->w & (f->w - 1)) == 0 && (f->h & (f->h - 1)) == 0;
+  f->wmask = f->wrap && pow2 ? f->w - 1 : 0;
+  f->hmask = f->wrap && pow2 ? f->h - 1 : 0;
 }
 
 void
@@ -57,6 +66,7 @@ wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads)
       fl->dy = f->dy * (float) (1u << l);
       fl->inv_dx = 1.0f / fl->dx;
       fl->inv_dy = 1.0f / fl->dy;
+      wg_shade_field_masks (fl);
       p->shift[l][0] = 0.5f * (float) ((1u << l) - 1) * f->dx;
       p->shift[l][1] = 0.5f * (float) ((1u << l) - 1) * f->dy;
       next += (gsize) w * h * ch;

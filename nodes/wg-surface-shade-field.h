@@ -17,7 +17,22 @@ typedef struct {
   float dx, dy;
   float inv_dx, inv_dy;
   gboolean wrap; /* tiles; else clamped to its edges */
+  guint wmask, hmask; /* w − 1, h − 1 when it tiles and both are powers of two; else 0 */
 } WgShadeField;
+
+/* fminf()/fmaxf() without their care for NaN, which costs a call: the
+ * march and the shading see finite values only. */
+static inline float
+wg_minf (float a, float b)
+{
+  return a < b ? a : b;
+}
+
+static inline float
+wg_maxf (float a, float b)
+{
+  return a > b ? a : b;
+}
 
 
 
@@ -45,7 +60,14 @@ cells (const WgShadeField *f, float x, float y, gsize c[4], float *fx, float *fy
   *fx = u - (float) i0;
   *fy = v - (float) j0;
   guint i[2], j[2];
-  if (f->wrap)
+  if (f->wmask)
+    {
+      i[0] = (guint) ((unsigned long) i0 & f->wmask);
+      i[1] = (guint) ((unsigned long) (i0 + 1) & f->wmask);
+      j[0] = (guint) ((unsigned long) j0 & f->hmask);
+      j[1] = (guint) ((unsigned long) (j0 + 1) & f->hmask);
+    }
+  else if (f->wrap)
     {
       i[0] = wrap_index (i0, f->w);
       i[1] = i[0] + 1 == f->w ? 0 : i[0] + 1;
@@ -113,6 +135,9 @@ wg_shade_sample_filtered (const WgShadePyramid *p, float x, float y, float level
 
 /* A field over @b's grid and extent reading @data (@b's layout), tiled when @wrap. */
 void wg_shade_field_from (WgShadeField *f, WgBuffer *b, gboolean wrap, const float *data);
+
+/* Sets @f's wmask and hmask from its size and wrap. */
+void wg_shade_field_masks (WgShadeField *f);
 
 /* The mip pyramid of field @f (its levels' 2 × 2 means), on @threads. */
 void wg_shade_pyramid_build (WgShadePyramid *p, const WgShadeField *f, int threads);

@@ -16,6 +16,8 @@
 #include "wg-shading.h"
 #include "wg-gpu.h"
 
+#include <math.h>
+
 G_BEGIN_DECLS
 
 enum {
@@ -108,7 +110,16 @@ void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3
  * from the eye: 1 up to fade_start, 0 from detail_distance on, a smoothstep
  * between (GLSL wg_detail() in shaders/surface-shade.glsl).
  */
-float wg_shade_detail (const WgShadeView *view, float dist);
+static inline float
+wg_shade_detail (const WgShadeView *view, float dist)
+{
+  if (dist <= view->fade_start)
+    return 1.0f;
+  if (dist >= view->detail_distance)
+    return 0.0f;
+  float t = (dist - view->fade_start) / (view->detail_distance - view->fade_start);
+  return 1.0f - t * t * (3.0f - 2.0f * t);
+}
 
 /* Most levels of the GPU path's LOD mesh. */
 #define WG_SHADE_MAX_LEVELS 24
@@ -162,8 +173,16 @@ guint wg_shade_mip_levels (guint w, guint h);
  * at least 0.1) along the view as a texture unit's longer axis is (GLSL
  * wg_filter_level() in shaders/surface-shade.glsl).
  */
-float wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float cell,
-                             guint levels);
+static inline float
+wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float cell,
+                       guint levels)
+{
+  float footprint = dist * (2.0f * view->tan_y / (float) view->height) /
+                    (cos_inc > 0.1f ? cos_inc : 0.1f);
+  float ratio = footprint / cell;
+  float level = ratio > 1.0f ? log2f (ratio) : 0.0f;
+  return level < (float) (levels - 1) ? level : (float) (levels - 1);
+}
 
 /* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
 typedef struct _WgShadeCpu WgShadeCpu;

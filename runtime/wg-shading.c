@@ -41,10 +41,17 @@ dot (WgVec3 a, WgVec3 b)
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-static float
+/* GLSL max() and clamp() for finite values: fmaxf()'s care for NaN costs a call. */
+static inline float
+maxf (float a, float b)
+{
+  return a > b ? a : b;
+}
+
+static inline float
 clampf (float x, float lo, float hi)
 {
-  return fminf (fmaxf (x, lo), hi);
+  return x < lo ? lo : x > hi ? hi : x;
 }
 
 /* GLSL mix(): x (1 − a) + y a. */
@@ -165,6 +172,17 @@ lobe (WgVec3 a, WgVec3 b, float p)
   return expf (p * l);
 }
 
+/* GLSL wg_halo(): max(a·b, 0)^8 by squaring. */
+static float
+halo (WgVec3 a, WgVec3 b)
+{
+  WgVec3 d = sub (a, b);
+  float y = maxf (1.0f - 0.5f * dot (d, d), 0.0f);
+  y *= y;
+  y *= y;
+  return y * y;
+}
+
 WgVec3
 wg_shade_sky (WgVec3 dir, WgVec3 sun)
 {
@@ -175,7 +193,7 @@ wg_shade_sky (WgVec3 dir, WgVec3 sun)
   if (dir.z < 0.0f)
     c = mix (horizon, vec3 (0.25f, 0.33f, 0.40f), clampf (-dir.z * 4.0f, 0.0f, 1.0f));
   c = add (c, scale (vec3 (1.0f, 0.85f, 0.6f),
-                     0.35f * lobe (dir, sun, 8.0f) + 40.0f * lobe (dir, sun, 2000.0f)));
+                     0.35f * halo (dir, sun) + 40.0f * lobe (dir, sun, 2000.0f)));
   return c;
 }
 
@@ -195,11 +213,11 @@ water_below (WgVec3 e, WgVec3 n, const WgShadingParams *s, float crest, float de
   if (isinf (depth))
     return volume;
   WgVec3 t = wg_shade_refract (e, n, 1.0f / s->ior);
-  float view_path = depth / fmaxf (-t.z, 0.05f);
-  float sun_path = depth / fmaxf (s->sun.z, 0.05f);
+  float view_path = depth / maxf (-t.z, 0.05f);
+  float sun_path = depth / maxf (s->sun.z, 0.05f);
   /* 0.2: the sky's light on the bottom, besides the sun's. */
   WgVec3 sun_light = scale (exp3 (scale (s->absorption, -sun_path)),
-                            s->sun_intensity * fmaxf (s->sun.z, 0.0f));
+                            s->sun_intensity * maxf (s->sun.z, 0.0f));
   WgVec3 lit = mul (s->bottom, add (vec3 (0.2f, 0.2f, 0.2f), sun_light));
   return mix3 (volume, lit, exp3 (scale (s->absorption, -view_path)));
 }
@@ -225,7 +243,7 @@ WgSurfacePoint
 wg_shade_surface_point_filtered (WgVec3 nbar, WgVec3 v)
 {
   float len = sqrtf (dot (nbar, nbar));
-  float f = len / (len + WG_SHADE_GLINT * fmaxf (1.0f - len, 0.0f));
+  float f = len / (len + WG_SHADE_GLINT * maxf (1.0f - len, 0.0f));
   WgSurfacePoint p = wg_shade_surface_point (vec3 (nbar.x / len, nbar.y / len, nbar.z / len), v);
   p.glint = WG_SHADE_GLINT * f;
   return p;

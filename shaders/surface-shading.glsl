@@ -116,6 +116,18 @@ wg_lobe (vec3 a, vec3 b, float p)
   return exp (p * l);
 }
 
+/* The sun's halo, max(a·b, 0)^8 for unit @a, @b: wg_lobe() for p = 8 by
+ * squaring, where a·b's rounding costs only 8 times its relative error. */
+float
+wg_halo (vec3 a, vec3 b)
+{
+  vec3 d = a - b;
+  float y = max (1.0 - 0.5 * dot (d, d), 0.0);
+  y *= y;
+  y *= y;
+  return y * y;
+}
+
 /* Analytic daylight sky: horizon haze to zenith blue, a sun halo and disc.
  * Below the horizon it continues the haze (what a low reflection sees). */
 vec3
@@ -127,7 +139,7 @@ wg_sky (vec3 dir, vec3 sun)
   vec3 c = mix (horizon, zenith, sqrt (h));
   if (dir.z < 0.0)
     c = mix (horizon, vec3 (0.25, 0.33, 0.40), clamp (-dir.z * 4.0, 0.0, 1.0));
-  c += vec3 (1.0, 0.85, 0.6) * (0.35 * wg_lobe (dir, sun, 8.0) + 40.0 * wg_lobe (dir, sun, 2000.0));
+  c += vec3 (1.0, 0.85, 0.6) * (0.35 * wg_halo (dir, sun) + 40.0 * wg_lobe (dir, sun, 2000.0));
   return c;
 }
 
