@@ -286,6 +286,47 @@ assert_runtime_shading (const char *shader)
   g_assert_null (strstr (shader, "\n#"));
 }
 
+/* The shader as a GLSL 4.50 fragment shader, compiled by glslangValidator
+ * (Debian glslang-tools): Godot's stage functions become plain functions
+ * called from main(), its built-ins globals, uniform hints and the
+ * shader_type/render_mode lines go, varyings become globals. What is left
+ * is Godot's text as written, so types, overloads, struct constructors and
+ * texelFetch calls are checked by a real compiler. Skipped without the tool,
+ * a failure under WAVEGRAPH_REQUIRE_GPU=1 (CI). */
+static void
+assert_compiles_as_glsl (const char *shader, const char *dir)
+{
+  g_autofree char *tool = g_find_program_in_path ("glslangValidator");
+  if (tool == NULL)
+    {
+      if (g_strcmp0 (g_getenv ("WAVEGRAPH_REQUIRE_GPU"), "1") == 0)
+        g_test_fail_printf ("WAVEGRAPH_REQUIRE_GPU=1 but glslangValidator (glslang-tools) is missing");
+      else
+        g_test_message ("glslangValidator (glslang-tools) missing: the GLSL compile check is skipped");
+      return;
+    }
+  g_autoptr (GRegex) drop = g_regex_new ("^(shader_type|render_mode) [^\n]*$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GRegex) hint = g_regex_new ("^(uniform \\w+ \\w+) : [^;=]*", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GRegex) varying = g_regex_new ("^varying ", G_REGEX_MULTILINE, 0, NULL);
+  g_autofree char *a = g_regex_replace_literal (drop, shader, -1, 0, "", 0, NULL);
+  g_autofree char *b = g_regex_replace (hint, a, -1, 0, "\\1", 0, NULL);
+  g_autofree char *c = g_regex_replace_literal (varying, b, -1, 0, "", 0, NULL);
+  g_autofree char *glsl = g_strconcat ("#version 450\n"
+                                       "vec3 VERTEX; mat4 MODEL_MATRIX; mat4 INV_VIEW_MATRIX;\n"
+                                       "float TIME; vec3 ALBEDO;\n",
+                                       c, "void main () { vertex (); fragment (); }\n", NULL);
+  g_autofree char *path = g_build_filename (dir, "water.frag", NULL);
+  g_assert_true (g_file_set_contents (path, glsl, -1, NULL));
+  g_autofree char *output = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char *[]){ tool, path, NULL }, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &output, NULL, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("water.gdshader as GLSL does not compile:\n%s", output);
+}
+
 /* The Godot value type a shader uniform type takes in the .tres. */
 static const char *
 godot_type (const char *glsl)
@@ -336,6 +377,7 @@ test_godot (void)
     }
   g_assert_cmpint (depth, ==, 0);
   assert_runtime_shading (shader);
+  assert_compiles_as_glsl (shader, dir);
 
   g_autofree char *tres = g_build_filename (out, "godot", "water.tres", NULL);
   g_autoptr (GPtrArray) mat = check_resource (tres, "gd_resource");
