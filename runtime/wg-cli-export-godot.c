@@ -76,6 +76,7 @@ static const char shader_head[] =
   "uniform float water_frame_rate = 30.0;\n"
   "uniform int water_atlas_columns = 1;\n"
   "uniform ivec2 water_tile_size = ivec2 (1, 1);\n"
+  "uniform float water_tile_offset = 0.0;\n"
   "uniform vec3 water_sun = vec3 (0.0, 0.0, 1.0);\n"
   "uniform float water_sun_intensity = 1.0;\n"
   "uniform float water_ior = 1.333;\n"
@@ -105,19 +106,22 @@ static const char shader_tail[] =
   "  a = fract (f);\n"
   "}\n"
   "\n"
-  "// Texel q (wrapped into the tile) of frame k of an atlas.\n"
+  "// Texel q (≥ 0, wrapped into the tile) of frame k of an atlas.\n"
   "vec4 water_texel (sampler2D atlas, int k, ivec2 q)\n"
   "{\n"
   "  ivec2 t = water_tile_size;\n"
-  "  q = ((q % t) + t) % t;\n"
+  "  q = q % t;\n"
   "  return texelFetch (atlas, ivec2 (k % water_atlas_columns, k / water_atlas_columns) * t + q, 0);\n"
   "}\n"
   "\n"
   "// Frame k of an atlas at rest point xy (m, wavegraph axes), bilinear and\n"
-  "// tiled: texel (i, j) lies at (i, j) * patch / tile.\n"
+  "// tiled: texel (i, j) lies at (i, j) * patch / tile, shifted by the offset\n"
+  "// of a box-filtered tile's centre.\n"
   "vec4 water_sample (sampler2D atlas, int k, vec2 xy)\n"
   "{\n"
-  "  vec2 g = xy / water_patch_size * vec2 (water_tile_size);\n"
+  "  // Wrapped in floats first: % of negative integers is undefined in GLSL.\n"
+  "  vec2 g = xy / water_patch_size * vec2 (water_tile_size) - water_tile_offset;\n"
+  "  g = mod (g, vec2 (water_tile_size));\n"
   "  vec2 f = floor (g);\n"
   "  vec2 a = g - f;\n"
   "  ivec2 i = ivec2 (f);\n"
@@ -216,6 +220,9 @@ material_text (const Export *ex, const WgGraph *graph, const WgShadeView *look)
   param_float (s, "water_frame_rate", ex->fps);
   g_string_append_printf (s, "shader_parameter/water_atlas_columns = %u\n", ex->cols);
   g_string_append_printf (s, "shader_parameter/water_tile_size = Vector2i(%u, %u)\n", ex->tw, ex->th);
+  /* A tile texel averages `step` frame texels from its own position on:
+   * its centre lies (step − 1)/2 frame texels on, in tile texels: */
+  param_float (s, "water_tile_offset", (ex->step - 1) / (2.0 * ex->step));
   param_vec3 (s, "water_sun", sh->sun.x, sh->sun.y, sh->sun.z);
   param_float (s, "water_sun_intensity", sh->sun_intensity);
   param_float (s, "water_ior", sh->ior);

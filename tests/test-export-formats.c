@@ -412,6 +412,7 @@ test_godot (void)
   assert_value (res, "shader_parameter/water_tile_size",
                 (double[]){ json_object_get_int_member (layout, "tile_width"),
                             json_object_get_int_member (layout, "tile_height") }, 2);
+  assert_value (res, "shader_parameter/water_tile_offset", (double[]){ 0 }, 1); /* tiles at full size */
   assert_value (res, "shader_parameter/water_ior", (double[]){ 1.5 }, 1);
   assert_value (res, "shader_parameter/water_alpha", (double[]){ 6 }, 1);
   WgSurfaceShadeParams p = { 0 };
