@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 enum {
   P_CAMERA_X, P_CAMERA_Y, P_CAMERA_Z, P_AIM, P_YAW, P_PITCH, P_TARGET_X, P_TARGET_Y, P_TARGET_Z,
@@ -234,6 +235,47 @@ wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *p, WgShad
   view->tan_x = (float) (tan_y * (double) p->width / (double) p->height);
   wg_surface_shade_look (p, view);
   return TRUE;
+}
+
+void
+wg_surface_shade_params_fill (WgSurfaceShadeParams *p, const WgGraph *graph, const char *node, double t)
+{
+  const WgNodeType *type = wg_node_type_find ("surface-shade");
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      const WgParamSpec *spec = &type->params[k];
+      guint8 *field = (guint8 *) p + spec->offset;
+      double x = node ? wg_graph_get_param_value_at (graph, node, spec->name, t)
+                      : spec->default_value;
+      switch (spec->type)
+        {
+        case WG_PARAM_FLOAT:
+          if (spec->flags & WG_PARAM_FLAG_DEGREES)
+            x *= G_PI / 180.0;
+          memcpy (field, &x, sizeof x);
+          break;
+        case WG_PARAM_INT:
+          {
+            gint64 i = node ? wg_graph_get_param_int (graph, node, spec->name) : (gint64) x;
+            memcpy (field, &i, sizeof i);
+          }
+          break;
+        case WG_PARAM_BOOL:
+          {
+            gboolean b = node ? wg_graph_get_param_bool (graph, node, spec->name) : x != 0;
+            memcpy (field, &b, sizeof b);
+          }
+          break;
+        case WG_PARAM_ENUM:
+          {
+            int e = (int) (node ? wg_graph_get_param_int (graph, node, spec->name) : x);
+            memcpy (field, &e, sizeof e);
+          }
+          break;
+        default:
+          break;
+        }
+    }
 }
 
 void

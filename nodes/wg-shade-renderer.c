@@ -13,48 +13,6 @@ struct _WgShadeRenderer {
   WgShadeView look; /* the camera fields unset */
 };
 
-/* @p's parameters from @node of @graph at time @t, or the defaults. */
-static void
-params_fill (WgSurfaceShadeParams *p, const WgGraph *graph, const char *node, double t)
-{
-  const WgNodeType *type = wg_node_type_find ("surface-shade");
-  for (guint k = 0; k < type->n_params; k++)
-    {
-      const WgParamSpec *spec = &type->params[k];
-      guint8 *field = (guint8 *) p + spec->offset;
-      double x = node ? wg_graph_get_param_value_at (graph, node, spec->name, t)
-                      : spec->default_value;
-      switch (spec->type)
-        {
-        case WG_PARAM_FLOAT:
-          if (spec->flags & WG_PARAM_FLAG_DEGREES)
-            x *= G_PI / 180.0;
-          memcpy (field, &x, sizeof x);
-          break;
-        case WG_PARAM_INT:
-          {
-            gint64 i = node ? wg_graph_get_param_int (graph, node, spec->name) : (gint64) x;
-            memcpy (field, &i, sizeof i);
-          }
-          break;
-        case WG_PARAM_BOOL:
-          {
-            gboolean b = node ? wg_graph_get_param_bool (graph, node, spec->name) : x != 0;
-            memcpy (field, &b, sizeof b);
-          }
-          break;
-        case WG_PARAM_ENUM:
-          {
-            int e = (int) (node ? wg_graph_get_param_int (graph, node, spec->name) : x);
-            memcpy (field, &e, sizeof e);
-          }
-          break;
-        default:
-          break;
-        }
-    }
-}
-
 WgShadeRenderer *
 wg_shade_renderer_new (GError **error)
 {
@@ -76,7 +34,7 @@ wg_shade_renderer_set_look (WgShadeRenderer *renderer, const WgGraph *graph, con
                             double t)
 {
   WgSurfaceShadeParams p = { 0 };
-  params_fill (&p, graph, node, t);
+  wg_surface_shade_params_fill (&p, graph, node, t);
   wg_surface_shade_look (&p, &renderer->look);
   renderer->look.encode = TRUE;
 }

@@ -101,6 +101,14 @@ gboolean wg_surface_shade_view (WgNodeContext *ctx, const WgSurfaceShadeParams *
  */
 void wg_surface_shade_look (const WgSurfaceShadeParams *p, WgShadeView *view);
 
+/**
+ * wg_surface_shade_params_fill:
+ * @p's parameters from surface-shade node @node of @graph at time @t (s),
+ * angles in radians; @node NULL: the node's defaults.
+ */
+void wg_surface_shade_params_fill (WgSurfaceShadeParams *p, const WgGraph *graph,
+                                   const char *node, double t);
+
 /** wg_shade_view_ray: the unit direction pixel centre (@i + ½, @j + ½) looks along. */
 void wg_shade_view_ray (const WgShadeView *view, double i, double j, float dir[3]);
 

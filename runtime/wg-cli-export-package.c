@@ -187,25 +187,82 @@ flush_writers (Export *ex, GError **error)
   return ok;
 }
 
+/* Cross-fades the frame in ex->disp_px, ex->nf_px toward the maps' back
+ * frames by @w: displacement linearly, normals blended and made unit
+ * again, foam linearly. @worst gets each map's max |back − frame| before. */
+static void
+cross_fade (Export *ex, double w, double worst[2])
+{
+  gsize n = (gsize) ex->w * ex->h;
+  float *px[2] = { ex->disp_px, ex->nf_px };
+  for (guint m = 0; m < 2; m++)
+    worst[m] = max_difference (px[m], ex->maps[m].back, n * ex->maps[m].channels);
+  const float *bd = ex->maps[0].back, *bn = ex->maps[1].back;
+  for (gsize i = 0; i < n * 3; i++)
+    ex->disp_px[i] = (float) ((1 - w) * ex->disp_px[i] + w * bd[i]);
+  for (gsize p = 0; p < n; p++)
+    {
+      float *v = ex->nf_px + p * 4;
+      const float *b = bn + p * 4;
+      double d[3], len = 0;
+      for (guint c = 0; c < 3; c++)
+        {
+          d[c] = (1 - w) * (2.0 * v[c] - 1) + w * (2.0 * b[c] - 1);
+          len += d[c] * d[c];
+        }
+      len = sqrt (len);
+      for (guint c = 0; c < 3; c++)
+        v[c] = (float) (0.5 * d[c] / len + 0.5);
+      v[3] = (float) ((1 - w) * v[3] + w * b[3]);
+    }
+}
+
+/* Evaluates the graph at frame @k (negative: before the first) into
+ * ex->disp_px and ex->nf_px. */
+static gboolean
+evaluate_frame (Export *ex, WgPlan *plan, gint64 k, GError **error)
+{
+  return wg_plan_evaluate_time (plan, ex->t0 + (double) k / ex->fps, error) && read_frame (ex, error);
+}
+
 gboolean
 wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **error)
 {
   gsize n = (gsize) ex->w * ex->h;
+  double fade_worst[2] = { 0, 0 };
   for (guint k = 0; k <= ex->n_frames; k++)
     {
-      /* Frame n_frames is not written: it measures how well the loop closes. */
-      if (!wg_plan_evaluate_time (plan, ex->t0 + k / ex->fps, error) || !read_frame (ex, error))
-        return FALSE;
       const float *px[2] = { ex->disp_px, ex->nf_px };
+      gboolean fading = k < ex->n_frames && k + ex->fade >= ex->n_frames;
+      if (fading)
+        {
+          if (!evaluate_frame (ex, plan, (gint64) k - ex->n_frames, error))
+            return FALSE;
+          for (guint m = 0; m < 2; m++)
+            memcpy (ex->maps[m].back, px[m], n * ex->maps[m].channels * sizeof (float));
+        }
+      /* Frame n_frames is not written: it measures how well the loop closes. */
+      if (!evaluate_frame (ex, plan, k, error))
+        return FALSE;
       if (k == ex->n_frames)
         {
           for (guint m = 0; m < 2; m++)
-            ex->maps[m].seam_error = max_difference (px[m], ex->maps[m].frame0,
-                                                     n * ex->maps[m].channels);
+            {
+              Map *map = &ex->maps[m];
+              map->seam_unfaded = max_difference (px[m], map->frame0, n * map->channels);
+              map->seam_error = ex->fade ? fade_worst[m] / ex->fade : map->seam_unfaded;
+            }
           break;
         }
-      g_autofree char *dname = g_strdup_printf ("displacement/displacement.%04u.exr", k);
-      g_autofree char *nname = g_strdup_printf ("normal_foam/normal_foam.%04u.png", k);
+      if (fading)
+        {
+          double worst[2];
+          cross_fade (ex, (double) (k + ex->fade + 1 - ex->n_frames) / ex->fade, worst);
+          for (guint m = 0; m < 2; m++)
+            fade_worst[m] = MAX (fade_worst[m], worst[m]);
+        }
+      g_autofree char *dname = g_strdup_printf (DISP_FRAMES, k);
+      g_autofree char *nname = g_strdup_printf (NF_FRAMES, k);
       FrameJob *job = g_new0 (FrameJob, 1);
       job->w = ex->w;
       job->h = ex->h;
@@ -270,6 +327,8 @@ add_map (JsonBuilder *b, const Export *ex, const Map *m, const char *frames, con
     }
   json_builder_end_array (b);
   add_double (b, "seam_error", m->seam_error);
+  if (ex->fade)
+    add_double (b, "seam_error_without_fade", m->seam_unfaded);
   json_builder_end_object (b);
 }
 
@@ -308,6 +367,19 @@ wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *gr
   add_double (b, "first_time_s", ex->t0);
   add_string (b, "time", "frame k shows the graph at t = first_time_s + k / frame_rate; "
                          "frame frame_count would equal frame 0 when seamless_loop");
+  add_double (b, "cross_fade_s", ex->fade / ex->fps);
+  add_int (b, "cross_fade_frames", ex->fade);
+  if (ex->fade)
+    add_string (b, "cross_fade", "frame k >= frame_count - cross_fade_frames is (1 - w) D(k) + "
+                                 "w D(k - frame_count), w = (k - frame_count + cross_fade_frames + 1) "
+                                 "/ cross_fade_frames, D(j) the graph at first_time_s + j / frame_rate; "
+                                 "normals blended and made unit again");
+  json_builder_set_member_name (b, "formats");
+  json_builder_begin_array (b);
+  for (guint f = 0; wg_export_format_names[f]; f++)
+    if (ex->formats & (1u << f))
+      json_builder_add_string_value (b, wg_export_format_names[f]);
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "maps");
   json_builder_begin_object (b);
   static const Channel disp[] = {
@@ -352,6 +424,7 @@ wg_export_clear (Export *ex)
     {
       g_free (ex->maps[m].frame0);
       g_free (ex->maps[m].atlas);
+      g_free (ex->maps[m].back);
     }
 }
 
@@ -390,6 +463,8 @@ wg_export_init (Export *ex, WgPlan *plan, guint gw, guint gh, guint down)
       ex->maps[m].name = names[m];
       ex->maps[m].channels = m == 0 ? 3 : 4;
       range_init (&ex->maps[m].range, ex->maps[m].channels);
+      if (ex->fade)
+        ex->maps[m].back = g_new (float, (gsize) w * h * ex->maps[m].channels);
       ex->maps[m].atlas = g_new0 (float, (gsize) ex->cols * ex->tw * ex->rows * ex->th *
                                              ex->maps[m].channels);
     }

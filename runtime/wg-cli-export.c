@@ -14,6 +14,8 @@
 /* Beyond this the atlases' tiles would shrink below a few pixels. */
 #define MAX_FRAMES 65536
 
+const char *const wg_export_format_names[] = { "textures", "gltf", "godot", "web", NULL };
+
 static int
 refuse (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
 
@@ -91,6 +93,30 @@ rates_that_fit (double period)
         }
     }
   return g_string_free (s, FALSE);
+}
+
+/* @list's comma-separated names as WgExportFormats (textures always
+ * included: the other formats play them); FALSE with @bad the first
+ * unknown name (free it). */
+static gboolean
+parse_formats (const char *list, WgExportFormats *formats, char **bad)
+{
+  g_auto (GStrv) names = g_strsplit (list, ",", -1);
+  *formats = WG_EXPORT_TEXTURES;
+  for (guint i = 0; names[i]; i++)
+    {
+      char *name = g_strstrip (names[i]);
+      guint f = 0;
+      while (wg_export_format_names[f] && strcmp (name, wg_export_format_names[f]) != 0)
+        f++;
+      if (wg_export_format_names[f] == NULL)
+        {
+          *bad = g_strdup (name);
+          return FALSE;
+        }
+      *formats |= 1u << f;
+    }
+  return TRUE;
 }
 
 /* Removes @path and what is below it (the package is two levels deep). */
@@ -179,14 +205,18 @@ output_is (const WgGraph *graph, const char *name, guint channels)
 int
 wg_cli_export (int argc, char **argv)
 {
-  g_autofree char *frames = NULL, *out = NULL;
-  double fps = 0;
+  g_autofree char *frames = NULL, *out = NULL, *formats = NULL;
+  double fps = 0, cross_fade = 0;
   int resolution = 0;
   GOptionEntry entries[] = {
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Package folder (created or replaced)", "DIR" },
     { "frames", 'f', 0, G_OPTION_ARG_STRING, &frames, "Frames to export (default: one loop period)", "A-B" },
     { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &fps, "Frame rate (default: the graph's)", "F" },
     { "resolution", 'r', 0, G_OPTION_ARG_INT, &resolution, "Texture size (default: the graph's grid)", "N" },
+    { "formats", 0, 0, G_OPTION_ARG_STRING, &formats,
+      "What to write besides the textures: comma-separated textures, gltf, godot, web (default: all)", "LIST" },
+    { "cross-fade", 0, 0, G_OPTION_ARG_DOUBLE, &cross_fade,
+      "With --frames on a graph that does not loop: blend the last SECONDS into the frames before the first", "SECONDS" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — export one loop as textures for game engines");
@@ -208,6 +238,13 @@ wg_cli_export (int argc, char **argv)
   ex.fps = fps > 0 ? fps : s->fps;
   if (fps < 0 || !isfinite (fps))
     return wg_cli_usage_error (ctx, "export: --fps %g: expected a positive rate", fps);
+  ex.formats = WG_EXPORT_ALL;
+  g_autofree char *bad = NULL;
+  if (formats && !parse_formats (formats, &ex.formats, &bad))
+    return wg_cli_usage_error (ctx, "export: --formats %s: unknown format \"%s\"; expected a "
+                               "comma-separated list of textures, gltf, godot, web", formats, bad);
+  if (cross_fade < 0 || !isfinite (cross_fade))
+    return wg_cli_usage_error (ctx, "export: --cross-fade %g: expected a duration ≥ 0 s", cross_fade);
 
   g_autofree char *stateful = stateful_nodes (graph);
   if (stateful)
@@ -267,6 +304,22 @@ wg_cli_export (int argc, char **argv)
       ex.n_frames = (guint) round (f);
       ex.loops = TRUE;
     }
+  if (cross_fade > 0)
+    {
+      double f = cross_fade * ex.fps;
+      if (period > 0)
+        return refuse ("--cross-fade %g: %s already loops (loop period %g s): a cross-fade is "
+                       "pointless; export without --frames for a seamless loop", cross_fade,
+                       argv[1], period);
+      if (round (f) < 1)
+        return refuse ("--cross-fade %g: shorter than a frame at %g fps (%g s)", cross_fade,
+                       ex.fps, 1 / ex.fps);
+      if (round (f) >= ex.n_frames)
+        return refuse ("--cross-fade %g: %.0f frames at %g fps, but --frames %s has %u; the fade "
+                       "must be shorter than the range", cross_fade, round (f), ex.fps, frames,
+                       ex.n_frames);
+      ex.fade = (guint) round (f);
+    }
   if (!replaceable (out))
     return refuse ("%s exists and is not an earlier export; remove it or choose another --out", out);
 
@@ -300,7 +353,9 @@ wg_cli_export (int argc, char **argv)
                  tmp, g_strerror (errno));
   ok = ok && wg_export_write_frames (&ex, plan, tmp, &error) &&
        wg_export_write_manifest (&ex, graph, argv[1], tmp, &error) &&
-       wg_export_write_gltf (&ex, graph, tmp, &error) && publish (tmp, abs_out, &error);
+       (!(ex.formats & WG_EXPORT_GLTF) || wg_export_write_gltf (&ex, graph, tmp, &error)) &&
+       (!(ex.formats & WG_EXPORT_GODOT) || wg_export_write_godot (&ex, graph, tmp, &error)) &&
+       publish (tmp, abs_out, &error);
   if (!ok)
     {
       /* The writers finish (or skip) their frames before the folder goes. */
@@ -311,7 +366,9 @@ wg_cli_export (int argc, char **argv)
   wg_cli_eprintf ("wavegraph: exported %u frames (%.4g s at %g fps, %s) of %s to %s in %.2f s; "
                   "seam error %.3g m displacement, %.3g normal/foam\n",
                   ex.n_frames, ex.n_frames / ex.fps, ex.fps,
-                  ex.loops ? "a seamless loop" : "does not loop seamlessly", argv[1], out,
+                  ex.loops ? "a seamless loop"
+                  : ex.fade ? "cross-faded, does not loop seamlessly" : "does not loop seamlessly",
+                  argv[1], out,
                   (double) (g_get_monotonic_time () - start) / 1e6, ex.maps[0].seam_error,
                   ex.maps[1].seam_error);
   wg_export_clear (&ex);

@@ -25,6 +25,19 @@ G_BEGIN_DECLS
 #define NF_ATLAS "normal_foam_atlas.png"
 #define NF_LAYOUT "PNG RGBA 16 bit, linear (no sRGB), value = code / 65535, row 0 = y 0 of the patch"
 
+/* What `--formats` asks for (docs/export.md). The textures (frames, atlases)
+ * and manifest.json are always written: every other format plays them. */
+typedef enum {
+  WG_EXPORT_TEXTURES = 1 << 0,
+  WG_EXPORT_GLTF = 1 << 1,  /* water.glb, water-normal.png */
+  WG_EXPORT_GODOT = 1 << 2, /* godot/ */
+  WG_EXPORT_WEB = 1 << 3,   /* the web player */
+  WG_EXPORT_ALL = (1 << 4) - 1
+} WgExportFormats;
+
+/* The formats' names, in the order the manifest lists them. */
+extern const char *const wg_export_format_names[];
+
 typedef struct {
   guint channels;
   double min[4], max[4];
@@ -36,7 +49,9 @@ typedef struct {
   float *frame0;         /* frame 0 as evaluated, for the seam error */
   float *atlas;          /* cols·tw × rows·th × channels */
   Range range;
-  double seam_error;     /* max |frame N − frame 0| */
+  double seam_error;     /* largest jump the loop adds: below */
+  double seam_unfaded;   /* max |graph at t0 + N/fps − frame 0| */
+  float *back;           /* a cross-faded frame's partner, as written */
 } Map;
 
 typedef struct {
@@ -46,6 +61,8 @@ typedef struct {
   guint n_frames;
   double fps, t0, period;
   gboolean loops;        /* the frames cover the loop period exactly */
+  WgExportFormats formats;
+  guint fade;            /* cross-faded frames at the end (0: none) */
   guint cols, rows, step, tw, th;
   WgBuffer *disp, *height, *normal, *foam;
   float *full_disp, *full_nf; /* a frame at the grid (normals unmapped) */
@@ -65,7 +82,11 @@ void wg_export_init (Export *ex, WgPlan *plan, guint gw, guint gh, guint down);
 /* Waits for the writers and frees what wg_export_init() allocated. */
 void wg_export_clear (Export *ex);
 /* Evaluates and writes the frames and atlases under @tmp, and measures the
- * seam error one frame past the last. */
+ * seam error: without a cross-fade, max |graph one frame past the last −
+ * frame 0|; with ex->fade = F, frame k ≥ N − F is blended toward the graph
+ * N frames earlier, (1 − w) D(k) + w D(k − N), w = (k − N + F + 1)/F, and
+ * the seam error is the largest step that blend adds, max (|D(k − N) −
+ * D(k)|) / F over the blended frames. */
 gboolean wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **error);
 /* Writes @tmp/manifest.json describing the package. */
 gboolean wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *graph_path,
@@ -75,6 +96,13 @@ gboolean wg_export_write_manifest (const Export *ex, const WgGraph *graph, const
  * normal map as @tmp/water-normal.png; after wg_export_write_frames(). */
 gboolean wg_export_write_gltf (const Export *ex, const WgGraph *graph, const char *tmp,
                                GError **error);
+
+/* Writes @tmp/godot/: water.gdshader (the runtime's shading,
+ * shaders/surface-shading.glsl, translated), water.tres (its material with
+ * the atlases and the look of @graph's surface-shade node "shade", or the
+ * node's defaults) and water.tscn (the patch, a camera and the sun). */
+gboolean wg_export_write_godot (const Export *ex, const WgGraph *graph, const char *tmp,
+                                GError **error);
 
 /* Members of a JsonBuilder object, for the manifest and water.glb. */
 static inline void

@@ -41,3 +41,35 @@ small_calm (const char *dir, double loop)
   g_assert_true (wg_graph_save_file (graph, path, &error));
   return path;
 }
+
+guint
+count_files (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  while (d && g_dir_read_name (d))
+    n++;
+  return n;
+}
+
+JsonObject *
+load_manifest (const char *out, JsonParser *parser)
+{
+  g_autofree char *path = g_build_filename (out, "manifest.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+
+WgPlan *
+cpu_plan (const char *graph_path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (graph_path, &error);
+  g_assert_no_error (error);
+  WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
+  WgPlan *plan = wg_plan_new (graph, &po, &error);
+  g_assert_no_error (error);
+  return plan;
+}

@@ -21,3 +21,12 @@ Run run_export (const char *const *args);
 /* ocean-calm at GRID² and FPS, looping over @loop s (0: no loop period),
  * saved in @dir: its path (free with g_free). */
 char *small_calm (const char *dir, double loop);
+
+/* The number of entries in @dir (0 when it is missing). */
+guint count_files (const char *dir);
+
+/* @out/manifest.json's root object, owned by @parser. */
+JsonObject *load_manifest (const char *out, JsonParser *parser);
+
+/* A CPU plan of the graph saved at @graph_path (free with wg_plan_free). */
+WgPlan *cpu_plan (const char *graph_path);
