@@ -21,8 +21,9 @@ void wg_eval_leave_out_incomplete (WgGraph *graph, GHashTable *left_out, GHashTa
 WgPlan *wg_eval_build_plan (gboolean gpu, WgGraph *graph, GHashTable *left_out,
                             GHashTable *starved, char **error);
 
-/* A displayable copy of field @b (its GL buffer for @gpu plans); NULL when
- * @b is not a field of @want_channels channels (0: any) or cannot be read. */
+/* A displayable copy of field or image @b (its GL buffer for @gpu plans);
+ * NULL when @b is neither, has not @want_channels channels (0: any) or
+ * cannot be read. */
 WgField *wg_eval_field_new (WgBuffer *b, gboolean gpu, guint want_channels);
 void wg_eval_field_free (WgField *f);
 

@@ -92,6 +92,8 @@ wg_eval_result_free (WgEvalResult *r)
   wg_eval_field_free (r->surface);
   wg_eval_field_free (r->normal);
   wg_eval_field_free (r->foam);
+  wg_eval_field_free (r->sky);
+  wg_eval_field_free (r->depth);
   wg_eval_field_free (r->view);
   g_free (r->view_node);
   g_free (r->view_port);
@@ -124,7 +126,8 @@ progress_cb (guint done, guint total, const char *node, gpointer data)
 WgField *
 wg_eval_field_new (WgBuffer *b, gboolean gpu, guint want_channels)
 {
-  if (b == NULL || wg_buffer_get_kind (b) != WG_PORT_FIELD ||
+  if (b == NULL ||
+      (wg_buffer_get_kind (b) != WG_PORT_FIELD && wg_buffer_get_kind (b) != WG_PORT_IMAGE) ||
       (want_channels && wg_buffer_get_channels (b) != want_channels))
     return NULL;
   WgField *f = g_new0 (WgField, 1);
@@ -156,6 +159,35 @@ output_with (WgPlan *plan, const char *name, guint channels)
   WgBuffer *b = wg_plan_get_output (plan, name);
   return b && wg_buffer_get_kind (b) == WG_PORT_FIELD && wg_buffer_get_channels (b) == channels
            ? b : NULL;
+}
+
+const char *
+wg_eval_shade_node (const WgGraph *graph)
+{
+  for (guint i = 0; graph && i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      if (strcmp (wg_graph_get_node_type (graph, id)->name, "surface-shade") == 0 &&
+          !wg_graph_get_node_bypass (graph, id))
+        return id;
+    }
+  return NULL;
+}
+
+/* The output linked into input @port of wg_eval_shade_node(), or NULL. */
+static WgBuffer *
+shade_input (WgPlan *plan, const char *port)
+{
+  const WgGraph *g = wg_plan_get_graph (plan);
+  const char *shade = wg_eval_shade_node (g);
+  for (guint i = 0; shade && i < wg_graph_get_n_links (g); i++)
+    {
+      const char *from, *from_port, *to, *to_port;
+      wg_graph_get_link (g, i, &from, &from_port, &to, &to_port);
+      if (strcmp (to, shade) == 0 && strcmp (to_port, port) == 0)
+        return wg_plan_get_node_output (plan, from, from_port);
+    }
+  return NULL;
 }
 
 /* The output that drives the surface: @wanted, else displacement, height, or
@@ -377,6 +409,8 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   r->surface = wg_eval_field_new (surface_buffer (ev->plan, job->surface_name), ev->gpu, 0);
   r->normal = wg_eval_field_new (output_with (ev->plan, "normal", 3), ev->gpu, 3);
   r->foam = wg_eval_field_new (output_with (ev->plan, "foam", 1), ev->gpu, 1);
+  r->sky = wg_eval_field_new (shade_input (ev->plan, "sky"), ev->gpu, 4);
+  r->depth = wg_eval_field_new (shade_input (ev->plan, "depth"), ev->gpu, 1);
   if (job->view_node)
     wg_eval_view (ev->plan, ev->gpu, job->view_node, job->view_port, r);
   return g_steal_pointer (&r);

@@ -59,6 +59,8 @@ typedef struct {
   WgField *surface;       /* the chosen output (height or displacement) */
   WgField *normal;        /* graph output "normal", if any */
   WgField *foam;          /* graph output "foam", if any */
+  WgField *sky;           /* what the viewport's surface-shade node reflects (its "sky"), if linked */
+  WgField *depth;         /* and its "depth" (water depth, m), if linked */
   char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
   WgField *view;          /* it, when it is a field that was computed */
   char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */
@@ -66,6 +68,10 @@ typedef struct {
 } WgEvalResult;
 
 void wg_eval_result_free (WgEvalResult *result);
+
+/* The surface-shade node whose look and inputs the viewport takes: the
+ * first of @graph's that is not bypassed, or NULL. */
+const char *wg_eval_shade_node (const WgGraph *graph);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WgEvalResult, wg_eval_result_free)
 
 /* Called in the main context with each result (transfer full). */

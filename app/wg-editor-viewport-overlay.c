@@ -44,14 +44,7 @@ wg_viewport_shade_node (WgViewport *self, const WgGraph **graph)
 {
   WgDocument *doc = wg_viewport_document (self);
   *graph = doc ? wg_document_get_graph (doc) : NULL;
-  for (guint i = 0; *graph && i < wg_graph_get_n_nodes (*graph); i++)
-    {
-      const char *node = wg_graph_get_node_id (*graph, i);
-      if (strcmp (wg_graph_get_node_type (*graph, node)->name, "surface-shade") == 0 &&
-          !wg_graph_get_node_bypass (*graph, node))
-        return node;
-    }
-  return NULL;
+  return wg_eval_shade_node (*graph);
 }
 
 double

@@ -46,13 +46,13 @@ struct _WgViewport {
   /* A viewed map: drawn flat (surface.vert/.frag) under the sky. */
   GLuint surface_program, sky_program;
   GLuint ring_vao, ring_vbo, empty_vao;
-  GLuint tex_surface, tex_normal, tex_foam;
+  GLuint tex_surface, tex_normal, tex_foam, tex_sky, tex_depth;
   /* Software GL draws a smaller picture and scales it up: fragments are its cost. */
   double render_scale;
   GLuint fbo, fbo_colour, fbo_depth;
   int fbo_size[2];
-  guint surface_size[2], normal_size[2], foam_size[2], surface_channels;
-  gboolean has_surface, has_normal, has_foam;
+  guint surface_size[2], normal_size[2], foam_size[2], sky_size[2], depth_size[2], surface_channels;
+  gboolean has_surface, has_normal, has_foam, has_sky, has_depth;
   double extent[2], ring_extent[2];
   /* A viewed node output (wg_evaluator_set_view()): how it is drawn, and
    * the values its colours' ends stand for. */

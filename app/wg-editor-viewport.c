@@ -111,6 +111,17 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
   self->has_foam = !viewed && r->foam != NULL;
   if (self->has_foam)
     upload (&self->tex_foam, self->foam_size, r->foam, !self->software);
+  /* The shade node's sky map and bathymetry, as its beauty pass sees them. */
+  self->has_sky = !viewed && r->sky != NULL;
+  if (self->has_sky)
+    {
+      upload (&self->tex_sky, self->sky_size, r->sky, FALSE);
+      /* Longitude wraps, latitude stops at the poles, as the node samples it. */
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+  self->has_depth = !viewed && r->depth != NULL;
+  if (self->has_depth)
+    upload (&self->tex_depth, self->depth_size, r->depth, FALSE);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -174,6 +185,8 @@ draw_water (WgViewport *self, GLuint framebuffer, int w, int h)
     .extent = { self->extent[0], self->extent[1] },
     .repeat = self->tiled,
     .mesh_cells = self->software ? SOFTWARE_MESH_CELLS : 1,
+    .sky = self->has_sky ? self->tex_sky : 0,
+    .depth = self->has_depth ? self->tex_depth : 0,
   };
   g_autoptr (GError) error = NULL;
   if (!wg_shade_renderer_draw (self->shade, &self->camera, &fields, framebuffer, &error))
@@ -345,8 +358,9 @@ unrealize (GtkWidget *widget)
     {
       /* The GPU plan's buffers and programs live in this context. */
       g_clear_pointer (&self->gpu, wg_evaluator_free);
-      GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam };
-      glDeleteTextures (3, textures);
+      GLuint textures[] = { self->tex_surface, self->tex_normal, self->tex_foam, self->tex_sky,
+                            self->tex_depth };
+      glDeleteTextures (G_N_ELEMENTS (textures), textures);
       g_clear_pointer (&self->shade, wg_shade_renderer_free);
       wg_viewport_map_unrealize (self);
       wg_viewport_overlay_unrealize (self);
@@ -357,10 +371,12 @@ unrealize (GtkWidget *widget)
           glDeleteRenderbuffers (1, &self->fbo_depth);
           self->fbo = 0;
         }
-      self->tex_surface = self->tex_normal = self->tex_foam = 0;
+      self->tex_surface = self->tex_normal = self->tex_foam = self->tex_sky = self->tex_depth = 0;
       memset (self->surface_size, 0, sizeof self->surface_size);
       memset (self->normal_size, 0, sizeof self->normal_size);
       memset (self->foam_size, 0, sizeof self->foam_size);
+      memset (self->sky_size, 0, sizeof self->sky_size);
+      memset (self->depth_size, 0, sizeof self->depth_size);
       self->ready = FALSE;
     }
   GTK_WIDGET_CLASS (wg_viewport_parent_class)->unrealize (widget);

@@ -1523,7 +1523,11 @@ typedef struct {
  * periodic graph), else calm water lies around it. @mesh_cells: the mesh's
  * finest vertex step in cells (0 or 1: every cell, as the node renders; 2
  * draws a quarter of the vertices, for software GL, whose vertex stage is
- * slow; the shading stays per pixel).
+ * slow; the shading stays per pixel). @sky: an equirectangular RGBA sky
+ * map (linear radiance; surface-shade's `sky` input) reflected instead of
+ * the analytic sky, 0 for that one. @depth: the water depth (m, 1
+ * channel, over the same @extent; surface-shade's `depth` input) through
+ * which the bottom is seen, 0 for deep water.
  */
 typedef struct {
   guint surface, normal, foam;
@@ -1531,6 +1535,7 @@ typedef struct {
   double extent[2];
   gboolean repeat;
   guint mesh_cells;
+  guint sky, depth;
 } WgShadeFields;
 
 /**

@@ -596,6 +596,32 @@ test_image_output (void)
   g_assert_null (r->view);
   g_assert_cmpstr (r->view_error, ==, "A 128 × 64 picture, not a field on the patch: the node's "
                                       "thumbnail shows it; the viewport cannot draw it yet.");
+  g_assert_null (r->sky);
+
+  /* The sky map and the bathymetry of the surface-shade node the viewport
+   * takes its look from come with each result, for the viewport to shade
+   * with; a bypassed shade node is not that one. */
+  g_assert_nonnull (wg_graph_add_node (g, "ripple", "sea", NULL));
+  g_assert_nonnull (wg_graph_add_node (g, "bathymetry", "bottom", NULL));
+  for (const char *const *id = (const char *const[]){ "shade0", "shade1", NULL }; *id; id++)
+    {
+      g_assert_nonnull (wg_graph_add_node (g, "surface-shade", *id, NULL));
+      g_assert_true (wg_graph_link (g, "sea", "height", *id, "displacement", NULL));
+    }
+  g_assert_true (wg_graph_set_node_bypass (g, "shade0", TRUE, NULL));
+  g_assert_true (wg_graph_link (g, "sky", "image", "shade1", "sky", NULL));
+  g_assert_true (wg_graph_link (g, "bottom", "depth", "shade1", "depth", NULL));
+  g_assert_cmpstr (wg_eval_shade_node (g), ==, "shade1");
+  wg_evaluator_set_view (ev, NULL, NULL);
+  wg_evaluator_set_graph (ev, g, TRUE);
+  r = wait_result (ev, c);
+  g_assert_nonnull (r->sky);
+  g_assert_cmpuint (r->sky->width, ==, 128);
+  g_assert_cmpuint (r->sky->channels, ==, 4);
+  g_assert_cmpmem (r->sky->data, 128 * 64 * 4 * sizeof (float), data, 128 * 64 * 4 * sizeof (float));
+  g_assert_nonnull (r->depth);
+  g_assert_cmpuint (r->depth->channels, ==, 1);
+  g_assert_cmpfloat (r->depth->data[0], >, 0);
 }
 
 /* Any node's output on request (a viewer): one nothing consumes is
