@@ -308,6 +308,15 @@ wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *gr
   add_double (b, "first_time_s", ex->t0);
   add_string (b, "time", "frame k shows the graph at t = first_time_s + k / frame_rate; "
                          "frame frame_count would equal frame 0 when seamless_loop");
+  /* What the package holds: the textures and water.glb always, web/ when
+   * three.js was found. */
+  json_builder_set_member_name (b, "formats");
+  json_builder_begin_array (b);
+  json_builder_add_string_value (b, "textures");
+  json_builder_add_string_value (b, "gltf");
+  if (ex->web_written)
+    json_builder_add_string_value (b, "web");
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "maps");
   json_builder_begin_object (b);
   static const Channel disp[] = {

@@ -179,7 +179,7 @@ output_is (const WgGraph *graph, const char *name, guint channels)
 int
 wg_cli_export (int argc, char **argv)
 {
-  g_autofree char *frames = NULL, *out = NULL;
+  g_autofree char *frames = NULL, *out = NULL, *three = NULL;
   double fps = 0;
   int resolution = 0;
   GOptionEntry entries[] = {
@@ -187,6 +187,7 @@ wg_cli_export (int argc, char **argv)
     { "frames", 'f', 0, G_OPTION_ARG_STRING, &frames, "Frames to export (default: one loop period)", "A-B" },
     { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &fps, "Frame rate (default: the graph's)", "F" },
     { "resolution", 'r', 0, G_OPTION_ARG_INT, &resolution, "Texture size (default: the graph's grid)", "N" },
+    { "three", 0, 0, G_OPTION_ARG_FILENAME, &three, "The npm package three for the web player", "DIR" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — export one loop as textures for game engines");
@@ -205,6 +206,7 @@ wg_cli_export (int argc, char **argv)
     return wg_cli_fail (error);
   const WgSettings *s = wg_graph_get_settings (graph);
   Export ex = { 0 };
+  ex.three_dir = three;
   ex.fps = fps > 0 ? fps : s->fps;
   if (fps < 0 || !isfinite (fps))
     return wg_cli_usage_error (ctx, "export: --fps %g: expected a positive rate", fps);
@@ -298,7 +300,8 @@ wg_cli_export (int argc, char **argv)
   if (!ok)
     g_set_error (&error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: cannot create a folder: %s",
                  tmp, g_strerror (errno));
-  ok = ok && wg_export_write_frames (&ex, plan, tmp, &error) &&
+  ok = ok && wg_export_write_web (&ex, graph, tmp, &error) &&
+       wg_export_write_frames (&ex, plan, tmp, &error) &&
        wg_export_write_manifest (&ex, graph, argv[1], tmp, &error) &&
        wg_export_write_gltf (&ex, graph, tmp, &error) && publish (tmp, abs_out, &error);
   if (!ok)
