@@ -10,7 +10,8 @@
 //     displacement/displacement.000N.exr as EXR_DUMP reads them, within 2%
 //     of the manifest's height range (and not those of the other frame).
 //   screenshot PREFIX PKG OUT.png  the player at 960×540 (docs/web-player.png).
-//   bench PREFIX PKG              ms per frame over 120 frames (bench/wg-bench-web.sh).
+//   bench PREFIX PKG              ms per frame over 120 frames, $WG_BENCH_FRAMES
+//     to change (bench/wg-bench-web.sh).
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -144,20 +145,25 @@ async function check(exrDump) {
 }
 
 async function screenshot(out) {
-  const page = await open('');
-  // A second into the loop, waves moving.
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+  // A still frame: a page busy drawing in software GL is not captured.
+  const page = await open('?frame=10');
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);
 }
 
 async function bench() {
   const page = await open('');
-  const r = await page.evaluate(async () => {
-    const n = 120;
+  const n = Number(process.env.WG_BENCH_FRAMES || 120);
+  // Each frame's drawing is waited for (a one-pixel readPixels after the
+  // player's own requestAnimationFrame callback): otherwise the timestamps
+  // tick on while the GPU process queues frames it has not drawn.
+  const r = await page.evaluate(async (n) => {
+    const gl = window.wg.renderer.getContext();
+    const one = new Uint8Array(4);
     const stamps = [];
     await new Promise((resolve) => {
       const tick = (t) => {
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one);
         stamps.push(t);
         if (stamps.length <= n)
           requestAnimationFrame(tick);
@@ -167,24 +173,17 @@ async function bench() {
       requestAnimationFrame(tick);
     });
     const intervals = stamps.slice(1).map((t, i) => t - stamps[i]).sort((a, b) => a - b);
-    // The same frames drawn back to back, each waited for (readPixels).
-    const gl = window.wg.renderer.getContext();
-    const one = new Uint8Array(4);
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) {
-      window.wg.render();
-      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one);
-    }
-    const sync = (performance.now() - t0) / n;
-    return { mean: (stamps[n] - stamps[0]) / n, median: intervals[n >> 1], sync,
-             renderer: gl.getParameter(gl.RENDERER), w: gl.drawingBufferWidth, h: gl.drawingBufferHeight };
-  });
-  console.log(`web player, ${manifest.graph}, ${manifest.maps.displacement.width}² texels, ` +
-              `${r.w}×${r.h} canvas, headless Chromium, ${r.renderer}`);
-  console.log('measure                                   ms/frame');
-  console.log(`requestAnimationFrame interval, mean      ${r.mean.toFixed(1)}`);
-  console.log(`requestAnimationFrame interval, median    ${r.median.toFixed(1)}`);
-  console.log(`render + readPixels, back to back         ${r.sync.toFixed(1)}`);
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    return { mean: (stamps[n] - stamps[0]) / n, median: intervals[n >> 1],
+             min: intervals[0], max: intervals[n - 1],
+             renderer: gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER),
+             w: gl.drawingBufferWidth, h: gl.drawingBufferHeight };
+  }, n);
+  const f = (v) => v.toFixed(1).padStart(8);
+  console.log(`${manifest.graph} ${manifest.maps.displacement.width}² texels, ${r.w}×${r.h}, ` +
+              `${n} frames, ${r.renderer}`);
+  console.log('    mean  median     min     max  (ms/frame)');
+  console.log(`${f(r.mean)}${f(r.median)}${f(r.min)}${f(r.max)}`);
 }
 
 try {

@@ -4,6 +4,7 @@
 // exporter) under its analytic sky, the look from look.json (the graph's
 // surface-shade parameters), and an orbit camera.
 //
+// ?frame=N holds frame N (drawn when the view changes, no animation).
 // ?debug=height&frame=N draws frame N's height, top-down, one patch texel
 // per square of window.wg.scale pixels (texel (i, j) at canvas column
 // i·scale … and row (h − 1 − j)·scale … from the top), as grey
@@ -226,20 +227,32 @@ vec3 display (vec3 c, vec3 dir, float dist)
 }
 `;
 
-  // The sea: a grid of patches around the orbit target (moved in whole
-  // patches), a vertex per texel step, displaced by frames k and k + 1
-  // mixed; a flat ring beyond it out to the horizon.
-  const patchesPerSide = 9;
-  const step = Math.max(1, Math.floor(tile[0] / 64));
-  const perPatch = Math.floor(tile[0] / step);
-  const half = patch.x * patchesPerSide / 2;
-  const sea = new THREE.PlaneGeometry(2 * half, 2 * half, perPatch * patchesPerSide,
-                                      perPatch * patchesPerSide);
+  // The sea: one grid of 256² vertices centred under the eye, a vertex per
+  // texel (or two) within 64 steps of the centre, each step beyond wider by
+  // a ratio that takes the edge to the detail distance (at least 8
+  // patches); a flat ring beyond it out to the horizon. It moves with the
+  // eye in whole core steps, so that the core's vertices stay on texels.
+  const half = 128, core = 64;
+  const texel = patch.x / tile[0];
+  const spacing = texel * Math.max(1, Math.ceil(tile[0] / 256));
+  const edge = Math.max(s.detail_distance, 8 * patch.x, core * spacing * 2);
+  const extent = (r) => core * spacing + spacing * r * (r ** (half - core) - 1) / (r - 1);
+  let lo = 1 + 1e-6, hi = 2;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (extent(mid) < edge)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const growth = (lo + hi) / 2;
+  const gridEdge = extent(growth);
+  const sea = new THREE.PlaneGeometry(2, 2, 2 * half, 2 * half);
   const seaUniforms = {
     ...common, ...lookUniforms,
     u_frames: { value: new THREE.Vector3(0, 0, 0) },
     u_patch: { value: patch },
-    u_half: { value: half },
+    u_grid: { value: new THREE.Vector4(half, core, spacing, growth) },
     u_skirt: { value: 0 },
     u_nf0: { value: frameTargets[0].texture },
     u_nf1: { value: frameTargets[1].texture },
@@ -249,23 +262,52 @@ in vec3 position;
 uniform mat4 modelMatrix, viewMatrix, projectionMatrix;
 uniform vec3 u_frames;    /* k, k + 1, weight of k + 1 */
 uniform vec2 u_patch;
-uniform float u_half;
+uniform vec4 u_grid;      /* half the steps a side, core steps, core spacing (m), growth */
 uniform int u_skirt;
 out vec2 v_rest;
 out vec3 v_world;
+
+/* Where grid coordinate @s (-1 ... 1) lies (m from the centre), and the
+ * spacing of the vertices there. */
+float grid_coord (float s, out float spacing)
+{
+  float i = abs (s * u_grid.x);
+  float n = max (i - u_grid.y, 0.0);
+  float grown = pow (u_grid.w, n);
+  spacing = u_grid.z * grown;
+  return sign (s) * (min (i, u_grid.y) * u_grid.z
+                     + u_grid.z * u_grid.w * (grown - 1.0) / (u_grid.w - 1.0));
+}
+
+/* The displacement of frame @k at @x (m), bilinear between the texels at
+ * (i, j) * patch / tile, wrapped. */
+vec3 disp_at (int k, vec2 x)
+{
+  vec2 t = x / u_patch * vec2 (u_tile);
+  vec2 f = floor (t), a = t - f;
+  ivec2 i = ivec2 (f);
+  return mix (mix (disp_texel (k, i).xyz, disp_texel (k, i + ivec2 (1, 0)).xyz, a.x),
+              mix (disp_texel (k, i + ivec2 (0, 1)).xyz, disp_texel (k, i + ivec2 (1, 1)).xyz, a.x),
+              a.y);
+}
+
 void main ()
 {
-  vec3 rest = (modelMatrix * vec4 (position, 1.0)).xyz;
   vec3 d = vec3 (0.0);
+  vec3 rest;
   if (u_skirt == 0)
     {
-      ivec2 ij = ivec2 (round (rest.xy / u_patch * vec2 (u_tile)));
-      d = mix (disp_texel (int (u_frames.x), ij).xyz, disp_texel (int (u_frames.y), ij).xyz,
-               u_frames.z);
-      /* To rest toward the grid's edge, where the flat ring takes over. */
-      vec2 local = abs (position.xy) / u_half;
-      d *= 1.0 - smoothstep (0.75, 1.0, max (local.x, local.y));
+      float sx, sy;
+      rest = (modelMatrix * vec4 (grid_coord (position.x, sx), grid_coord (position.y, sy), 0.0, 1.0)).xyz;
+      d = mix (disp_at (int (u_frames.x), rest.xy), disp_at (int (u_frames.y), rest.xy), u_frames.z);
+      /* Where vertices are several texels apart they would alias (and
+       * swim as the grid follows the eye): the waves there are flat, the
+       * normals carry them. */
+      vec2 texel = u_patch / vec2 (u_tile);
+      d *= 1.0 - smoothstep (2.0, 8.0, max (sx, sy) / min (texel.x, texel.y));
     }
+  else
+    rest = (modelMatrix * vec4 (position, 1.0)).xyz;
   v_rest = rest.xy;
   v_world = rest + d;
   gl_Position = projectionMatrix * viewMatrix * vec4 (v_world, 1.0);
@@ -284,7 +326,6 @@ void main ()
   float k = detail (distance (v_rest, u_eye.xy));
   vec3 n = vec3 (0.0, 0.0, 1.0);
   float foam = 0.0;
-  float len = 1.0;
   if (k > 0.0)
     {
       vec2 uv = v_rest / u_patch + 0.5 / vec2 (u_tile);
@@ -323,7 +364,7 @@ void main ()
   const ringPositions = [];
   for (let c = 0; c < 4; c++) {
     const [a, b] = [corners[c], corners[(c + 1) % 4]];
-    const quadPoints = [[a[0] * half, a[1] * half], [b[0] * half, b[1] * half],
+    const quadPoints = [[a[0] * gridEdge, a[1] * gridEdge], [b[0] * gridEdge, b[1] * gridEdge],
                         [b[0] * far, b[1] * far], [a[0] * far, a[1] * far]];
     for (const i of [0, 1, 2, 0, 2, 3])
       ringPositions.push(quadPoints[i][0], quadPoints[i][1], 0);
@@ -392,11 +433,15 @@ void main ()
   window.addEventListener('resize', resize);
   resize();
 
+  // ?frame=N holds frame N: drawn when the view changes, no animation.
+  const still = query.has('frame') ? Number(query.get('frame')) : null;
+  if (still !== null && !(Number.isInteger(still) && still >= 0 && still < nFrames))
+    throw new Error(`frame=${query.get('frame')}: expected 0 … ${nFrames - 1}`);
   const start = performance.now();
   const looping = manifest.seamless_loop;
   function draw(now) {
     controls.update();
-    const f = ((now - start) / 1000) * manifest.frame_rate;
+    const f = still ?? ((now - start) / 1000) * manifest.frame_rate;
     const k0 = Math.floor(f) % nFrames;
     const k1 = looping || k0 + 1 < nFrames ? (k0 + 1) % nFrames : k0;
     const blend = f - Math.floor(f);
@@ -410,8 +455,8 @@ void main ()
       m.uniforms.u_nf0.value = frameTargets[0].texture;
       m.uniforms.u_nf1.value = frameTargets[1].texture;
     }
-    seaGroup.position.set(Math.round(controls.target.x / patch.x) * patch.x,
-                          Math.round(controls.target.y / patch.y) * patch.y, 0);
+    seaGroup.position.set(Math.round(camera.position.x / spacing) * spacing,
+                          Math.round(camera.position.y / spacing) * spacing, 0);
     lookUniforms.u_eye.value.copy(camera.position);
     camera.updateMatrixWorld();
     skyMaterial.uniforms.u_inverse.value
@@ -421,8 +466,16 @@ void main ()
       `${patch.x} m patch · ${manifest.graph}`;
   }
   wg.render = () => draw(performance.now());
-  renderer.setAnimationLoop((now) => {
-    draw(now);
+  if (still !== null) {
+    controls.enableDamping = false;
+    controls.addEventListener('change', wg.render);
+    window.addEventListener('resize', wg.render);
+    wg.render();
     wg.ready = true;
-  });
+  } else {
+    renderer.setAnimationLoop((now) => {
+      draw(now);
+      wg.ready = true;
+    });
+  }
 }
