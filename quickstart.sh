@@ -28,7 +28,7 @@ node_packages=()
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   node_packages=(nodejs npm)
 fi
-test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg glslang-tools
+test_packages=(clang libclang-rt-14-dev libomp-dev slurm-wlm munge xdotool libsdl2-dev ffmpeg glslang-tools chromium
   "${node_packages[@]}")
 
 install_packages() {

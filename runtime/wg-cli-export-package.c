@@ -377,7 +377,8 @@ wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *gr
   json_builder_set_member_name (b, "formats");
   json_builder_begin_array (b);
   for (guint f = 0; wg_export_format_names[f]; f++)
-    if (ex->formats & (1u << f))
+    /* web/ only when three.js was found (wg_export_write_web()). */
+    if ((ex->formats & (1u << f)) && ((1u << f) != WG_EXPORT_WEB || ex->web_written))
       json_builder_add_string_value (b, wg_export_format_names[f]);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "maps");

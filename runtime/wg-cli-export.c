@@ -205,7 +205,7 @@ output_is (const WgGraph *graph, const char *name, guint channels)
 int
 wg_cli_export (int argc, char **argv)
 {
-  g_autofree char *frames = NULL, *out = NULL, *formats = NULL;
+  g_autofree char *frames = NULL, *out = NULL, *formats = NULL, *three = NULL;
   double fps = 0, cross_fade = 0;
   int resolution = 0;
   GOptionEntry entries[] = {
@@ -217,6 +217,7 @@ wg_cli_export (int argc, char **argv)
       "What to write besides the textures: comma-separated textures, gltf, godot, web (default: all)", "LIST" },
     { "cross-fade", 0, 0, G_OPTION_ARG_DOUBLE, &cross_fade,
       "With --frames on a graph that does not loop: blend the last SECONDS into the frames before the first", "SECONDS" },
+    { "three", 0, 0, G_OPTION_ARG_FILENAME, &three, "The npm package three for the web player", "DIR" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — export one loop as textures for game engines");
@@ -235,6 +236,7 @@ wg_cli_export (int argc, char **argv)
     return wg_cli_fail (error);
   const WgSettings *s = wg_graph_get_settings (graph);
   Export ex = { 0 };
+  ex.three_dir = three;
   ex.fps = fps > 0 ? fps : s->fps;
   if (fps < 0 || !isfinite (fps))
     return wg_cli_usage_error (ctx, "export: --fps %g: expected a positive rate", fps);
@@ -243,6 +245,8 @@ wg_cli_export (int argc, char **argv)
   if (formats && !parse_formats (formats, &ex.formats, &bad))
     return wg_cli_usage_error (ctx, "export: --formats %s: unknown format \"%s\"; expected a "
                                "comma-separated list of textures, gltf, godot, web", formats, bad);
+  /* Asked for by name, the web player is no longer optional: no three.js is an error. */
+  ex.web_required = formats && (ex.formats & WG_EXPORT_WEB);
   if (cross_fade < 0 || !isfinite (cross_fade))
     return wg_cli_usage_error (ctx, "export: --cross-fade %g: expected a duration ≥ 0 s", cross_fade);
 
@@ -351,7 +355,9 @@ wg_cli_export (int argc, char **argv)
   if (!ok)
     g_set_error (&error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT, "%s: cannot create a folder: %s",
                  tmp, g_strerror (errno));
-  ok = ok && wg_export_write_frames (&ex, plan, tmp, &error) &&
+  /* The web player first: a wrong --three fails before any frame is made. */
+  ok = ok && (!(ex.formats & WG_EXPORT_WEB) || wg_export_write_web (&ex, graph, tmp, &error)) &&
+       wg_export_write_frames (&ex, plan, tmp, &error) &&
        wg_export_write_manifest (&ex, graph, argv[1], tmp, &error) &&
        (!(ex.formats & WG_EXPORT_GLTF) || wg_export_write_gltf (&ex, graph, tmp, &error)) &&
        (!(ex.formats & WG_EXPORT_GODOT) || wg_export_write_godot (&ex, graph, tmp, &error)) &&

@@ -73,6 +73,9 @@ typedef struct {
   GMutex lock;
   GCond cond;
   guint in_flight;
+  const char *three_dir;  /* --three: the npm package three (NULL: search) */
+  gboolean web_required;  /* no three.js is an error, not a warning */
+  gboolean web_written;
 } Export;
 
 /* Lays out the frames and the atlases for a @gw × @gh grid exported at
@@ -103,6 +106,13 @@ gboolean wg_export_write_gltf (const Export *ex, const WgGraph *graph, const cha
  * node's defaults) and water.tscn (the patch, a camera and the sun). */
 gboolean wg_export_write_godot (const Export *ex, const WgGraph *graph, const char *tmp,
                                 GError **error);
+/* Writes the web player under @tmp/web (index.html, player.js, the shading
+ * source, look.json and the three.js files it imports, found as
+ * docs/export.md says) and sets ex->web_written. Without three.js it warns
+ * on stderr and writes nothing, or, when ex->web_required, fails; a wrong
+ * --three or $WAVEGRAPH_THREE fails; both with WG_NODE_ERROR_DATA (exit
+ * status 2). Before wg_export_write_manifest(). */
+gboolean wg_export_write_web (Export *ex, const WgGraph *graph, const char *tmp, GError **error);
 
 /* Members of a JsonBuilder object, for the manifest and water.glb. */
 static inline void

@@ -335,6 +335,8 @@ test_refusals (void)
                   "exports at the graph's grid (64×64) or a power of two below it");
   assert_refused (dir, (const char *[]) { looped, "--out", out, "--resolution", "48", NULL },
                   "a power of two below it");
+  assert_refused (dir, (const char *[]) { looped, "--out", out, "--three", dir, NULL },
+                  "--three");
   /* A folder that is not an earlier export is never replaced. */
   g_autofree char *keep = g_build_filename (dir, "keep.txt", NULL);
   g_assert_true (g_file_set_contents (keep, "x", -1, NULL));
@@ -350,6 +352,46 @@ test_refusals (void)
   g_assert_cmpuint (count_files (dir), ==, before);
 }
 
+/* Without three.js the package is written without its web player, with one
+ * warning saying how to get it, and its "formats" say so. */
+static void
+test_without_three (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *out = g_build_filename (dir, "pkg", NULL);
+  g_autofree char *looped = small_calm (dir, LOOP);
+  g_autofree char *path = g_strdup (g_getenv ("PATH"));
+  /* No npm on the PATH, so no global root to find it in either. */
+  g_unsetenv ("WAVEGRAPH_THREE");
+  g_setenv ("PATH", dir, TRUE);
+  Run r = run_export ((const char *[]) { looped, "--out", out, "--frames", "0-1", NULL });
+  g_setenv ("PATH", path, TRUE);
+  g_assert_cmpint (r.status, ==, 0);
+  if (strstr (r.err, "warning: no web player") == NULL || strstr (r.err, "npm install three") == NULL)
+    g_error ("expected the web player's warning in: %s", r.err);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *formats = json_object_get_array_member (load_manifest (out, parser), "formats");
+  g_assert_cmpuint (json_array_get_length (formats), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (formats, 0), ==, "textures");
+  g_assert_cmpstr (json_array_get_string_element (formats, 1), ==, "gltf");
+  g_assert_cmpstr (json_array_get_string_element (formats, 2), ==, "godot");
+  g_free (r.err);
+
+  /* Named in --formats, the web player is required: no three.js is an error. */
+  g_autofree char *out2 = g_build_filename (dir, "pkg2", NULL);
+  g_setenv ("PATH", dir, TRUE);
+  r = run_export ((const char *[]) { looped, "--out", out2, "--frames", "0-1", "--formats", "web",
+                                     NULL });
+  g_setenv ("PATH", path, TRUE);
+  g_assert_cmpint (r.status, ==, 2);
+  if (strstr (r.err, "npm install three") == NULL)
+    g_error ("expected how to get three.js in: %s", r.err);
+  g_free (r.err);
+  g_assert_false (g_file_test (out2, G_FILE_TEST_EXISTS));
+  g_autofree char *web = g_build_filename (out, "web", NULL);
+  g_assert_false (g_file_test (web, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -358,5 +400,6 @@ main (int argc, char **argv)
   g_test_add_func ("/export/range-without-loop", test_range_without_loop);
   g_test_add_func ("/export/resolution", test_resolution);
   g_test_add_func ("/export/refusals", test_refusals);
+  g_test_add_func ("/export/without-three", test_without_three);
   return g_test_run ();
 }
