@@ -33,6 +33,7 @@ struct _WgShadeCpu {
   WgShadePyramid normal, foam;
   float *packed; /* w × h × 4: normal and foam in one field, sampled together */
   float *height; /* w × h: the surface's height over each cell centre */
+  float *padded; /* (w + 1) × (h + 1): it with its first column and row again (tiling) */
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
   gsize cells;
@@ -45,6 +46,7 @@ typedef struct {
   const WgShadePyramid *normal_mips, *foam_mips;
   float cell;   /* the field's smaller cell side (m) */
   guint levels; /* mip levels of normal and foam */
+  const float *padded;    /* the height with its wrap-around column and row, or NULL */
   const float *block_max; /* highest point of each block's bilinear patch */
   guint bw, bh;           /* blocks along x and y */
   const float *sky;    /* RGBA, or NULL: the analytic sky */
@@ -63,6 +65,7 @@ void
 wg_shade_cpu_free (WgShadeCpu *cpu)
 {
   g_free (cpu->height);
+  g_free (cpu->padded);
   g_free (cpu->offset);
   g_free (cpu->block_max);
   g_free (cpu->packed);
@@ -83,6 +86,22 @@ inside (const Scene *s, float x, float y)
 static inline float
 height_at (const Scene *s, float x, float y)
 {
+  const WgShadeField *f = &s->surface;
+  if (s->padded)
+    {
+      /* A tiling power-of-two field: the cell's four corners lie side by
+       * side in the padded copy, and two lerps along x, one along y, mix them. */
+      float u = x * f->inv_dx, v = y * f->inv_dy;
+      long i0 = (long) u, j0 = (long) v;
+      i0 -= u < (float) i0;
+      j0 -= v < (float) j0;
+      float fx = u - (float) i0, fy = v - (float) j0;
+      const float *r0 = s->padded + (gsize) ((unsigned long) j0 & f->hmask) * (f->w + 1) +
+                        ((unsigned long) i0 & f->wmask);
+      const float *r1 = r0 + f->w + 1;
+      float a = r0[0] + fx * (r0[1] - r0[0]), b = r1[0] + fx * (r1[1] - r1[0]);
+      return a + fy * (b - a);
+    }
   if (!inside (s, x, y))
     return 0.0f;
   float h;
@@ -300,9 +319,14 @@ block_walk (BlockWalk *w, const float o[3], const float d[3], float bsx, float b
 static inline float
 block_exit (const BlockWalk *w, float t, long *bx, long *by)
 {
-  float fx = floorf (w->ox + t * w->ux), fy = floorf (w->oy + t * w->uy);
-  *bx = (long) fx;
-  *by = (long) fy;
+  /* floor() by truncation, as in cells(): no libm call. */
+  float x = w->ox + t * w->ux, y = w->oy + t * w->uy;
+  long ix = (long) x, iy = (long) y;
+  ix -= x < (float) ix;
+  iy -= y < (float) iy;
+  *bx = ix;
+  *by = iy;
+  float fx = (float) ix, fy = (float) iy;
   float tx = w->ux > 0 ? (fx + 1 - w->ox) * w->inv_x : w->ux < 0 ? (fx - w->ox) * w->inv_x
                                                                   : INFINITY;
   float ty = w->uy > 0 ? (fy + 1 - w->oy) * w->inv_y : w->uy < 0 ? (fy - w->oy) * w->inv_y
@@ -466,6 +490,8 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       g_free (cpu->offset);
       g_free (cpu->block_max);
       g_clear_pointer (&cpu->packed, g_free);
+      g_free (cpu->padded);
+      cpu->padded = g_new (float, (gsize) (w + 1) * (h + 1));
       cpu->height = g_new (float, n);
       cpu->offset = g_new (float, 2 * n);
       cpu->block_max = g_new (float, (gsize) s.bw * s.bh);
@@ -487,6 +513,17 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
     }
   else
     memcpy (cpu->height, data[WG_SHADE_IN_DISPLACEMENT], n * sizeof (float));
+  if (s.surface.wmask)
+    {
+      for (guint j = 0; j <= h; j++)
+        {
+          const float *row = cpu->height + (gsize) (j % h) * w;
+          float *dst = cpu->padded + (gsize) j * (w + 1);
+          memcpy (dst, row, w * sizeof (float));
+          dst[w] = row[0];
+        }
+      s.padded = cpu->padded;
+    }
   block_maxima (&s, cpu->block_max);
   s.block_max = cpu->block_max;
   s.cell = wg_minf (s.surface.dx, s.surface.dy);
