@@ -1429,6 +1429,98 @@ gboolean wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStat
                   GError **error);
 
 /* ---------------------------------------------------------------------------
+ * Exporting a loop for game engines (`wavegraph export`, docs/export.md)
+ * ------------------------------------------------------------------------- */
+
+/* What a package holds besides the textures (frames, atlases) and
+ * manifest.json, which are always written: every other format plays them. */
+typedef enum {
+  WG_EXPORT_TEXTURES = 1 << 0,
+  WG_EXPORT_GLTF = 1 << 1,  /* water.glb, water-normal.png */
+  WG_EXPORT_GODOT = 1 << 2, /* godot/: shader, material, scene */
+  WG_EXPORT_WEB = 1 << 3,   /* the web player */
+  WG_EXPORT_ALL = (1 << 4) - 1
+} WgExportFormats;
+
+/* Called as each frame's files are whole: @done of @total frames. */
+typedef void (*WgExportProgressFunc) (guint done, guint total, gpointer user_data);
+
+typedef struct {
+  const char *out_dir;         /* the package folder: created, or an earlier export replaced */
+  gboolean range;              /* export frames [first, last] instead of one loop period */
+  gint64 first, last;          /* with @range: 0 ≤ first ≤ last, at most 65536 frames */
+  double fps;                  /* frames per second; 0: the graph's settings.fps */
+  int resolution;              /* texture side (texels); 0: the graph's grid */
+  WgExportFormats formats;     /* 0: WG_EXPORT_ALL */
+  /* The web player copies three.js from an npm package `three`: this
+   * folder, else $WAVEGRAPH_THREE, else where docs/export.md says; not found,
+   * the package has no web player (@stats->warning says why), or with
+   * @web_required the export fails. */
+  const char *three_dir;
+  gboolean web_required;
+  /* With @range on a graph without a loop period: the last cross_fade s
+   * blend toward the frames before the first (0: none). */
+  double cross_fade;
+  /* How messages and the manifest's "graph" name the graph (a path as the
+   * user typed it); NULL: wg_graph_get_source_name(), or "the graph". */
+  const char *graph_name;
+  gboolean check_only;         /* refuse or accept and fill @stats, writing nothing */
+  WgExportProgressFunc progress;  /* NULL: none */
+  gpointer progress_data;
+  GCancellable *cancellable;   /* stop between frames (NULL: never) */
+} WgExportOptions;
+
+typedef struct {
+  guint frames;                /* in the package */
+  double fps;
+  double first_time_s;         /* frame k shows t = first_time_s + k / fps */
+  gboolean seamless_loop;      /* the frames cover one loop period exactly */
+  guint cross_fade_frames;     /* frames blended at the end (0: none) */
+  guint width, height;         /* of each texture */
+  double seam_error[2];        /* max |frame N − frame 0|: displacement (m), normal/foam */
+  double seconds;              /* wall time */
+  char *warning;               /* what was left out and why, or NULL: g_free() it */
+} WgExportStats;
+
+/**
+ * wg_export_get_loop_period:
+ * The period (s of graph time) after which every active spectrum-evolve of
+ * @graph repeats: its loop_period / |time_scale|; 0 when one of them has no
+ * loop period (or there is none), −1 when they disagree.
+ */
+double wg_export_get_loop_period (const WgGraph *graph);
+
+/**
+ * wg_export:
+ * Writes the package a game engine plays without the runtime
+ * (docs/export.md): @options->fps × the loop period frames of @graph (or
+ * frames @options->first … last with @options->range), frame k at t =
+ * first_time + k / fps with wg_plan_evaluate_time() on the CPU, as
+ * per-frame displacement EXRs (half, ZIP) and normal+foam PNGs (RGBA 16
+ * bit), an atlas of each and manifest.json, and the @options->formats on
+ * top: water.glb (glTF 2.0), godot/ (Godot 4 shader, material, scene),
+ * web/ (a web player). Files the
+ * graph reads (masks, sky images) are found as its plan finds them: in
+ * wg_graph_get_base_dir(). The package is built in a hidden folder beside
+ * @options->out_dir and renamed into place whole: a refusal, a failure or a
+ * cancel leaves no trace, and an earlier export there stays until the new
+ * one is complete. @options->progress is called on a writer thread (one
+ * call at a time, @done increasing) as each frame's files are whole.
+ * Errors: WG_GRAPH_ERROR_SETTINGS for a graph or options that cannot make a
+ * package, with what to change (stateful nodes in effect, no loop period
+ * and no range, a period that is not a whole number of frames, missing
+ * "normal" or "displacement"/"height" outputs, a resolution that is not the
+ * grid or a power of two below it, a cross-fade on a graph that loops or
+ * not shorter than the range, an out_dir that is neither empty nor an
+ * earlier export), each message starting with @options->graph_name where it
+ * is about the graph; WG_NODE_ERROR_DATA for a three.js that is not one (or
+ * none with @web_required); the plan's errors; WG_NODE_ERROR_OUTPUT when a folder
+ * or file cannot be written; G_IO_ERROR_CANCELLED.
+ */
+gboolean wg_export (const WgGraph *graph, const WgExportOptions *options, WgExportStats *stats,
+                    GError **error);
+
+/* ---------------------------------------------------------------------------
  * Exported packages: queries without a GPU, an FFT or a graph (servers)
  * ------------------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
-/* wg-cli-export-package.c — the files of an export package: frames
+/* wg-export-package.c — the files of an export package: frames
  * evaluated at t = t0 + k/fps, compressed on a writer per core, tiled into
  * the atlases, and the manifest (docs/export.md). */
-#include "wg-cli-export.h"
+#include "wg-export-private.h"
 #include "wg-image-io.h"
 
 #include <math.h>
@@ -12,6 +12,7 @@
 typedef struct {
   Export *ex;
   guint w, h;
+  gboolean frame;        /* a frame's files (not the atlases): counted as progress */
   char *dpath, *npath;
   float *disp, *nf;
 } FrameJob;
@@ -41,22 +42,38 @@ range_add (Range *r, const float *px, gsize n_pixels)
 
 /* Averages aligned @step × @step boxes of @src (@sw pixels a row) into the
  * @dw × @dh block at (@ox, @oy) of @dst (@dst_w pixels a row). Aligned
- * power-of-two boxes keep a periodic tile periodic. */
+ * power-of-two boxes keep a periodic tile periodic. Each box is summed in
+ * double, row by row of the box, in rows of the block at a time (the inner
+ * loops run along memory: this is on the frame loop's own thread). */
 static void
 box_filter (const float *src, guint sw, guint channels, guint step, float *dst, guint dst_w,
             guint ox, guint oy, guint dw, guint dh)
 {
+  gsize n = (gsize) dw * channels;
+  if (step == 1)
+    {
+      for (guint ty = 0; ty < dh; ty++)
+        memcpy (dst + ((gsize) (oy + ty) * dst_w + ox) * channels, src + (gsize) ty * sw * channels,
+                n * sizeof (float));
+      return;
+    }
   double norm = 1.0 / ((double) step * step);
+  g_autofree double *sum = g_new (double, n);
   for (guint ty = 0; ty < dh; ty++)
-    for (guint tx = 0; tx < dw; tx++)
-      for (guint c = 0; c < channels; c++)
+    {
+      memset (sum, 0, n * sizeof (double));
+      for (guint y = 0; y < step; y++)
         {
-          double sum = 0;
-          for (guint y = 0; y < step; y++)
+          const float *row = src + (gsize) (ty * step + y) * sw * channels;
+          for (guint tx = 0; tx < dw; tx++)
             for (guint x = 0; x < step; x++)
-              sum += src[((gsize) (ty * step + y) * sw + tx * step + x) * channels + c];
-          dst[((gsize) (oy + ty) * dst_w + ox + tx) * channels + c] = (float) (sum * norm);
+              for (guint c = 0; c < channels; c++)
+                sum[tx * channels + c] += row[(tx * step + x) * channels + c];
         }
+      float *out = dst + ((gsize) (oy + ty) * dst_w + ox) * channels;
+      for (gsize i = 0; i < n; i++)
+        out[i] = (float) (sum[i] * norm);
+    }
 }
 
 /* The graph's outputs as the two maps (already mapped for their files):
@@ -129,6 +146,9 @@ static gboolean
 frame_job_write (gpointer data, GError **error)
 {
   FrameJob *job = data;
+  /* A cancelled export is thrown away: the frames still queued are not written. */
+  if (g_cancellable_set_error_if_cancelled (job->ex->cancellable, error))
+    return FALSE;
   return (job->dpath == NULL ||
           wg_exr_write (job->dpath, job->w, job->h, 3, job->disp, rgb_names, WG_EXR_HALF,
                         WG_EXR_ZIP, -1, 1, error)) &&
@@ -149,9 +169,18 @@ static void
 frame_job_done (gpointer data)
 {
   Export *ex = ((FrameJob *) data)->ex;
+  gboolean frame = ((FrameJob *) data)->frame;
   frame_job_free (data);
   g_mutex_lock (&ex->lock);
   ex->in_flight--;
+  /* Under the lock: one call at a time, the count increasing. A job
+   * skipped after a failure is counted too; the export fails anyway. */
+  if (frame)
+    {
+      ex->frames_written++;
+      if (ex->progress)
+        ex->progress (ex->frames_written, ex->n_frames, ex->progress_data);
+    }
   g_cond_signal (&ex->cond);
   g_mutex_unlock (&ex->lock);
 }
@@ -232,6 +261,8 @@ wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **erro
   double fade_worst[2] = { 0, 0 };
   for (guint k = 0; k <= ex->n_frames; k++)
     {
+      if (g_cancellable_set_error_if_cancelled (ex->cancellable, error))
+        return FALSE;
       const float *px[2] = { ex->disp_px, ex->nf_px };
       gboolean fading = k < ex->n_frames && k + ex->fade >= ex->n_frames;
       if (fading)
@@ -266,6 +297,7 @@ wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **erro
       FrameJob *job = g_new0 (FrameJob, 1);
       job->w = ex->w;
       job->h = ex->h;
+      job->frame = TRUE;
       job->dpath = g_build_filename (tmp, dname, NULL);
       job->npath = g_build_filename (tmp, nname, NULL);
       job->disp = g_memdup2 (ex->disp_px, n * 3 * sizeof (float));

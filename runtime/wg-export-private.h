@@ -1,8 +1,10 @@
-/* wg-cli-export.h — what `wavegraph export`'s files share (not installed):
- * the package being built (wg-cli-export-package.c writes it). */
+/* wg-export-private.h — what wg_export()'s files share (not installed): the
+ * package being built (wg-export-package.c writes the textures and the
+ * manifest, wg-export-gltf.c water.glb, wg-export-godot.c godot/,
+ * wg-export-web.c web/). */
 #pragma once
 
-#include "wg-cli.h"
+#include "wg-private.h"
 #include "wg-writer.h"
 
 G_BEGIN_DECLS
@@ -25,17 +27,7 @@ G_BEGIN_DECLS
 #define NF_ATLAS "normal_foam_atlas.png"
 #define NF_LAYOUT "PNG RGBA 16 bit, linear (no sRGB), value = code / 65535, row 0 = y 0 of the patch"
 
-/* What `--formats` asks for (docs/export.md). The textures (frames, atlases)
- * and manifest.json are always written: every other format plays them. */
-typedef enum {
-  WG_EXPORT_TEXTURES = 1 << 0,
-  WG_EXPORT_GLTF = 1 << 1,  /* water.glb, water-normal.png */
-  WG_EXPORT_GODOT = 1 << 2, /* godot/ */
-  WG_EXPORT_WEB = 1 << 3,   /* the web player */
-  WG_EXPORT_ALL = (1 << 4) - 1
-} WgExportFormats;
-
-/* The formats' names, in the order the manifest lists them. */
+/* The formats' (WgExportFormats) names, in the order the manifest lists them. */
 extern const char *const wg_export_format_names[];
 
 typedef struct {
@@ -76,6 +68,11 @@ typedef struct {
   const char *three_dir;  /* --three: the npm package three (NULL: search) */
   gboolean web_required;  /* no three.js is an error, not a warning */
   gboolean web_written;
+  char *warning;          /* what was left out and why, or NULL */
+  guint frames_written;  /* under @lock */
+  WgExportProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
 } Export;
 
 /* Lays out the frames and the atlases for a @gw × @gh grid exported at
@@ -89,7 +86,8 @@ void wg_export_clear (Export *ex);
  * frame 0|; with ex->fade = F, frame k ≥ N − F is blended toward the graph
  * N frames earlier, (1 − w) D(k) + w D(k − N), w = (k − N + F + 1)/F, and
  * the seam error is the largest step that blend adds, max (|D(k − N) −
- * D(k)|) / F over the blended frames. */
+ * D(k)|) / F over the blended frames. Stops between frames once
+ * ex->cancellable is cancelled (G_IO_ERROR_CANCELLED). */
 gboolean wg_export_write_frames (Export *ex, WgPlan *plan, const char *tmp, GError **error);
 /* Writes @tmp/manifest.json describing the package. */
 gboolean wg_export_write_manifest (const Export *ex, const WgGraph *graph, const char *graph_path,
@@ -108,8 +106,8 @@ gboolean wg_export_write_godot (const Export *ex, const WgGraph *graph, const ch
                                 GError **error);
 /* Writes the web player under @tmp/web (index.html, player.js, the shading
  * source, look.json and the three.js files it imports, found as
- * docs/export.md says) and sets ex->web_written. Without three.js it warns
- * on stderr and writes nothing, or, when ex->web_required, fails; a wrong
+ * docs/export.md says) and sets ex->web_written. Without three.js it says
+ * why in ex->warning and writes nothing, or, when ex->web_required, fails; a wrong
  * --three or $WAVEGRAPH_THREE fails; both with WG_NODE_ERROR_DATA (exit
  * status 2). Before wg_export_write_manifest(). */
 gboolean wg_export_write_web (Export *ex, const WgGraph *graph, const char *tmp, GError **error);

@@ -1,9 +1,9 @@
-/* wg-cli-export-gltf.c — the package's water.glb: glTF 2.0 binary with a
+/* wg-export-gltf.c — the package's water.glb: glTF 2.0 binary with a
  * flat mesh of one patch, a PBR water material whose normal map is frame 0
  * (tangent space, 8 bit, embedded) and, in the material's extras, the
  * animation a game plays over it (docs/export.md). Axes: glTF is y-up, so
  * wavegraph's (x, y, z) becomes glTF's (x, z, −y), in metres. */
-#include "wg-cli-export.h"
+#include "wg-export-private.h"
 #include "wg-image-io.h"
 
 #include <fcntl.h>

@@ -1,10 +1,10 @@
-/* wg-cli-export-web.c — the package's web player (docs/export.md): web/
- * holds index.html and player.js (compiled into the CLI from runtime/web/),
+/* wg-export-web.c — the package's web player (docs/export.md): web/
+ * holds index.html and player.js (compiled into the library from runtime/web/),
  * the runtime's shading source shaders/surface-shading.glsl as the library
  * carries it, look.json (the graph's surface-shade parameters) and the
  * three.js files the player imports, copied from an installed npm `three`
  * package: the repository vendors none of it. */
-#include "wg-cli-export.h"
+#include "wg-export-private.h"
 #include "wg-private.h"
 #include "wg-shading.h"
 
@@ -264,7 +264,7 @@ wg_export_write_web (Export *ex, const WgGraph *graph, const char *tmp, GError *
           g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "%s", missing->message);
           return FALSE;
         }
-      wg_cli_eprintf ("wavegraph: export: warning: no web player: %s\n", missing->message);
+      ex->warning = g_strdup_printf ("no web player: %s", missing->message);
       return TRUE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (three_files); i++)

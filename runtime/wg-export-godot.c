@@ -1,11 +1,11 @@
-/* wg-cli-export-godot.c — the package's godot/ folder: a Godot 4 spatial
+/* wg-export-godot.c — the package's godot/ folder: a Godot 4 spatial
  * shader that plays the loop from the atlases and shades it with the
  * runtime's own shading (shaders/surface-shading.glsl, copied in at export
  * time with two mechanical substitutions), a ShaderMaterial with the look
  * of the graph's surface-shade node, and a scene with the patch, a camera
  * and the sun (docs/export.md). Paths inside are relative to the files,
  * which Godot's text resource loader resolves against the file's folder. */
-#include "wg-cli-export.h"
+#include "wg-export-private.h"
 #include "wg-surface-shade.h"
 #include "wg-shading.h"
 
