@@ -210,11 +210,11 @@ main (int argc, char **argv)
       return 0;
     }
   /* Subcommands parse argv[1..]: the command name takes argv[0]'s place. */
-  if (g_strcmp0 (cmd, "run") == 0 || g_strcmp0 (cmd, "farm") == 0)
+  if (g_strcmp0 (cmd, "run") == 0 || g_strcmp0 (cmd, "farm") == 0 || g_strcmp0 (cmd, "export") == 0)
     {
-      /* A bake writes files on a background thread while OpenMP's workers
-       * evaluate the next frame; idle workers that spin (libgomp's default)
-       * steal the writer's core. libgomp reads its policy only at start-up,
+      /* A bake or an export writes files on background threads while
+       * OpenMP's workers evaluate the next frame; idle workers that spin
+       * (libgomp's default) steal the writers' cores. libgomp reads its policy only at start-up,
        * so run again with passive waiting unless the user chose a policy. */
       if (g_getenv ("OMP_WAIT_POLICY") == NULL && g_getenv ("GOMP_SPINCOUNT") == NULL)
         {
@@ -223,6 +223,8 @@ main (int argc, char **argv)
         }
       if (g_strcmp0 (cmd, "farm") == 0)
         return wg_cli_farm (argc - 1, argv + 1);
+      if (g_strcmp0 (cmd, "export") == 0)
+        return wg_cli_export (argc - 1, argv + 1);
       return wg_cli_run (argc - 1, argv + 1);
     }
   if (g_strcmp0 (cmd, "validate") == 0)

@@ -244,9 +244,10 @@ float *wg_exr_read (const char *path, guint *width, guint *height, guint *channe
  */
 gboolean wg_png_write16 (const char *path, guint width, guint height, guint channels,
                          const float *data, float lo, float hi, GError **error);
-/* wg_png_write16() with deflate level 1 instead of zlib's default (6): for
- * bulk writes (`wavegraph export`), where deflate's match search is most of
- * the time; the pixels are the same. */
+/* wg_png_write16() with Huffman-only deflate after the Average filter
+ * instead of zlib's default (level 6, adaptive filters): for bulk writes of
+ * smooth 16-bit fields (`wavegraph export`), whose noisy low bytes leave
+ * deflate's match search next to nothing to find; the pixels are the same. */
 gboolean wg_png_write16_fast (const char *path, guint width, guint height, guint channels,
                               const float *data, float lo, float hi, GError **error);
 /* wg_png_write16() with @path relative to the open folder @dirfd, as wg_exr_write_at(). */
