@@ -101,6 +101,7 @@ app_startup (GApplication *app)
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.play", { "<Control>space", NULL } },
     { "win.bake", { "<Control>b", NULL } },
+    { "win.export", { "<Control>e", NULL } },
     { "win.prev-key", { "<Alt>Left", NULL } },
     { "win.next-key", { "<Alt>Right", NULL } },
     { "app.quit", { "<Control>q", NULL } },

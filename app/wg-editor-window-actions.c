@@ -3,6 +3,7 @@
  * recent-files menu, autosave and closing. */
 #include "wg-editor-window-private.h"
 #include "wg-editor-bake-dialog.h"
+#include "wg-editor-export-dialog.h"
 #include "wg-editor-examples.h"
 
 #include <string.h>
@@ -417,6 +418,12 @@ action_bake (GSimpleAction *a, GVariant *p, gpointer data)
   wg_editor_bake_dialog_present (data);
 }
 
+static void
+action_export (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  wg_editor_export_dialog_present (data);
+}
+
 static const GActionEntry window_actions[] = {
   { "new", action_new },
   { "open", action_open },
@@ -431,6 +438,7 @@ static const GActionEntry window_actions[] = {
   { "add-node", action_add_node, "s" },
   { "backend", NULL, "s", "'cpu'", action_backend },
   { "bake", action_bake },
+  { "export", action_export },
   { "prev-key", action_prev_key },
   { "next-key", action_next_key },
 };

@@ -144,6 +144,7 @@ gboolean xdotool_missing (void);
 /* Each file's tests, added to the run by main() (tests/test-editor-ui.c). */
 void editor_ui_add_viewport_tests (void);
 void editor_ui_add_bake_tests (void);
+void editor_ui_add_export_tests (void);
 void editor_ui_add_files_tests (void);
 void editor_ui_add_workspace_tests (void);
 void editor_ui_add_canvas_tests (void);

@@ -789,6 +789,7 @@ main (int argc, char **argv)
   g_test_add_func ("/editor-ui/recovery-after-kill", test_recovery_after_kill);
   editor_ui_add_viewport_tests ();
   editor_ui_add_bake_tests ();
+  editor_ui_add_export_tests ();
   editor_ui_add_files_tests ();
   editor_ui_add_workspace_tests ();
   editor_ui_add_canvas_tests ();

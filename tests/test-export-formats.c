@@ -42,7 +42,7 @@ test_formats (void)
   Run r = run_export ((const char *[]) { graph, "--out", out, "--frames", "0-3", "--formats", "textures", NULL });
   g_assert_cmpint (r.status, ==, 0);
   g_free (r.err);
-  g_assert_cmpuint (count_files (out), ==, 5);
+  g_assert_cmpuint (wg_test_count_files (out), ==, 5);
   g_assert_true (exists (out, "displacement_atlas.exr") && exists (out, "normal_foam_atlas.png"));
   assert_formats (load_manifest (out, parser), (const char *[]) { "textures", NULL });
 
@@ -51,9 +51,9 @@ test_formats (void)
   g_assert_cmpint (r.status, ==, 0);
   g_free (r.err);
   g_assert_false (exists (out, "water.glb"));
-  g_assert_cmpuint (count_files (out), ==, 8);
+  g_assert_cmpuint (wg_test_count_files (out), ==, 8);
   g_autofree char *gdir = g_build_filename (out, "godot", NULL);
-  g_assert_cmpuint (count_files (gdir), ==, 3);
+  g_assert_cmpuint (wg_test_count_files (gdir), ==, 3);
   assert_formats (load_manifest (out, parser), (const char *[]) { "textures", "godot", NULL });
 
   r = run_export ((const char *[]) { graph, "--out", out, "--frames", "0-3", "--formats", "gltf, textures", NULL });

@@ -129,9 +129,9 @@ test_loop_package (void)
 
   g_autofree char *ddir = g_build_filename (out, "displacement", NULL);
   g_autofree char *ndir = g_build_filename (out, "normal_foam", NULL);
-  g_assert_cmpuint (count_files (ddir), ==, N_FRAMES);
-  g_assert_cmpuint (count_files (ndir), ==, N_FRAMES);
-  g_assert_cmpuint (count_files (out), ==, 10); /* with godot/ and its two .import files */
+  g_assert_cmpuint (wg_test_count_files (ddir), ==, N_FRAMES);
+  g_assert_cmpuint (wg_test_count_files (ndir), ==, N_FRAMES);
+  g_assert_cmpuint (wg_test_count_files (out), ==, 10); /* with godot/ and its two .import files */
   assert_gltf_normal (out);
 
   WgPlanOptions po = { WG_BACKEND_CPU, 0, FALSE, NULL, FALSE };
@@ -221,8 +221,8 @@ test_loop_package (void)
   r = run_export ((const char *[]) { graph_path, "--out", out, "--frames", "0-3", NULL });
   g_assert_cmpint (r.status, ==, 0);
   g_free (r.err);
-  g_assert_cmpuint (count_files (ddir), ==, 4);
-  g_assert_cmpuint (count_files (dir), ==, 2);
+  g_assert_cmpuint (wg_test_count_files (ddir), ==, 4);
+  g_assert_cmpuint (wg_test_count_files (dir), ==, 2);
 }
 
 /* A stateless graph without a loop period exports over a range, and says
@@ -304,17 +304,81 @@ test_resolution (void)
                                                "width"), ==, side);
 }
 
+typedef struct {
+  guint calls, last, cancel_at;
+  GCancellable *cancellable;
+} Progress;
+
+/* On a writer thread, one call at a time. */
+static void
+on_progress (guint done, guint total, gpointer data)
+{
+  Progress *p = data;
+  g_assert_cmpuint (total, ==, N_FRAMES);
+  g_assert_cmpuint (done, ==, p->last + 1);
+  p->calls++;
+  p->last = done;
+  if (done == p->cancel_at)
+    g_cancellable_cancel (p->cancellable);
+}
+
+/* wg_export() (the library call the CLI and the editor make) reports each
+ * frame's files once, in order; cancelled once frame 2 is written it fails
+ * with G_IO_ERROR_CANCELLED and leaves no package and no temporary folder,
+ * and an earlier package in its folder stays whole. */
+static void
+test_progress_cancel (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *path = small_calm (dir, LOOP);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) graph = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_autofree char *out = g_build_filename (dir, "pkg", NULL);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  Progress p = { 0, 0, 2, cancellable };
+  WgExportOptions o = { .out_dir = out, .formats = WG_EXPORT_TEXTURES, .progress = on_progress,
+                        .progress_data = &p, .cancellable = cancellable };
+  g_assert_false (wg_export (graph, &o, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_cmpuint (p.last, >=, 2);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (wg_test_count_files (dir), ==, 1); /* the graph */
+
+  g_cancellable_reset (cancellable);
+  p = (Progress) { 0, 0, 0, cancellable };
+  WgExportStats st;
+  g_assert_true (wg_export (graph, &o, &st, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.calls, ==, N_FRAMES);
+  g_assert_cmpuint (st.frames, ==, N_FRAMES);
+  g_assert_true (st.seamless_loop);
+  g_assert_null (st.warning);
+  g_autofree char *ddir = g_build_filename (out, "displacement", NULL);
+  g_assert_cmpuint (wg_test_count_files (ddir), ==, N_FRAMES);
+
+  p = (Progress) { 0, 0, 2, cancellable };
+  g_assert_false (wg_export (graph, &o, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (wg_test_count_files (dir), ==, 2); /* the graph and the first package */
+  g_assert_cmpuint (wg_test_count_files (ddir), ==, N_FRAMES);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_cmpint (json_object_get_int_member (load_manifest (out, parser), "frame_count"), ==,
+                   N_FRAMES);
+}
+
 /* Each refusal exits 2, says what to change, and writes nothing. */
 static void
 assert_refused (const char *dir, const char *const *args, const char *needle)
 {
-  guint before = count_files (dir);
+  guint before = wg_test_count_files (dir);
   Run r = run_export (args);
   g_assert_cmpint (r.status, ==, 2);
   if (strstr (r.err, needle) == NULL)
     g_error ("expected \"%s\" in: %s", needle, r.err);
   g_free (r.err);
-  g_assert_cmpuint (count_files (dir), ==, before);
+  g_assert_cmpuint (wg_test_count_files (dir), ==, before);
 }
 
 static void
@@ -344,12 +408,12 @@ test_refusals (void)
   /* A failure once writing has begun (here: no folder can be made) leaves
    * nothing either, and is a runtime failure. */
   g_autofree char *blocked = g_build_filename (keep, "pkg", NULL);
-  guint before = count_files (dir);
+  guint before = wg_test_count_files (dir);
   Run r = run_export ((const char *[]) { looped, "--out", blocked, NULL });
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "cannot create a folder"));
   g_free (r.err);
-  g_assert_cmpuint (count_files (dir), ==, before);
+  g_assert_cmpuint (wg_test_count_files (dir), ==, before);
 }
 
 /* Without three.js the package is written without its web player, with one
@@ -401,5 +465,6 @@ main (int argc, char **argv)
   g_test_add_func ("/export/resolution", test_resolution);
   g_test_add_func ("/export/refusals", test_refusals);
   g_test_add_func ("/export/without-three", test_without_three);
+  g_test_add_func ("/export/progress-cancel", test_progress_cancel);
   return g_test_run ();
 }

@@ -42,16 +42,6 @@ small_calm (const char *dir, double loop)
   return path;
 }
 
-guint
-count_files (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-  while (d && g_dir_read_name (d))
-    n++;
-  return n;
-}
-
 JsonObject *
 load_manifest (const char *out, JsonParser *parser)
 {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "wg-test-util.h"
+#include "wg-test-tmp.h"
 
 #define GRID 64
 #define FPS 10
@@ -21,9 +22,6 @@ Run run_export (const char *const *args);
 /* ocean-calm at GRID² and FPS, looping over @loop s (0: no loop period),
  * saved in @dir: its path (free with g_free). */
 char *small_calm (const char *dir, double loop);
-
-/* The number of entries in @dir (0 when it is missing). */
-guint count_files (const char *dir);
 
 /* @out/manifest.json's root object, owned by @parser. */
 JsonObject *load_manifest (const char *out, JsonParser *parser);

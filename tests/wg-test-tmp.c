@@ -76,3 +76,13 @@ wg_test_tmp_dir (void)
   g_assert_nonnull (g_mkdtemp (dir));
   return dir;
 }
+
+guint
+wg_test_count_files (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  while (d && g_dir_read_name (d))
+    n++;
+  return n;
+}

@@ -9,6 +9,9 @@
  * nothing under the temp dir. */
 char *wg_test_tmp_dir (void);
 
+/* The entries of folder @dir (0 when it cannot be read). */
+guint wg_test_count_files (const char *dir);
+
 /* Removes @path and everything below it, without following symlinks;
  * read-only folders are made writable first. */
 void wg_test_remove_tree (const char *path);
