@@ -11,7 +11,8 @@
 typedef struct {
   gint refs;
   WgEditorWindow *self;
-  GtkWidget *dialog, *list, *folder_label, *mode, *first, *last, *range, *fps, *size;
+  GtkWidget *dialog, *list, *folder_label, *mode, *first, *last, *range, *fps, *size, *fade;
+  GtkWidget *gltf, *godot;  /* the formats on top of the textures */
   GtkWidget *status, *progress, *run, *close, *open_folder;
   guint *sizes;           /* texture side per entry of @size */
   gboolean running, closed, close_when_done, can_export;
@@ -47,6 +48,10 @@ read_options (ExportDialog *d)
     .last = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (d->last)),
     .fps = gtk_spin_button_get_value (GTK_SPIN_BUTTON (d->fps)),
     .resolution = (int) d->sizes[gtk_drop_down_get_selected (GTK_DROP_DOWN (d->size))],
+    .formats = WG_EXPORT_TEXTURES |
+               (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->gltf)) ? WG_EXPORT_GLTF : 0) |
+               (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->godot)) ? WG_EXPORT_GODOT : 0),
+    .cross_fade = gtk_spin_button_get_value (GTK_SPIN_BUTTON (d->fade)),
   };
   return o;
 }
@@ -69,6 +74,10 @@ describe (const WgExportStats *st)
   if (st->seamless_loop)
     return g_strdup_printf ("%u frames, a seamless %g s loop at %g fps", st->frames,
                             st->frames / st->fps, st->fps);
+  if (st->cross_fade_frames)
+    return g_strdup_printf ("%u frames at %g fps from %g s, the last %u cross-faded into the "
+                            "frames before the first", st->frames, st->fps, st->first_time_s,
+                            st->cross_fade_frames);
   return g_strdup_printf ("%u frames at %g fps from %g s (not a seamless loop)", st->frames,
                           st->fps, st->first_time_s);
 }
@@ -94,9 +103,10 @@ update_summary (ExportDialog *d)
       return;
     }
   g_autofree char *what = describe (&st);
-  g_autofree char *text = g_strdup_printf ("%s; %u × %u textures, each frame's and an atlas of "
-                                           "each map, manifest.json and water.glb.", what,
-                                           st.width, st.height);
+  g_autofree char *text = g_strdup_printf ("%s; %u × %u textures (each frame's and an atlas per "
+                                           "map) and manifest.json%s%s.", what, st.width, st.height,
+                                           o.formats & WG_EXPORT_GLTF ? ", water.glb" : "",
+                                           o.formats & WG_EXPORT_GODOT ? ", godot/" : "");
   set_status (d, text, FALSE);
 }
 
@@ -388,6 +398,27 @@ size_control (ExportDialog *d, const WgSettings *s)
   return d->size;
 }
 
+/* The formats row's control: the textures always, glTF and Godot on top. */
+static GtkWidget *
+formats_control (ExportDialog *d)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget **checks[] = { &d->gltf, &d->godot };
+  const char *labels[] = { "glTF", "Godot 4" };
+  const char *tips[] = { "water.glb: the patch mesh and its material, frame 0's normal map",
+                         "godot/: a shader playing the atlases with the runtime's shading, its "
+                         "material and a scene" };
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      *checks[i] = gtk_check_button_new_with_label (labels[i]);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (*checks[i]), TRUE);
+      gtk_widget_set_tooltip_text (*checks[i], tips[i]);
+      g_signal_connect_swapped (*checks[i], "toggled", G_CALLBACK (option_changed), d);
+      gtk_box_append (GTK_BOX (box), *checks[i]);
+    }
+  return box;
+}
+
 static GtkWidget *
 folder_control (ExportDialog *d)
 {
@@ -452,7 +483,8 @@ wg_editor_export_dialog_present (WgEditorWindow *self)
   gtk_widget_set_margin_bottom (body, 18);
   GtkWidget *intro = gtk_label_new ("One loop of the water as textures a game engine plays "
                                     "without the runtime: displacement and normal maps per "
-                                    "frame, their atlases, manifest.json and water.glb.");
+                                    "frame, their atlases and manifest.json, with a glTF asset and "
+                                    "Godot 4 files that play them.");
   gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (intro), 60);
   gtk_label_set_xalign (GTK_LABEL (intro), 0);
@@ -469,8 +501,14 @@ wg_editor_export_dialog_present (WgEditorWindow *self)
   add_row (list, "Frames", "One loop period, or the frames A–B",
            frames_control (d, s));
   add_row (list, "Frame rate", "Frames per second", d->fps);
+  d->fade = spin (0, 3600, 0, 2, d);
+  gtk_spin_button_set_increments (GTK_SPIN_BUTTON (d->fade), 0.1, 1);
+  add_row (list, "Cross-fade", "Seconds blended into the frames before the first, for a "
+           "range of a graph that does not loop", d->fade);
   add_row (list, "Texture size", "Smaller sizes average aligned boxes of grid cells",
            size_control (d, s));
+  add_row (list, "Formats", "Besides the textures and manifest.json, which are always written",
+           formats_control (d));
   gtk_box_append (GTK_BOX (body), list);
 
   d->status = gtk_label_new (NULL);
