@@ -64,6 +64,6 @@ for entry in "$out"/*; do
   bytes=$(du -sb "$entry" | cut -f1)
   files=$(find "$entry" -type f | wc -l)
   total=$((total + bytes))
-  printf '| %s | %d | %.1f |\n' "$name" "$files" "$(echo "$bytes / 1000000" | bc -l)"
+  printf '| %s | %d | %.3f |\n' "$name" "$files" "$(echo "$bytes / 1000000" | bc -l)"
 done
-printf '| **total** | %d | %.1f |\n' "$(find "$out" -type f | wc -l)" "$(echo "$total / 1000000" | bc -l)"
+printf '| **total** | %d | %.3f |\n' "$(find "$out" -type f | wc -l)" "$(echo "$total / 1000000" | bc -l)"
