@@ -1477,7 +1477,9 @@ typedef struct {
   gboolean seamless_loop;      /* the frames cover one loop period exactly */
   guint cross_fade_frames;     /* frames blended at the end (0: none) */
   guint width, height;         /* of each texture */
-  double seam_error[2];        /* max |frame N − frame 0|: displacement (m), normal/foam */
+  /* max |frame N − frame 0| (with a cross-fade: the largest step the blend
+   * adds), displacement (m) and normal/foam */
+  double seam_error[2];
   double seconds;              /* wall time */
   char *warning;               /* what was left out and why, or NULL: g_free() it */
 } WgExportStats;
@@ -1499,12 +1501,11 @@ double wg_export_get_loop_period (const WgGraph *graph);
  * per-frame displacement EXRs (half, ZIP) and normal+foam PNGs (RGBA 16
  * bit), an atlas of each and manifest.json, and the @options->formats on
  * top: water.glb (glTF 2.0), godot/ (Godot 4 shader, material, scene),
- * web/ (a web player). Files the
- * graph reads (masks, sky images) are found as its plan finds them: in
- * wg_graph_get_base_dir(). The package is built in a hidden folder beside
- * @options->out_dir and renamed into place whole: a refusal, a failure or a
- * cancel leaves no trace, and an earlier export there stays until the new
- * one is complete. @options->progress is called on a writer thread (one
+ * web/ (a web player). Files the graph reads (masks, sky images) are found
+ * as its plan finds them: in wg_graph_get_base_dir(). The package is built
+ * in a hidden folder beside @options->out_dir and renamed into place whole:
+ * a refusal, a failure or a cancel leaves no trace, and an earlier export
+ * there stays until the new one is complete. @options->progress is called on a writer thread (one
  * call at a time, @done increasing) as each frame's files are whole.
  * Errors: WG_GRAPH_ERROR_SETTINGS for a graph or options that cannot make a
  * package, with what to change (stateful nodes in effect, no loop period
@@ -1513,9 +1514,9 @@ double wg_export_get_loop_period (const WgGraph *graph);
  * grid or a power of two below it, a cross-fade on a graph that loops or
  * not shorter than the range, an out_dir that is neither empty nor an
  * earlier export), each message starting with @options->graph_name where it
- * is about the graph; WG_NODE_ERROR_DATA for a three.js that is not one (or
- * none with @web_required); the plan's errors; WG_NODE_ERROR_OUTPUT when a folder
- * or file cannot be written; G_IO_ERROR_CANCELLED.
+ * is about the graph; WG_NODE_ERROR_DATA for a three.js that is not one
+ * (or none with @web_required); the plan's errors; WG_NODE_ERROR_OUTPUT
+ * when a folder or file cannot be written; G_IO_ERROR_CANCELLED.
  */
 gboolean wg_export (const WgGraph *graph, const WgExportOptions *options, WgExportStats *stats,
                     GError **error);
