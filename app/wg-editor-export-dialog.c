@@ -12,7 +12,7 @@ typedef struct {
   gint refs;
   WgEditorWindow *self;
   GtkWidget *dialog, *list, *folder_label, *mode, *first, *last, *range, *fps, *size, *fade;
-  GtkWidget *gltf, *godot;  /* the formats on top of the textures */
+  GtkWidget *gltf, *godot, *web;  /* the formats on top of the textures */
   GtkWidget *status, *progress, *run, *close, *open_folder;
   guint *sizes;           /* texture side per entry of @size */
   gboolean running, closed, close_when_done, can_export;
@@ -29,6 +29,7 @@ dialog_unref (ExportDialog *d)
   if (!g_atomic_int_dec_and_test (&d->refs))
     return;
   g_free (d->sizes);
+  g_free (d->stats.warning);
   g_free (d->folder);
   g_free (d->name);
   g_clear_pointer (&d->graph, wg_graph_free);
@@ -50,7 +51,8 @@ read_options (ExportDialog *d)
     .resolution = (int) d->sizes[gtk_drop_down_get_selected (GTK_DROP_DOWN (d->size))],
     .formats = WG_EXPORT_TEXTURES |
                (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->gltf)) ? WG_EXPORT_GLTF : 0) |
-               (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->godot)) ? WG_EXPORT_GODOT : 0),
+               (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->godot)) ? WG_EXPORT_GODOT : 0) |
+               (gtk_check_button_get_active (GTK_CHECK_BUTTON (d->web)) ? WG_EXPORT_WEB : 0),
     .cross_fade = gtk_spin_button_get_value (GTK_SPIN_BUTTON (d->fade)),
   };
   return o;
@@ -104,9 +106,10 @@ update_summary (ExportDialog *d)
     }
   g_autofree char *what = describe (&st);
   g_autofree char *text = g_strdup_printf ("%s; %u × %u textures (each frame's and an atlas per "
-                                           "map) and manifest.json%s%s.", what, st.width, st.height,
+                                           "map) and manifest.json%s%s%s.", what, st.width, st.height,
                                            o.formats & WG_EXPORT_GLTF ? ", water.glb" : "",
-                                           o.formats & WG_EXPORT_GODOT ? ", godot/" : "");
+                                           o.formats & WG_EXPORT_GODOT ? ", godot/" : "",
+                                           o.formats & WG_EXPORT_WEB ? ", web/" : "");
   set_status (d, text, FALSE);
 }
 
@@ -199,8 +202,11 @@ export_done (GObject *source, GAsyncResult *result, gpointer data)
       if (ok)
         {
           g_autofree char *what = describe (&d->stats);
-          g_autofree char *text = g_strdup_printf ("Exported %s to %s in %.1f s.", what, d->folder,
-                                                   d->stats.seconds);
+          g_autofree char *text = g_strdup_printf ("Exported %s to %s in %.1f s.%s%s", what,
+                                                   d->folder, d->stats.seconds,
+                                                   d->stats.warning ? "\nNote: " : "",
+                                                   d->stats.warning ? d->stats.warning : "");
+          g_clear_pointer (&d->stats.warning, g_free);
           g_autofree char *done = g_strdup_printf ("%u of %u frames written", d->stats.frames,
                                                    d->stats.frames);
           set_progress (d, 1, done);
@@ -398,16 +404,20 @@ size_control (ExportDialog *d, const WgSettings *s)
   return d->size;
 }
 
-/* The formats row's control: the textures always, glTF and Godot on top. */
+/* The formats row's control: the textures always, glTF, Godot and the web
+ * player on top (the player only where three.js is found, as the command's
+ * default: the result says when it is left out). */
 static GtkWidget *
 formats_control (ExportDialog *d)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget **checks[] = { &d->gltf, &d->godot };
-  const char *labels[] = { "glTF", "Godot 4" };
+  GtkWidget **checks[] = { &d->gltf, &d->godot, &d->web };
+  const char *labels[] = { "glTF", "Godot 4", "Web" };
   const char *tips[] = { "water.glb: the patch mesh and its material, frame 0's normal map",
                          "godot/: a shader playing the atlases with the runtime's shading, its "
-                         "material and a scene" };
+                         "material and a scene",
+                         "web/: a page that plays the loop in a browser (three.js, copied from an "
+                         "npm package three)" };
   for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
     {
       *checks[i] = gtk_check_button_new_with_label (labels[i]);
@@ -483,8 +493,8 @@ wg_editor_export_dialog_present (WgEditorWindow *self)
   gtk_widget_set_margin_bottom (body, 18);
   GtkWidget *intro = gtk_label_new ("One loop of the water as textures a game engine plays "
                                     "without the runtime: displacement and normal maps per "
-                                    "frame, their atlases and manifest.json, with a glTF asset and "
-                                    "Godot 4 files that play them.");
+                                    "frame, their atlases and manifest.json, with a glTF asset, "
+                                    "Godot 4 files and a web player that play them.");
   gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (intro), 60);
   gtk_label_set_xalign (GTK_LABEL (intro), 0);

@@ -116,7 +116,8 @@ save_dialog (GtkWindow *dialog, const char *name)
 /* Ctrl+E on graphs/ocean-calm.json, whose file has no loop period, after
  * loop_period 2 s is typed into the inspector: the package holds that loop
  * (20 frames at the 10 fps chosen) at 64² (a quarter of the grid), frames
- * and manifest as the CLI writes them, glTF but no Godot files as chosen. Then a longer range exported and
+ * and manifest as the CLI writes them, glTF but no Godot or web files as
+ * chosen. Then a longer range exported and
  * cancelled at once: the earlier package stays, nothing else is left. */
 static void
 test_export_dialog (void)
@@ -140,10 +141,10 @@ test_export_dialog (void)
   GtkWindow *dialog = find_export_dialog ();
   status_label = find_status (GTK_WIDGET (dialog));
   g_assert_nonnull (status_label);
-  GtkWidget *drops[2], *spins[4], *checks[2];
+  GtkWidget *drops[2], *spins[4], *checks[3];
   g_assert_cmpuint (collect (GTK_WIDGET (dialog), GTK_TYPE_DROP_DOWN, drops, 0, 2), ==, 2);
   g_assert_cmpuint (collect (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON, spins, 0, 4), ==, 4);
-  g_assert_cmpuint (collect (GTK_WIDGET (dialog), GTK_TYPE_CHECK_BUTTON, checks, 0, 2), ==, 2);
+  g_assert_cmpuint (collect (GTK_WIDGET (dialog), GTK_TYPE_CHECK_BUTTON, checks, 0, 3), ==, 3);
   g_assert_cmpstr (gtk_check_button_get_label (GTK_CHECK_BUTTON (checks[1])), ==, "Godot 4");
   GtkWidget *mode = drops[0], *size = drops[1], *first = spins[0], *last = spins[1], *fps = spins[2];
   /* One loop at the graph's 30 fps, at its grid, to begin with. */
@@ -153,8 +154,9 @@ test_export_dialog (void)
   GListModel *sizes = gtk_drop_down_get_model (GTK_DROP_DOWN (size));
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (sizes), 2), ==, "64 × 64");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (size), 2);
-  /* The textures and glTF, not the Godot files. */
+  /* The textures and glTF, not the Godot files or the web player. */
   gtk_check_button_set_active (GTK_CHECK_BUTTON (checks[1]), FALSE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (checks[2]), FALSE);
   g_assert_cmpstr (status_text (), ==, "20 frames, a seamless 2 s loop at 10 fps; 64 × 64 "
                                        "textures (each frame's and an atlas per map) and "
                                        "manifest.json, water.glb.");
