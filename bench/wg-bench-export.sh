@@ -9,7 +9,9 @@
 # graphs/ocean.json is refused as it is (its foam node keeps state), so the
 # bench exports a copy without that node and with spectrum-evolve's
 # loop_period set to 20 s. BUILD_DIR (default: build) must hold
-# runtime/wavegraph (`ninja -C build runtime/wavegraph`). On a shared
+# runtime/wavegraph (`ninja -C build runtime/wavegraph`); the web player's
+# three.js is the one tests/test-web-player.sh installs in BUILD_DIR/npm
+# when there is one ($WAVEGRAPH_THREE otherwise; without it, no web/). On a shared
 # machine wall time depends on the neighbours: user + system time is the
 # work done.
 set -euo pipefail
@@ -24,6 +26,8 @@ fi
 bin=$build/runtime/wavegraph
 [ -x "$bin" ] || { echo "wg-bench-export: $bin not found: ninja -C $build runtime/wavegraph" >&2; exit 1; }
 
+[ -z "${WAVEGRAPH_THREE:-}" ] && [ -d "$build/npm/node_modules/three" ] &&
+  export WAVEGRAPH_THREE=$build/npm/node_modules/three
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 - graphs/ocean.json "$tmp/ocean-loop.json" <<'EOF'
@@ -46,6 +50,7 @@ times=$( { time "$bin" export "$tmp/ocean-loop.json" --out "$out" "$@" 2>"$log" 
   exit 1
 }
 read -r wall user sys <<<"$times"
+grep warning "$log" >&2 || true
 frames=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["frame_count"])' "$out/manifest.json")
 
 echo "## wavegraph export graphs/ocean.json (no foam, loop_period 20 s): $frames frames $*"
