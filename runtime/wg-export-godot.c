@@ -45,7 +45,7 @@ godot_shading (GError **error)
         {
           g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_OUTPUT,
                        "surface-shading.glsl: \"%s\" is not there once; the Godot translation "
-                       "(runtime/wg-cli-export-godot.c) needs updating", substitutions[i].glsl);
+                       "(runtime/wg-export-godot.c) needs updating", substitutions[i].glsl);
           g_string_free (out, TRUE);
           return NULL;
         }
