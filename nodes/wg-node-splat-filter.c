@@ -18,12 +18,14 @@
 #include <stddef.h>
 #include <string.h>
 
-enum { P_RADIUS, P_STRENGTH, P_WRAP, N_PARAMS };
+enum { P_RADIUS, P_STRENGTH, P_EDGES, N_PARAMS };
+
+static const char *const edge_modes[] = { "open", "wrap", "walls", NULL };
 
 typedef struct {
   double radius;
   double strength;
-  gboolean wrap;
+  int edges;
 } SplatFilterParams;
 
 #define OFFSET(x) offsetof (SplatFilterParams, x)
@@ -38,10 +40,11 @@ static const WgParamSpec params[N_PARAMS] = {
                    "Scale s of the horizontal (choppy) displacement of eq. 4: 0 is a pure "
                    "height field; large values with large amplitude / radius fold the surface",
                    1, 0, 10, 0, 4, .offset = OFFSET (strength) },
-  [P_WRAP] = { "wrap", "Periodic edges", WG_PARAM_BOOL, "",
-               "Bumps crossing an edge come back on the other side (tiling patch); off: they "
-               "end at the edge (a walled pool)",
-               0, .offset = OFFSET (wrap) },
+  [P_EDGES] = { "edges", "Edges", WG_PARAM_ENUM, "",
+                "Beyond the grid: open (bumps end at the edge), wrap (they come back on the "
+                "other side: a tiling patch) or walls (through the first and last cells, as "
+                "particle-emitter's: a bump near a wall adds its mirror image)",
+                WG_SPLAT_EDGES_WALLS, .choices = edge_modes, .offset = OFFSET (edges) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -131,9 +134,10 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
   memset (st->splat, 0, WG_SPLAT_CHANNELS * sizeof (float) * w * h);
-  wg_splat_cpu (st->splat, w, h, out->extent[0] / w, out->extent[1] / h, p->wrap,
+  wg_splat_cpu (st->splat, w, h, out->extent[0] / w, out->extent[1] / h,
+                p->edges == WG_SPLAT_EDGES_WRAP,
                 set->particles, MIN (set->count, set->capacity));
-  wg_splat_filter_cpu (wg_buffer_data (out), st->tmp, st->splat, w, h, p->wrap, &st->kernel,
+  wg_splat_filter_cpu (wg_buffer_data (out), st->tmp, st->splat, w, h, p->edges, &st->kernel,
                        (float) p->strength);
   return TRUE;
 }
@@ -151,7 +155,7 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   const SplatFilterUniforms u = {
     .u_size = { w, h },
     .u_inv_spacing = { (float) (w / out->extent[0]), (float) (h / out->extent[1]) },
-    .u_wrap = p->wrap,
+    .u_edges = p->edges,
     .u_rx = (gint32) st->kernel.rx,
     .u_ry = (gint32) st->kernel.ry,
     .u_n_terms = st->kernel.n_terms,

@@ -21,6 +21,7 @@
  * particle's A c², A c s, A s²; so it splats and filters like the height.
  */
 #include "wg-wave-particles.h"
+#include "splat-filter.h"
 
 #include <math.h>
 #include <string.h>
@@ -194,22 +195,39 @@ wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wra
     }
 }
 
-/* Index @i + @d along an axis of @n cells: wrapped, or -1 outside. */
+/* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
+ * through the first and last cells (k < 0 reads −k: the image of a bump
+ * near the wall, the wall's own cell counted once), or -1 outside. */
 static inline long
-axis_index (long i, long d, long n, gboolean wrap)
+axis_index (long i, long d, long n, int edges)
 {
   long k = i + d;
   if (k >= 0 && k < n)
     return k;
-  if (!wrap)
-    return -1;
-  k %= n;
-  return k < 0 ? k + n : k;
+  if (edges == WG_SPLAT_EDGES_WRAP)
+    {
+      k %= n;
+      return k < 0 ? k + n : k;
+    }
+  if (edges == WG_SPLAT_EDGES_WALLS)
+    k = k < 0 ? -k : 2 * (n - 1) - k;
+  return edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
+}
+
+/* A wall's image of a particle has its direction mirrored across the wall:
+ * A c s changes sign (A c², A s² and A do not). −1 for that channel read
+ * at @k in place of @virtual_k beyond a wall. */
+G_STATIC_ASSERT (WG_SPLAT_CS == WG_SPLAT_CHANNEL_CS);
+
+static inline float
+image_sign (guint src, long k, long virtual_k, int edges)
+{
+  return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
 }
 
 void
 wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,
-                     gboolean wrap, const WgSplatKernel *k, float strength)
+                     int edges, const WgSplatKernel *k, float strength)
 {
   const long rx = k->rx, ry = k->ry, W = w, H = h;
   const gsize plane = (gsize) w * h;
@@ -226,9 +244,10 @@ wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint 
             float sum = 0;
             for (long a = -rx; a <= rx; a++)
               {
-                long c = axis_index (i, -a, W, wrap);
+                long c = axis_index (i, -a, W, edges);
                 if (c >= 0)
-                  sum += row[a + rx] * splat[WG_SPLAT_CHANNELS * ((gsize) j * w + c) + src];
+                  sum += row[a + rx] * image_sign (src, c, i - a, edges) *
+                         splat[WG_SPLAT_CHANNELS * ((gsize) j * w + c) + src];
               }
             o[i] = sum;
           }
@@ -247,9 +266,10 @@ wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint 
             float sum = 0;
             for (long b = -ry; b <= ry; b++)
               {
-                long r = axis_index (j, -b, H, wrap);
+                long r = axis_index (j, -b, H, edges);
                 if (r >= 0)
-                  sum += col[b + ry] * plane_t[(gsize) r * w + i];
+                  sum += col[b + ry] * image_sign (k->terms[t].src, r, j - b, edges) *
+                         plane_t[(gsize) r * w + i];
               }
             acc[k->terms[t].out] += sum;
           }

@@ -45,7 +45,7 @@ main ()
       ivec2 d = ivec2 (corner & 1, corner >> 1);
       ivec2 cell = ivec2 (f0) + d;
       float weight = (d.x == 1 ? t.x : 1.0 - t.x) * (d.y == 1 ? t.y : 1.0 - t.y);
-      if (u_wrap)
+      if (u_edges == WG_SPLAT_EDGES_WRAP)
         cell = ivec2 (wrap_index (cell.x, size.x), wrap_index (cell.y, size.y));
       else if (any (lessThan (cell, ivec2 (0))) || any (greaterThanEqual (cell, size)))
         continue;
@@ -60,16 +60,28 @@ main ()
 layout (std430, binding = 2) restrict readonly buffer Terms { uvec4 terms[]; };
 layout (std430, binding = 3) restrict readonly buffer Coefs { float coefs[]; };
 
-/* Index i + d along an axis of n cells: wrapped, or -1 outside. */
+/* Index i + d along an axis of n cells: wrapped, mirrored at walls through
+ * the first and last cells, or -1 outside (wg-wave-particles.c). */
 int
 axis_index (int i, int d, int n)
 {
   int k = i + d;
   if (k >= 0 && k < n)
     return k;
-  if (!u_wrap)
-    return -1;
-  return ((k % n) + n) % n;
+  if (u_edges == WG_SPLAT_EDGES_WRAP)
+    return ((k % n) + n) % n;
+  if (u_edges == WG_SPLAT_EDGES_WALLS)
+    k = k < 0 ? -k : 2 * (n - 1) - k;
+  return u_edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
+}
+
+/* A wall's image of a particle has its direction mirrored across the wall:
+ * A c s changes sign. −1 for that channel read at k in place of virtual_k
+ * beyond a wall. */
+float
+image_sign (uint src, int k, int virtual_k)
+{
+  return src == uint (WG_SPLAT_CHANNEL_CS) && u_edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0 : 1.0;
 }
 
 #ifdef ROWS
@@ -91,7 +103,7 @@ main ()
         {
           int c = axis_index (int (p.x), -a, int (u_size.x));
           if (c >= 0)
-            sum += coefs[term.z + uint (a + u_rx)] *
+            sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
                    (float (s[CHANNELS * (p.y * u_size.x + uint (c)) + term.x]) /
                     WG_SPLAT_FIXED_SCALE);
         }
@@ -118,7 +130,8 @@ main ()
         {
           int r = axis_index (int (p.y), -b, int (u_size.y));
           if (r >= 0)
-            sum += coefs[term.w + uint (b + u_ry)] * tmp[t * plane + uint (r) * u_size.x + p.x];
+            sum += coefs[term.w + uint (b + u_ry)] * image_sign (term.x, r, int (p.y) - b) *
+                   tmp[t * plane + uint (r) * u_size.x + p.x];
         }
       acc[term.y] += sum;
     }

@@ -18,7 +18,7 @@ static WgParticle particles[MAX_TEST_PARTICLES];
 static guint n_particles;
 
 typedef struct {
-  int capacity;
+  gint64 capacity;
   double step_x;
 } SourceParams;
 
@@ -109,7 +109,7 @@ splat_graph (guint n, double extent, double radius, double strength, gboolean wr
   g_autofree char *r = g_strdup_printf ("radius=%.17g", radius);
   g_autofree char *s = g_strdup_printf ("strength=%.17g", strength);
   wg_test_add (g, "test-particles", "src", cap, NULL);
-  wg_test_add (g, "splat-filter", "splat", r, s, wrap ? "wrap=true" : "wrap=false", NULL);
+  wg_test_add (g, "splat-filter", "splat", r, s, wrap ? "edges=wrap" : "edges=open", NULL);
   wg_test_link (g, "src:particles", "splat:particles");
   return g;
 }
@@ -195,6 +195,36 @@ test_single (void)
   g_test_message ("between cells: max |field − blend of 4| = %.3g, |h − eq. 2 at the true "
                   "position| = %.3g", worst, off);
   g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+}
+
+/* Edges "walls": a particle on the cell next to the wall x = 0 (and one
+ * in the corner) gives the direct sums of itself and its images across the
+ * walls, direction mirrored, to ≤ 1e-6 of the amplitude. */
+static void
+test_walls (void)
+{
+  const guint n = 64;
+  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.8, amp = 0.2;
+  const WgParticle a = particle (1 * dx, 30 * dx, 0.6, amp, radius);
+  const WgParticle b = particle (2 * dx, 1 * dx, 2.0, -amp, radius);
+  n_particles = 2;
+  particles[0] = a;
+  particles[1] = b;
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, strength, FALSE);
+  g_assert_true (wg_graph_set_param_from_text (g, "splat", "edges", "walls", NULL));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const float *d = wg_test_eval (plan, 0, "splat:displacement");
+  n_particles = 6;
+  particles[2] = particle (-a.x, a.y, G_PI - a.angle, amp, radius);
+  particles[3] = particle (-b.x, b.y, G_PI - b.angle, -amp, radius);
+  particles[4] = particle (b.x, -b.y, -b.angle, -amp, radius);
+  particles[5] = particle (-b.x, -b.y, b.angle - G_PI, -amp, radius);
+  double worst = worst_vs_direct (d, n, dx, radius, strength);
+  g_test_message ("walls: max |field − particles and images| = %.3g", worst);
+  g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  /* Nothing moves through the wall. */
+  for (guint j = 0; j < n; j++)
+    g_assert_cmpfloat (fabs (d[3 * (j * n)]), <=, 1e-6 * amp);
 }
 
 /* Splat then filter conserves volume: ∫h dA = Σ A · r² (π/2 − 2/π), the
@@ -371,6 +401,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   wg_test_add_both ("splat-filter", "single", test_single);
   wg_test_add_both ("splat-filter", "volume", test_volume);
+  wg_test_add_both ("splat-filter", "walls", test_walls);
   wg_test_add_both ("splat-filter", "buffer-state", test_buffer_state);
   wg_test_add_both ("splat-filter", "radius-refused", test_radius_refused);
   g_test_add_func ("/splat-filter/threads", test_threads);
