@@ -905,7 +905,9 @@ typedef struct {
  * bytes on the GPU (std430: `uint count, capacity, dropped, reserved[5];
  * Particle p[];`), synced lazily like a field; plan states save and restore
  * it bit for bit. @dropped counts particles the producer could not store
- * (capacity reached) since the plan started or was reset.
+ * (capacity reached) since the plan started or was reset (particle-emitter:
+ * each particle of a ring that found no slot, and 2 for a subdivision
+ * skipped, at every step it is skipped again).
  */
 typedef struct {
   guint32 count;

@@ -196,12 +196,11 @@ test_resume (void)
 static void
 test_overflow (void)
 {
-  WgGraph *g = wg_test_graph (64, 64, 10, 1);
+  g_autoptr (WgGraph) g = wg_test_graph (64, 64, 10, 1);
   wg_test_add (g, "particle-emitter", "drop", "capacity=16", "ring=8",
                "drops=[{\"x\": 32, \"y\": 32, \"volume\": 0.1}, "
                "{\"x\": 10, \"y\": 10, \"volume\": 0.1}, {\"x\": 50, \"y\": 10, \"volume\": 0.1}]",
                NULL);
-  g_autoptr (WgGraph) owned = g;
   g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
   const WgParticleSet *set = run_frames (plan, 0, 0);
   g_assert_cmpuint (set->count, ==, 16);
