@@ -123,6 +123,23 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
+/* Says how many live particles have a radius other than the node's (they
+ * are filtered with the node's all the same). */
+static void
+note_radius (WgNodeContext *ctx, const WgParticleSet *set, double radius)
+{
+  guint other = 0;
+  const guint count = MIN (set->count, set->capacity);
+  for (guint k = 0; k < count; k++)
+    other += fabs (set->particles[k].radius - radius) > 1e-3 * radius;
+  if (other)
+    wg_ctx_note (ctx, TRUE,
+                 "%u of %u particles have a radius other than %g m and are filtered with it "
+                 "(one splat-filter per radius)", other, count, radius);
+  else
+    wg_ctx_note (ctx, FALSE, NULL);
+}
+
 static gboolean
 splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
 {
@@ -131,6 +148,7 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   const WgParticleSet *set = wg_buffer_read_particles (wg_ctx_input (ctx, 0), error);
   if (set == NULL)
     return FALSE;
+  note_radius (ctx, set, p->radius);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
   memset (st->splat, 0, WG_SPLAT_CHANNELS * sizeof (float) * w * h);
@@ -151,6 +169,10 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   GLuint particles, field;
   if (!(particles = wg_buffer_gpu (in, error)) || !(field = wg_buffer_gpu_write (out, error)))
     return FALSE;
+  /* The radii are checked where they can be read without a read-back (a
+   * CPU producer's set). */
+  if (in->cpu_valid)
+    note_radius (ctx, (const WgParticleSet *) in->data, p->radius);
   const guint w = out->width, h = out->height;
   const SplatFilterUniforms u = {
     .u_size = { w, h },

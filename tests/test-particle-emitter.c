@@ -99,6 +99,36 @@ test_ring (void)
     }
 }
 
+/* In 0.3 m of water at the phase speed: c = √(g/k · tanh(k d)), k = π/r,
+ * and at the group speed c/2 (1 + 2kd / sinh 2kd): ring radius after 10 s
+ * within 2%. */
+static void
+test_shallow_speeds (void)
+{
+  const double k = G_PI / 1.0, depth = 0.3;
+  const double phase = sqrt (9.81 / k * tanh (k * depth));
+  const double group = 0.5 * phase * (1 + 2 * k * depth / sinh (2 * k * depth));
+  for (int p = 0; p < 2; p++)
+    {
+      g_autoptr (WgGraph) g = drop_graph ("[{\"x\": 32, \"y\": 32, \"volume\": 0.1}]",
+                                          "walls=false", "min_amplitude=0");
+      g_assert_true (wg_graph_set_param_from_text (g, "drop", "depth", "0.3", NULL));
+      g_assert_true (wg_graph_set_param_from_text (g, "drop", "speed", p ? "phase" : "group",
+                                                   NULL));
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      const WgParticleSet *set = run_frames (plan, 0, 100);
+      const double expected = (p ? phase : group) * 10.0;
+      for (guint q = 0; q < set->count; q++)
+        {
+          const WgParticle *w = &set->particles[q];
+          g_assert_cmpfloat (fabs (hypot (w->x - 32, w->y - 32) - expected), <=, 0.02 * expected);
+        }
+      g_test_message ("depth %g m, %s speed: ring %.4f m after 10 s", depth, p ? "phase" : "group",
+                      hypot (set->particles[0].x - 32, set->particles[0].y - 32));
+    }
+  g_assert_cmpfloat (group, <, 0.9 * phase);
+}
+
 /* Σ A through subdivisions at every step, within 1e-5. */
 static void
 test_conservation (void)
@@ -216,6 +246,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/particle-emitter/ring", test_ring);
+  g_test_add_func ("/particle-emitter/shallow-speeds", test_shallow_speeds);
   g_test_add_func ("/particle-emitter/conservation", test_conservation);
   g_test_add_func ("/particle-emitter/reflection", test_reflection);
   g_test_add_func ("/particle-emitter/resume", test_resume);

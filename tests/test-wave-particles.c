@@ -376,6 +376,24 @@ test_buffer_state (void)
   g_assert_null (wg_buffer_particles (wg_plan_get_node_output (plan, "splat", "displacement")));
 }
 
+/* Particles of another radius are filtered with the node's, and its note
+ * says how many (both backends: the set comes from the CPU). */
+static void
+test_radius_note (void)
+{
+  random_particles (10, 16, 1.1);
+  particles[3].radius = 0.8f;
+  particles[7].radius = 1.3f;
+  g_autoptr (WgGraph) g = splat_graph (64, 16, 1.1, 1, FALSE);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  wg_test_eval (plan, 0, "splat:displacement");
+  gboolean warning = FALSE;
+  g_assert_cmpstr (wg_plan_get_node_note (plan, "splat", &warning), ==,
+                   "2 of 10 particles have a radius other than 1.1 m and are filtered with it "
+                   "(one splat-filter per radius)");
+  g_assert_true (warning);
+}
+
 /* A radius the grid cannot carry is refused where it is set. */
 static void
 test_radius_refused (void)
@@ -404,6 +422,7 @@ main (int argc, char **argv)
   wg_test_add_both ("splat-filter", "walls", test_walls);
   wg_test_add_both ("splat-filter", "buffer-state", test_buffer_state);
   wg_test_add_both ("splat-filter", "radius-refused", test_radius_refused);
+  wg_test_add_both ("splat-filter", "radius-note", test_radius_note);
   g_test_add_func ("/splat-filter/threads", test_threads);
   g_test_add_func ("/splat-filter/parity", test_parity);
   return g_test_run ();
