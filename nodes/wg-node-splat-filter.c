@@ -58,7 +58,7 @@ static const WgPortSpec outputs[] = {
 typedef struct {
   WgSplatKernel kernel;
   float *splat;     /* CPU: WG_SPLAT_CHANNELS per cell */
-  float *tmp;       /* CPU: the row pass, n_terms planes */
+  float *tmp;       /* CPU: one term's row pass */
   WgGpuKernel passes[3];
   GLuint splat_ssbo, terms_ssbo, coefs_ssbo, tmp_ssbo;
 } SplatFilterState;
@@ -104,7 +104,7 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   if (gpu == NULL)
     {
       st->splat = g_new (float, WG_SPLAT_CHANNELS * plane);
-      st->tmp = g_new (float, st->kernel.n_terms * plane);
+      st->tmp = g_new (float, plane);
       return TRUE;
     }
   static const char *const defines[] = { "#define SPLAT 1\n", "#define ROWS 1\n", "" };
@@ -118,8 +118,7 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
                                       st->kernel.terms, GL_STATIC_DRAW);
   st->coefs_ssbo = wg_gpu_buffer_new (gpu, st->kernel.n_coefs * sizeof (float), st->kernel.coefs,
                                       GL_STATIC_DRAW);
-  st->tmp_ssbo = wg_gpu_buffer_new (gpu, st->kernel.n_terms * plane * sizeof (float), NULL,
-                                    GL_DYNAMIC_COPY);
+  st->tmp_ssbo = wg_gpu_buffer_new (gpu, plane * sizeof (float), NULL, GL_DYNAMIC_COPY);
   return TRUE;
 }
 
@@ -174,7 +173,7 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   if (in->cpu_valid)
     note_radius (ctx, (const WgParticleSet *) in->data, p->radius);
   const guint w = out->width, h = out->height;
-  const SplatFilterUniforms u = {
+  SplatFilterUniforms u = {
     .u_size = { w, h },
     .u_inv_spacing = { (float) (w / out->extent[0]), (float) (h / out->extent[1]) },
     .u_edges = p->edges,
@@ -194,8 +193,13 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_bind (5, field);
   /* One invocation per slot; those past the live count return at once. */
   wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, (in->width + 63) / 64, 1, 1);
-  wg_gpu_kernel_dispatch_field (&st->passes[PASS_ROWS], &u, w, h);
-  wg_gpu_kernel_dispatch_field (&st->passes[PASS_COLS], &u, w, h);
+  /* One term at a time, as on the CPU: the scratch is one plane. */
+  for (guint t = 0; t < st->kernel.n_terms; t++)
+    {
+      u.u_term = t;
+      wg_gpu_kernel_dispatch_field (&st->passes[PASS_ROWS], &u, w, h);
+      wg_gpu_kernel_dispatch_field (&st->passes[PASS_COLS], &u, w, h);
+    }
   return TRUE;
 }
 

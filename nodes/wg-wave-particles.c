@@ -230,15 +230,16 @@ wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint 
                      int edges, const WgSplatKernel *k, float strength)
 {
   const long rx = k->rx, ry = k->ry, W = w, H = h;
-  const gsize plane = (gsize) w * h;
-  /* Row pass: every term's 1D row kernel over its splat channel. */
+  memset (out, 0, 3 * sizeof (float) * w * h);
+  /* One term at a time (the scratch is one plane whatever the radius): its
+   * row kernel over its splat channel, then its column kernel added to its
+   * output channel, so every cell sums its terms in term order. */
+  for (guint t = 0; t < k->n_terms; t++)
+    {
+      const float *row = k->coefs + k->terms[t].row, *col = k->coefs + k->terms[t].col;
+      const guint src = k->terms[t].src, o = k->terms[t].out;
 #pragma omp parallel for schedule(static)
-  for (long j = 0; j < H; j++)
-    for (guint t = 0; t < k->n_terms; t++)
-      {
-        const float *row = k->coefs + k->terms[t].row;
-        const guint src = k->terms[t].src;
-        float *o = tmp + t * plane + (gsize) j * w;
+      for (long j = 0; j < H; j++)
         for (long i = 0; i < W; i++)
           {
             float sum = 0;
@@ -249,31 +250,27 @@ wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint 
                   sum += row[a + rx] * image_sign (src, c, i - a, edges) *
                          splat[WG_SPLAT_CHANNELS * ((gsize) j * w + c) + src];
               }
-            o[i] = sum;
+            tmp[(gsize) j * w + i] = sum;
           }
-      }
-  /* Column pass: each output cell sums its terms in term order. */
-  const float scale[3] = { -strength, -strength, 1.0f };
 #pragma omp parallel for schedule(static)
-  for (long j = 0; j < H; j++)
-    for (long i = 0; i < W; i++)
-      {
-        float acc[3] = { 0, 0, 0 };
-        for (guint t = 0; t < k->n_terms; t++)
+      for (long j = 0; j < H; j++)
+        for (long i = 0; i < W; i++)
           {
-            const float *col = k->coefs + k->terms[t].col;
-            const float *plane_t = tmp + t * plane;
             float sum = 0;
             for (long b = -ry; b <= ry; b++)
               {
                 long r = axis_index (j, -b, H, edges);
                 if (r >= 0)
-                  sum += col[b + ry] * image_sign (k->terms[t].src, r, j - b, edges) *
-                         plane_t[(gsize) r * w + i];
+                  sum += col[b + ry] * image_sign (src, r, j - b, edges) * tmp[(gsize) r * w + i];
               }
-            acc[k->terms[t].out] += sum;
+            out[3 * ((gsize) j * w + i) + o] += sum;
           }
-        for (int c = 0; c < 3; c++)
-          out[3 * ((gsize) j * w + i) + c] = scale[c] * acc[c];
-      }
+    }
+  const gsize cells = (gsize) w * h;
+#pragma omp parallel for schedule(static)
+  for (gsize c = 0; c < cells; c++)
+    {
+      out[3 * c] *= -strength;
+      out[3 * c + 1] *= -strength;
+    }
 }

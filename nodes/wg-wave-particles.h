@@ -71,8 +71,9 @@ void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolea
 /**
  * wg_splat_filter_cpu:
  * out (3 channels: λDx, λDy, h per cell) = @k applied to @splat, Dx and Dy
- * scaled by −@strength, @edges a WG_SPLAT_EDGES_* (shaders/splat-filter.h); @tmp holds k->n_terms × w × h floats (the row pass
- * of each term). Rows are shared among the OpenMP threads, each output cell
+ * scaled by −@strength, @edges a WG_SPLAT_EDGES_* (shaders/splat-filter.h);
+ * @tmp holds w × h floats (one term's row pass). Terms are applied one after
+ * another, each pass's rows shared among the OpenMP threads and each cell
  * summed in one fixed order: the result does not depend on the thread count.
  */
 void wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,

@@ -2,8 +2,9 @@
  * nodes/wg-wave-particles.c has the maths): papers/004 §4.2's splat of the
  * particles into a texture and its separable filter (eq. 8–9), as three
  * passes: SPLAT (one invocation per particle, bilinear weights added as
- * fixed-point integers), ROWS (every term's row kernel) and COLS (every
- * term's column kernel, summed per output channel in term order). */
+ * fixed-point integers), then for each term in turn ROWS (its row kernel)
+ * and COLS (its column kernel, added to its output channel; the last term
+ * scales Dx, Dy by −strength). */
 #include "splat-filter.h"
 
 #define CHANNELS 4u
@@ -94,25 +95,21 @@ main ()
   uvec2 p;
   if (!wg_cell (p))
     return;
-  uint plane = u_size.x * u_size.y;
-  for (uint t = 0u; t < u_n_terms; t++)
+  uvec4 term = terms[u_term];
+  float sum = 0.0;
+  for (int a = -u_rx; a <= u_rx; a++)
     {
-      uvec4 term = terms[t];
-      float sum = 0.0;
-      for (int a = -u_rx; a <= u_rx; a++)
-        {
-          int c = axis_index (int (p.x), -a, int (u_size.x));
-          if (c >= 0)
-            sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
-                   (float (s[CHANNELS * (p.y * u_size.x + uint (c)) + term.x]) /
-                    WG_SPLAT_FIXED_SCALE);
-        }
-      tmp[t * plane + p.y * u_size.x + p.x] = sum;
+      int c = axis_index (int (p.x), -a, int (u_size.x));
+      if (c >= 0)
+        sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
+               (float (s[CHANNELS * (p.y * u_size.x + uint (c)) + term.x]) /
+                WG_SPLAT_FIXED_SCALE);
     }
+  tmp[p.y * u_size.x + p.x] = sum;
 }
 #else
 layout (std430, binding = 4) restrict readonly buffer Tmp { float tmp[]; };
-layout (std430, binding = 5) restrict writeonly buffer Out { float o[]; };
+layout (std430, binding = 5) restrict buffer Out { float o[]; };
 
 void
 main ()
@@ -120,25 +117,24 @@ main ()
   uvec2 p;
   if (!wg_cell (p))
     return;
-  uint plane = u_size.x * u_size.y;
-  vec3 acc = vec3 (0.0);
-  for (uint t = 0u; t < u_n_terms; t++)
+  uvec4 term = terms[u_term];
+  float sum = 0.0;
+  for (int b = -u_ry; b <= u_ry; b++)
     {
-      uvec4 term = terms[t];
-      float sum = 0.0;
-      for (int b = -u_ry; b <= u_ry; b++)
-        {
-          int r = axis_index (int (p.y), -b, int (u_size.y));
-          if (r >= 0)
-            sum += coefs[term.w + uint (b + u_ry)] * image_sign (term.x, r, int (p.y) - b) *
-                   tmp[t * plane + uint (r) * u_size.x + p.x];
-        }
-      acc[term.y] += sum;
+      int r = axis_index (int (p.y), -b, int (u_size.y));
+      if (r >= 0)
+        sum += coefs[term.w + uint (b + u_ry)] * image_sign (term.x, r, int (p.y) - b) *
+               tmp[uint (r) * u_size.x + p.x];
     }
   uint i = 3u * (p.y * u_size.x + p.x);
-  o[i] = -u_strength * acc.x;
-  o[i + 1u] = -u_strength * acc.y;
-  o[i + 2u] = acc.z;
+  if (u_term == 0u)
+    o[i] = o[i + 1u] = o[i + 2u] = 0.0;
+  o[i + term.y] += sum;
+  if (u_term + 1u == u_n_terms)
+    {
+      o[i] *= -u_strength;
+      o[i + 1u] *= -u_strength;
+    }
 }
 #endif
 #endif

@@ -26,5 +26,6 @@ WG_UNIFORMS (SplatFilterUniforms)
   WG_INT (u_rx);            /* row kernels: 2 u_rx + 1 coefficients */
   WG_INT (u_ry);            /* column kernels: 2 u_ry + 1 */
   WG_UINT (u_n_terms);
+  WG_UINT (u_term);         /* the term this ROWS or COLS dispatch applies */
   WG_FLOAT (u_strength);    /* longitudinal strength s (Dx, Dy scaled by −s) */
 };
