@@ -191,8 +191,10 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_bind (3, st->coefs_ssbo);
   wg_gpu_bind (4, st->tmp_ssbo);
   wg_gpu_bind (5, field);
-  /* One invocation per slot; those past the live count return at once. */
-  wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, (in->width + 63) / 64, 1, 1);
+  /* One invocation per slot, in rows of at most 65535 groups of 64 (GL's
+   * guaranteed count per dimension); those past the live count return. */
+  const guint groups = (in->width + 63) / 64, gx = MIN (groups, 65535u);
+  wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, gx, (groups + gx - 1) / gx, 1);
   /* One term at a time, as on the CPU: the scratch is one plane. */
   for (guint t = 0; t < st->kernel.n_terms; t++)
     {

@@ -32,7 +32,8 @@ wrap_index (int i, int n)
 void
 main ()
 {
-  uint k = gl_GlobalInvocationID.x;
+  /* Rows of at most 65535 groups (GL's guaranteed count per dimension). */
+  uint k = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
   if (k >= count)
     return;
   Particle q = p[k];
