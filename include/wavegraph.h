@@ -101,7 +101,7 @@ int wg_error_exit_code (const GError *error);
 typedef enum {
   WG_PORT_FIELD,     /* 2D grid of 1..4 float32 channels with a physical extent (m) */
   WG_PORT_SPECTRUM,  /* complex wave-number grid for a patch of size L (m) */
-  WG_PORT_PARTICLES, /* wave-particle set (reserved: no node makes one yet) */
+  WG_PORT_PARTICLES, /* wave-particle set: WgParticleSet, capacity fixed at plan time */
   /* RGBA picture of any size (not the graph's grid): 4 linear float32
    * channels per pixel, row-major, row 0 the top of the picture */
   WG_PORT_IMAGE,
@@ -370,7 +370,8 @@ typedef enum {
  *  - title, category, description, and every port's description and
  *    parameter's label, unit and description set ("" for none);
  *  - ports: fields of 0 (any) to 4 channels, spectra of 2, or images
- *    of 4 (0 or 4: an image is RGBA); no particles yet;
+ *    of 4 (0 or 4: an image is RGBA), particle sets of 8 (0 or 8: one
+ *    WgParticle is 8 floats);
  *  - parameters: a known type, every value inside params_size at its
  *    offset, aligned and overlapping no other, min ≤ max with the default
  *    inside, enums with choices and a default that indexes them, lists
@@ -881,6 +882,51 @@ void wg_ctx_define_spectrum (WgNodeContext *ctx, guint port, guint nx, guint ny,
 void wg_ctx_define_image (WgNodeContext *ctx, guint port, guint width, guint height);
 
 /**
+ * WgParticle:
+ * One wave particle (papers/004 §3.3, after Yuksel et al. 2007), 32 bytes as
+ * the paper's Fig. 8 packs it (8 floats; the GPU sees the same std430
+ * layout). Its birth time is not stored: a particle moves at a constant
+ * speed c from its origin, so its age is |position − origin| / c.
+ */
+typedef struct {
+  float x, y;               /* position (m), in the graph's patch [0, extent) */
+  float origin_x, origin_y; /* centre of its wave front (m); mirrored at a wall */
+  float angle;              /* propagation direction α (radians from +x) */
+  float dispersion;         /* dispersion angle δ (radians): the front's arc it covers */
+  float amplitude;          /* A (m): the peak of its cosine bump (may be negative) */
+  float radius;             /* r (m): the bump's radius */
+} WgParticle;
+
+/**
+ * WgParticleSet:
+ * A particle port's data: a 32-byte header, then @capacity particles of
+ * which the first @count are live (the rest are undefined). One float array
+ * of 8 × (capacity + 1) floats on the CPU and one storage buffer of the same
+ * bytes on the GPU (std430: `uint count, capacity, dropped, reserved[5];
+ * Particle p[];`), synced lazily like a field; plan states save and restore
+ * it bit for bit. @dropped counts particles the producer could not store
+ * (capacity reached) since the plan started or was reset (particle-emitter:
+ * each particle of a ring that found no slot, and 2 for a subdivision
+ * skipped, at every step it is skipped again).
+ */
+typedef struct {
+  guint32 count;
+  guint32 capacity;
+  guint32 dropped;
+  guint32 reserved[5];
+  WgParticle particles[];
+} WgParticleSet;
+
+/**
+ * wg_ctx_define_particles:
+ * Called in prepare for a particles output @port: room for @capacity
+ * particles (1 to WG_MAX_PARTICLES), none live, on the graph's patch.
+ * Defining the same capacity again keeps the buffer and its contents.
+ */
+#define WG_MAX_PARTICLES (1u << 24)
+void wg_ctx_define_particles (WgNodeContext *ctx, guint port, guint capacity);
+
+/**
  * wg_ctx_get_state / _set_state:
  * Node-private state (NULL until set), usually made in prepare. Setting
  * another pointer frees the previous one with WgNodeType.free_state, and
@@ -951,6 +997,15 @@ const float *wg_buffer_cpu (WgBuffer *buffer, GError **error);
  */
 guint wg_buffer_gpu (WgBuffer *buffer, GError **error);
 guint wg_buffer_gpu_write (WgBuffer *buffer, GError **error);
+/**
+ * wg_buffer_particles / wg_buffer_read_particles:
+ * A particles buffer's set (see WgParticleSet) on the CPU: for writing an
+ * output (the GPU copy becomes stale; never NULL), or for reading an input
+ * (read back from the GPU first when only that copy is current; NULL with
+ * @error set on a GL error). NULL for other kinds of buffer.
+ */
+WgParticleSet *wg_buffer_particles (WgBuffer *buffer);
+const WgParticleSet *wg_buffer_read_particles (WgBuffer *buffer, GError **error);
 
 /* ---------------------------------------------------------------------------
  * Plans: a graph compiled for evaluation

@@ -18,6 +18,8 @@ extern const WgNodeType wg_node_ambient_blend;
 extern const WgNodeType wg_node_image_in;
 extern const WgNodeType wg_node_image_out;
 extern const WgNodeType wg_node_surface_shade;
+extern const WgNodeType wg_node_splat_filter;
+extern const WgNodeType wg_node_particle_emitter;
 
 const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ocean_spectrum,
@@ -33,6 +35,8 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_obstacle_mask,
   &wg_node_source,
   &wg_node_ambient_blend,
+  &wg_node_particle_emitter,
+  &wg_node_splat_filter,
   &wg_node_surface_shade,
   &wg_node_image_in,
   &wg_node_field_out,

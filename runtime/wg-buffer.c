@@ -1,4 +1,5 @@
-/* wg-buffer.c — data flowing on links: fields, spectra and images, on the
+/* wg-buffer.c — data flowing on links: fields, spectra, images and particle
+ * sets, on the
  * CPU, the GPU or both, copied lazily between them (see struct _WgBuffer),
  * and the GL textures renderers sample them through. */
 #include "wg-node-private.h"
@@ -7,6 +8,7 @@
 #include "wg-os.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,17 @@ wg_buffer_new_image (guint width, guint height, WgGpuContext *gpu)
   return buffer_alloc (WG_PORT_IMAGE, width, height, 4, none, gpu);
 }
 
+WgBuffer *
+wg_buffer_new_particles (guint capacity, const double extent[2], WgGpuContext *gpu)
+{
+  G_STATIC_ASSERT (sizeof (WgParticle) == 8 * sizeof (float));
+  G_STATIC_ASSERT (offsetof (WgParticleSet, particles) == sizeof (WgParticle));
+  WgBuffer *b = buffer_alloc (WG_PORT_PARTICLES, capacity, 1, 8, extent, gpu);
+  /* The header is one more particle's worth of floats. */
+  b->n_floats = (gsize) (capacity + 1) * 8;
+  return b;
+}
+
 static void
 release_cpu_storage (WgBuffer *b)
 {
@@ -88,6 +101,14 @@ buffer_bytes (const WgBuffer *b)
   return MAX (b->n_floats, 1) * sizeof (float);
 }
 
+/* The zeroed contents: all zeros but a particle set's capacity. */
+static void
+particle_header (const WgBuffer *b, WgParticleSet *header)
+{
+  memset (header, 0, sizeof *header);
+  header->capacity = b->width;
+}
+
 static void
 ensure_cpu_storage (WgBuffer *b)
 {
@@ -97,6 +118,18 @@ ensure_cpu_storage (WgBuffer *b)
   if (mem == NULL)
     g_error ("out of memory allocating a %u×%u×%u buffer", b->width, b->height, b->channels);
   b->data = mem;
+  if (b->kind == WG_PORT_PARTICLES)
+    particle_header (b, mem);
+}
+
+static void
+write_gpu_particle_header (const WgBuffer *b)
+{
+  WgParticleSet header;
+  particle_header (b, &header);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
+  glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof header, &header);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
 }
 
 /* Maps @rows rows of the window at row @row onto the memory file at @offset. */
@@ -171,6 +204,8 @@ ensure_gpu_storage (WgBuffer *b)
   if (b->ssbo)
     return;
   b->ssbo = wg_gpu_buffer_new (b->gpu, buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
+  if (b->kind == WG_PORT_PARTICLES)
+    write_gpu_particle_header (b);
 }
 
 /* The current contents on the CPU side. */
@@ -229,6 +264,13 @@ wg_buffer_zero (WgBuffer *b)
     }
   if (b->data)
     memset (b->data, 0, buffer_bytes (b));
+  if (b->kind == WG_PORT_PARTICLES)
+    {
+      if (b->ssbo)
+        write_gpu_particle_header (b);
+      if (b->data)
+        particle_header (b, (WgParticleSet *) b->data);
+    }
   /* Whatever storage exists now holds the (zero) contents. */
   b->cpu_valid = b->data != NULL;
   b->gpu_valid = b->ssbo != 0;
@@ -287,6 +329,22 @@ const float *
 wg_buffer_cpu (WgBuffer *buffer, GError **error)
 {
   return sync_to_cpu (buffer, error) ? buffer->data : NULL;
+}
+
+WgParticleSet *
+wg_buffer_particles (WgBuffer *buffer)
+{
+  if (buffer->kind != WG_PORT_PARTICLES)
+    return NULL;
+  return (WgParticleSet *) wg_buffer_data (buffer);
+}
+
+const WgParticleSet *
+wg_buffer_read_particles (WgBuffer *buffer, GError **error)
+{
+  if (buffer->kind != WG_PORT_PARTICLES)
+    return NULL;
+  return (const WgParticleSet *) wg_buffer_cpu (buffer, error);
 }
 
 /* What a renderer can take from @b only in a GPU plan. */

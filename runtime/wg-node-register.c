@@ -112,11 +112,8 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
       g_autofree char *where = g_strdup_printf ("%s[%u]", kind, p);
       if (!check_entry_name (type, ports, sizeof *ports, p, where, kind, error))
         return FALSE;
-      /* Only fields, spectra and images have buffers (wg_ctx_define_*). */
-      if (port->type != WG_PORT_FIELD && port->type != WG_PORT_SPECTRUM &&
-          port->type != WG_PORT_IMAGE)
-        return refuse (type, error, "%s.type: only field, spectrum and image ports carry data",
-                       where);
+      if (port->type > WG_PORT_IMAGE)
+        return refuse (type, error, "%s.type: %d, not a port type", where, (int) port->type);
       if (port->type == WG_PORT_FIELD && port->channels > 4)
         return refuse (type, error, "%s.channels: %u, a field has 1 to 4 (0: any)", where,
                        port->channels);
@@ -125,6 +122,9 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
                        port->channels);
       if (port->type == WG_PORT_IMAGE && port->channels != 0 && port->channels != 4)
         return refuse (type, error, "%s.channels: %u, an image has 4 (RGBA)", where,
+                       port->channels);
+      if (port->type == WG_PORT_PARTICLES && port->channels != 0 && port->channels != 8)
+        return refuse (type, error, "%s.channels: %u, a particle is 8 floats", where,
                        port->channels);
       if (port->description == NULL)
         return refuse (type, error, "%s.description: missing", where);

@@ -35,7 +35,8 @@ matching_input (const WgNodeContext *ctx, guint o)
 }
 
 /* Zeros for an output no input matches: a field of the declared channels
- * (one when any), a full spectrum or an image, on the graph's grid and patch. */
+ * (one when any), a full spectrum, an image or an empty particle set, on
+ * the graph's grid and patch. */
 static WgBuffer *
 zeros_for (const WgNodeContext *ctx, guint o)
 {
@@ -45,6 +46,8 @@ zeros_for (const WgNodeContext *ctx, guint o)
     return wg_buffer_new_spectrum (s->grid[0], s->grid[1], FALSE, s->extent, ctx->plan->gpu);
   if (out->type == WG_PORT_IMAGE)
     return wg_buffer_new_image (s->grid[0], s->grid[1], ctx->plan->gpu);
+  if (out->type == WG_PORT_PARTICLES)
+    return wg_buffer_new_particles (1, s->extent, ctx->plan->gpu);
   return wg_buffer_new_field (s->grid[0], s->grid[1], MAX (out->channels, 1), s->extent,
                               ctx->plan->gpu);
 }

@@ -304,6 +304,13 @@ WgBuffer *wg_buffer_new_spectrum (guint nx, guint ny, gboolean half, const doubl
                                   struct _WgGpuContext *gpu);
 /** wg_buffer_new_image: a zeroed @width × @height RGBA image (no extent: 0, 0). */
 WgBuffer *wg_buffer_new_image (guint width, guint height, struct _WgGpuContext *gpu);
+/**
+ * wg_buffer_new_particles: room for @capacity particles (a WgParticleSet:
+ * width = capacity, height 1, 8 channels, 8 × (capacity + 1) floats with the
+ * header), none live, on a patch of @extent metres.
+ */
+WgBuffer *wg_buffer_new_particles (guint capacity, const double extent[2],
+                                   struct _WgGpuContext *gpu);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */

@@ -206,7 +206,8 @@ static void gpu_only (Table *t) { t->type.process_cpu = NULL, t->type.process_gp
 static void half_rows (Table *t) { t->type.begin_rows = gain_process_cpu; }
 static void no_prepare (Table *t) { t->type.prepare = NULL; }
 static void five_channels (Table *t) { t->outputs[0].channels = 5; }
-static void particles (Table *t) { t->outputs[0].type = WG_PORT_PARTICLES; }
+static void particle_channels (Table *t) { t->outputs[0].type = WG_PORT_PARTICLES, t->outputs[0].channels = 4; }
+static void unknown_port_type (Table *t) { t->outputs[0].type = (WgPortType) 9; }
 static void twin_inputs (Table *t) { t->inputs[1] = t->inputs[0], t->type.n_inputs = 2; }
 static void unnamed_port (Table *t) { t->inputs[0].name = NULL; }
 static void colon_port (Table *t) { t->outputs[0].name = "a:b"; }
@@ -240,7 +241,8 @@ static const BadTable bad_tables[] = {
   { "half-rows", half_rows, "*: process_rows: missing; row stages need begin_rows and process_rows" },
   { "no-prepare", no_prepare, "*: prepare: missing; it defines the outputs *" },
   { "five-channels", five_channels, "*: outputs[0].channels: 5, a field has 1 to 4 (0: any)" },
-  { "particles", particles, "*: outputs[0].type: only field, spectrum and image ports carry data" },
+  { "particle-channels", particle_channels, "*: outputs[0].channels: 4, a particle is 8 floats" },
+  { "unknown-port-type", unknown_port_type, "*: outputs[0].type: 9, not a port type" },
   { "twin-inputs", twin_inputs, "*: inputs[1].name: \"field\" is also inputs[0]" },
   { "unnamed-port", unnamed_port, "*: inputs[0].name: missing" },
   { "colon-port", colon_port, "*: outputs[0].name: \"a:b\" is not a valid name *" },

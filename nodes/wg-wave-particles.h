@@ -1,0 +1,82 @@
+/* wg-wave-particles.h — wave-particle maths shared by the particle nodes
+ * (papers/004, after Yuksel, House and Keyser 2007, "Wave Particles"): the
+ * cosine bump of eq. 2 and its longitudinal twin (eq. 4), written as sums of
+ * separable 1D kernels (eq. 8–9) for the splat-and-filter evaluation. */
+#pragma once
+
+#include "wavegraph.h"
+
+G_BEGIN_DECLS
+
+/* Splat channels: a particle's amplitude A and A·c², A·c·s, A·s² of its
+ * direction (c, s) = (cos α, sin α). */
+enum { WG_SPLAT_A, WG_SPLAT_CC, WG_SPLAT_CS, WG_SPLAT_SS, WG_SPLAT_CHANNELS };
+
+/* One separable term: out[o] += Σ_b col[b] Σ_a row[a] · splat[src](g − (a, b)). */
+typedef struct {
+  guint32 src, out, row, col; /* splat channel, output channel, offsets into coefs */
+} WgSplatTerm;
+
+/**
+ * WgSplatKernel:
+ * The filter of splat-filter for bumps of one radius r on a grid of spacing
+ * (dx, dy): the sampled kernels
+ *   K(d)  = ½ (cos(π|d|/r) + 1) Π(|d|/2r)                    (eq. 2 without A)
+ *   Kx(d) = (d_x/|d|) sin(π|d|/r) K(d), Ky(d) = (d_y/|d|) sin(π|d|/r) K(d)
+ * on the (2 ry + 1) × (2 rx + 1) cells within r, each decomposed exactly (to
+ * double rounding, terms below 1e-10 of the largest singular value dropped)
+ * into a sum of products of 1D kernels by a singular-value decomposition,
+ * and the five convolutions of the output channels (λDx, λDy, h) with the
+ * splat channels:
+ *   h  = K ∗ A,   Dx = −s (Kx ∗ Acc + Ky ∗ Acs),   Dy = −s (Kx ∗ Acs + Ky ∗ Ass)
+ * (s: the node's strength, applied by the caller). Row kernels have 2 rx + 1
+ * coefficients (index a + rx), column kernels 2 ry + 1 (index b + ry).
+ */
+typedef struct {
+  guint rx, ry;
+  guint n_terms;
+  WgSplatTerm *terms;
+  guint n_coefs;
+  float *coefs;
+} WgSplatKernel;
+
+/**
+ * wg_splat_kernel_init:
+ * Builds @k for bumps of @radius (m) on cells of @dx × @dy (m); the radius
+ * must span at least one cell and at most WG_SPLAT_MAX_CELLS along each axis
+ * (the caller checks). Freed with wg_splat_kernel_clear().
+ */
+#define WG_SPLAT_MAX_CELLS 64
+void wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy);
+void wg_splat_kernel_clear (WgSplatKernel *k);
+
+/** wg_bump_volume: ∫ K dA of eq. 2's bump of radius @r and unit amplitude: r² (π/2 − 2/π) (m³/m). */
+double wg_bump_volume (double r);
+
+/** wg_bump: eq. 2 without A at distance @rho from the centre: ½ (cos(πρ/r) + 1) for ρ < r, else 0. */
+double wg_bump (double rho, double r);
+
+/**
+ * wg_splat_cpu:
+ * Adds the @count particles bilinearly into @splat (WG_SPLAT_CHANNELS floats
+ * per cell, @w × @h cells of @dx × @dy m, cell (i, j) at (i dx, j dy)): each
+ * particle's four channel values are shared among the four cells around it
+ * by the bilinear weights (sum 1, centre of mass kept). Cells beyond the
+ * edge wrap when @wrap, else are dropped. Serial, in particle order, so the
+ * sums are the same for any thread count.
+ */
+void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
+                   const WgParticle *particles, guint count);
+
+/**
+ * wg_splat_filter_cpu:
+ * out (3 channels: λDx, λDy, h per cell) = @k applied to @splat, Dx and Dy
+ * scaled by −@strength, @edges a WG_SPLAT_EDGES_* (shaders/splat-filter.h);
+ * @tmp holds w × h floats (one term's row pass). Terms are applied one after
+ * another, each pass's rows shared among the OpenMP threads and each cell
+ * summed in one fixed order: the result does not depend on the thread count.
+ */
+void wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,
+                          int edges, const WgSplatKernel *k, float strength);
+
+G_END_DECLS

@@ -1,0 +1,141 @@
+/* splat-filter.comp — GPU path of splat-filter (nodes/wg-node-splat-filter.c,
+ * nodes/wg-wave-particles.c has the maths): papers/004 §4.2's splat of the
+ * particles into a texture and its separable filter (eq. 8–9), as three
+ * passes: SPLAT (one invocation per particle, bilinear weights added as
+ * fixed-point integers), then for each term in turn ROWS (its row kernel)
+ * and COLS (its column kernel, added to its output channel; the last term
+ * scales Dx, Dy by −strength). */
+#include "splat-filter.h"
+
+#define CHANNELS 4u
+
+#ifdef SPLAT
+layout (local_size_x = 64) in;
+
+struct Particle {
+  vec2 position;
+  vec2 origin;
+  float angle, dispersion, amplitude, radius;
+};
+layout (std430, binding = 0) restrict readonly buffer Particles {
+  uint count, capacity, dropped, reserved[5];
+  Particle p[];
+};
+layout (std430, binding = 1) restrict buffer Splat { int s[]; };
+
+int
+wrap_index (int i, int n)
+{
+  return ((i % n) + n) % n;
+}
+
+void
+main ()
+{
+  /* Rows of at most 65535 groups (GL's guaranteed count per dimension). */
+  uint k = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
+  if (k >= count)
+    return;
+  Particle q = p[k];
+  vec2 f = q.position * u_inv_spacing;
+  vec2 f0 = floor (f), t = f - f0;
+  float c = cos (q.angle), sn = sin (q.angle), a = q.amplitude;
+  vec4 value = vec4 (a, a * c * c, a * c * sn, a * sn * sn);
+  ivec2 size = ivec2 (u_size);
+  for (int corner = 0; corner < 4; corner++)
+    {
+      ivec2 d = ivec2 (corner & 1, corner >> 1);
+      ivec2 cell = ivec2 (f0) + d;
+      float weight = (d.x == 1 ? t.x : 1.0 - t.x) * (d.y == 1 ? t.y : 1.0 - t.y);
+      if (u_edges == WG_SPLAT_EDGES_WRAP)
+        cell = ivec2 (wrap_index (cell.x, size.x), wrap_index (cell.y, size.y));
+      else if (any (lessThan (cell, ivec2 (0))) || any (greaterThanEqual (cell, size)))
+        continue;
+      uint base = CHANNELS * (uint (cell.y) * u_size.x + uint (cell.x));
+      for (uint ch = 0u; ch < CHANNELS; ch++)
+        atomicAdd (s[base + ch], int (round (weight * value[ch] * WG_SPLAT_FIXED_SCALE)));
+    }
+}
+#else
+#include "wg-field.glsl"
+
+layout (std430, binding = 2) restrict readonly buffer Terms { uvec4 terms[]; };
+layout (std430, binding = 3) restrict readonly buffer Coefs { float coefs[]; };
+
+/* Index i + d along an axis of n cells: wrapped, mirrored at walls through
+ * the first and last cells, or -1 outside (wg-wave-particles.c). */
+int
+axis_index (int i, int d, int n)
+{
+  int k = i + d;
+  if (k >= 0 && k < n)
+    return k;
+  if (u_edges == WG_SPLAT_EDGES_WRAP)
+    return ((k % n) + n) % n;
+  if (u_edges == WG_SPLAT_EDGES_WALLS)
+    k = k < 0 ? -k : 2 * (n - 1) - k;
+  return u_edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
+}
+
+/* A wall's image of a particle has its direction mirrored across the wall:
+ * A c s changes sign. −1 for that channel read at k in place of virtual_k
+ * beyond a wall. */
+float
+image_sign (uint src, int k, int virtual_k)
+{
+  return src == uint (WG_SPLAT_CHANNEL_CS) && u_edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0 : 1.0;
+}
+
+#ifdef ROWS
+layout (std430, binding = 1) restrict readonly buffer Splat { int s[]; };
+layout (std430, binding = 4) restrict writeonly buffer Tmp { float tmp[]; };
+
+void
+main ()
+{
+  uvec2 p;
+  if (!wg_cell (p))
+    return;
+  uvec4 term = terms[u_term];
+  float sum = 0.0;
+  for (int a = -u_rx; a <= u_rx; a++)
+    {
+      int c = axis_index (int (p.x), -a, int (u_size.x));
+      if (c >= 0)
+        sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
+               (float (s[CHANNELS * (p.y * u_size.x + uint (c)) + term.x]) /
+                WG_SPLAT_FIXED_SCALE);
+    }
+  tmp[p.y * u_size.x + p.x] = sum;
+}
+#else
+layout (std430, binding = 4) restrict readonly buffer Tmp { float tmp[]; };
+layout (std430, binding = 5) restrict buffer Out { float o[]; };
+
+void
+main ()
+{
+  uvec2 p;
+  if (!wg_cell (p))
+    return;
+  uvec4 term = terms[u_term];
+  float sum = 0.0;
+  for (int b = -u_ry; b <= u_ry; b++)
+    {
+      int r = axis_index (int (p.y), -b, int (u_size.y));
+      if (r >= 0)
+        sum += coefs[term.w + uint (b + u_ry)] * image_sign (term.x, r, int (p.y) - b) *
+               tmp[uint (r) * u_size.x + p.x];
+    }
+  uint i = 3u * (p.y * u_size.x + p.x);
+  if (u_term == 0u)
+    o[i] = o[i + 1u] = o[i + 2u] = 0.0;
+  o[i + term.y] += sum;
+  if (u_term + 1u == u_n_terms)
+    {
+      o[i] *= -u_strength;
+      o[i + 1u] *= -u_strength;
+    }
+}
+#endif
+#endif

@@ -1,0 +1,255 @@
+/* test-particle-emitter.c — particle-emitter against water-wave physics
+ * (papers/004 §3.2–3.5): a drop's ring spreads at the group speed of
+ * ω² = g k tanh(k d) computed here, stays round through subdivisions, keeps
+ * its total amplitude (volume), reflects off a wall as the ring of a mirrored
+ * source (image method); plan states and thread counts change nothing. */
+#include "wg-test-util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A 64 m pool of 128 × 128 cells at 10 fps with one emitter "drop" of
+ * particles of radius 1 m (two cells; λ = 2 m) and a splat-filter "splat". */
+static WgGraph *
+drop_graph (const char *drops, const char *walls, const char *min_amplitude)
+{
+  const double radius = 1.0;
+  WgGraph *g = wg_test_graph (128, 64, 10, 1);
+  g_autofree char *d = g_strdup_printf ("drops=%s", drops);
+  g_autofree char *r = g_strdup_printf ("radius=%.17g", radius);
+  wg_test_add (g, "particle-emitter", "drop", d, r, "ring=4", walls, min_amplitude, NULL);
+  wg_test_add (g, "splat-filter", "splat", r, "strength=0",
+               strcmp (walls, "walls=true") == 0 ? "edges=walls" : "edges=open", NULL);
+  wg_test_link (g, "drop:particles", "splat:particles");
+  return g;
+}
+
+/* The set after evaluating frames @from … @to in turn (a stateful plan
+ * steps one frame at a time). */
+static const WgParticleSet *
+run_frames (WgPlan *plan, gint64 from, gint64 to)
+{
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = from; f <= to; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, &error));
+  g_assert_no_error (error);
+  const WgParticleSet *set =
+    wg_buffer_read_particles (wg_plan_get_node_output (plan, "drop", "particles"), &error);
+  g_assert_no_error (error);
+  return set;
+}
+
+/* Group speed of λ = 2r in deep water: half of √(g/k), k = π/r. */
+static double
+deep_group_speed (double r)
+{
+  return 0.5 * sqrt (9.81 * r / G_PI);
+}
+
+/* A drop in deep still water: after 32 s the ring's radius is c_g t within
+ * 2% (on the particles and on the splatted field's crest), its spread at
+ * most one cell after five generations of subdivision, and Σ A as emitted. */
+static void
+test_ring (void)
+{
+  const double r = 1.0, c = deep_group_speed (r);
+  g_autoptr (WgGraph) g = drop_graph ("[{\"x\": 32, \"y\": 32, \"time\": 0, \"volume\": 0.2}]",
+                                      "walls=false", "min_amplitude=0");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const double a0 = 0.2 / (4 * r * r * (G_PI / 2 - 2 / G_PI));
+  const gint64 frames = 320;
+  const WgParticleSet *set = run_frames (plan, 0, frames);
+  double lo = INFINITY, hi = 0, sum = 0, sum_a = 0;
+  float smallest = INFINITY;
+  for (guint k = 0; k < set->count; k++)
+    {
+      const WgParticle *q = &set->particles[k];
+      double d = hypot (q->x - 32, q->y - 32);
+      lo = MIN (lo, d);
+      hi = MAX (hi, d);
+      sum += d;
+      sum_a += q->amplitude;
+      smallest = MIN (smallest, q->dispersion);
+    }
+  const double t = frames / 10.0, mean = sum / set->count;
+  /* Five generations: the dispersion went from 2π/4 to 2π/4 / 3⁵ or less. */
+  const int generations = (int) lround (log ((G_PI / 2) / smallest) / log (3));
+  g_test_message ("%u particles, %d generations: ring radius %.4f m (%.4f…%.4f), c_g t = %.4f m; "
+                  "Σ A = %.9g, emitted %.9g", set->count, generations, mean, lo, hi, c * t, sum_a,
+                  4 * a0);
+  g_assert_cmpint (generations, >=, 5);
+  g_assert_cmpfloat (fabs (mean - c * t), <=, 0.02 * c * t);
+  g_assert_cmpfloat (hi - lo, <=, 0.5);
+  g_assert_cmpfloat (fabs (sum_a - 4 * a0), <=, 1e-5 * 4 * a0);
+
+  /* The field's crest along 16 rays: the cell of largest h (cells of 0.5 m). */
+  const float *h = wg_test_eval (plan, frames, "splat:displacement");
+  for (int ray = 0; ray < 16; ray++)
+    {
+      double best = -1, at = 0;
+      for (double d = 1; d < 31; d += 0.25)
+        {
+          int i = (int) lround (2 * (32 + d * cos (ray * G_PI / 8)));
+          int j = (int) lround (2 * (32 + d * sin (ray * G_PI / 8)));
+          double v = h[3 * (j * 128 + i) + 2];
+          if (v > best)
+            best = v, at = hypot (i - 64, j - 64) / 2;
+        }
+      g_assert_cmpfloat (fabs (at - c * t), <=, 0.02 * c * t);
+    }
+}
+
+/* In 0.3 m of water at the phase speed: c = √(g/k · tanh(k d)), k = π/r,
+ * and at the group speed c/2 (1 + 2kd / sinh 2kd): ring radius after 10 s
+ * within 2%. */
+static void
+test_shallow_speeds (void)
+{
+  const double k = G_PI / 1.0, depth = 0.3;
+  const double phase = sqrt (9.81 / k * tanh (k * depth));
+  const double group = 0.5 * phase * (1 + 2 * k * depth / sinh (2 * k * depth));
+  for (int p = 0; p < 2; p++)
+    {
+      g_autoptr (WgGraph) g = drop_graph ("[{\"x\": 32, \"y\": 32, \"volume\": 0.1}]",
+                                          "walls=false", "min_amplitude=0");
+      g_assert_true (wg_graph_set_param_from_text (g, "drop", "depth", "0.3", NULL));
+      g_assert_true (wg_graph_set_param_from_text (g, "drop", "speed", p ? "phase" : "group",
+                                                   NULL));
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      const WgParticleSet *set = run_frames (plan, 0, 100);
+      const double expected = (p ? phase : group) * 10.0;
+      for (guint q = 0; q < set->count; q++)
+        {
+          const WgParticle *w = &set->particles[q];
+          g_assert_cmpfloat (fabs (hypot (w->x - 32, w->y - 32) - expected), <=, 0.02 * expected);
+        }
+      g_test_message ("depth %g m, %s speed: ring %.4f m after 10 s", depth, p ? "phase" : "group",
+                      hypot (set->particles[0].x - 32, set->particles[0].y - 32));
+    }
+  g_assert_cmpfloat (group, <, 0.9 * phase);
+}
+
+/* Σ A through subdivisions at every step, within 1e-5. */
+static void
+test_conservation (void)
+{
+  g_autoptr (WgGraph) g = drop_graph ("[{\"x\": 20, \"y\": 30, \"time\": 0.5, \"volume\": -0.1}]",
+                                      "walls=true", "min_amplitude=0");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const double emitted = -0.1 / (G_PI / 2 - 2 / G_PI);
+  guint most = 0;
+  for (gint64 f = 0; f <= 300; f += 5)
+    {
+      const WgParticleSet *set = run_frames (plan, f, f + 4);
+      double sum = 0;
+      for (guint k = 0; k < set->count; k++)
+        sum += set->particles[k].amplitude;
+      /* The drop falls at 0.5 s, frame 5. */
+      const double expected = f < 5 ? 0 : emitted;
+      g_assert_cmpfloat (fabs (sum - expected), <=, 1e-5 * fabs (emitted));
+      most = MAX (most, set->count);
+    }
+  g_assert_cmpuint (most, >, 500);
+}
+
+/* A drop 5 m from the wall x = 0 gives, after reflection, the field of that
+ * drop without walls plus a drop at the mirrored point (−5 m), within 1e-3
+ * of the peak (the issue asks 2%). */
+static void
+test_reflection (void)
+{
+  g_autoptr (WgGraph) walled = drop_graph (
+    "[{\"x\": 5, \"y\": 32, \"time\": 0, \"volume\": 0.2}]", "walls=true",
+    "min_amplitude=0");
+  g_autoptr (WgGraph) image = drop_graph (
+    "[{\"x\": 5, \"y\": 32, \"time\": 0, \"volume\": 0.2}, "
+    "{\"x\": -5, \"y\": 32, \"time\": 0, \"volume\": 0.2}]", "walls=false",
+    "min_amplitude=0");
+  g_autoptr (WgPlan) a = wg_test_plan (walled, 2);
+  g_autoptr (WgPlan) b = wg_test_plan (image, 2);
+  /* 20 s: the ring (17.7 m) has met the wall at x = 0 but no other. */
+  run_frames (a, 0, 199);
+  run_frames (b, 0, 199);
+  gsize n1, n2;
+  g_autofree float *x = wg_test_eval_copy (a, 200, "splat:displacement", &n1);
+  g_autofree float *y = wg_test_eval_copy (b, 200, "splat:displacement", &n2);
+  g_assert_cmpuint (n1, ==, n2);
+  /* Cells 3 m and more from the wall: nearer, the open splat of the image
+   * graph misses the bumps of particles beyond x = 0. */
+  double worst = 0, peak = 0;
+  guint worst_i = 0;
+  for (gsize k = 0; k < n1 / 3; k++)
+    {
+      if (k % 128 < 6)
+        continue;
+      if (fabs (x[3 * k + 2] - y[3 * k + 2]) > worst)
+        worst = fabs (x[3 * k + 2] - y[3 * k + 2]), worst_i = k % 128;
+      peak = MAX (peak, fabs (y[3 * k + 2]));
+    }
+  g_test_message ("reflection vs image source: max difference %.3g m (column %u), peak %.3g m",
+                  worst, worst_i, peak);
+  g_assert_cmpfloat (peak, >, 0);
+  g_assert_cmpfloat (worst, <=, 1e-3 * peak);
+}
+
+/* A plan restored from frame 40's state, and one with another thread
+ * count, give the same particle bytes at frame 90. */
+static void
+test_resume (void)
+{
+  g_autoptr (WgGraph) g = drop_graph (
+    "[{\"x\": 12, \"y\": 40, \"time\": 0, \"volume\": 0.2}, "
+    "{\"x\": 50, \"y\": 9, \"time\": 6, \"volume\": -0.1}]", "walls=true",
+    "min_amplitude=1e-4");
+  g_autoptr (WgPlan) first = wg_test_plan (g, 1);
+  g_autoptr (WgPlan) other = wg_test_plan (g, 3);
+  g_autoptr (WgPlan) resumed = wg_test_plan (g, 2);
+  g_autoptr (GError) error = NULL;
+  run_frames (first, 0, 40);
+  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_restore_state (resumed, state, &error));
+  g_assert_no_error (error);
+  const WgParticleSet *sets[3];
+  WgPlan *plans[3] = { first, other, resumed };
+  for (int p = 0; p < 3; p++)
+    {
+      sets[p] = run_frames (plans[p], p == 1 ? 0 : 41, 90);
+      g_assert_cmpuint (sets[p]->count, >, 100);
+    }
+  const gsize bytes = sizeof *sets[0] + sets[0]->count * sizeof (WgParticle);
+  g_assert_cmpmem (sets[0], bytes, sets[1], sizeof *sets[1] + sets[1]->count * sizeof (WgParticle));
+  g_assert_cmpmem (sets[0], bytes, sets[2], sizeof *sets[2] + sets[2]->count * sizeof (WgParticle));
+}
+
+/* A full set counts what it could not make and says so in the note. */
+static void
+test_overflow (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (64, 64, 10, 1);
+  wg_test_add (g, "particle-emitter", "drop", "capacity=16", "ring=8",
+               "drops=[{\"x\": 32, \"y\": 32, \"volume\": 0.1}, "
+               "{\"x\": 10, \"y\": 10, \"volume\": 0.1}, {\"x\": 50, \"y\": 10, \"volume\": 0.1}]",
+               NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const WgParticleSet *set = run_frames (plan, 0, 0);
+  g_assert_cmpuint (set->count, ==, 16);
+  g_assert_cmpuint (set->dropped, ==, 8);
+  gboolean warning = FALSE;
+  const char *note = wg_plan_get_node_note (plan, "drop", &warning);
+  g_assert_true (warning);
+  g_assert_cmpstr (note, ==, "8 particles did not fit the capacity of 16 (raise capacity)");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/particle-emitter/ring", test_ring);
+  g_test_add_func ("/particle-emitter/shallow-speeds", test_shallow_speeds);
+  g_test_add_func ("/particle-emitter/conservation", test_conservation);
+  g_test_add_func ("/particle-emitter/reflection", test_reflection);
+  g_test_add_func ("/particle-emitter/resume", test_resume);
+  g_test_add_func ("/particle-emitter/overflow", test_overflow);
+  return g_test_run ();
+}

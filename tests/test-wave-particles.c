@@ -1,0 +1,429 @@
+/* test-wave-particles.c — the particles port type (WgParticleSet buffers:
+ * header, lazy CPU/GPU sync, plan states) and splat-filter (papers/004
+ * eq. 1–4, 8–9) against eq. 2 and eq. 4 evaluated directly here, the bump's
+ * closed-form volume, thread counts and the other backend.
+ *
+ * The particles come from "test-particles", a stateful node registered by
+ * this test: it loads the set in `particles` on its first step and moves
+ * every particle by (step_x, 0) m on each later one (wrapping in x). */
+#include "wg-test-util.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#define MAX_TEST_PARTICLES 4096
+
+static WgParticle particles[MAX_TEST_PARTICLES];
+static guint n_particles;
+
+typedef struct {
+  gint64 capacity;
+  double step_x;
+} SourceParams;
+
+static const WgParamSpec source_params[] = {
+  { "capacity", "Capacity", WG_PARAM_INT, "", "Particle slots", 64, 1, 1 << 20, 1, 4096,
+    .flags = WG_PARAM_FLAG_PREPARE, .offset = offsetof (SourceParams, capacity) },
+  { "step_x", "Step", WG_PARAM_FLOAT, "m", "Move per step along x", 0, -10, 10, -1, 1,
+    .offset = offsetof (SourceParams, step_x) },
+};
+static const WgPortSpec source_outputs[] = {
+  { "particles", WG_PORT_PARTICLES, 8, FALSE, "The test's particles" },
+};
+
+static gboolean
+source_prepare (WgNodeContext *ctx, GError **error)
+{
+  const SourceParams *p = wg_ctx_params (ctx);
+  wg_ctx_define_particles (ctx, 0, (guint) p->capacity);
+  return TRUE;
+}
+
+static gboolean
+source_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  const SourceParams *p = wg_ctx_params (ctx);
+  WgParticleSet *set = wg_buffer_particles (wg_ctx_output (ctx, 0));
+  g_assert_cmpuint (set->capacity, ==, (guint) p->capacity);
+  const double lx = wg_ctx_settings (ctx)->extent[0];
+  if (set->count == 0)
+    {
+      set->count = MIN (n_particles, set->capacity);
+      set->dropped = n_particles - set->count;
+      memcpy (set->particles, particles, set->count * sizeof (WgParticle));
+      return TRUE;
+    }
+  for (guint k = 0; k < set->count; k++)
+    set->particles[k].x = (float) fmod (set->particles[k].x + p->step_x + lx, lx);
+  return TRUE;
+}
+
+static void
+source_reset (WgNodeContext *ctx)
+{
+  wg_buffer_zero (wg_ctx_output (ctx, 0));
+}
+
+static const WgNodeType source_type = {
+  .name = "test-particles",
+  .title = "Test particles",
+  .category = "Test",
+  .description = "The test's particle set, moved along x each step.",
+  .reference = "",
+  .outputs = source_outputs,
+  .n_outputs = G_N_ELEMENTS (source_outputs),
+  .params = source_params,
+  .n_params = G_N_ELEMENTS (source_params),
+  .params_size = sizeof (SourceParams),
+  .flags = WG_NODE_STATEFUL,
+  .prepare = source_prepare,
+  .process_cpu = source_process_cpu,
+  .reset = source_reset,
+};
+
+static void
+ensure_source (void)
+{
+  if (wg_node_type_find (source_type.name) == &source_type)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_node_type_register (&source_type, &error));
+  g_assert_no_error (error);
+}
+
+static WgParticle
+particle (double x, double y, double angle, double amplitude, double radius)
+{
+  return (WgParticle) { (float) x, (float) y, (float) x, (float) y, (float) angle, 0.1f,
+                        (float) amplitude, (float) radius };
+}
+
+/* A graph test-particles → splat-filter on an n × n grid of @extent m. */
+static WgGraph *
+splat_graph (guint n, double extent, double radius, double strength, gboolean wrap)
+{
+  ensure_source ();
+  WgGraph *g = wg_test_graph (n, extent, 30, 1);
+  g_autofree char *cap = g_strdup_printf ("capacity=%u", MAX (n_particles, 1));
+  g_autofree char *r = g_strdup_printf ("radius=%.17g", radius);
+  g_autofree char *s = g_strdup_printf ("strength=%.17g", strength);
+  wg_test_add (g, "test-particles", "src", cap, NULL);
+  wg_test_add (g, "splat-filter", "splat", r, s, wrap ? "edges=wrap" : "edges=open", NULL);
+  wg_test_link (g, "src:particles", "splat:particles");
+  return g;
+}
+
+/* Direct sums at cell (i, j): eq. 2 for h, our eq. 4 (wg-wave-particles.c)
+ * for (Dx, Dy), over the test's particles. */
+static void
+direct_sum (double out[3], guint i, guint j, double dx, double radius, double strength)
+{
+  out[0] = out[1] = out[2] = 0;
+  for (guint k = 0; k < n_particles; k++)
+    {
+      const WgParticle *q = &particles[k];
+      double ddx = i * dx - q->x, ddy = j * dx - q->y;
+      double rho = hypot (ddx, ddy);
+      if (rho >= radius)
+        continue;
+      double bump = q->amplitude * 0.5 * (cos (G_PI * rho / radius) + 1);
+      double c = cos (q->angle), s = sin (q->angle);
+      double along = rho > 0 ? (c * ddx + s * ddy) / rho : 0;
+      double hor = -strength * bump * along * sin (G_PI * rho / radius);
+      out[0] += hor * c;
+      out[1] += hor * s;
+      out[2] += bump;
+    }
+}
+
+/* The largest difference between field @d (n × n cells of @dx) and the
+ * direct sums over the test's particles. */
+static double
+worst_vs_direct (const float *d, guint n, double dx, double radius, double strength)
+{
+  double worst = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        double ref[3];
+        direct_sum (ref, i, j, dx, radius, strength);
+        for (int c = 0; c < 3; c++)
+          worst = MAX (worst, fabs (d[3 * (j * n + i) + c] - ref[c]));
+      }
+  return worst;
+}
+
+/* One particle on a cell, then one between cells: on the cell the field is
+ * eq. 2 and eq. 4 sampled directly, to ≤ 1e-6 of the amplitude. */
+static void
+test_single (void)
+{
+  const guint n = 64;
+  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.7, amp = 0.25;
+  n_particles = 1;
+  particles[0] = particle (20 * dx, 33 * dx, 0.6, amp, radius);
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, strength, FALSE);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const float *d = wg_test_eval (plan, 0, "splat:displacement");
+  double worst = worst_vs_direct (d, n, dx, radius, strength);
+  g_test_message ("single particle on a cell: max |field − eq. 2/4| = %.3g (A = %g)", worst,
+                  amp);
+  g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  g_assert_cmpfloat (fabs (d[3 * (33 * n + 20) + 2] - amp), <=, 1e-6 * amp);
+
+  /* Between cells, at (20.3, 33.7) cells: the bilinear splat makes the
+   * field the direct sums of four particles on the cells around it with
+   * the amplitude shared by the bilinear weights. */
+  const WgParticle between = particle (20.3 * dx, 33.7 * dx, 0.6, amp, radius);
+  particles[0] = between;
+  g_autoptr (WgGraph) g2 = splat_graph (n, lx, radius, strength, FALSE);
+  g_autoptr (WgPlan) plan2 = wg_test_plan (g2, 2);
+  d = wg_test_eval (plan2, 0, "splat:displacement");
+  double off = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        double rho = MIN (hypot (i * dx - between.x, j * dx - between.y), radius);
+        off = MAX (off, fabs (d[3 * (j * n + i) + 2] - amp * 0.5 * (cos (G_PI * rho / radius) + 1)));
+      }
+  n_particles = 4;
+  for (int k = 0; k < 4; k++)
+    particles[k] = particle ((20 + (k & 1)) * dx, (33 + (k >> 1)) * dx, 0.6,
+                             amp * ((k & 1) ? 0.3 : 0.7) * ((k >> 1) ? 0.7 : 0.3), radius);
+  worst = worst_vs_direct (d, n, dx, radius, strength);
+  g_test_message ("between cells: max |field − blend of 4| = %.3g, |h − eq. 2 at the true "
+                  "position| = %.3g", worst, off);
+  g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+}
+
+/* Edges "walls": a particle on the cell next to the wall x = 0 (and one
+ * in the corner) gives the direct sums of itself and its images across the
+ * walls, direction mirrored, to ≤ 1e-6 of the amplitude. */
+static void
+test_walls (void)
+{
+  const guint n = 64;
+  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.8, amp = 0.2;
+  const WgParticle a = particle (1 * dx, 30 * dx, 0.6, amp, radius);
+  const WgParticle b = particle (2 * dx, 1 * dx, 2.0, -amp, radius);
+  n_particles = 2;
+  particles[0] = a;
+  particles[1] = b;
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, strength, FALSE);
+  g_assert_true (wg_graph_set_param_from_text (g, "splat", "edges", "walls", NULL));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const float *d = wg_test_eval (plan, 0, "splat:displacement");
+  n_particles = 6;
+  particles[2] = particle (-a.x, a.y, G_PI - a.angle, amp, radius);
+  particles[3] = particle (-b.x, b.y, G_PI - b.angle, -amp, radius);
+  particles[4] = particle (b.x, -b.y, -b.angle, -amp, radius);
+  particles[5] = particle (-b.x, -b.y, b.angle - G_PI, -amp, radius);
+  double worst = worst_vs_direct (d, n, dx, radius, strength);
+  g_test_message ("walls: max |field − particles and images| = %.3g", worst);
+  g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  /* Nothing moves through the wall. */
+  for (guint j = 0; j < n; j++)
+    g_assert_cmpfloat (fabs (d[3 * (j * n)]), <=, 1e-6 * amp);
+}
+
+/* Splat then filter conserves volume: ∫h dA = Σ A · r² (π/2 − 2/π), the
+ * bump's closed-form volume, for particles anywhere (bilinear splat;
+ * periodic patch, bumps crossing edges). r = 20 cells, where the grid's sum
+ * of the sampled bump is within 3e-6 of the integral. */
+static void
+test_volume (void)
+{
+  const guint n = 128;
+  const double lx = 32, dx = lx / n, radius = 20 * dx;
+  GRand *rand = g_rand_new_with_seed (7);
+  double expected = 0;
+  n_particles = 200;
+  for (guint k = 0; k < n_particles; k++)
+    {
+      double amp = g_rand_double_range (rand, -0.2, 0.3);
+      particles[k] = particle (g_rand_double_range (rand, 0, lx), g_rand_double_range (rand, 0, lx),
+                               g_rand_double_range (rand, 0, 2 * G_PI), amp, radius);
+      expected += amp * radius * radius * (G_PI / 2 - 2 / G_PI);
+    }
+  g_rand_free (rand);
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1, TRUE);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const float *d = wg_test_eval (plan, 0, "splat:displacement");
+  double volume = 0, scale = 0;
+  for (guint k = 0; k < n * n; k++)
+    volume += d[3 * k + 2] * dx * dx;
+  for (guint k = 0; k < n_particles; k++)
+    scale += fabs (particles[k].amplitude) * radius * radius * (G_PI / 2 - 2 / G_PI);
+  g_test_message ("∫h dA = %.9g m³, Σ A·V = %.9g m³, difference %.3g of Σ|A|·V",
+                  volume, expected, fabs (volume - expected) / scale);
+  g_assert_cmpfloat (fabs (volume - expected), <=, 1e-5 * scale);
+}
+
+static void
+random_particles (guint n, double lx, double radius)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  n_particles = n;
+  for (guint k = 0; k < n; k++)
+    particles[k] = particle (g_rand_double_range (rand, 0, lx), g_rand_double_range (rand, 0, lx),
+                             g_rand_double_range (rand, 0, 2 * G_PI),
+                             g_rand_double_range (rand, -0.05, 0.1), radius);
+  g_rand_free (rand);
+}
+
+/* Frame 0's displacement of two plans of the same graph: its length. */
+static gsize
+eval_pair (WgPlan *p1, WgPlan *p2, float **a, float **b)
+{
+  gsize n1, n2;
+  *a = wg_test_eval_copy (p1, 0, "splat:displacement", &n1);
+  *b = wg_test_eval_copy (p2, 0, "splat:displacement", &n2);
+  g_assert_cmpuint (n1, ==, n2);
+  return n1;
+}
+
+/* The same field for 1 and 3 threads, bit for bit. */
+static void
+test_threads (void)
+{
+  const guint n = 64;
+  const double lx = 16, radius = 1.1;
+  random_particles (500, lx, radius);
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1.5, TRUE);
+  g_autoptr (WgPlan) one = wg_test_plan (g, 1);
+  g_autoptr (WgPlan) three = wg_test_plan (g, 3);
+  g_autofree float *a = NULL, *b = NULL;
+  gsize n_values = eval_pair (one, three, &a, &b);
+  g_assert_cmpmem (a, n_values * sizeof (float), b, n_values * sizeof (float));
+}
+
+/* GPU against CPU on 500 particles: ≤ 1e-4 of the field's largest value. */
+static void
+test_parity (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  const guint n = 64;
+  const double lx = 16, radius = 1.1;
+  random_particles (500, lx, radius);
+  for (int wrap = 0; wrap < 2; wrap++)
+    {
+      g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1.5, wrap);
+      g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
+      g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
+      g_autofree float *a = NULL, *b = NULL;
+      gsize nc = eval_pair (cpu, gpu, &a, &b);
+      double worst = 0, peak = 0;
+      for (gsize k = 0; k < nc; k++)
+        {
+          worst = MAX (worst, fabs (a[k] - b[k]));
+          peak = MAX (peak, fabs (a[k]));
+        }
+      g_test_message ("wrap %d: max |cpu − gpu| = %.3g, max |field| = %.3g", wrap, worst, peak);
+      g_assert_cmpfloat (peak, >, 0.05);
+      g_assert_cmpfloat (worst, <=, 1e-4 * peak);
+    }
+}
+
+/* The particle set's header and contents through the plan: capacity and
+ * count as the source set them, the overflow counted, and a plan restored
+ * from a saved state continuing with the same bytes (CPU, or the GPU copy
+ * read back). */
+static void
+test_buffer_state (void)
+{
+  random_particles (40, 10, 0.6);
+  ensure_source ();
+  g_autoptr (WgGraph) g = wg_test_graph (32, 10, 30, 1);
+  wg_test_add (g, "test-particles", "src", "capacity=30", "step_x=0.37", NULL);
+  wg_test_add (g, "splat-filter", "splat", "radius=0.6", NULL);
+  wg_test_link (g, "src:particles", "splat:particles");
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = 0; f <= 3; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, &error));
+  g_assert_no_error (error);
+  WgBuffer *b = wg_plan_get_node_output (plan, "src", "particles");
+  g_assert_cmpint (wg_buffer_get_kind (b), ==, WG_PORT_PARTICLES);
+  g_assert_cmpuint (wg_buffer_get_width (b), ==, 30);
+  const WgParticleSet *set = wg_buffer_read_particles (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (set->capacity, ==, 30);
+  g_assert_cmpuint (set->count, ==, 30);
+  g_assert_cmpuint (set->dropped, ==, 10);
+  /* Three steps of 0.37 m along x. */
+  g_assert_cmpfloat (fabs (set->particles[4].x - fmod (particles[4].x + 3 * 0.37, 10)), <, 1e-5);
+  g_autoptr (GBytes) state = wg_plan_save_state (plan, &error);
+  g_assert_no_error (error);
+
+  g_autoptr (WgPlan) resumed = wg_test_plan (g, 1);
+  g_assert_true (wg_plan_restore_state (resumed, state, &error));
+  g_assert_no_error (error);
+  for (gint64 f = 4; f <= 6; f++)
+    {
+      gsize na, nb;
+      g_autofree float *x = wg_test_eval_copy (plan, f, "splat:displacement", &na);
+      g_autofree float *y = wg_test_eval_copy (resumed, f, "splat:displacement", &nb);
+      g_assert_cmpmem (x, na * sizeof (float), y, nb * sizeof (float));
+    }
+  const WgParticleSet *s1 = wg_buffer_read_particles (b, &error);
+  const WgParticleSet *s2 = wg_buffer_read_particles (
+    wg_plan_get_node_output (resumed, "src", "particles"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (s1, sizeof *s1 + 30 * sizeof (WgParticle), s2,
+                   sizeof *s2 + 30 * sizeof (WgParticle));
+  g_assert_null (wg_buffer_particles (wg_plan_get_node_output (plan, "splat", "displacement")));
+}
+
+/* Particles of another radius are filtered with the node's, and its note
+ * says how many (both backends: the set comes from the CPU). */
+static void
+test_radius_note (void)
+{
+  random_particles (10, 16, 1.1);
+  particles[3].radius = 0.8f;
+  particles[7].radius = 1.3f;
+  g_autoptr (WgGraph) g = splat_graph (64, 16, 1.1, 1, FALSE);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  wg_test_eval (plan, 0, "splat:displacement");
+  gboolean warning = FALSE;
+  g_assert_cmpstr (wg_plan_get_node_note (plan, "splat", &warning), ==,
+                   "2 of 10 particles have a radius other than 1.1 m and are filtered with it "
+                   "(one splat-filter per radius)");
+  g_assert_true (warning);
+}
+
+/* A radius the grid cannot carry is refused where it is set. */
+static void
+test_radius_refused (void)
+{
+  n_particles = 1;
+  particles[0] = particle (1, 1, 0, 0.1, 0.1);
+  for (int k = 0; k < 2; k++)
+    {
+      g_autoptr (WgGraph) g = splat_graph (32, 8, k == 0 ? 0.1 : 30, 1, FALSE);
+      WgPlanOptions o = { .backend = wg_test_backend, .threads = 1 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
+      g_assert_null (plan);
+      g_assert_nonnull (error);
+      g_assert_true (g_str_has_prefix (error->message, "nodes[1] (\"splat\").params.radius: "));
+      g_assert_nonnull (strstr (error->message, "the bump needs 1 to 64"));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  wg_test_add_both ("splat-filter", "single", test_single);
+  wg_test_add_both ("splat-filter", "volume", test_volume);
+  wg_test_add_both ("splat-filter", "walls", test_walls);
+  wg_test_add_both ("splat-filter", "buffer-state", test_buffer_state);
+  wg_test_add_both ("splat-filter", "radius-refused", test_radius_refused);
+  wg_test_add_both ("splat-filter", "radius-note", test_radius_note);
+  g_test_add_func ("/splat-filter/threads", test_threads);
+  g_test_add_func ("/splat-filter/parity", test_parity);
+  return g_test_run ();
+}
