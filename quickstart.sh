@@ -101,7 +101,7 @@ case "${1:-}" in
     fi
     # The parsers of untrusted files under libFuzzer (clang, ASan+UBSan),
     # each for a while on its committed corpus: one more test apiece.
-    tools/fuzz.sh "${WAVEGRAPH_FUZZ_SECONDS:-20}" 2>&1 | tee -a "$log" || status=1
+    tools/fuzz.sh "${WAVEGRAPH_FUZZ_SECONDS:-10}" 2>&1 | tee -a "$log" || status=1
     summary "$log"
     rm -f "$log"
     exit $status
