@@ -498,9 +498,11 @@ wg_canvas_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, Gtk
       g_autofree char *channels = p->channels ? g_strdup_printf (", %u channel%s", p->channels,
                                                                  p->channels == 1 ? "" : "s")
                                               : g_strdup ("");
-      markup = g_markup_printf_escaped ("<b>%s</b> — %s %s%s%s\n%s", p->name,
+      markup = g_markup_printf_escaped ("<b>%s</b> — %s %s%s%s%s\n%s", p->name,
                                         output ? "output" : "input", wg_port_type_name (p->type),
-                                        channels, p->optional ? ", optional" : "", p->description);
+                                        channels, p->optional ? ", optional" : "",
+                                        p->previous_frame ? ", reads the previous frame" : "",
+                                        p->description);
     }
   else if ((v = wg_canvas_node_at (self, gx, gy)))
     {

@@ -204,6 +204,14 @@ struct _WgParamSpec {
  * An input or output port. @channels is the channel count of a field port
  * (0: any); an image port has 4 (RGBA) and may say 0 or 4. Optional
  * inputs may stay unlinked.
+ *
+ * @previous_frame (field inputs of stateful nodes only): the input reads
+ * what its link carried at the end of the previous evaluation — zeros on
+ * the first frame and after a reset — instead of this frame's value. Links
+ * into such an input do not count as dependencies, so they may close a
+ * loop: a floating body reads the water its own wake made a frame ago
+ * while the graph stays a schedule. The plan keeps the copy (saved with
+ * the node's state, so resumed bakes stay bit-exact).
  */
 typedef struct {
   const char *name;
@@ -211,6 +219,7 @@ typedef struct {
   unsigned channels;
   gboolean optional;
   const char *description;
+  gboolean previous_frame;
 } WgPortSpec;
 
 typedef enum {

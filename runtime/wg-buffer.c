@@ -69,6 +69,31 @@ wg_buffer_new_particles (guint capacity, const double extent[2], WgGpuContext *g
   return b;
 }
 
+WgBuffer *
+wg_buffer_new_like (const WgBuffer *src)
+{
+  WgBuffer *b = g_new (WgBuffer, 1);
+  *b = *src;
+  b->data = NULL;
+  b->mapped_bytes = 0;
+  b->window_edge = b->window_ring = 0;
+  b->cpu_valid = FALSE;
+  b->ssbo = 0;
+  b->gpu_valid = FALSE;
+  b->texture = 0;
+  b->texture_current = FALSE;
+  b->texture_fills = 0;
+  return b;
+}
+
+gboolean
+wg_buffer_same_shape (const WgBuffer *a, const WgBuffer *b)
+{
+  return a->kind == b->kind && a->width == b->width && a->height == b->height &&
+         a->channels == b->channels && a->n_floats == b->n_floats &&
+         a->extent[0] == b->extent[0] && a->extent[1] == b->extent[1];
+}
+
 static void
 release_cpu_storage (WgBuffer *b)
 {
@@ -250,6 +275,42 @@ sync_to_gpu (WgBuffer *b, GError **error)
         return FALSE;
     }
   b->gpu_valid = TRUE;
+  return TRUE;
+}
+
+gboolean
+wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error)
+{
+  g_return_val_if_fail (wg_buffer_same_shape (dst, src), FALSE);
+  if (src->gpu_valid && dst->gpu)
+    {
+      /* GPU to GPU: no round trip through the CPU. */
+      ensure_gpu_storage (dst);
+      glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+      glBindBuffer (GL_COPY_READ_BUFFER, src->ssbo);
+      glBindBuffer (GL_COPY_WRITE_BUFFER, dst->ssbo);
+      glCopyBufferSubData (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                           (GLsizeiptr) buffer_bytes (src));
+      glBindBuffer (GL_COPY_READ_BUFFER, 0);
+      glBindBuffer (GL_COPY_WRITE_BUFFER, 0);
+      if (!wg_gpu_check ("copying a buffer on the GPU", error))
+        return FALSE;
+      dst->gpu_valid = TRUE;
+      dst->cpu_valid = FALSE;
+    }
+  else
+    {
+      const float *data = wg_buffer_cpu (src, error);
+      if (data == NULL)
+        return FALSE;
+      ensure_cpu_storage (dst);
+      memcpy (dst->data, data, buffer_bytes (src));
+      dst->cpu_valid = TRUE;
+      dst->gpu_valid = FALSE;
+    }
+  dst->depth = src->depth;
+  dst->gravity = src->gravity;
+  dst->texture_current = FALSE;
   return TRUE;
 }
 

@@ -70,7 +70,9 @@ print_ports (GString *out, const char *what, const WgPortSpec *ports, guint n, g
   for (guint i = 0; i < n; i++)
     {
       const WgPortSpec *p = &ports[i];
-      g_autofree char *ch = p->channels ? g_strdup_printf (", %u ch", p->channels) : g_strdup ("");
+      g_autofree char *n_ch =
+        p->channels ? g_strdup_printf (", %u ch", p->channels) : g_strdup ("");
+      g_autofree char *ch = g_strconcat (n_ch, p->previous_frame ? ", previous frame" : "", NULL);
       if (md)
         {
           g_autofree char *desc = md_cell (p->description);
@@ -207,6 +209,8 @@ add_ports_json (JsonBuilder *b, const char *name, const WgPortSpec *ports, guint
       json_builder_add_int_value (b, ports[i].channels);
       json_builder_set_member_name (b, "optional");
       json_builder_add_boolean_value (b, ports[i].optional);
+      json_builder_set_member_name (b, "previous_frame");
+      json_builder_add_boolean_value (b, ports[i].previous_frame);
       json_builder_set_member_name (b, "description");
       json_builder_add_string_value (b, ports[i].description);
       json_builder_end_object (b);

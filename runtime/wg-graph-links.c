@@ -22,7 +22,16 @@ wg_graph_input_link (const WgGraph *graph, const WgNodeInst *node, guint port)
   return NULL;
 }
 
-/* Is @target reachable from @start following links downstream? */
+/* Does @l feed an input that reads the previous frame (see WgPortSpec)?
+ * Such a link orders nothing within a frame. */
+static gboolean
+link_is_delayed (const WgLink *l)
+{
+  return l->to->type->inputs[l->to_port].previous_frame;
+}
+
+/* Is @target reachable from @start following links downstream (within a
+ * frame: not through previous-frame inputs)? */
 static gboolean
 reaches (const WgGraph *graph, const WgNodeInst *start, const WgNodeInst *target)
 {
@@ -37,7 +46,7 @@ reaches (const WgGraph *graph, const WgNodeInst *start, const WgNodeInst *target
       for (guint i = 0; i < graph->links->len; i++)
         {
           const WgLink *l = &g_array_index (graph->links, WgLink, i);
-          if (l->from != n || g_hash_table_contains (seen, l->to))
+          if (l->from != n || link_is_delayed (l) || g_hash_table_contains (seen, l->to))
             continue;
           if (l->to == target)
             return TRUE;
@@ -99,7 +108,7 @@ wg_graph_link (WgGraph *graph, const char *from_node, const char *from_port,
                    existing->from->type->outputs[existing->from_port].name);
       return FALSE;
     }
-  if (reaches (graph, to, from))
+  if (!to->type->inputs[tp].previous_frame && reaches (graph, to, from))
     {
       g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_CYCLE,
                    "linking %s:%s to %s:%s would create a cycle (%s already depends on %s)",
@@ -310,7 +319,8 @@ wg_graph_topo_order (const WgGraph *graph, GError **error)
   for (guint i = 0; i < graph->links->len; i++)
     {
       const WgLink *l = &g_array_index (graph->links, WgLink, i);
-      indegree[wg_graph_node_index (graph, l->to)]++;
+      if (!link_is_delayed (l))
+        indegree[wg_graph_node_index (graph, l->to)]++;
     }
   /* Kahn's algorithm; always take the first ready node in file order so the
    * schedule does not depend on hash order. O(n²) is fine for graph sizes. */
@@ -338,7 +348,7 @@ wg_graph_topo_order (const WgGraph *graph, GError **error)
       for (guint i = 0; i < graph->links->len; i++)
         {
           const WgLink *l = &g_array_index (graph->links, WgLink, i);
-          if (l->from == node)
+          if (l->from == node && !link_is_delayed (l))
             indegree[wg_graph_node_index (graph, l->to)]--;
         }
     }

@@ -21,6 +21,7 @@ wg_node_context_new (WgPlan *plan, guint graph_index)
   ctx->inst = g_ptr_array_index (plan->graph->nodes, graph_index);
   ctx->graph_index = graph_index;
   ctx->inputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
+  ctx->delayed = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_inputs, 1));
   ctx->outputs = g_new0 (WgBuffer *, MAX (ctx->inst->type->n_outputs, 1));
   ctx->output_used = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
   ctx->output_alias = g_new0 (gboolean, MAX (ctx->inst->type->n_outputs, 1));
@@ -46,6 +47,9 @@ wg_node_context_free (WgNodeContext *ctx)
   g_free (ctx->outputs);
   g_free (ctx->output_alias);
   g_free (ctx->inputs);
+  for (guint i = 0; i < ctx->inst->type->n_inputs; i++)
+    wg_buffer_free (ctx->delayed[i]);
+  g_free (ctx->delayed);
   g_free (ctx->output_used);
   g_free (ctx->output_requested);
   g_free (ctx->input_changed);

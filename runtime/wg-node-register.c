@@ -128,6 +128,13 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
                        port->channels);
       if (port->description == NULL)
         return refuse (type, error, "%s.description: missing", where);
+      /* The plan keeps a previous-frame copy only of a field, with the
+       * state of the node that steps once per frame reading it. */
+      if (port->previous_frame &&
+          (ports != type->inputs || port->type != WG_PORT_FIELD ||
+           !(type->flags & WG_NODE_STATEFUL)))
+        return refuse (type, error, "%s.previous_frame: only a stateful node's field input "
+                       "may read the previous frame", where);
     }
   return TRUE;
 }

@@ -37,6 +37,8 @@ struct _WgNodeContext {
   WgNodeInst *inst;       /* in plan->graph */
   guint graph_index;
   WgBuffer **inputs;      /* borrowed from upstream nodes; NULL when unlinked */
+  WgBuffer **delayed;     /* per input reading the previous frame: the plan's copy of what
+                           * its link carried (owned; inputs[p] points at it), or NULL */
   WgBuffer **outputs;     /* owned, except where output_alias says */
   gboolean *output_alias; /* bypassed nodes: the output is an input's buffer, borrowed */
   gboolean *output_used;
@@ -126,6 +128,30 @@ void wg_plan_threads_leave (int caller);
 gboolean wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancellable,
                               WgPlanProgressFunc progress, gpointer progress_data,
                               GError **error);
+
+/* wg-plan-feedback.c */
+
+/**
+ * wg_plan_delayed_input:
+ * The buffer @ctx's input @port reads when it reads the previous frame
+ * through @link: the plan's copy, made (zeros) or remade to the shape of
+ * the link's source output, or of the graph's grid while the source is
+ * not prepared yet. Marks that output as read whole (no row window).
+ */
+WgBuffer *wg_plan_delayed_input (WgPlan *plan, WgNodeContext *ctx, guint port,
+                                 const WgLink *link);
+/** wg_plan_delayed_stale: some previous-frame copy of @ctx no longer has its source's shape. */
+gboolean wg_plan_delayed_stale (WgPlan *plan, WgNodeContext *ctx);
+/** wg_plan_zero_previous_frames: clears every previous-frame copy (a reset). */
+void wg_plan_zero_previous_frames (WgPlan *plan);
+/**
+ * wg_plan_keep_previous_frames:
+ * Copies what each link into a previous-frame input (WgPortSpec) carries
+ * now into the reading node's copy, for its next frame; a copy whose
+ * source changed shape starts over from zeros and prepares the reader
+ * again. Called after every whole evaluation.
+ */
+gboolean wg_plan_keep_previous_frames (WgPlan *plan, GError **error);
 
 /* wg-node-context.c */
 

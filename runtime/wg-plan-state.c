@@ -31,6 +31,41 @@ plan_checksum (const WgPlan *plan)
   return g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, (gssize) len);
 }
 
+/* A stateful node's state: its outputs, then the copies of the previous
+ * frame its inputs read (wg-plan-feedback.c), in port order. */
+static guint
+state_buffers (const WgNodeContext *ctx)
+{
+  guint n = ctx->inst->type->n_outputs;
+  for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
+    n += ctx->delayed[p] != NULL;
+  return n;
+}
+
+static guint
+state_input (const WgNodeContext *ctx, guint k)
+{
+  guint p = 0;
+  for (guint seen = 0;; p++)
+    if (ctx->delayed[p] && seen++ == k)
+      return p;
+}
+
+static WgBuffer *
+state_buffer (const WgNodeContext *ctx, guint k)
+{
+  guint n = ctx->inst->type->n_outputs;
+  return k < n ? ctx->outputs[k] : ctx->delayed[state_input (ctx, k - n)];
+}
+
+static const char *
+state_buffer_name (const WgNodeContext *ctx, guint k)
+{
+  const WgNodeType *type = ctx->inst->type;
+  return k < type->n_outputs ? type->outputs[k].name
+                             : type->inputs[state_input (ctx, k - type->n_outputs)].name;
+}
+
 GBytes *
 wg_plan_save_state (WgPlan *plan, GError **error)
 {
@@ -51,9 +86,9 @@ wg_plan_save_state (WgPlan *plan, GError **error)
         continue;
       GVariantBuilder buffers;
       g_variant_builder_init (&buffers, G_VARIANT_TYPE ("a(uuuay)"));
-      for (guint o = 0; o < ctx->inst->type->n_outputs; o++)
+      for (guint o = 0; o < state_buffers (ctx); o++)
         {
-          WgBuffer *b = ctx->outputs[o];
+          WgBuffer *b = state_buffer (ctx, o);
           const float *data = wg_buffer_cpu (b, error);
           if (data == NULL)
             {
@@ -184,7 +219,7 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
       WgNodeInst *inst = wg_graph_lookup_node (plan->graph, id);
       WgNodeContext *ctx = inst ? wg_plan_context_for (plan, inst) : NULL;
       if (ctx == NULL || !wg_node_context_is_stateful (ctx) ||
-          g_variant_iter_n_children (buffers) != inst->type->n_outputs)
+          g_variant_iter_n_children (buffers) != state_buffers (ctx))
         {
           g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                        "the state's node \"%s\" does not match the graph", id);
@@ -195,7 +230,7 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
       for (guint o = 0; g_variant_iter_next (buffers, "(uuu@ay)", &w, &h, &c, &item); o++)
         {
           g_autoptr (GVariant) data = item;
-          WgBuffer *b = ctx->outputs[o];
+          WgBuffer *b = state_buffer (ctx, o);
           gsize n;
           const void *src = g_variant_get_fixed_array (data, &n, 1);
           if (w != b->width || h != b->height || c != b->channels ||
@@ -203,7 +238,7 @@ wg_plan_restore_state (WgPlan *plan, GBytes *bytes, GError **error)
             {
               g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                            "the state's %s.%s is %u×%u×%u, the graph's %u×%u×%u", id,
-                           inst->type->outputs[o].name, w, h, c, b->width, b->height,
+                           state_buffer_name (ctx, o), w, h, c, b->width, b->height,
                            b->channels);
               return FALSE;
             }

@@ -77,8 +77,11 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
   for (guint p = 0; p < type->n_inputs; p++)
     {
       const WgLink *l = wg_graph_input_link (plan->graph, ctx->inst, p);
-      ctx->inputs[p] = l ? wg_plan_context_for (plan, l->from)->outputs[l->from_port] : NULL;
       const WgPortSpec *spec = &type->inputs[p];
+      if (l && spec->previous_frame)
+        ctx->inputs[p] = wg_plan_delayed_input (plan, ctx, p, l);
+      else
+        ctx->inputs[p] = l ? wg_plan_context_for (plan, l->from)->outputs[l->from_port] : NULL;
       if (ctx->inputs[p] && spec->type == WG_PORT_FIELD && spec->channels &&
           ctx->inputs[p]->channels != spec->channels)
         {
@@ -216,6 +219,11 @@ wg_plan_new (const WgGraph *graph, const WgPlanOptions *options, GError **error)
   gboolean ok = TRUE;
   for (guint i = 0; i < plan->n_nodes && ok; i++)
     ok = prepare_node (plan, plan->nodes[i], error);
+  /* Readers of the previous frame prepared before their source guessed
+   * its shape: again where the guess was wrong. */
+  for (guint i = 0; i < plan->n_nodes && ok; i++)
+    if (wg_plan_delayed_stale (plan, plan->nodes[i]))
+      ok = prepare_node (plan, plan->nodes[i], error);
   wg_plan_threads_leave (caller_threads);
   if (!ok)
     {
@@ -248,6 +256,7 @@ wg_plan_reset (WgPlan *plan)
        * and what reads it then recomputes. */
       ctx->stepped = NO_STEP;
     }
+  wg_plan_zero_previous_frames (plan);
   wg_plan_threads_leave (caller_threads);
 }
 
@@ -423,6 +432,11 @@ wg_plan_evaluate_at (WgPlan *plan, gint64 frame, double t, GCancellable *cancell
   wg_plan_row_group_run (plan);
   if (progress)
     progress (plan->n_nodes, plan->n_nodes, NULL, progress_data);
+  GError *keep_error = NULL;
+  if (!wg_plan_keep_previous_frames (plan, &keep_error) && first_error == NULL)
+    first_error = keep_error;
+  else
+    g_clear_error (&keep_error);
   if (first_error)
     {
       g_propagate_error (error, first_error);

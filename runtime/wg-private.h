@@ -311,6 +311,20 @@ WgBuffer *wg_buffer_new_image (guint width, guint height, struct _WgGpuContext *
  */
 WgBuffer *wg_buffer_new_particles (guint capacity, const double extent[2],
                                    struct _WgGpuContext *gpu);
+/**
+ * wg_buffer_new_like: a buffer of @src's kind, shape, extent and GPU
+ * context, zero until first written; @src's contents are not copied.
+ */
+WgBuffer *wg_buffer_new_like (const WgBuffer *src);
+/** wg_buffer_same_shape: same kind, size, channels and extent. */
+gboolean wg_buffer_same_shape (const WgBuffer *a, const WgBuffer *b);
+/**
+ * wg_buffer_copy:
+ * Copies @src's current contents into @dst (same shape): on the GPU when
+ * @src's current copy is there and @dst may live there, else on the CPU.
+ * Errors: a failed GPU read back or copy.
+ */
+gboolean wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */
