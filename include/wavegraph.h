@@ -927,6 +927,21 @@ typedef struct {
 } WgParticleSet;
 
 /**
+ * WgContourSample:
+ * One sample of a moving body's waterline outline: the outline of the
+ * submerged part's footprint seen from above (papers/004 §4.4), whose
+ * motion makes waves (`particle-emitter`). 32 bytes, std430 alike.
+ */
+#define WG_BODY_CONTOUR 64
+typedef struct {
+  float x, y;    /* point on the outline (m, graph patch coordinates) */
+  float nx, ny;  /* outward unit normal of the outline, horizontal */
+  float vx, vy;  /* horizontal velocity of the hull at this point (m/s) */
+  float draft;   /* depth of the hull below the water surface here (m, ≥ 0) */
+  float length;  /* length of outline this sample stands for (m) */
+} WgContourSample;
+
+/**
  * wg_ctx_define_particles:
  * Called in prepare for a particles output @port: room for @capacity
  * particles (1 to WG_MAX_PARTICLES), none live, on the graph's patch.
