@@ -15,6 +15,7 @@ extern const WgNodeType wg_node_obstacle_mask;
 extern const WgNodeType wg_node_source;
 extern const WgNodeType wg_node_iwave;
 extern const WgNodeType wg_node_ambient_blend;
+extern const WgNodeType wg_node_combine;
 extern const WgNodeType wg_node_image_in;
 extern const WgNodeType wg_node_image_out;
 extern const WgNodeType wg_node_surface_shade;
@@ -35,6 +36,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_obstacle_mask,
   &wg_node_source,
   &wg_node_ambient_blend,
+  &wg_node_combine,
   &wg_node_particle_emitter,
   &wg_node_splat_filter,
   &wg_node_surface_shade,

@@ -14,12 +14,15 @@ typedef struct {
   gboolean wrap;
 } WgResampler;
 
-static inline float
-wg_resample (const WgResampler *r, float x, float y)
+/* The four cells around world point (x, y) (row-major cell indices 00, 10,
+ * 01, 11) and the bilinear weights (a along x, b along y) between them. */
+static inline void
+wg_resample_cells (const WgResampler *r, float x, float y, gsize cell[4], float *a, float *b)
 {
   float u = x * r->inv_dx, v = y * r->inv_dy;
   float fu = floorf (u), fv = floorf (v);
-  float a = u - fu, b = v - fv;
+  *a = u - fu;
+  *b = v - fv;
   int i0 = (int) fu, j0 = (int) fv, w = (int) r->width, h = (int) r->height;
   int i1, j1;
   if (r->wrap)
@@ -36,8 +39,28 @@ wg_resample (const WgResampler *r, float x, float y)
       i0 = CLAMP (i0, 0, w - 1);
       j0 = CLAMP (j0, 0, h - 1);
     }
-  const float *d = r->data;
-  float top = d[(gsize) j0 * r->width + i0] + a * (d[(gsize) j0 * r->width + i1] - d[(gsize) j0 * r->width + i0]);
-  float bottom = d[(gsize) j1 * r->width + i0] + a * (d[(gsize) j1 * r->width + i1] - d[(gsize) j1 * r->width + i0]);
+  cell[0] = (gsize) j0 * r->width + i0;
+  cell[1] = (gsize) j0 * r->width + i1;
+  cell[2] = (gsize) j1 * r->width + i0;
+  cell[3] = (gsize) j1 * r->width + i1;
+}
+
+/* Channel @c of @channels-channel @data at the cells and weights above. */
+static inline float
+wg_resample_blend (const float *data, guint channels, guint c, const gsize cell[4], float a,
+                   float b)
+{
+  float d00 = data[cell[0] * channels + c], d10 = data[cell[1] * channels + c];
+  float d01 = data[cell[2] * channels + c], d11 = data[cell[3] * channels + c];
+  float top = d00 + a * (d10 - d00), bottom = d01 + a * (d11 - d01);
   return top + b * (bottom - top);
+}
+
+static inline float
+wg_resample (const WgResampler *r, float x, float y)
+{
+  gsize cell[4];
+  float a, b;
+  wg_resample_cells (r, x, y, cell, &a, &b);
+  return wg_resample_blend (r->data, 1, 0, cell, a, b);
 }
