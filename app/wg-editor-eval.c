@@ -94,6 +94,7 @@ wg_eval_result_free (WgEvalResult *r)
   wg_eval_field_free (r->foam);
   wg_eval_field_free (r->sky);
   wg_eval_field_free (r->depth);
+  g_free (r->particles);
   wg_eval_field_free (r->view);
   g_free (r->view_node);
   g_free (r->view_port);
@@ -188,6 +189,36 @@ shade_input (WgPlan *plan, const char *port)
         return wg_plan_get_node_output (plan, from, from_port);
     }
   return NULL;
+}
+
+/* The live particles of every particles output, for the viewport's points:
+ * x, y, amplitude each (a GPU plan's sets are read back). */
+static void
+collect_particles (WgPlan *plan, WgEvalResult *r)
+{
+  const WgGraph *g = wg_plan_get_graph (plan);
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (float));
+  for (guint i = 0; i < wg_graph_get_n_nodes (g); i++)
+    {
+      const char *id = wg_graph_get_node_id (g, i);
+      const WgNodeType *type = wg_graph_get_node_type (g, id);
+      for (guint o = 0; o < type->n_outputs; o++)
+        {
+          if (type->outputs[o].type != WG_PORT_PARTICLES ||
+              g_hash_table_contains (r->node_errors, id))
+            continue;
+          WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
+          const WgParticleSet *set = b ? wg_buffer_read_particles (b, NULL) : NULL;
+          for (guint k = 0; set && k < set->count && out->len < 3 * WG_EVAL_MAX_PARTICLES; k++)
+            {
+              const float p[3] = { set->particles[k].x, set->particles[k].y,
+                                   set->particles[k].amplitude };
+              g_array_append_vals (out, p, 3);
+            }
+        }
+    }
+  r->n_particles = out->len / 3;
+  r->particles = r->n_particles ? (float *) g_array_free (g_steal_pointer (&out), FALSE) : NULL;
 }
 
 /* The output that drives the surface: @wanted, else displacement, height, or
@@ -411,6 +442,7 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   r->foam = wg_eval_field_new (output_with (ev->plan, "foam", 1), ev->gpu, 1);
   r->sky = wg_eval_field_new (shade_input (ev->plan, "sky"), ev->gpu, 4);
   r->depth = wg_eval_field_new (shade_input (ev->plan, "depth"), ev->gpu, 1);
+  collect_particles (ev->plan, r);
   if (job->view_node)
     wg_eval_view (ev->plan, ev->gpu, job->view_node, job->view_port, r);
   return g_steal_pointer (&r);

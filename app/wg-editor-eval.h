@@ -61,11 +61,16 @@ typedef struct {
   WgField *foam;          /* graph output "foam", if any */
   WgField *sky;           /* what the viewport's surface-shade node reflects (its "sky"), if linked */
   WgField *depth;         /* and its "depth" (water depth, m), if linked */
+  float *particles;       /* every particles output's live particles: x, y (m), amplitude (m) */
+  guint n_particles;      /* (at most WG_EVAL_MAX_PARTICLES, the first of each set) */
   char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
   WgField *view;          /* it, when it is a field that was computed */
   char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */
   double seconds;         /* evaluation time */
 } WgEvalResult;
+
+/* Particles a result carries for the viewport's points, at most. */
+#define WG_EVAL_MAX_PARTICLES (1u << 18)
 
 void wg_eval_result_free (WgEvalResult *result);
 

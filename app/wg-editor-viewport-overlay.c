@@ -2,9 +2,10 @@
  * obstacle-mask shapes (outline and translucent fill, placed by their
  * transform at the viewport's time), image masks, sources' bumps, the
  * handles of everything with a position, and the edge of a patch that does
- * not tile. Geometry is built on the CPU each frame (a few hundred
- * vertices) in graph coordinates on the rest plane z = 0 and drawn without
- * depth test, so it stays visible under crests. Sizes are in widget pixels:
+ * not tile, and wave particles as points when asked. Geometry is built
+ * on the CPU each frame (a few hundred vertices, and one per particle) in
+ * graph coordinates on the rest plane z = 0 and drawn without depth test,
+ * so it stays visible under crests. Sizes are in widget pixels:
  * lines are ribbons facing the camera, as wide at the far edge of the patch
  * as at the near one. Also: which fields tile
  * (wg_graph_is_periodic()). */
@@ -27,6 +28,9 @@ static const float edge_line[4] = { 0.95f, 0.95f, 0.90f, 1.0f };
 static const float handle_fill[4] = { 0.12f, 0.14f, 0.18f, 0.55f };
 static const float handle_ring[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
 static const float hover_fill[4] = { 1.0f, 0.85f, 0.10f, 1.0f };
+static const float crest_point[4] = { 1.0f, 0.72f, 0.20f, 0.9f };
+static const float trough_point[4] = { 0.35f, 0.55f, 1.0f, 0.9f };
+#define PARTICLE_PX 3.0f
 
 /* ---------------------------------------------------------------------------
  * The graph: document, periodicity, handles
@@ -344,6 +348,14 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
         add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
       add_line (b, (double *) xy->data, CIRCLE_SEGMENTS, TRUE, LINE_PX, source_line);
     }
+  if (self->show_particles)
+    for (int sign = 1; sign >= -1; sign -= 2)
+      {
+        begin_draw (b, GL_POINTS, sign > 0 ? crest_point : trough_point, FALSE);
+        for (guint k = 0; k < self->n_particles; k++)
+          if ((self->particles[3 * k + 2] >= 0) == (sign > 0))
+            vertex (b, self->particles[3 * k], self->particles[3 * k + 1], 0);
+      }
   if (!self->tiled || flat)
     {
       double lx = self->extent[0], ly = self->extent[1];
@@ -511,6 +523,8 @@ wg_viewport_draw_overlay (WgViewport *self, int height)
     {
       const Draw *d = &g_array_index (b.draws, Draw, k);
       glUniform4fv (glGetUniformLocation (p, "u_colour"), 1, d->colour);
+      if (d->mode == GL_POINTS)
+        glPointSize (PARTICLE_PX * gtk_widget_get_scale_factor (GTK_WIDGET (self)));
       if (!d->even_odd)
         {
           glDrawArrays (d->mode, d->first, d->count);

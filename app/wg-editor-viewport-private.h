@@ -87,6 +87,9 @@ struct _WgViewport {
   int hovered;          /* index into handles, or -1 */
   GLuint overlay_program, overlay_vao, overlay_vbo;
   GHashTable *mask_textures; /* image path → GL texture of its luminance (0: unreadable) */
+  float *particles;     /* the last result's particles: x, y, amplitude */
+  guint n_particles;
+  gboolean show_particles;
 };
 
 /* wg-editor-viewport-input.c */

@@ -75,6 +75,9 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
 {
   self->pending_serial = r->serial;
   self->pending_frame = r->frame;
+  g_free (self->particles);
+  self->particles = g_memdup2 (r->particles, r->n_particles * 3 * sizeof (float));
+  self->n_particles = r->n_particles;
   if (!self->ready)
     return;
   gtk_gl_area_make_current (GTK_GL_AREA (self));
@@ -129,6 +132,19 @@ void
 wg_viewport_set_false_colour (WgViewport *self, gboolean false_colour)
 {
   self->false_colour = false_colour;
+}
+
+void
+wg_viewport_set_show_particles (WgViewport *self, gboolean show)
+{
+  self->show_particles = show;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+gboolean
+wg_viewport_get_show_particles (WgViewport *self)
+{
+  return self->show_particles;
 }
 
 WgViewStyle
@@ -442,6 +458,7 @@ wg_viewport_finalize (GObject *object)
   g_free (self->renderer);
   g_free (self->controls);
   g_free (self->drag_node);
+  g_free (self->particles);
   wg_interaction_free (self->poke);
   g_array_unref (self->handles);
   g_hash_table_unref (self->mask_textures);

@@ -44,6 +44,10 @@ void wg_viewport_set_result (WgViewport *viewport, const WgEvalResult *result);
 /* Whether a viewed 1-channel height is drawn as a false-colour map rather
  * than the sea (from the next wg_viewport_set_result() on). */
 void wg_viewport_set_false_colour (WgViewport *viewport, gboolean false_colour);
+/* Whether the wave particles of the last result are drawn as points over
+ * the water: amber for crests (positive amplitude), blue for troughs. */
+void wg_viewport_set_show_particles (WgViewport *viewport, gboolean show);
+gboolean wg_viewport_get_show_particles (WgViewport *viewport);
 /* How the result on screen is drawn: WG_VIEW_SURFACE for the graph's
  * output or a viewed surface, a map or colours for other viewed fields. */
 WgViewStyle wg_viewport_get_view_style (WgViewport *viewport);

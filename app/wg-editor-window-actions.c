@@ -338,6 +338,15 @@ playing_changed (WgTimeline *timeline, GParamSpec *pspec, WgEditorWindow *self)
   gtk_widget_set_tooltip_text (self->play_button, playing ? "Pause (Ctrl+Space)" : "Play (Ctrl+Space)");
 }
 
+/* Wave particles as points over the water (a view setting, not the graph's). */
+static void
+action_show_particles (GSimpleAction *a, GVariant *state, gpointer data)
+{
+  g_simple_action_set_state (a, state);
+  wg_viewport_set_show_particles (WG_VIEWPORT (WG_EDITOR_WINDOW (data)->viewport),
+                                  g_variant_get_boolean (state));
+}
+
 static void
 action_frame_all (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -435,6 +444,7 @@ static const GActionEntry window_actions[] = {
   { "redo", action_redo },
   { "play", action_play, NULL, "false" },
   { "frame-all", action_frame_all },
+  { "show-particles", NULL, NULL, "false", action_show_particles },
   { "add-node", action_add_node, "s" },
   { "backend", NULL, "s", "'cpu'", action_backend },
   { "bake", action_bake },

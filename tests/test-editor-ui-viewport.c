@@ -1,7 +1,8 @@
 /* test-editor-ui-viewport.c — the editor's viewport under Xvfb: camera
  * controls, poking pool.json's water, dragging its pillar by its handle
  * (still and keyframed), obstacles drawn over the water (pool.json's pillar,
- * harbor.json's breakwater), a simulated patch drawn once. */
+ * harbor.json's breakwater), a simulated patch drawn once, wave particles
+ * drawn as points (pool-drop.json). */
 #include "editor-ui.h"
 
 #include <math.h>
@@ -253,6 +254,67 @@ test_obstacles_drawn (void)
   close_window (win);
 }
 
+/* Pixels of @shot in the particles' crest amber (the water, the sky and
+ * the overlays' orange obstacles are not: pool-drop has none). */
+static guint
+amber_pixels (GdkTexture *shot)
+{
+  int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
+  g_autofree guint8 *px = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (shot, px, (gsize) w * 4);
+  guint n = 0;
+  for (gsize k = 0; k < (gsize) w * h; k++)
+    {
+      const guint8 *p = px + 4 * k; /* B, G, R, A */
+      n += p[2] > 190 && p[1] > 110 && p[0] < 130 && p[2] > p[0] + 90;
+    }
+  return n;
+}
+
+/* pool-drop.json's rings: Show Wave Particles draws the emitter's particles
+ * over the water (the main menu's toggle), crests in amber at the places
+ * the result carries; toggled off, they are gone again. */
+static void
+test_particles_drawn (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "pool-drop.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  WgViewport *viewport = wg_editor_window_get_viewport (win);
+  play_to (win, 50);
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_cmpuint (r->n_particles, >, 40);
+  g_autoptr (GdkTexture) off = screenshot (win, "viewport-particles-off.png");
+  g_assert_false (wg_viewport_get_show_particles (viewport));
+  guint64 rendered = wg_viewport_get_frames_rendered (viewport);
+  activate (win, "show-particles", NULL);
+  g_assert_true (wg_viewport_get_show_particles (viewport));
+  while (wg_viewport_get_frames_rendered (viewport) == rendered)
+    g_main_context_iteration (NULL, TRUE);
+  g_autoptr (GdkTexture) on = screenshot (win, "viewport-particles-on.png");
+  guint before = amber_pixels (off), after = amber_pixels (on);
+  g_test_message ("amber pixels: %u without particles, %u with", before, after);
+  g_assert_cmpuint (after, >, before + 100);
+  /* The strongest crest particle in view is drawn amber where it is. */
+  double rgb[3];
+  guint best = G_MAXUINT;
+  for (guint k = 0; k < r->n_particles; k++)
+    if ((best == G_MAXUINT || r->particles[3 * k + 2] > r->particles[3 * best + 2]) &&
+        viewport_probe (win, on, r->particles[3 * k], r->particles[3 * k + 1], rgb))
+      best = k;
+  g_assert_cmpuint (best, !=, G_MAXUINT);
+  g_assert_true (viewport_probe (win, on, r->particles[3 * best], r->particles[3 * best + 1], rgb));
+  g_assert_cmpfloat (rgb[0], >, rgb[2] + 60);
+  rendered = wg_viewport_get_frames_rendered (viewport);
+  activate (win, "show-particles", NULL);
+  g_assert_false (wg_viewport_get_show_particles (viewport));
+  while (wg_viewport_get_frames_rendered (viewport) == rendered)
+    g_main_context_iteration (NULL, TRUE);
+  g_autoptr (GdkTexture) hidden = screenshot (win, "viewport-particles-hidden.png");
+  g_assert_cmpuint (amber_pixels (hidden), <, before + 50);
+  g_assert_false (wg_document_is_modified (wg_editor_window_get_document (win)));
+  close_window (win);
+}
+
 /* A concave polygon (a U around the pillar's place) is filled by the
  * even-odd rule as the node fills it: its arms and base, not the gap. */
 static void
@@ -356,4 +418,5 @@ editor_ui_add_viewport_tests (void)
   g_test_add_func ("/editor-ui/viewport-polygon", test_polygon_drawn);
   g_test_add_func ("/editor-ui/viewport-harbor-obstacles", test_harbor_obstacles_drawn);
   g_test_add_func ("/editor-ui/handle-hover-drag", test_handle_hover_drag);
+  g_test_add_func ("/editor-ui/viewport-particles", test_particles_drawn);
 }
