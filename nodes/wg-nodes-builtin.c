@@ -20,6 +20,7 @@ extern const WgNodeType wg_node_image_out;
 extern const WgNodeType wg_node_surface_shade;
 extern const WgNodeType wg_node_splat_filter;
 extern const WgNodeType wg_node_particle_emitter;
+extern const WgNodeType wg_node_floating_body;
 
 const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ocean_spectrum,
@@ -35,6 +36,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_obstacle_mask,
   &wg_node_source,
   &wg_node_ambient_blend,
+  &wg_node_floating_body,
   &wg_node_particle_emitter,
   &wg_node_splat_filter,
   &wg_node_surface_shade,

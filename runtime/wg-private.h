@@ -311,6 +311,13 @@ WgBuffer *wg_buffer_new_image (guint width, guint height, struct _WgGpuContext *
  */
 WgBuffer *wg_buffer_new_particles (guint capacity, const double extent[2],
                                    struct _WgGpuContext *gpu);
+/**
+ * wg_buffer_new_bodies: room for @capacity bodies (a WgBodySet: width =
+ * capacity, height 1, 528 channels (sizeof (WgBody) / 4), 8 + 528 × capacity
+ * floats with the header), none live, on a patch of @extent metres.
+ */
+WgBuffer *wg_buffer_new_bodies (guint capacity, const double extent[2],
+                                struct _WgGpuContext *gpu);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */
