@@ -17,6 +17,7 @@ extern const WgNodeType wg_node_iwave;
 extern const WgNodeType wg_node_ambient_blend;
 extern const WgNodeType wg_node_image_in;
 extern const WgNodeType wg_node_image_out;
+extern const WgNodeType wg_node_body_track_out;
 extern const WgNodeType wg_node_surface_shade;
 extern const WgNodeType wg_node_splat_filter;
 extern const WgNodeType wg_node_particle_emitter;
@@ -43,6 +44,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_image_in,
   &wg_node_field_out,
   &wg_node_image_out,
+  &wg_node_body_track_out,
 };
 
 const guint wg_n_builtin_node_types = G_N_ELEMENTS (wg_builtin_node_types);

@@ -5,11 +5,12 @@
  * of a box; plan states and thread counts change no byte; bad bodies are
  * refused with their JSON path through the CLI (exit 2). */
 #include "wg-test-util.h"
+#include "wg-test-tmp.h"
 #include "wg-floating-body.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
-#include <glib/gstdio.h>
 
 /* A 64 m patch of 64² cells on calm water (surface unlinked) at @fps, one
  * floating-body "float" with "bodies=@bodies" and further "name=value"s. */
@@ -235,7 +236,7 @@ check_refused (const char *dir, const char *bodies, const char *extra, const cha
 static void
 test_refused (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("wg-float-XXXXXX", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
   const char *box = "[{\"size\": [1, 1, 1], \"position\": [1, 1, 0]}]";
   check_refused (dir, box, ", \"capacity\": 0", "nodes[0] (\"float\").params.capacity");
   check_refused (dir, "[{\"size\": [1, -1, 1], \"position\": [1, 1, 0]}]", "",
@@ -253,11 +254,6 @@ test_refused (void)
   g_assert_true (g_file_set_contents (junk, "this is no mesh\n\x01\x02\n", -1, NULL));
   check_refused (dir, mesh, ", \"mesh\": \"junk.obj\"", "nodes[0] (\"float\").params.mesh: ");
   check_refused (dir, mesh, ", \"mesh\": \"junk.obj\"", "junk.obj");
-  g_unlink (obj);
-  g_unlink (junk);
-  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
-  g_unlink (bad);
-  g_rmdir (dir);
 }
 
 /* A closed OBJ mesh (a unit cube with its faces wound outward) floats as the
@@ -265,7 +261,7 @@ test_refused (void)
 static void
 test_mesh (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("wg-float-XXXXXX", NULL);
+  g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *obj = g_build_filename (dir, "cube.obj", NULL);
   g_assert_true (g_file_set_contents (
     obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
@@ -293,8 +289,67 @@ test_mesh (void)
       g_assert_cmpfloat (fabs (torque[k]), <, 1e-9);
     }
   wg_hull_clear (&hull);
-  g_unlink (obj);
-  g_rmdir (dir);
+}
+
+/* `wavegraph run` with a body-track-out writes one CSV and one JSON file a
+ * frame whose poses read back as the plan's floats, bit for bit. */
+static void
+test_track (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  static const char json[] =
+    "{\"format\": \"wavegraph\", \"version\": 1, \"settings\": {\"grid\": [32, 32], "
+    "\"extent\": [32, 32], \"fps\": 10, \"frames\": [0, 2]}, \"nodes\": [{\"id\": \"float\", "
+    "\"type\": \"floating-body\", \"params\": {\"bodies\": [{\"size\": [2, 1, 0.5], "
+    "\"position\": [10, 11, 0.2], \"roll\": 20}, {\"shape\": \"sphere\", \"size\": [1, 1, 1], "
+    "\"position\": [20, 20, -0.3]}]}}, {\"id\": \"csv\", \"type\": \"body-track-out\", "
+    "\"params\": {\"path\": \"t/track.%03d.csv\"}}, {\"id\": \"json\", \"type\": "
+    "\"body-track-out\", \"params\": {\"path\": \"t/track.%03d.json\"}}], \"links\": ["
+    "{\"from\": \"float:bodies\", \"to\": \"csv:bodies\"}, {\"from\": \"float:bodies\", "
+    "\"to\": \"json:bodies\"}]}";
+  g_autofree char *path = g_build_filename (dir, "track.json", NULL);
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  const char *argv[] = { "wavegraph", "run", "track.json", "--out", "out", NULL };
+  WgTestRun r = wg_test_run (dir, argv);
+  g_assert_cmpint (r.status, ==, 0);
+  wg_test_run_clear (&r);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_file (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const WgBodySet *set = run_frames (plan, 0, 2);
+  g_autofree char *csv_path = g_build_filename (dir, "out", "t", "track.002.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "frame,time,body,x,y,z,qx,qy,qz,qw");
+  g_assert_cmpuint (g_strv_length (lines), ==, 4); /* header, 2 bodies, "" after the last \n */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_auto (GStrv) v = g_strsplit (lines[1 + i], ",", -1);
+      g_assert_cmpuint (g_strv_length (v), ==, 10);
+      g_assert_cmpstr (v[0], ==, "2");
+      g_assert_cmpfloat (g_ascii_strtod (v[1], NULL), ==, 0.2);
+      g_assert_cmpint (atoi (v[2]), ==, i);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat ((float) g_ascii_strtod (v[3 + k], NULL), ==, set->bodies[i].position[k]);
+      for (int k = 0; k < 4; k++)
+        g_assert_cmpfloat ((float) g_ascii_strtod (v[6 + k], NULL), ==,
+                           set->bodies[i].orientation[k]);
+    }
+  /* The JSON file parses and holds the same poses. */
+  g_autofree char *json_path = g_build_filename (dir, "out", "t", "track.002.json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, json_path, &error));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (root, "frame"), ==, 2);
+  JsonArray *bodies = json_object_get_array_member (root, "bodies");
+  g_assert_cmpuint (json_array_get_length (bodies), ==, 2);
+  JsonArray *pos = json_object_get_array_member (json_array_get_object_element (bodies, 1),
+                                                 "position");
+  g_assert_cmpfloat ((float) json_array_get_double_element (pos, 2), ==,
+                     set->bodies[1].position[2]);
 }
 
 int
@@ -309,5 +364,6 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-body/mesh", test_mesh);
   g_test_add_func ("/floating-body/resume", test_resume);
   g_test_add_func ("/floating-body/refused", test_refused);
+  g_test_add_func ("/floating-body/track", test_track);
   return g_test_run ();
 }
