@@ -186,8 +186,10 @@ mesh_moments (const WgHull *h, double *volume, double first[3], double second[9]
           const double s_i = a[i] + b[i] + c[i];
           first[i] += det / 24 * s_i;
           for (int j = 0; j < 3; j++)
-            second[3 * i + j] += det / 120 *
-                                 (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s_i * (a[j] + b[j] + c[j]));
+            {
+              const double s_j = a[j] + b[j] + c[j];
+              second[3 * i + j] += det / 120 * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s_i * s_j);
+            }
         }
     }
 }
@@ -477,12 +479,12 @@ world_apply (const double q[4], const double m[9], const double v[3], double out
   quat_rotate (q, mb, out);
 }
 
-double
-wg_body_step (const WgHull *hull, WgBodyState *s, const WgWater *water, const WgFluid *fluid,
-              const WgMotor *motor, double dt, double *scratch)
+void
+wg_body_integrate (const WgHull *hull, WgBodyState *s, const double force_in[3],
+                   const double torque_in[3], const WgMotor *motor, double dt)
 {
-  double force[3], torque[3], volume;
-  wg_body_forces (hull, s, water, fluid, force, torque, &volume, scratch);
+  double force[3] = { force_in[0], force_in[1], force_in[2] };
+  double torque[3] = { torque_in[0], torque_in[1], torque_in[2] };
   if (motor && motor->active)
     {
       /* Thrust along the heading and a rudder's yaw torque, each a first-
@@ -526,5 +528,14 @@ wg_body_step (const WgHull *hull, WgBodyState *s, const WgWater *water, const Wg
   len = sqrt (len);
   for (int k = 0; k < 4; k++)
     s->q[k] /= len;
+}
+
+double
+wg_body_step (const WgHull *hull, WgBodyState *s, const WgWater *water, const WgFluid *fluid,
+              const WgMotor *motor, double dt, double *scratch)
+{
+  double force[3], torque[3], volume;
+  wg_body_forces (hull, s, water, fluid, force, torque, &volume, scratch);
+  wg_body_integrate (hull, s, force, torque, motor, dt);
   return volume;
 }

@@ -141,11 +141,19 @@ void wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater
                      double *scratch);
 
 /**
+ * wg_body_integrate:
+ * One semi-implicit (symplectic) Euler step of @dt s under @force and
+ * @torque (water and gravity, as wg_body_forces() gives them) plus
+ * @motor's: v += F/m dt, ω += I⁻¹ (τ − ω × I ω) dt (world inertia
+ * I = R I_b Rᵀ), then x += v dt, q += ½ (ω, 0) q dt normalised.
+ */
+void wg_body_integrate (const WgHull *hull, WgBodyState *state, const double force[3],
+                        const double torque[3], const WgMotor *motor, double dt);
+
+/**
  * wg_body_step:
- * One semi-implicit (symplectic) Euler step of @dt s: forces at the
- * current pose, then v += F/m dt, ω += I⁻¹ (τ − ω × I ω) dt (world
- * inertia I = R I_b Rᵀ), then x += v dt, q += ½ (ω, 0) q dt normalised.
- * Returns the submerged volume at the start of the step.
+ * wg_body_forces() at the current pose, then wg_body_integrate(). Returns
+ * the submerged volume at the start of the step.
  */
 double wg_body_step (const WgHull *hull, WgBodyState *state, const WgWater *water,
                      const WgFluid *fluid, const WgMotor *motor, double dt, double *scratch);

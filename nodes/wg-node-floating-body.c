@@ -12,7 +12,7 @@
  * its triangles in order: the same bytes for any thread count.
  */
 #include "wg-node-private.h"
-#include "wg-floating-body.h"
+#include "wg-floating-body-gpu.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -168,6 +168,11 @@ typedef struct {
   WgHull *hulls;
   double **scratch;   /* per body */
   BodyParam *params;  /* the bodies as prepared, to see them change */
+  /* GPU plans: the kernel and buffers, the states of a frame's sub-steps
+   * and the sums read back (8 floats a body). */
+  WgFloatingGpu gpu;
+  WgBodyState *states;
+  float *sums;
 } FloatingState;
 
 static void
@@ -184,6 +189,9 @@ floating_state_free (gpointer data)
   g_free (st->hulls);
   g_free (st->scratch);
   g_free (st->params);
+  wg_floating_gpu_clear (&st->gpu);
+  g_free (st->states);
+  g_free (st->sums);
   g_free (st);
 }
 
@@ -292,6 +300,13 @@ floating_prepare (WgNodeContext *ctx, GError **error)
         return FALSE;
       st->scratch[i] = g_new (double, wg_hull_scratch_size (&st->hulls[i]));
     }
+  if (wg_ctx_on_gpu (ctx))
+    {
+      st->states = g_new0 (WgBodyState, MAX (st->n, 1));
+      st->sums = g_new0 (float, 8 * MAX (st->n, 1));
+      if (!wg_floating_gpu_init (&st->gpu, wg_ctx_gpu (ctx), st->hulls, st->n, error))
+        return FALSE;
+    }
   wg_ctx_define_bodies (ctx, 0, (guint) p->capacity);
   if (restart)
     wg_buffer_zero (wg_ctx_output (ctx, 0));
@@ -320,62 +335,142 @@ state_write (const WgBodyState *s, WgBody *b)
     b->orientation[k] = (float) s->q[k];
 }
 
+/* The water of input @surface for the CPU (calm when unlinked). */
+static gboolean
+water_of (WgNodeContext *ctx, const FloatingParams *p, WgWater *water, GError **error)
+{
+  WgBuffer *surface = wg_ctx_input (ctx, 0);
+  memset (water, 0, sizeof *water);
+  if (surface == NULL)
+    return TRUE;
+  double extent[2];
+  wg_buffer_get_extent (surface, extent);
+  water->data = wg_buffer_cpu (surface, error);
+  water->w = wg_buffer_get_width (surface), water->h = wg_buffer_get_height (surface);
+  water->ch = wg_buffer_get_channels (surface);
+  water->dx = extent[0] / water->w, water->dy = extent[1] / water->h;
+  water->wrap = p->wrap;
+  return water->data != NULL;
+}
+
+static WgMotor
+motor_of (const FloatingParams *p, guint i)
+{
+  const BodyParam *b = (const BodyParam *) p->bodies.items + i;
+  return (WgMotor) { b->speed != 0 || b->turn_rate != 0, b->speed, b->turn_rate, p->response };
+}
+
+/* Body @i's state at the frame's start: the parameters' pose for a new
+ * set, else what the output holds. */
+static void
+state_start (const FloatingParams *p, guint i, gboolean start, const WgBody *b, WgBodyState *s)
+{
+  const BodyParam *bp = (const BodyParam *) p->bodies.items + i;
+  memset (s, 0, sizeof *s);
+  if (!start)
+    {
+      state_read (b, s);
+      return;
+    }
+  memcpy (s->x, bp->position, sizeof s->x);
+  wg_quat_from_euler (bp->yaw, bp->pitch, bp->roll, s->q);
+}
+
+/* Writes body @i's state @s into @b with its submerged volume, its rate
+ * since the frame before and its contour, on the CPU. */
+static void
+state_finish (FloatingState *st, guint i, const WgWater *water, const WgFluid *fluid,
+              gboolean start, double dt, WgBodyState *s, WgBody *b)
+{
+  const double v0 = b->submerged_volume;
+  double force[3], torque[3], volume;
+  state_write (s, b);
+  /* The output's pose, rounded to floats, is what the next step reads. */
+  state_read (b, s);
+  wg_body_forces (&st->hulls[i], s, water, fluid, force, torque, &volume, st->scratch[i]);
+  b->submerged_volume = (float) volume;
+  b->volume_rate = start ? 0.0f : (float) ((volume - v0) / dt);
+  wg_body_contour (&st->hulls[i], s, water, b, st->scratch[i]);
+}
+
+/* What both backends' process starts from. */
+typedef struct {
+  const FloatingParams *p;
+  FloatingState *st;
+  WgBodySet *set;
+  WgWater water;
+  WgFluid fluid;
+  double dt;
+  gboolean start; /* a new set (reset, or bodies changed): the parameters' poses */
+} Frame;
+
+static gboolean
+frame_begin (WgNodeContext *ctx, Frame *f, GError **error)
+{
+  f->p = wg_ctx_params (ctx);
+  f->st = wg_ctx_get_state (ctx);
+  f->set = wg_buffer_bodies (wg_ctx_output (ctx, 0));
+  f->fluid = (WgFluid) { f->p->water_density, f->p->gravity, f->p->drag, f->p->lift };
+  f->dt = wg_ctx_dt (ctx);
+  f->start = f->set->count != f->st->n;
+  return water_of (ctx, f->p, &f->water, error);
+}
+
 static gboolean
 floating_process_cpu (WgNodeContext *ctx, GError **error)
 {
-  const FloatingParams *p = wg_ctx_params (ctx);
-  FloatingState *st = wg_ctx_get_state (ctx);
-  WgBodySet *set = wg_buffer_bodies (wg_ctx_output (ctx, 0));
-  WgWater water = { NULL };
-  WgBuffer *surface = wg_ctx_input (ctx, 0);
-  if (surface)
-    {
-      double extent[2];
-      wg_buffer_get_extent (surface, extent);
-      water.data = wg_buffer_cpu (surface, error);
-      if (water.data == NULL)
-        return FALSE;
-      water.w = wg_buffer_get_width (surface), water.h = wg_buffer_get_height (surface);
-      water.ch = wg_buffer_get_channels (surface);
-      water.dx = extent[0] / water.w, water.dy = extent[1] / water.h;
-      water.wrap = p->wrap;
-    }
-  const WgFluid fluid = { p->water_density, p->gravity, p->drag, p->lift };
-  const double dt = wg_ctx_dt (ctx);
-  /* A new set (reset, or bodies changed) starts at the parameters' poses. */
-  const gboolean start = set->count != st->n;
-  const BodyParam *bp = p->bodies.items;
+  Frame f;
+  if (!frame_begin (ctx, &f, error))
+    return FALSE;
 #pragma omp parallel for schedule(dynamic)
-  for (guint i = 0; i < st->n; i++)
+  for (guint i = 0; i < f.st->n; i++)
     {
-      WgBody *b = &set->bodies[i];
-      WgBodyState s = { { 0 } };
-      double v0 = b->submerged_volume, volume;
-      if (start)
-        {
-          memcpy (s.x, bp[i].position, sizeof s.x);
-          wg_quat_from_euler (bp[i].yaw, bp[i].pitch, bp[i].roll, s.q);
-        }
-      else
-        {
-          state_read (b, &s);
-          const WgMotor motor = { bp[i].speed != 0 || bp[i].turn_rate != 0, bp[i].speed,
-                                  bp[i].turn_rate, p->response };
-          for (gint64 k = 0; k < p->substeps; k++)
-            wg_body_step (&st->hulls[i], &s, &water, &fluid, &motor, dt / p->substeps,
-                          st->scratch[i]);
-        }
-      state_write (&s, b);
-      /* The output's pose, rounded to floats, is what the next step reads. */
-      state_read (b, &s);
-      double force[3], torque[3];
-      wg_body_forces (&st->hulls[i], &s, &water, &fluid, force, torque, &volume, st->scratch[i]);
-      b->submerged_volume = (float) volume;
-      b->volume_rate = start ? 0.0f : (float) ((volume - v0) / dt);
-      wg_body_contour (&st->hulls[i], &s, &water, b, st->scratch[i]);
+      WgBodyState s;
+      state_start (f.p, i, f.start, &f.set->bodies[i], &s);
+      const WgMotor motor = motor_of (f.p, i);
+      for (gint64 k = 0; !f.start && k < f.p->substeps; k++)
+        wg_body_step (&f.st->hulls[i], &s, &f.water, &f.fluid, &motor, f.dt / f.p->substeps,
+                      f.st->scratch[i]);
+      state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &s, &f.set->bodies[i]);
     }
-  set->count = st->n;
-  wg_ctx_note (ctx, FALSE, "%u bodies", st->n);
+  f.set->count = f.st->n;
+  wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
+  return TRUE;
+}
+
+/* The forces of every sub-step on the GPU (a parallel reduction per body);
+ * gravity, the motor, the integration, the volume and the contour on the
+ * CPU, which reads the surface back once a frame for the last two. */
+static gboolean
+floating_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  WgBuffer *surface = wg_ctx_input (ctx, 0);
+  GLuint ssbo = 0;
+  Frame f;
+  if ((surface && (ssbo = wg_buffer_gpu (surface, error)) == 0) || !frame_begin (ctx, &f, error))
+    return FALSE;
+  for (guint i = 0; i < f.st->n; i++)
+    state_start (f.p, i, f.start, &f.set->bodies[i], &f.st->states[i]);
+  for (gint64 k = 0; !f.start && k < f.p->substeps; k++)
+    {
+      if (!wg_floating_gpu_forces (&f.st->gpu, ssbo, &f.water, &f.fluid, f.st->states,
+                                   f.st->sums, error))
+        return FALSE;
+      for (guint i = 0; i < f.st->n; i++)
+        {
+          const float *sum = f.st->sums + 8 * i;
+          const double force[3] = { sum[0], sum[1], sum[2] - f.st->hulls[i].mass * f.p->gravity };
+          const double torque[3] = { sum[4], sum[5], sum[6] };
+          const WgMotor motor = motor_of (f.p, i);
+          wg_body_integrate (&f.st->hulls[i], &f.st->states[i], force, torque, &motor,
+                             f.dt / f.p->substeps);
+        }
+    }
+  for (guint i = 0; i < f.st->n; i++)
+    state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &f.st->states[i],
+                  &f.set->bodies[i]);
+  f.set->count = f.st->n;
+  wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
   return TRUE;
 }
 
@@ -402,6 +497,7 @@ const WgNodeType wg_node_floating_body = {
   .flags = WG_NODE_STATEFUL,
   .prepare = floating_prepare,
   .process_cpu = floating_process_cpu,
+  .process_gpu = floating_process_gpu,
   .reset = floating_reset,
   .free_state = floating_state_free,
   .params_size = sizeof (FloatingParams),
