@@ -224,6 +224,10 @@ test_gpu_parity (void)
   if (!wg_test_gpu_available ())
     return;
   g_autoptr (WgGraph) g = wg_test_load_example ("floating-boxes.json", 64);
+  /* Its picture takes most of the time on llvmpipe and tells nothing here. */
+  for (guint k = 0; k < 3; k++)
+    g_assert_true (wg_graph_remove_node (g, (const char *[]) { "shade", "beauty_out", "normals" }[k],
+                                         NULL));
   g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
   const WgBodySet *a = run_frames (cpu, 0, 30), *b = run_frames (gpu, 0, 30);
