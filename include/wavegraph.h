@@ -787,7 +787,8 @@ guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
  * picture's top row at t = 0 (flip t to draw it upright in GL's
  * bottom-up convention); it repeats along s, as an equirectangular sky's
  * longitude wraps, and clamps along t, where its poles do not.
- * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
+ * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans and for particle
+ * and body sets (no picture: wg_buffer_get_gl_buffer()); a GL error while
  * filling it (0 returned).
  */
 guint wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error);

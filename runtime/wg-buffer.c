@@ -438,6 +438,13 @@ wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error)
 {
   if (!check_gpu_plan (buffer, error))
     return 0;
+  if (is_set (buffer))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "a %s set is no picture: read its storage buffer (wg_buffer_gpu())",
+                   wg_port_type_name (buffer->kind));
+      return 0;
+    }
   if (buffer->texture && buffer->texture_current)
     return buffer->texture;
   guint ssbo = wg_buffer_gpu (buffer, error);

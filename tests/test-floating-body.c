@@ -274,6 +274,9 @@ test_refused (void)
   g_autofree char *dir = wg_test_tmp_dir ();
   const char *box = "[{\"size\": [1, 1, 1], \"position\": [1, 1, 0]}]";
   check_refused (dir, box, ", \"capacity\": 0", "nodes[0] (\"float\").params.capacity");
+  check_refused (dir, "[{\"size\": [1, 1, 1], \"position\": [1, 1, 0]}, "
+                      "{\"size\": [1, 1, 1], \"position\": [5, 1, 0]}]", ", \"capacity\": 1",
+                 "nodes[0] (\"float\").params.capacity: 1 slots for 2 bodies");
   check_refused (dir, "[{\"size\": [1, -1, 1], \"position\": [1, 1, 0]}]", "",
                  "nodes[0] (\"float\").params.bodies[0].size[1]");
   const char *mesh = "[{\"shape\": \"mesh\", \"size\": [1, 1, 1], \"position\": [1, 1, 0]}]";
