@@ -294,39 +294,99 @@ test_refused (void)
   check_refused (dir, mesh, ", \"mesh\": \"junk.obj\"", "junk.obj");
 }
 
-/* A closed OBJ mesh (a unit cube with its faces wound outward) floats as the
- * box of the same size does: the same equilibrium draft. */
+/* A unit cube's 8 corners and its 6 faces wound outward (0-based corners). */
+static const float cube_corners[8][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 },
+                                          { 0, 0, 1 }, { 1, 0, 1 }, { 1, 1, 1 }, { 0, 1, 1 } };
+static const guint16 cube_faces[6][4] = { { 0, 3, 2, 1 }, { 4, 5, 6, 7 }, { 0, 1, 5, 4 },
+                                          { 1, 2, 6, 5 }, { 2, 3, 7, 6 }, { 3, 0, 4, 7 } };
+
+/* The cube as OBJ text. */
+static char *
+cube_obj (void)
+{
+  GString *s = g_string_new (NULL);
+  for (int v = 0; v < 8; v++)
+    g_string_append_printf (s, "v %g %g %g\n", cube_corners[v][0], cube_corners[v][1],
+                            cube_corners[v][2]);
+  for (int f = 0; f < 6; f++)
+    g_string_append_printf (s, "f %d %d %d %d\n", cube_faces[f][0] + 1, cube_faces[f][1] + 1,
+                            cube_faces[f][2] + 1, cube_faces[f][3] + 1);
+  return g_string_free (s, FALSE);
+}
+
+/* The cube as glTF 2.0 with its buffer embedded (a data: URI). */
+static char *
+cube_gltf (void)
+{
+  guint8 bytes[96 + 72];
+  guint16 index[36];
+  for (int f = 0; f < 6; f++)
+    {
+      const guint16 *q = cube_faces[f];
+      const guint16 tri[6] = { q[0], q[1], q[2], q[0], q[2], q[3] };
+      memcpy (index + 6 * f, tri, sizeof tri);
+    }
+  memcpy (bytes, cube_corners, 96);
+  memcpy (bytes + 96, index, 72);
+  g_autofree char *b64 = g_base64_encode (bytes, sizeof bytes);
+  return g_strdup_printf (
+    "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], "
+    "\"nodes\": [{\"mesh\": 0}], \"meshes\": [{\"primitives\": [{\"attributes\": "
+    "{\"POSITION\": 0}, \"indices\": 1}]}], \"buffers\": [{\"byteLength\": 168, \"uri\": "
+    "\"data:application/octet-stream;base64,%s\"}], \"bufferViews\": [{\"buffer\": 0, "
+    "\"byteOffset\": 0, \"byteLength\": 96}, {\"buffer\": 0, \"byteOffset\": 96, "
+    "\"byteLength\": 72}], \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, "
+    "\"count\": 8, \"type\": \"VEC3\", \"min\": [0, 0, 0], \"max\": [1, 1, 1]}, "
+    "{\"bufferView\": 1, \"componentType\": 5123, \"count\": 36, \"type\": \"SCALAR\"}]}",
+    b64);
+}
+
+/* A closed mesh (the unit cube as OBJ and as glTF) scaled to 2 × 1 × 0.5 m
+ * has the box's volume, mass and inertia m (b² + c²) / 12, and floating flat
+ * at half its height feels no net force or torque; in a plan the OBJ hull
+ * stays at that equilibrium. */
 static void
 test_mesh (void)
 {
   g_autofree char *dir = wg_test_tmp_dir ();
   g_autofree char *obj = g_build_filename (dir, "cube.obj", NULL);
-  g_assert_true (g_file_set_contents (
-    obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
-         "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n", -1, NULL));
-  WgHull hull = { 0 };
-  const double size[3] = { 2, 1, 0.5 };
-  g_autoptr (GError) error = NULL;
-  g_assert_true (wg_hull_load_mesh (&hull, obj, size, &error));
-  g_assert_no_error (error);
-  g_assert_true (wg_hull_finish (&hull, 500, 0));
-  g_assert_cmpfloat (fabs (hull.volume - 1.0), <, 1e-12);
-  g_assert_cmpfloat (fabs (hull.mass - 500), <, 1e-9);
-  /* A box's inertia m (b² + c²) / 12 about x. */
-  g_assert_cmpfloat (fabs (hull.inertia[0] - 500 * (1 + 0.25) / 12), <, 1e-9);
-  /* Floating flat at z = 0: buoyancy ρ g V/2 balances m g, no torque. */
-  WgBodyState s = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
-  const WgFluid fluid = { 1000, 9.81, 1, 0.2 };
-  g_autofree double *scratch = g_new (double, wg_hull_scratch_size (&hull));
-  double force[3], torque[3], volume;
-  wg_body_forces (&hull, &s, NULL, &fluid, force, torque, &volume, scratch);
-  g_assert_cmpfloat (fabs (volume - 0.5), <, 1e-12);
-  for (int k = 0; k < 3; k++)
+  g_autofree char *gltf = g_build_filename (dir, "cube.gltf", NULL);
+  g_autofree char *obj_text = cube_obj (), *gltf_text = cube_gltf ();
+  g_assert_true (g_file_set_contents (obj, obj_text, -1, NULL));
+  g_assert_true (g_file_set_contents (gltf, gltf_text, -1, NULL));
+  const char *files[] = { obj, gltf };
+  for (int f = 0; f < 2; f++)
     {
-      g_assert_cmpfloat (fabs (force[k]), <, 1e-9);
-      g_assert_cmpfloat (fabs (torque[k]), <, 1e-9);
+      WgHull hull = { 0 };
+      const double size[3] = { 2, 1, 0.5 };
+      g_autoptr (GError) error = NULL;
+      g_assert_true (wg_hull_load_mesh (&hull, files[f], size, &error));
+      g_assert_no_error (error);
+      g_assert_true (wg_hull_finish (&hull, 500, 0));
+      g_assert_cmpfloat (fabs (hull.volume - 1.0), <, 1e-12);
+      g_assert_cmpfloat (fabs (hull.mass - 500), <, 1e-9);
+      g_assert_cmpfloat (fabs (hull.inertia[0] - 500 * (1 + 0.25) / 12), <, 1e-9);
+      WgBodyState s = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+      const WgFluid fluid = { 1000, 9.81, 1, 0.2 };
+      g_autofree double *scratch = g_new (double, wg_hull_scratch_size (&hull));
+      double force[3], torque[3], volume;
+      wg_body_forces (&hull, &s, NULL, &fluid, force, torque, &volume, scratch);
+      g_assert_cmpfloat (fabs (volume - 0.5), <, 1e-12);
+      for (int k = 0; k < 3; k++)
+        {
+          g_assert_cmpfloat (fabs (force[k]), <, 1e-9);
+          g_assert_cmpfloat (fabs (torque[k]), <, 1e-9);
+        }
+      wg_hull_clear (&hull);
     }
-  wg_hull_clear (&hull);
+  g_autofree char *mesh = g_strdup_printf ("mesh=%s", obj);
+  g_autoptr (WgGraph) g = calm_graph (
+    30, "[{\"shape\": \"mesh\", \"size\": [2, 1, 0.5], \"density\": 500, "
+        "\"position\": [32, 32, 0]}]", mesh, NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const WgBody *b = &run_frames (plan, 0, 60)->bodies[0];
+  g_assert_cmpfloat (fabs (b->position[2]), <, 1e-6);
+  g_assert_cmpfloat (fabs (b->submerged_volume - 0.5), <, 1e-6);
 }
 
 /* `wavegraph run` with a body-track-out writes one CSV and one JSON file a
