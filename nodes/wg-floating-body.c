@@ -427,7 +427,7 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
       perp[k] = n[k] - facing * u[k] / speed;
     }
   const double lp = sqrt (dot (perp, perp));
-  if (lp > 1e-12)
+  if (lp > 1e-6)
     for (int k = 0; k < 3; k++)
       fd[k] -= q * f->lift * speed * perp[k] / lp;
   double td[3];

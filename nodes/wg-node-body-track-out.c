@@ -73,14 +73,14 @@ write_frame (gconstpointer config, gconstpointer data, int dirfd, const char *le
   if (!to->json)
     g_string_append (s, "frame,time,body,x,y,z,qx,qy,qz,qw\n");
   else
-    g_string_append_printf (s, "{\"frame\": %" G_GINT64_FORMAT ", \"time\": %.17g, \"bodies\": [",
+    g_string_append_printf (s, "{\"frame\": %" G_GINT64_FORMAT ", \"time\": %.9g, \"bodies\": [",
                             st->frame, st->time);
   for (guint32 i = 0; i < st->count; i++)
     {
       const WgBody *b = &st->bodies[i];
       if (!to->json)
         {
-          g_string_append_printf (s, "%" G_GINT64_FORMAT ",%.17g,%u,", st->frame, st->time, i);
+          g_string_append_printf (s, "%" G_GINT64_FORMAT ",%.9g,%u,", st->frame, st->time, i);
           append_floats (s, b->position, 3, ",");
           g_string_append_c (s, ',');
           append_floats (s, b->orientation, 4, ",");
