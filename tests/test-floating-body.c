@@ -123,6 +123,47 @@ test_heave (void)
   g_assert_cmpfloat (fabs (omega / expected - 1), <, 0.05);
 }
 
+/* The motor (drag and lift 0, response τ = 1 s) on a capsule boat floating
+ * at its waterline: the forward speed follows v*(1 − e^(−t/τ)) (2 m/s, at
+ * t = 1 s within 1%); turning alone, the yaw rate ω*(1 − e^(−t/τ)) gives the
+ * heading ω* (t − τ (1 − e^(−t/τ))) (20°/s, at t = 3 s within 1%). */
+static void
+test_motor (void)
+{
+  const char *const bodies[2] = {
+    "[{\"shape\": \"capsule\", \"size\": [6, 1.6, 1.6], \"density\": 500, "
+    "\"position\": [32, 32, 0], \"yaw\": 30, \"speed\": 2}]",
+    "[{\"shape\": \"capsule\", \"size\": [6, 1.6, 1.6], \"density\": 500, "
+    "\"position\": [32, 32, 0], \"yaw\": 30, \"turn_rate\": 20}]",
+  };
+  for (int m = 0; m < 2; m++)
+    {
+      g_autoptr (WgGraph) g = calm_graph (50, bodies[m], "drag=0", "lift=0");
+      g_autoptr (GError) error = NULL;
+      g_assert_true (wg_graph_set_param_double (g, "float", "response", 1, &error));
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      const double t = m == 0 ? 1 : 3;
+      const WgBody *b = &run_frames (plan, 0, (gint64) (t * 50))->bodies[0];
+      const float *q = b->orientation;
+      const double yaw = atan2 (2 * (q[3] * q[2] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
+      if (m == 0)
+        {
+          const double heading[2] = { cos (G_PI / 6), sin (G_PI / 6) };
+          const double v = b->velocity[0] * heading[0] + b->velocity[1] * heading[1];
+          const double expected = 2 * (1 - exp (-t));
+          g_test_message ("forward speed %.5f m/s at 1 s, v*(1 − 1/e) = %.5f", v, expected);
+          g_assert_cmpfloat (fabs (v / expected - 1), <, 0.01);
+          g_assert_cmpfloat (fabs (yaw - G_PI / 6), <, 1e-6);
+        }
+      else
+        {
+          const double w = 20 * G_PI / 180, expected = G_PI / 6 + w * (t - (1 - exp (-t)));
+          g_test_message ("heading %.5f rad at 3 s, expected %.5f", yaw, expected);
+          g_assert_cmpfloat (fabs ((yaw - G_PI / 6) / (expected - G_PI / 6) - 1), <, 0.01);
+        }
+    }
+}
+
 /* Volume of a spherical cap of height @h on a sphere of radius @r. */
 static double
 cap_volume (double r, double h)
@@ -458,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-body/rest", test_rest);
   g_test_add_func ("/floating-body/heave", test_heave);
   g_test_add_func ("/floating-body/sphere", test_sphere);
+  g_test_add_func ("/floating-body/motor", test_motor);
   g_test_add_func ("/floating-body/contour", test_contour);
   g_test_add_func ("/floating-body/mesh", test_mesh);
   g_test_add_func ("/floating-body/resume", test_resume);
