@@ -12,6 +12,7 @@
 #include <assimp/scene.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 /* Every directed edge (a, b) of a closed, consistently wound surface has
  * its twin (b, a). */
@@ -50,6 +51,14 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
   g_autofree char *bytes = NULL;
   gsize length = 0;
   wg_hull_clear (hull);
+  GStatBuf st;
+  if (g_stat (path, &st) == 0 && (guint64) st.st_size > WG_MESH_FILE_LIMIT)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                   "%s: %" G_GUINT64_FORMAT " bytes, more than a mesh file may have (%u MiB)",
+                   path, (guint64) st.st_size, (guint) (WG_MESH_FILE_LIMIT >> 20));
+      return FALSE;
+    }
   if (!g_file_get_contents (path, &bytes, &length, error))
     return FALSE;
   const char *dot = strrchr (path, '.');

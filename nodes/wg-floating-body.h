@@ -48,10 +48,12 @@ void wg_hull_capsule (WgHull *hull, double lx, double d, guint segments);
  * and the other formats assimp reads; assimp gets the bytes, so no other
  * file is opened), all its meshes in their scene placement, triangulated,
  * its bounding box centred and scaled to @size (m). Errors
- * (WG_NODE_ERROR_DATA, naming @path): unreadable, not a mesh, fewer than 4
+ * (WG_NODE_ERROR_DATA, naming @path): unreadable, larger than
+ * WG_MESH_FILE_LIMIT (256 MiB), not a mesh, fewer than 4
  * triangles, not closed (an edge without a neighbour wound the other way),
  * flat. Mass properties are not set (wg_hull_finish()).
  */
+#define WG_MESH_FILE_LIMIT ((guint64) 256 << 20)
 gboolean wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3],
                             GError **error);
 

@@ -117,8 +117,8 @@ static const WgParamSpec params[N_PARAMS] = {
                  .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (bodies) },
   [P_MESH] = { "mesh", "Mesh file", WG_PARAM_PATH, "",
                "Hull of the bodies of shape mesh: a closed triangle mesh (OBJ, glTF as .glb "
-               "or with embedded buffers, other formats assimp reads), relative to the graph "
-               "file, +x forward and +z up; read again when it changes",
+               "or with embedded buffers, other formats assimp reads; at most 256 MiB), "
+               "relative to the graph file, +x forward and +z up; read again when it changes",
                .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (mesh) },
   [P_CAPACITY] = { "capacity", "Capacity", WG_PARAM_INT, "",
                    "Body slots of the output set (at least the number of bodies); a wake "
