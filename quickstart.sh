@@ -14,7 +14,7 @@ packages=(
   libglib2.0-dev libjson-glib-dev libfftw3-dev libkissfft-dev libopenexr-dev libpng-dev libdeflate-dev
   libepoxy-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   libgtk-4-dev libcairo2-dev adwaita-icon-theme xvfb xauth dbus-daemon
-  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libassimp-dev
 )
 # The tests also build the fuzz harnesses with clang and libFuzzer, and run
 # farm bakes on a single-node Slurm they start themselves; the editor's UI

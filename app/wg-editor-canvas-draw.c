@@ -25,7 +25,8 @@ static const GdkRGBA bypass_amber = { 0.93, 0.62, 0.13, 1 };
 static const GdkRGBA bypass_veil = { 0.118, 0.122, 0.137, 0.6 };
 static const GdkRGBA bypass_label = { 0.78, 0.80, 0.83, 0.45 };
 
-/* Port colours by what flows: fields blue, spectra violet, particles amber, images green. */
+/* Port colours by what flows: fields blue, spectra violet, particles amber, images green,
+ * bodies coral. */
 static const GdkRGBA *
 port_colour (WgPortType type)
 {
@@ -34,8 +35,9 @@ port_colour (WgPortType type)
     [WG_PORT_SPECTRUM] = { 0.69, 0.48, 0.85, 1 },
     [WG_PORT_PARTICLES] = { 0.88, 0.64, 0.25, 1 },
     [WG_PORT_IMAGE] = { 0.36, 0.76, 0.48, 1 },
+    [WG_PORT_BODIES] = { 0.91, 0.42, 0.36, 1 },
   };
-  return &colours[type <= WG_PORT_IMAGE ? type : WG_PORT_FIELD];
+  return &colours[type <= WG_PORT_BODIES ? type : WG_PORT_FIELD];
 }
 
 /* Header colour by category: muted, stable across runs. */

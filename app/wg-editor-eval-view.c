@@ -41,6 +41,9 @@ kind_refusal (WgBuffer *b)
     case WG_PORT_PARTICLES:
       return g_strdup ("Particles are not a field on the patch: the viewport cannot draw them "
                        "yet.");
+    case WG_PORT_BODIES:
+      return g_strdup ("Floating bodies are poses and waterlines, not a field on the patch: "
+                       "the viewport cannot draw them yet.");
     case WG_PORT_IMAGE:
       return g_strdup_printf ("A %u × %u picture, not a field on the patch: the node's "
                               "thumbnail shows it; the viewport cannot draw it yet.",

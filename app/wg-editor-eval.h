@@ -152,7 +152,7 @@ WgEvalResult *wg_evaluator_run_gpu (WgEvaluator *evaluator);
  * A preview of @buffer at most @size pixels wide or high: height and masks
  * in grey-blue, a vector displacement by its height, unit normals as a
  * normal map, spectra as log magnitude with the zero frequency centred.
- * Returns NULL for kinds it cannot show (particles).
+ * Returns NULL for kinds it cannot show (particles, bodies).
  */
 WgThumbnail *wg_thumbnail_new (WgBuffer *buffer, guint size, GError **error);
 void wg_thumbnail_free (WgThumbnail *thumbnail);

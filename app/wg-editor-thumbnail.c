@@ -30,7 +30,7 @@ WgThumbnail *
 wg_thumbnail_new (WgBuffer *buffer, guint size, GError **error)
 {
   WgPortType kind = wg_buffer_get_kind (buffer);
-  if (kind == WG_PORT_PARTICLES)
+  if (kind == WG_PORT_PARTICLES || kind == WG_PORT_BODIES)
     return NULL;
   const float *data = wg_buffer_read (buffer, error);
   if (data == NULL)

@@ -105,6 +105,7 @@ typedef enum {
   /* RGBA picture of any size (not the graph's grid): 4 linear float32
    * channels per pixel, row-major, row 0 the top of the picture */
   WG_PORT_IMAGE,
+  WG_PORT_BODIES, /* rigid bodies on the water: WgBodySet, capacity fixed at plan time */
 } WgPortType;
 
 typedef enum {
@@ -343,7 +344,7 @@ int wg_node_type_find_param (const WgNodeType *type, const char *name);
 int wg_node_type_find_input (const WgNodeType *type, const char *name);
 int wg_node_type_find_output (const WgNodeType *type, const char *name);
 
-/** wg_port_type_name: "field", "spectrum", "particles", "image". */
+/** wg_port_type_name: "field", "spectrum", "particles", "image", "bodies". */
 const char *wg_port_type_name (WgPortType type);
 
 /** wg_param_type_name: "float", "int", "bool", "enum", "string", "path". */
@@ -795,7 +796,8 @@ guint wg_buffer_get_gl_buffer (WgBuffer *buffer, GError **error);
  * picture's top row at t = 0 (flip t to draw it upright in GL's
  * bottom-up convention); it repeats along s, as an equirectangular sky's
  * longitude wraps, and clamps along t, where its poles do not.
- * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans; a GL error while
+ * Errors: WG_NODE_ERROR_BACKEND for buffers of CPU plans and for particle
+ * and body sets (no picture: wg_buffer_get_gl_buffer()); a GL error while
  * filling it (0 returned).
  */
 guint wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error);
@@ -927,21 +929,6 @@ typedef struct {
 } WgParticleSet;
 
 /**
- * WgContourSample:
- * One sample of a moving body's waterline outline: the outline of the
- * submerged part's footprint seen from above (papers/004 §4.4), whose
- * motion makes waves (`particle-emitter`). 32 bytes, std430 alike.
- */
-#define WG_BODY_CONTOUR 64
-typedef struct {
-  float x, y;    /* point on the outline (m, graph patch coordinates) */
-  float nx, ny;  /* outward unit normal of the outline, horizontal */
-  float vx, vy;  /* horizontal velocity of the hull at this point (m/s) */
-  float draft;   /* depth of the hull below the water surface here (m, ≥ 0) */
-  float length;  /* length of outline this sample stands for (m) */
-} WgContourSample;
-
-/**
  * wg_ctx_define_particles:
  * Called in prepare for a particles output @port: room for @capacity
  * particles (1 to WG_MAX_PARTICLES), none live, on the graph's patch.
@@ -949,6 +936,66 @@ typedef struct {
  */
 #define WG_MAX_PARTICLES (1u << 24)
 void wg_ctx_define_particles (WgNodeContext *ctx, guint port, guint capacity);
+
+/**
+ * WgContourSample:
+ * One sample of a floating body's waterline (papers/004 §4.3, after Yuksel
+ * et al. 2007): a piece of the outline of the top view of the hull's
+ * submerged part, where the body pushes water sideways. A wake emitter makes
+ * particles here with amplitude ∝ (v·n) · draft · length (the direct effect).
+ * 32 bytes; the GPU sees the same std430 layout (8 floats).
+ */
+#define WG_BODY_CONTOUR 64
+typedef struct {            /* one waterline sample, 32 bytes */
+  float x, y;               /* point on the submerged footprint's outline (m, graph patch coords) */
+  float nx, ny;             /* outward unit normal of the outline, horizontal */
+  float vx, vy;             /* horizontal velocity of the hull at this point (m/s) */
+  float draft;              /* depth of hull below the water surface at this point (m, >= 0) */
+  float length;             /* length of outline this sample stands for (m) */
+} WgContourSample;
+
+/**
+ * WgBody:
+ * One rigid body's state as `floating-body` outputs it each frame: pose,
+ * velocities, the submerged volume and its rate (Yuksel's indirect effect
+ * ∝ volume_rate), and up to WG_BODY_CONTOUR waterline samples, the first
+ * @n_contour in use. 64 + 64 × 32 = 2112 bytes (528 floats).
+ */
+typedef struct {            /* one rigid body, 64-byte header + contour */
+  float position[3];        /* centre of mass (m); z up, 0 = mean water level */
+  float orientation[4];     /* unit quaternion (x, y, z, w), body -> world */
+  float velocity[3];        /* m/s */
+  float angular_velocity[3];/* rad/s, world frame */
+  float submerged_volume;   /* m^3 */
+  float volume_rate;        /* d(submerged_volume)/dt (m^3/s) */
+  guint32 n_contour;        /* samples in use, <= WG_BODY_CONTOUR */
+  WgContourSample contour[WG_BODY_CONTOUR];
+} WgBody;
+
+/**
+ * WgBodySet:
+ * A bodies port's data: a 32-byte header, then @capacity bodies of which the
+ * first @count are live. One array of 8 + 528 × capacity floats on the CPU
+ * and one storage buffer of the same bytes on the GPU (std430: `uint count,
+ * capacity, reserved[6]; Body b[];` with `Body { float position[3],
+ * orientation[4], velocity[3], angular_velocity[3], submerged_volume,
+ * volume_rate; uint n_contour; Contour c[64]; }`), synced lazily like a
+ * field; plan states save and restore it bit for bit.
+ */
+typedef struct { guint32 count, capacity, reserved[6]; WgBody bodies[]; } WgBodySet;
+
+G_STATIC_ASSERT (sizeof (WgContourSample) == 32);
+G_STATIC_ASSERT (sizeof (WgBody) == 64 + WG_BODY_CONTOUR * 32);
+G_STATIC_ASSERT (sizeof (WgBodySet) == 32);
+
+/**
+ * wg_ctx_define_bodies:
+ * Called in prepare for a bodies output @port: room for @capacity bodies
+ * (1 to WG_MAX_BODIES), none live. Defining the same capacity again keeps
+ * the buffer and its contents.
+ */
+#define WG_MAX_BODIES 4096u
+void wg_ctx_define_bodies (WgNodeContext *ctx, guint port, guint capacity);
 
 /**
  * wg_ctx_get_state / _set_state:
@@ -1030,6 +1077,15 @@ guint wg_buffer_gpu_write (WgBuffer *buffer, GError **error);
  */
 WgParticleSet *wg_buffer_particles (WgBuffer *buffer);
 const WgParticleSet *wg_buffer_read_particles (WgBuffer *buffer, GError **error);
+/**
+ * wg_buffer_bodies / wg_buffer_read_bodies:
+ * A bodies buffer's set (see WgBodySet) on the CPU, as
+ * wg_buffer_particles() / _read_particles() for particles: for writing an
+ * output (never NULL) or reading an input (NULL with @error set on a GL
+ * error of the read-back). NULL for other kinds of buffer.
+ */
+WgBodySet *wg_buffer_bodies (WgBuffer *buffer);
+const WgBodySet *wg_buffer_read_bodies (WgBuffer *buffer, GError **error);
 
 /* ---------------------------------------------------------------------------
  * Plans: a graph compiled for evaluation

@@ -18,9 +18,11 @@ extern const WgNodeType wg_node_ambient_blend;
 extern const WgNodeType wg_node_combine;
 extern const WgNodeType wg_node_image_in;
 extern const WgNodeType wg_node_image_out;
+extern const WgNodeType wg_node_body_track_out;
 extern const WgNodeType wg_node_surface_shade;
 extern const WgNodeType wg_node_splat_filter;
 extern const WgNodeType wg_node_particle_emitter;
+extern const WgNodeType wg_node_floating_body;
 
 const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ocean_spectrum,
@@ -37,12 +39,14 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_source,
   &wg_node_ambient_blend,
   &wg_node_combine,
+  &wg_node_floating_body,
   &wg_node_particle_emitter,
   &wg_node_splat_filter,
   &wg_node_surface_shade,
   &wg_node_image_in,
   &wg_node_field_out,
   &wg_node_image_out,
+  &wg_node_body_track_out,
 };
 
 const guint wg_n_builtin_node_types = G_N_ELEMENTS (wg_builtin_node_types);

@@ -1,6 +1,5 @@
-/* wg-buffer.c — data flowing on links: fields, spectra, images and particle
- * sets, on the
- * CPU, the GPU or both, copied lazily between them (see struct _WgBuffer),
+/* wg-buffer.c — data flowing on links: fields, spectra, images, particle
+ * and body sets, on the CPU, the GPU or both, copied lazily between them (see struct _WgBuffer),
  * and the GL textures renderers sample them through. */
 #include "wg-node-private.h"
 #include "wg-gpu.h"
@@ -94,6 +93,17 @@ wg_buffer_same_shape (const WgBuffer *a, const WgBuffer *b)
          a->extent[0] == b->extent[0] && a->extent[1] == b->extent[1];
 }
 
+WgBuffer *
+wg_buffer_new_bodies (guint capacity, const double extent[2], WgGpuContext *gpu)
+{
+  G_STATIC_ASSERT (sizeof (WgBody) % sizeof (float) == 0);
+  G_STATIC_ASSERT (offsetof (WgBodySet, bodies) == 8 * sizeof (float));
+  const guint per_body = sizeof (WgBody) / sizeof (float);
+  WgBuffer *b = buffer_alloc (WG_PORT_BODIES, capacity, 1, per_body, extent, gpu);
+  b->n_floats = (gsize) capacity * per_body + 8;
+  return b;
+}
+
 static void
 release_cpu_storage (WgBuffer *b)
 {
@@ -126,12 +136,20 @@ buffer_bytes (const WgBuffer *b)
   return MAX (b->n_floats, 1) * sizeof (float);
 }
 
-/* The zeroed contents: all zeros but a particle set's capacity. */
-static void
-particle_header (const WgBuffer *b, WgParticleSet *header)
+/* Particle and body sets start with a 32-byte header: count, capacity, … */
+static gboolean
+is_set (const WgBuffer *b)
 {
-  memset (header, 0, sizeof *header);
-  header->capacity = b->width;
+  return b->kind == WG_PORT_PARTICLES || b->kind == WG_PORT_BODIES;
+}
+
+/* The zeroed contents of a set's header: all zeros but the capacity. */
+static void
+set_header (const WgBuffer *b, guint32 header[8])
+{
+  G_STATIC_ASSERT (offsetof (WgParticleSet, capacity) == offsetof (WgBodySet, capacity));
+  memset (header, 0, 8 * sizeof (guint32));
+  header[offsetof (WgParticleSet, capacity) / sizeof (guint32)] = b->width;
 }
 
 static void
@@ -143,17 +161,17 @@ ensure_cpu_storage (WgBuffer *b)
   if (mem == NULL)
     g_error ("out of memory allocating a %u×%u×%u buffer", b->width, b->height, b->channels);
   b->data = mem;
-  if (b->kind == WG_PORT_PARTICLES)
-    particle_header (b, mem);
+  if (is_set (b))
+    set_header (b, mem);
 }
 
 static void
-write_gpu_particle_header (const WgBuffer *b)
+write_gpu_set_header (const WgBuffer *b)
 {
-  WgParticleSet header;
-  particle_header (b, &header);
+  guint32 header[8];
+  set_header (b, header);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
-  glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof header, &header);
+  glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof header, header);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
 }
 
@@ -229,8 +247,8 @@ ensure_gpu_storage (WgBuffer *b)
   if (b->ssbo)
     return;
   b->ssbo = wg_gpu_buffer_new (b->gpu, buffer_bytes (b), NULL, GL_DYNAMIC_COPY);
-  if (b->kind == WG_PORT_PARTICLES)
-    write_gpu_particle_header (b);
+  if (is_set (b))
+    write_gpu_set_header (b);
 }
 
 /* The current contents on the CPU side. */
@@ -325,12 +343,12 @@ wg_buffer_zero (WgBuffer *b)
     }
   if (b->data)
     memset (b->data, 0, buffer_bytes (b));
-  if (b->kind == WG_PORT_PARTICLES)
+  if (is_set (b))
     {
       if (b->ssbo)
-        write_gpu_particle_header (b);
+        write_gpu_set_header (b);
       if (b->data)
-        particle_header (b, (WgParticleSet *) b->data);
+        set_header (b, (guint32 *) b->data);
     }
   /* Whatever storage exists now holds the (zero) contents. */
   b->cpu_valid = b->data != NULL;
@@ -408,6 +426,22 @@ wg_buffer_read_particles (WgBuffer *buffer, GError **error)
   return (const WgParticleSet *) wg_buffer_cpu (buffer, error);
 }
 
+WgBodySet *
+wg_buffer_bodies (WgBuffer *buffer)
+{
+  if (buffer->kind != WG_PORT_BODIES)
+    return NULL;
+  return (WgBodySet *) wg_buffer_data (buffer);
+}
+
+const WgBodySet *
+wg_buffer_read_bodies (WgBuffer *buffer, GError **error)
+{
+  if (buffer->kind != WG_PORT_BODIES)
+    return NULL;
+  return (const WgBodySet *) wg_buffer_cpu (buffer, error);
+}
+
 /* What a renderer can take from @b only in a GPU plan. */
 static gboolean
 check_gpu_plan (const WgBuffer *b, GError **error)
@@ -465,6 +499,13 @@ wg_buffer_get_gl_texture (WgBuffer *buffer, GError **error)
 {
   if (!check_gpu_plan (buffer, error))
     return 0;
+  if (is_set (buffer))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_BACKEND,
+                   "a %s set is no picture: read its storage buffer (wg_buffer_gpu())",
+                   wg_port_type_name (buffer->kind));
+      return 0;
+    }
   if (buffer->texture && buffer->texture_current)
     return buffer->texture;
   guint ssbo = wg_buffer_gpu (buffer, error);

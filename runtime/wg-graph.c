@@ -41,7 +41,7 @@ wg_node_type_find_output (const WgNodeType *type, const char *name)
 const char *
 wg_port_type_name (WgPortType type)
 {
-  static const char *const names[] = { "field", "spectrum", "particles", "image" };
+  static const char *const names[] = { "field", "spectrum", "particles", "image", "bodies" };
   return (guint) type < G_N_ELEMENTS (names) ? names[type] : "?";
 }
 

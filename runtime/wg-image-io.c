@@ -105,6 +105,29 @@ wg_tmp_file_commit (WgTmpFile *tf, const char *path, GError **error)
   return TRUE;
 }
 
+gboolean
+wg_text_write_at (int dirfd, const char *path, const char *text, gsize length, GError **error)
+{
+  g_auto (WgTmpFile) tf = WG_TMP_FILE_INIT;
+  if (!wg_tmp_file_open (&tf, dirfd, path, error))
+    return FALSE;
+  for (gsize done = 0; done < length;)
+    {
+      const gssize n = write (tf.fd, text + done, length - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          const int e = errno;
+          g_set_error (error, WG_IMAGE_ERROR, WG_IMAGE_ERROR_WRITE, "%s: write failed: %s", path,
+                       g_strerror (e));
+          return FALSE;
+        }
+      done += (gsize) n;
+    }
+  return wg_tmp_file_commit (&tf, path, error);
+}
+
 /* ---------------------------------------------------------------------------
  * The read limit
  * ------------------------------------------------------------------------- */

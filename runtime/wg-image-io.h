@@ -250,6 +250,15 @@ gboolean wg_png_write16 (const char *path, guint width, guint height, guint chan
  * deflate's match search next to nothing to find; the pixels are the same. */
 gboolean wg_png_write16_fast (const char *path, guint width, guint height, guint channels,
                               const float *data, float lo, float hi, GError **error);
+/**
+ * wg_text_write_at:
+ * Writes @length bytes of @text as file @path in the open folder @dirfd,
+ * atomically as the image writers do (a temporary file beside it renamed
+ * over it): a sink's small text files (body-track-out's CSV and JSON).
+ * Errors: WG_IMAGE_ERROR_OPEN, _WRITE naming @path.
+ */
+gboolean wg_text_write_at (int dirfd, const char *path, const char *text, gsize length,
+                           GError **error);
 /* wg_png_write16() with @path relative to the open folder @dirfd, as wg_exr_write_at(). */
 gboolean wg_png_write16_at (int dirfd, const char *path, guint width, guint height,
                             guint channels, const float *data, float lo, float hi,

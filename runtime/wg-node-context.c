@@ -289,6 +289,17 @@ wg_ctx_define_particles (WgNodeContext *ctx, guint port, guint capacity)
                                        ctx->plan->gpu));
 }
 
+void
+wg_ctx_define_bodies (WgNodeContext *ctx, guint port, guint capacity)
+{
+  g_assert (port < ctx->inst->type->n_outputs);
+  g_assert (ctx->inst->type->outputs[port].type == WG_PORT_BODIES);
+  g_assert (capacity >= 1 && capacity <= WG_MAX_BODIES);
+  set_output (ctx, port,
+              wg_buffer_new_bodies (capacity, ctx->plan->graph->settings.extent,
+                                    ctx->plan->gpu));
+}
+
 gpointer
 wg_ctx_get_state (WgNodeContext *ctx)
 {

@@ -112,7 +112,7 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
       g_autofree char *where = g_strdup_printf ("%s[%u]", kind, p);
       if (!check_entry_name (type, ports, sizeof *ports, p, where, kind, error))
         return FALSE;
-      if (port->type > WG_PORT_IMAGE)
+      if (port->type > WG_PORT_BODIES)
         return refuse (type, error, "%s.type: %d, not a port type", where, (int) port->type);
       if (port->type == WG_PORT_FIELD && port->channels > 4)
         return refuse (type, error, "%s.channels: %u, a field has 1 to 4 (0: any)", where,
@@ -126,6 +126,10 @@ check_ports (const WgNodeType *type, const WgPortSpec *ports, guint n, const cha
       if (port->type == WG_PORT_PARTICLES && port->channels != 0 && port->channels != 8)
         return refuse (type, error, "%s.channels: %u, a particle is 8 floats", where,
                        port->channels);
+      if (port->type == WG_PORT_BODIES && port->channels != 0 &&
+          port->channels != sizeof (WgBody) / sizeof (float))
+        return refuse (type, error, "%s.channels: %u, a body is %u floats", where,
+                       port->channels, (guint) (sizeof (WgBody) / sizeof (float)));
       if (port->description == NULL)
         return refuse (type, error, "%s.description: missing", where);
       /* The plan keeps a previous-frame copy only of a field, with the

@@ -35,7 +35,7 @@ matching_input (const WgNodeContext *ctx, guint o)
 }
 
 /* Zeros for an output no input matches: a field of the declared channels
- * (one when any), a full spectrum, an image or an empty particle set, on
+ * (one when any), a full spectrum, an image or an empty particle or body set, on
  * the graph's grid and patch. */
 static WgBuffer *
 zeros_for (const WgNodeContext *ctx, guint o)
@@ -48,6 +48,8 @@ zeros_for (const WgNodeContext *ctx, guint o)
     return wg_buffer_new_image (s->grid[0], s->grid[1], ctx->plan->gpu);
   if (out->type == WG_PORT_PARTICLES)
     return wg_buffer_new_particles (1, s->extent, ctx->plan->gpu);
+  if (out->type == WG_PORT_BODIES)
+    return wg_buffer_new_bodies (1, s->extent, ctx->plan->gpu);
   return wg_buffer_new_field (s->grid[0], s->grid[1], MAX (out->channels, 1), s->extent,
                               ctx->plan->gpu);
 }

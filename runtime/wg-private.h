@@ -325,6 +325,13 @@ gboolean wg_buffer_same_shape (const WgBuffer *a, const WgBuffer *b);
  * Errors: a failed GPU read back or copy.
  */
 gboolean wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error);
+/**
+ * wg_buffer_new_bodies: room for @capacity bodies (a WgBodySet: width =
+ * capacity, height 1, 528 channels (sizeof (WgBody) / 4), 8 + 528 × capacity
+ * floats with the header), none live, on a patch of @extent metres.
+ */
+WgBuffer *wg_buffer_new_bodies (guint capacity, const double extent[2],
+                                struct _WgGpuContext *gpu);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */

@@ -1,0 +1,100 @@
+/* wg-floating-body-gpu.c — floating-body's GPU forces (shaders/
+ * floating-body.comp): the hulls uploaded once in prepare, the bodies'
+ * states each sub-step, one work group per body, and 8 floats a body read
+ * back for the integration on the CPU. */
+#include "wg-floating-body-gpu.h"
+#include "../shaders/floating-body.h"
+
+#include <string.h>
+
+gboolean
+wg_floating_gpu_init (WgFloatingGpu *g, WgGpuContext *gpu, const WgHull *hulls, guint n,
+                      GError **error)
+{
+  memset (g, 0, sizeof *g);
+  g->n = n;
+  if (!wg_gpu_kernel_init (&g->kernel, gpu, "floating-body.comp", NULL,
+                           sizeof (FloatingUniforms), error))
+    return FALSE;
+  gsize nv = 0, nt = 0;
+  for (guint i = 0; i < n; i++)
+    nv += hulls[i].n_vertices, nt += hulls[i].n_triangles;
+  g_autofree float *vertices = g_new0 (float, 4 * MAX (nv, 1));
+  g_autofree guint32 *triangles = g_new0 (guint32, 4 * MAX (nt, 1));
+  g_autofree guint32 *ranges = g_new0 (guint32, 4 * MAX (n, 1));
+  gsize v0 = 0, t0 = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const WgHull *h = &hulls[i];
+      for (guint v = 0; v < h->n_vertices; v++)
+        for (int k = 0; k < 3; k++)
+          vertices[4 * (v0 + v) + k] = (float) h->vertices[3 * v + k];
+      for (guint t = 0; t < h->n_triangles; t++)
+        for (int k = 0; k < 3; k++)
+          triangles[4 * (t0 + t) + k] = h->triangles[3 * t + k];
+      ranges[4 * i] = (guint32) v0, ranges[4 * i + 1] = (guint32) t0;
+      ranges[4 * i + 2] = h->n_triangles;
+      v0 += h->n_vertices, t0 += h->n_triangles;
+    }
+  g->vertices = wg_gpu_buffer_new (gpu, 4 * MAX (nv, 1) * sizeof (float), vertices, GL_STATIC_DRAW);
+  g->triangles = wg_gpu_buffer_new (gpu, 4 * MAX (nt, 1) * sizeof (guint32), triangles,
+                                    GL_STATIC_DRAW);
+  g->ranges = wg_gpu_buffer_new (gpu, 4 * MAX (n, 1) * sizeof (guint32), ranges, GL_STATIC_DRAW);
+  g->states = wg_gpu_buffer_new (gpu, 16 * MAX (n, 1) * sizeof (float), NULL, GL_DYNAMIC_DRAW);
+  g->sums = wg_gpu_buffer_new (gpu, 8 * MAX (n, 1) * sizeof (float), NULL, GL_DYNAMIC_READ);
+  g->staging = g_new0 (float, 16 * MAX (n, 1));
+  return wg_gpu_check ("floating-body's buffers", error);
+}
+
+void
+wg_floating_gpu_clear (WgFloatingGpu *g)
+{
+  const GLuint buffers[] = { g->vertices, g->triangles, g->ranges, g->states, g->sums };
+  for (guint k = 0; k < G_N_ELEMENTS (buffers); k++)
+    if (buffers[k])
+      glDeleteBuffers (1, &buffers[k]);
+  wg_gpu_kernel_clear (&g->kernel);
+  g_free (g->staging);
+  memset (g, 0, sizeof *g);
+}
+
+gboolean
+wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
+                        const WgFluid *fluid, const WgBodyState *states, float *sums,
+                        GError **error)
+{
+  if (g->n == 0)
+    return TRUE;
+  for (guint i = 0; i < g->n; i++)
+    for (int k = 0; k < 4; k++)
+      {
+        g->staging[16 * i + k] = k < 3 ? (float) states[i].x[k] : 0;
+        g->staging[16 * i + 4 + k] = (float) states[i].q[k];
+        g->staging[16 * i + 8 + k] = k < 3 ? (float) states[i].v[k] : 0;
+        g->staging[16 * i + 12 + k] = k < 3 ? (float) states[i].w[k] : 0;
+      }
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, g->states);
+  glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 16 * g->n * sizeof (float), g->staging);
+  const FloatingUniforms u = {
+    .u_size = { surface ? water->w : 0, water->h },
+    .u_cell = { (float) water->dx, (float) water->dy },
+    .u_channels = water->ch,
+    .u_wrap = water->wrap,
+    .u_density = (float) fluid->density,
+    .u_gravity = (float) fluid->gravity,
+    .u_drag = (float) fluid->drag,
+    .u_lift = (float) fluid->lift,
+  };
+  /* A calm sea binds the vertices as a stand-in surface nobody reads. */
+  wg_gpu_bind (0, surface ? surface : g->vertices);
+  wg_gpu_bind (1, g->vertices);
+  wg_gpu_bind (2, g->triangles);
+  wg_gpu_bind (3, g->ranges);
+  wg_gpu_bind (4, g->states);
+  wg_gpu_bind (5, g->sums);
+  wg_gpu_kernel_dispatch (&g->kernel, &u, g->n, 1, 1);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, g->sums);
+  glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 8 * g->n * sizeof (float), sums);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  return wg_gpu_check ("floating-body's forces", error);
+}

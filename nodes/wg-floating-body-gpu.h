@@ -1,0 +1,39 @@
+/* wg-floating-body-gpu.h — floating-body's forces on the GPU
+ * (shaders/floating-body.comp), for the node's process_gpu. */
+#pragma once
+
+#include "wg-floating-body.h"
+#include "wg-gpu-kernel.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  WgGpuKernel kernel;
+  GLuint vertices, triangles, ranges, states, sums;
+  guint n;
+  float *staging; /* 16 floats a body: the states as uploaded */
+} WgFloatingGpu;
+
+/**
+ * wg_floating_gpu_init:
+ * Builds the kernel and uploads @n hulls (vertices as vec4, triangles as
+ * uvec4, each body's first vertex, first triangle and triangle count), in
+ * prepare with @gpu current. Errors: the kernel's build, a GL error.
+ */
+gboolean wg_floating_gpu_init (WgFloatingGpu *g, WgGpuContext *gpu, const WgHull *hulls, guint n,
+                               GError **error);
+/** wg_floating_gpu_clear: frees what _init made. */
+void wg_floating_gpu_clear (WgFloatingGpu *g);
+
+/**
+ * wg_floating_gpu_forces:
+ * wg_body_forces() without gravity for every body at @states on the GPU:
+ * into @sums 8 floats a body, force (N) and submerged volume (m³), then
+ * torque (N m) and 0. @surface: the water's storage buffer laid out as
+ * @water says (its data unused), 0 for calm water. Errors: a GL error.
+ */
+gboolean wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
+                                 const WgFluid *fluid, const WgBodyState *states, float *sums,
+                                 GError **error);
+
+G_END_DECLS

@@ -1,0 +1,167 @@
+/* floating-body.comp — GPU path of nodes/wg-floating-body.c's
+ * wg_body_forces(): one work group per body, each thread clips and
+ * integrates every WG_FLOAT_GROUP-th triangle of the hull (pressure ρ g d,
+ * drag, lift: the same formulas in float), then the group sums the
+ * threads' force, torque and submerged volume by a tree reduction in shared
+ * memory (papers/004 §4.3 sums its force textures by reduction). Gravity,
+ * the motor and the integration stay on the CPU, which reads 8 floats a
+ * body back. */
+#include "floating-body.h"
+
+layout (local_size_x = WG_FLOAT_GROUP) in;
+
+layout (std430, binding = 0) restrict readonly buffer Surface { float surface[]; };
+layout (std430, binding = 1) restrict readonly buffer Vertices { vec4 vertices[]; };
+layout (std430, binding = 2) restrict readonly buffer Triangles { uvec4 triangles[]; };
+/* Per body: first vertex, first triangle, triangle count. */
+layout (std430, binding = 3) restrict readonly buffer Ranges { uvec4 ranges[]; };
+struct BodyState {
+  vec4 x, q, v, w; /* centre of mass, quaternion (x, y, z, w), velocity, angular velocity */
+};
+layout (std430, binding = 4) restrict readonly buffer States { BodyState states[]; };
+/* Per body: force (N) and volume (m³), torque (N m). */
+layout (std430, binding = 5) restrict writeonly buffer Sums { vec4 sums[]; };
+
+shared vec4 s_force[WG_FLOAT_GROUP];
+shared vec4 s_torque[WG_FLOAT_GROUP];
+
+vec3
+quat_rotate (vec4 q, vec3 v)
+{
+  vec3 t = cross (q.xyz, v) + q.w * v;
+  return v + 2.0 * cross (q.xyz, t);
+}
+
+uint
+wrap_index (int i, uint n)
+{
+  if (u_wrap)
+    return uint (((i % int (n)) + int (n)) % int (n));
+  return uint (clamp (i, 0, int (n) - 1));
+}
+
+float
+sample_channel (vec2 p, uint c)
+{
+  vec2 u = p / u_cell;
+  if (!u_wrap)
+    u = clamp (u, vec2 (0.0), vec2 (u_size) - 1.0);
+  vec2 f = floor (u), a = u - f;
+  int i = int (f.x), j = int (f.y);
+  uint i0 = wrap_index (i, u_size.x), i1 = wrap_index (i + 1, u_size.x);
+  uint j0 = wrap_index (j, u_size.y), j1 = wrap_index (j + 1, u_size.y);
+  uint ch = u_channels;
+  float v00 = surface[(j0 * u_size.x + i0) * ch + c], v10 = surface[(j0 * u_size.x + i1) * ch + c];
+  float v01 = surface[(j1 * u_size.x + i0) * ch + c], v11 = surface[(j1 * u_size.x + i1) * ch + c];
+  return mix (mix (v00, v10, a.x), mix (v01, v11, a.x), a.y);
+}
+
+/* The water's height above (x, y), as wg_water_height(). */
+float
+water_height (vec2 p)
+{
+  if (u_size.x == 0u)
+    return 0.0;
+  if (u_channels < 3u)
+    return sample_channel (p, 0u);
+  vec2 p0 = p;
+  for (int it = 0; it < 4; it++)
+    p0 = p - vec2 (sample_channel (p0, 0u), sample_channel (p0, 1u));
+  return sample_channel (p0, 2u);
+}
+
+/* Pressure, drag and lift of one submerged piece (offsets r from the
+ * centre of mass, depths d ≥ 0), added to force (xyz), volume (w), torque. */
+void
+add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, inout vec3 torque)
+{
+  vec3 area = 0.5 * cross (r1 - r0, r2 - r0);
+  float a = length (area);
+  if (!(a > 0.0))
+    return;
+  float dsum = d.x + d.y + d.z, rg = u_density * u_gravity;
+  vec3 mid = (r0 + r1 + r2) / 3.0;
+  vec3 m = a / 12.0 * (d.x * r0 + d.y * r1 + d.z * r2 + dsum * 3.0 * mid);
+  vec3 n = area / a;
+  force.xyz -= rg * area * dsum / 3.0;
+  torque -= rg * cross (m, n);
+  force.w -= area.z * dsum / 3.0;
+  if (u_drag == 0.0 && u_lift == 0.0)
+    return;
+  vec3 u = s.v.xyz + cross (s.w.xyz, mid);
+  float speed = length (u);
+  if (!(speed > 0.0))
+    return;
+  float facing = dot (n, u) / speed;
+  if (facing <= 0.0)
+    return;
+  float q = 0.5 * u_density * a * facing * speed;
+  vec3 fd = -q * u_drag * u;
+  vec3 perp = n - facing * u / speed;
+  float lp = length (perp);
+  if (lp > 1e-6)
+    fd -= q * u_lift * speed * perp / lp;
+  force.xyz += fd;
+  torque += cross (mid, fd);
+}
+
+void
+main ()
+{
+  uint body = gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
+  uvec4 range = ranges[body];
+  BodyState s = states[body];
+  vec4 force = vec4 (0.0);
+  vec3 torque = vec3 (0.0);
+  for (uint t = lid; t < range.z; t += uint (WG_FLOAT_GROUP))
+    {
+      uvec4 tri = triangles[range.y + t];
+      vec3 r[3];
+      float d[3];
+      for (int k = 0; k < 3; k++)
+        {
+          r[k] = quat_rotate (s.q, vertices[range.x + tri[k]].xyz);
+          d[k] = water_height (s.x.xy + r[k].xy) - (s.x.z + r[k].z);
+        }
+      if (d[0] < 0.0 && d[1] < 0.0 && d[2] < 0.0)
+        continue;
+      /* The submerged polygon (≤ 4 corners), clipped where d = 0. */
+      vec3 pr[4];
+      float pd[4];
+      int np = 0;
+      for (int k = 0; k < 3; k++)
+        {
+          int l = (k + 1) % 3;
+          if (d[k] >= 0.0)
+            {
+              pr[np] = r[k];
+              pd[np++] = d[k];
+            }
+          if ((d[k] >= 0.0) != (d[l] >= 0.0))
+            {
+              float f = d[k] / (d[k] - d[l]);
+              pr[np] = r[k] + f * (r[l] - r[k]);
+              pd[np++] = 0.0;
+            }
+        }
+      for (int k = 1; k + 1 < np; k++)
+        add_piece (pr[0], pr[k], pr[k + 1], vec3 (pd[0], pd[k], pd[k + 1]), s, force, torque);
+    }
+  s_force[lid] = force;
+  s_torque[lid] = vec4 (torque, 0.0);
+  barrier ();
+  for (uint stride = uint (WG_FLOAT_GROUP) / 2u; stride > 0u; stride /= 2u)
+    {
+      if (lid < stride)
+        {
+          s_force[lid] += s_force[lid + stride];
+          s_torque[lid] += s_torque[lid + stride];
+        }
+      barrier ();
+    }
+  if (lid == 0u)
+    {
+      sums[2u * body] = s_force[0];
+      sums[2u * body + 1u] = s_torque[0];
+    }
+}

@@ -1,0 +1,18 @@
+/* floating-body.h — the uniform block of floating-body.comp, shared with
+ * nodes/wg-floating-body-gpu.c (see wg-uniforms.h). */
+#include "wg-uniforms.h"
+
+/* Threads per work group: one group sums one body's triangles. */
+#define WG_FLOAT_GROUP 128
+
+WG_UNIFORMS (FloatingUniforms)
+{
+  WG_UVEC2 (u_size);     /* surface grid width and height (cells); 0: calm water */
+  WG_VEC2 (u_cell);      /* cell size Δx, Δy (m) */
+  WG_UINT (u_channels);  /* 1: height, 3: displacement (dx, dy, h) */
+  WG_BOOL (u_wrap);      /* the surface tiles; else clamped at its edges */
+  WG_FLOAT (u_density);  /* ρ (kg/m³) */
+  WG_FLOAT (u_gravity);  /* g (m/s²) */
+  WG_FLOAT (u_drag);     /* C_d */
+  WG_FLOAT (u_lift);     /* C_l */
+};
