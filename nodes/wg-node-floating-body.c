@@ -284,7 +284,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
   gboolean any_mesh = FALSE;
   for (gsize i = 0; i < p->bodies.n; i++)
     any_mesh |= ((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH;
-  if (any_mesh)
+  if (any_mesh && *p->mesh)
     wg_ctx_watch_file (ctx, p->mesh);
   /* Prepare also runs when an output is first read or a file is touched:
    * the bodies restart from their parameters only when those changed. */
