@@ -161,6 +161,10 @@ static const WgPortSpec inputs[] = {
 static const WgPortSpec outputs[] = {
   { "bodies", WG_PORT_BODIES, 0, FALSE,
     "Poses, velocities, submerged volumes and waterline contours of the bodies" },
+  { "footprint", WG_PORT_FIELD, 1, FALSE,
+    "1 under the bodies' submerged part seen from above (inside every contour sample's "
+    "tangent line), 0 elsewhere, a one-cell ramp across the outline; computed only when "
+    "linked" },
 };
 
 typedef struct {
@@ -280,7 +284,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
   gboolean any_mesh = FALSE;
   for (gsize i = 0; i < p->bodies.n; i++)
     any_mesh |= ((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH;
-  if (any_mesh)
+  if (any_mesh && *p->mesh)
     wg_ctx_watch_file (ctx, p->mesh);
   /* Prepare also runs when an output is first read or a file is touched:
    * the bodies restart from their parameters only when those changed. */
@@ -308,6 +312,8 @@ floating_prepare (WgNodeContext *ctx, GError **error)
         return FALSE;
     }
   wg_ctx_define_bodies (ctx, 0, (guint) p->capacity);
+  const WgSettings *grid = wg_ctx_settings (ctx);
+  wg_ctx_define_field (ctx, 1, grid->grid[0], grid->grid[1], 1, grid->extent);
   if (restart)
     wg_buffer_zero (wg_ctx_output (ctx, 0));
   return TRUE;
@@ -393,6 +399,57 @@ state_finish (FloatingState *st, guint i, const WgWater *water, const WgFluid *f
   wg_body_contour (&st->hulls[i], s, water, b, st->scratch[i]);
 }
 
+/* Rasterises the contours into the footprint field (when it is used):
+ * coverage clamp(½ − max_k (p − c_k)·n_k / Δ, 0, 1) with Δ the cell size,
+ * the largest over the bodies, wrapping over the patch with @wrap. */
+static void
+draw_footprint (WgNodeContext *ctx, const WgBodySet *set, gboolean wrap)
+{
+  if (!wg_ctx_output_used (ctx, 1))
+    return;
+  WgBuffer *out = wg_ctx_output (ctx, 1);
+  float *f = wg_buffer_data (out);
+  const guint w = wg_buffer_get_width (out), h = wg_buffer_get_height (out);
+  double extent[2];
+  wg_buffer_get_extent (out, extent);
+  const double dx = extent[0] / w, dy = extent[1] / h, cell = MIN (dx, dy);
+  memset (f, 0, (gsize) w * h * sizeof (float));
+  for (guint b = 0; b < set->count; b++)
+    {
+      const WgBody *body = &set->bodies[b];
+      if (body->n_contour == 0)
+        continue;
+      double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+      for (guint k = 0; k < body->n_contour; k++)
+        {
+          const WgContourSample *c = &body->contour[k];
+          lo[0] = MIN (lo[0], c->x), hi[0] = MAX (hi[0], c->x);
+          lo[1] = MIN (lo[1], c->y), hi[1] = MAX (hi[1], c->y);
+        }
+      gint64 i0 = (gint64) floor (lo[0] / dx) - 1, i1 = (gint64) ceil (hi[0] / dx) + 1;
+      gint64 j0 = (gint64) floor (lo[1] / dy) - 1, j1 = (gint64) ceil (hi[1] / dy) + 1;
+      if (!wrap)
+        i0 = MAX (i0, 0), j0 = MAX (j0, 0), i1 = MIN (i1, (gint64) w - 1),
+        j1 = MIN (j1, (gint64) h - 1);
+      /* A body wider than the patch covers each cell once. */
+      i1 = MIN (i1, i0 + w - 1), j1 = MIN (j1, j0 + h - 1);
+      for (gint64 j = j0; j <= j1; j++)
+        for (gint64 i = i0; i <= i1; i++)
+          {
+            const double x = i * dx, y = j * dy;
+            double outside = -INFINITY;
+            for (guint k = 0; k < body->n_contour; k++)
+              {
+                const WgContourSample *c = &body->contour[k];
+                outside = MAX (outside, (x - c->x) * c->nx + (y - c->y) * c->ny);
+              }
+            const float v = (float) CLAMP (0.5 - outside / cell, 0.0, 1.0);
+            float *at = f + (gsize) ((j % h + h) % h) * w + (gsize) ((i % w + w) % w);
+            *at = MAX (*at, v);
+          }
+    }
+}
+
 /* What both backends' process starts from. */
 typedef struct {
   const FloatingParams *p;
@@ -434,6 +491,7 @@ floating_process_cpu (WgNodeContext *ctx, GError **error)
       state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &s, &f.set->bodies[i]);
     }
   f.set->count = f.st->n;
+  draw_footprint (ctx, f.set, f.p->wrap);
   wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
   return TRUE;
 }
@@ -470,6 +528,7 @@ floating_process_gpu (WgNodeContext *ctx, GError **error)
     state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &f.st->states[i],
                   &f.set->bodies[i]);
   f.set->count = f.st->n;
+  draw_footprint (ctx, f.set, f.p->wrap);
   wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
   return TRUE;
 }
@@ -478,6 +537,7 @@ static void
 floating_reset (WgNodeContext *ctx)
 {
   wg_buffer_zero (wg_ctx_output (ctx, 0));
+  wg_buffer_zero (wg_ctx_output (ctx, 1));
 }
 
 const WgNodeType wg_node_floating_body = {

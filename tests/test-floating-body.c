@@ -228,6 +228,28 @@ test_contour (void)
   g_assert_cmpfloat (fabs (perimeter / 6 - 1), <, 0.02);
 }
 
+/* The footprint of a 2 × 1 m box turned 30°, half submerged, on a 32 m
+ * patch of 256² cells: its area Σ f Δx Δy is 2 m² within 1%, 1 at the
+ * centre, 0 a metre beyond its corners. */
+static void
+test_footprint (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (256, 32, 30, 1);
+  wg_test_add (g, "floating-body", "float", "water_density=1000",
+               "bodies=[{\"size\": [2, 1, 0.5], \"density\": 500, \"position\": [16, 16, 0], "
+               "\"yaw\": 30}]", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const float *f = wg_test_eval (plan, 2, "float:footprint");
+  const double cell = 32.0 / 256;
+  double area = 0;
+  for (guint k = 0; k < 256 * 256; k++)
+    area += f[k] * cell * cell;
+  g_test_message ("footprint area %.5f m² (2)", area);
+  g_assert_cmpfloat (fabs (area / 2 - 1), <, 0.01);
+  g_assert_cmpfloat (f[128 * 256 + 128], ==, 1);
+  g_assert_cmpfloat (f[(128 + 24) * 256 + 128 + 24], ==, 0);
+}
+
 /* The example's bodies on its FFT ocean (64²): a plan restored from frame
  * 20's state and one with 2 threads give frame 40's bodies byte for byte. */
 static void
@@ -502,6 +524,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-body/motor", test_motor);
   g_test_add_func ("/floating-body/contour", test_contour);
   g_test_add_func ("/floating-body/mesh", test_mesh);
+  g_test_add_func ("/floating-body/footprint", test_footprint);
   g_test_add_func ("/floating-body/resume", test_resume);
   g_test_add_func ("/floating-body/gpu-parity", test_gpu_parity);
   g_test_add_func ("/floating-body/refused", test_refused);
