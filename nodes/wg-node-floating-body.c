@@ -6,8 +6,11 @@
  * waterline contour a wake emitter turns into wave particles.
  *
  * The state is the output set alone (floats), read back at every step, so
- * plan states resume it bit for bit. The surface may be a frame old (a
- * body's own wake fed back into it): the node reads whatever it is given.
+ * plan states resume it bit for bit. The surface input reads the previous
+ * frame (WgPortSpec.previous_frame): a graph may feed the bodies' own
+ * wakes back into it (body → emitter → splat → combine → surface), and the
+ * bodies answer the water a frame late (33 ms at 30 fps), as game engines'
+ * buoyancy reads the water last drawn.
  * Bodies are stepped independently, one per OpenMP iteration, each summing
  * its triangles in order: the same bytes for any thread count.
  */
@@ -155,8 +158,9 @@ static const WgParamSpec params[N_PARAMS] = {
 
 static const WgPortSpec inputs[] = {
   { "surface", WG_PORT_FIELD, 0, TRUE,
-    "Water: a height (1 channel) or a displacement (dx, dy, h: 3 channels); unlinked: calm "
-    "water at z = 0" },
+    "Water of the previous frame (so the bodies' own wakes may be in it): a height (1 "
+    "channel) or a displacement (dx, dy, h: 3 channels); unlinked: calm water at z = 0",
+    .previous_frame = TRUE },
 };
 static const WgPortSpec outputs[] = {
   { "bodies", WG_PORT_BODIES, 0, FALSE,
