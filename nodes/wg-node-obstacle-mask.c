@@ -18,6 +18,7 @@
 #include "wg-image-io.h"
 #include "wg-simd.h"
 #include "obstacle-mask.h"
+#include "wg-shape-params.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -34,19 +35,12 @@ enum {
   SHAPE_POLYGON = WG_OBSTACLE_POLYGON,
 };
 
-#define MAX_POINTS 4096 /* polygon vertices: bounds the GPU buffer made in prepare */
-
-/* A polygon vertex of `points` as the runtime converts it. */
-typedef struct {
-  double x, y;
-} PointParam;
-
 typedef struct {
   int shape;
   const char *image;
   gboolean invert;
   double x, y, rotation, scale, radius, width, height, length;
-  WgList points; /* PointParam */
+  WgList points; /* WgShapePoint */
   double border;
 } ObstacleParams;
 
@@ -55,48 +49,6 @@ typedef struct {
 static const char *const shapes[] = { "image", "circle", "box", "capsule", "polygon", NULL };
 
 #define SHAPES "shape=circle|box|capsule|polygon"
-
-static const WgParamSpec point_fields[] = {
-  { "x", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -G_MAXDOUBLE,
-    .max = G_MAXDOUBLE, .offset = offsetof (PointParam, x) },
-  { "y", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = -G_MAXDOUBLE,
-    .max = G_MAXDOUBLE, .offset = offsetof (PointParam, y) },
-};
-
-/* The older text form of `points`, "x,y x,y …", as JSON [[x, y], …]. */
-static JsonNode *
-points_from_text (const char *text, GError **error)
-{
-  g_auto (GStrv) pairs = g_strsplit_set (text, " \t\n;", -1);
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  guint index = 0;
-  json_builder_begin_array (b);
-  for (char **p = pairs; *p; p++)
-    {
-      if (**p == '\0')
-        continue;
-      char *end;
-      double x = g_ascii_strtod (*p, &end);
-      if (end == *p || *end != ',')
-        goto bad;
-      char *ys = end + 1;
-      double y = g_ascii_strtod (ys, &end);
-      if (end == ys || *end != '\0' || !isfinite (x) || !isfinite (y))
-        goto bad;
-      json_builder_begin_array (b);
-      json_builder_add_double_value (b, x);
-      json_builder_add_double_value (b, y);
-      json_builder_end_array (b);
-      index++;
-      continue;
-    bad:
-      g_set_error (error, WG_GRAPH_ERROR, WG_GRAPH_ERROR_PARAM_TYPE,
-                   "point %u: expected \"x,y\" in metres, got \"%s\"", index, *p);
-      return NULL;
-    }
-  json_builder_end_array (b);
-  return json_builder_get_root (b);
-}
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_SHAPE] = { "shape", "Shape", WG_PARAM_ENUM, "",
@@ -108,33 +60,7 @@ static const WgParamSpec params[N_PARAMS] = {
                 .visible_when = "shape=image", .offset = OFFSET (image) },
   [P_INVERT] = { "invert", "Invert image", WG_PARAM_BOOL, "", "Light = solid, dark = water", 0,
                  .visible_when = "shape=image", .offset = OFFSET (invert) },
-  [P_X] = { "x", "Position x", WG_PARAM_FLOAT, "m", "Shape centre, x", 0, -1e6, 1e6, 0, 512,
-            .visible_when = SHAPES, .offset = OFFSET (x) },
-  [P_Y] = { "y", "Position y", WG_PARAM_FLOAT, "m", "Shape centre, y", 0, -1e6, 1e6, 0, 512,
-            .visible_when = SHAPES, .offset = OFFSET (y) },
-  [P_ROTATION] = { "rotation", "Rotation", WG_PARAM_FLOAT, "°",
-                   "Counter-clockwise rotation of the shape", 0, -36000, 36000, -180, 180,
-                   .flags = WG_PARAM_FLAG_DEGREES, .visible_when = SHAPES,
-                   .offset = OFFSET (rotation) },
-  [P_SCALE] = { "scale", "Scale", WG_PARAM_FLOAT, "", "Uniform scale of the shape", 1, 0.001,
-                1000, 0.1, 4, .visible_when = SHAPES, .offset = OFFSET (scale) },
-  [P_RADIUS] = { "radius", "Radius", WG_PARAM_FLOAT, "m",
-                 "Radius of the circle, or of the capsule's rounded ends", 5, 0, 1e5, 0, 50,
-                 .visible_when = "shape=circle|capsule", .offset = OFFSET (radius) },
-  [P_WIDTH] = { "width", "Width", WG_PARAM_FLOAT, "m", "Box size along its local x", 10, 0, 1e6,
-                0, 100, .visible_when = "shape=box", .offset = OFFSET (width) },
-  [P_HEIGHT] = { "height", "Height", WG_PARAM_FLOAT, "m", "Box size along its local y", 5, 0,
-                 1e6, 0, 100, .visible_when = "shape=box", .offset = OFFSET (height) },
-  [P_LENGTH] = { "length", "Length", WG_PARAM_FLOAT, "m",
-                 "Capsule length between the centres of its rounded ends", 10, 0, 1e6, 0, 100,
-                 .visible_when = "shape=capsule", .offset = OFFSET (length) },
-  [P_POINTS] = { "points", "Polygon points", WG_PARAM_LIST, "m",
-                 "Vertices [x, y] in the shape's frame (at least 3; older files: \"x,y x,y …\")",
-                 .default_string = "[[-5, -5], [5, -5], [0, 5]]", .visible_when = "shape=polygon",
-                 .min = 0, .max = MAX_POINTS, .flags = WG_PARAM_FLAG_TUPLE,
-                 .fields = point_fields, .n_fields = G_N_ELEMENTS (point_fields),
-                 .record_size = sizeof (PointParam), .parse_text = points_from_text,
-                 .offset = OFFSET (points) },
+  WG_SHAPE_PARAMS (OFFSET, SHAPES),
   [P_BORDER] = { "border", "Border width", WG_PARAM_FLOAT, "m",
                  "Width of the anti-aliased edge where the mask ramps from 0 to 1 (0: hard)", 1,
                  0, 1e4, 0, 10, .offset = OFFSET (border) },
@@ -152,12 +78,12 @@ static const WgPortSpec outputs[] = {
 typedef struct {
   char *image_path;      /* the loaded image's path */
   gboolean image_invert; /* and whether it was inverted */
-  PointParam *points_src; /* the polygon's points as given, to see them change */
+  WgShapePoint *points_src; /* the polygon's points as given, to see them change */
   float *image_distance; /* image: signed distance (m) per grid cell */
   float *points;         /* polygon vertices (x, y) in the shape's frame */
   guint n_points;
   GLuint gpu_image;      /* GPU: image_distance uploaded */
-  GLuint gpu_points;     /* GPU: made in prepare for MAX_POINTS vertices */
+  GLuint gpu_points;     /* GPU: made in prepare for WG_SHAPE_MAX_POINTS vertices */
   WgGpuKernel image_kernel, shape_kernel; /* built in prepare: the shape may be a graph input */
 } ObstacleState;
 
@@ -339,7 +265,7 @@ static gboolean
 points_changed (const ObstacleState *st, const WgList *points)
 {
   return st->points_src == NULL || points->n != st->n_points ||
-         memcmp (st->points_src, points->items, points->n * sizeof (PointParam)) != 0;
+         memcmp (st->points_src, points->items, points->n * sizeof (WgShapePoint)) != 0;
 }
 
 /* Takes the polygon's checked points (in floats for the kernels). */
@@ -347,7 +273,7 @@ static gboolean
 take_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
 {
   const WgList *list = &((const ObstacleParams *) wg_ctx_params (ctx))->points;
-  const PointParam *in = list->items;
+  const WgShapePoint *in = list->items;
   if (list->n < 3)
     {
       wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_POINTS,
@@ -357,7 +283,7 @@ take_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
   g_free (st->points_src);
   g_free (st->points);
   st->n_points = list->n;
-  st->points_src = g_memdup2 (in, list->n * sizeof (PointParam));
+  st->points_src = g_memdup2 (in, list->n * sizeof (WgShapePoint));
   st->points = g_new (float, 2 * list->n);
   for (guint k = 0; k < list->n; k++)
     {
@@ -407,7 +333,7 @@ obstacle_prepare (WgNodeContext *ctx, GError **error)
         return FALSE;
       /* The polygon's room for any count; the image's grid-sized buffer
        * only for an image shape. */
-      st->gpu_points = wg_gpu_buffer_new (gpu, MAX_POINTS * 2 * sizeof (float), NULL,
+      st->gpu_points = wg_gpu_buffer_new (gpu, WG_SHAPE_MAX_POINTS * 2 * sizeof (float), NULL,
                                           GL_DYNAMIC_DRAW);
       if (((const ObstacleParams *) wg_ctx_params (ctx))->shape == SHAPE_IMAGE)
         st->gpu_image = wg_gpu_buffer_new (gpu, (gsize) s->grid[0] * s->grid[1] * sizeof (float),

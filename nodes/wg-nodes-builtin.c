@@ -16,6 +16,7 @@ extern const WgNodeType wg_node_source;
 extern const WgNodeType wg_node_iwave;
 extern const WgNodeType wg_node_ambient_blend;
 extern const WgNodeType wg_node_combine;
+extern const WgNodeType wg_node_moving_object;
 extern const WgNodeType wg_node_image_in;
 extern const WgNodeType wg_node_image_out;
 extern const WgNodeType wg_node_body_track_out;
@@ -40,6 +41,7 @@ const WgNodeType *const wg_builtin_node_types[] = {
   &wg_node_ambient_blend,
   &wg_node_combine,
   &wg_node_floating_body,
+  &wg_node_moving_object,
   &wg_node_particle_emitter,
   &wg_node_splat_filter,
   &wg_node_surface_shade,
