@@ -95,6 +95,8 @@ wg_eval_result_free (WgEvalResult *r)
   wg_eval_field_free (r->sky);
   wg_eval_field_free (r->depth);
   g_free (r->particles);
+  g_free (r->outlines);
+  g_free (r->outline_sizes);
   wg_eval_field_free (r->view);
   g_free (r->view_node);
   g_free (r->view_port);
@@ -191,34 +193,50 @@ shade_input (WgPlan *plan, const char *port)
   return NULL;
 }
 
-/* The live particles of every particles output, for the viewport's points:
- * x, y, amplitude each (a GPU plan's sets are read back). */
+/* What the viewport draws of particle and body sets: every particles
+ * output's live particles as x, y, amplitude (a GPU plan's sets are read
+ * back), every bodies output's bodies as their waterlines. */
 static void
-collect_particles (WgPlan *plan, WgEvalResult *r)
+collect_sets (WgPlan *plan, WgEvalResult *r)
 {
   const WgGraph *g = wg_plan_get_graph (plan);
-  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr (GArray) outlines = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < wg_graph_get_n_nodes (g); i++)
     {
       const char *id = wg_graph_get_node_id (g, i);
       const WgNodeType *type = wg_graph_get_node_type (g, id);
-      for (guint o = 0; o < type->n_outputs; o++)
+      for (guint o = 0; o < type->n_outputs && !g_hash_table_contains (r->node_errors, id); o++)
         {
-          if (type->outputs[o].type != WG_PORT_PARTICLES ||
-              g_hash_table_contains (r->node_errors, id))
+          const WgPortType kind = type->outputs[o].type;
+          if (kind != WG_PORT_PARTICLES && kind != WG_PORT_BODIES)
             continue;
           WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
-          const WgParticleSet *set = b ? wg_buffer_read_particles (b, NULL) : NULL;
-          for (guint k = 0; set && k < set->count && out->len < 3 * WG_EVAL_MAX_PARTICLES; k++)
+          const WgParticleSet *set = b && kind == WG_PORT_PARTICLES
+                                       ? wg_buffer_read_particles (b, NULL) : NULL;
+          for (guint k = 0; set && k < set->count && points->len < 3 * WG_EVAL_MAX_PARTICLES; k++)
             {
               const float p[3] = { set->particles[k].x, set->particles[k].y,
                                    set->particles[k].amplitude };
-              g_array_append_vals (out, p, 3);
+              g_array_append_vals (points, p, 3);
+            }
+          const WgBodySet *bodies = b && kind == WG_PORT_BODIES ? wg_buffer_read_bodies (b, NULL)
+                                                                : NULL;
+          for (guint k = 0; bodies && k < bodies->count; k++)
+            {
+              const WgBody *body = &bodies->bodies[k];
+              for (guint c = 0; c < body->n_contour; c++)
+                g_array_append_vals (outlines, &body->contour[c].x, 2);
+              g_array_append_val (sizes, body->n_contour);
             }
         }
     }
-  r->n_particles = out->len / 3;
-  r->particles = r->n_particles ? (float *) g_array_free (g_steal_pointer (&out), FALSE) : NULL;
+  r->n_particles = points->len / 3;
+  r->particles = r->n_particles ? (float *) g_array_free (g_steal_pointer (&points), FALSE) : NULL;
+  r->n_outlines = sizes->len;
+  r->outline_sizes = r->n_outlines ? (guint *) g_array_free (g_steal_pointer (&sizes), FALSE) : NULL;
+  r->outlines = r->n_outlines ? (float *) g_array_free (g_steal_pointer (&outlines), FALSE) : NULL;
 }
 
 /* The output that drives the surface: @wanted, else displacement, height, or
@@ -442,7 +460,7 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   r->foam = wg_eval_field_new (output_with (ev->plan, "foam", 1), ev->gpu, 1);
   r->sky = wg_eval_field_new (shade_input (ev->plan, "sky"), ev->gpu, 4);
   r->depth = wg_eval_field_new (shade_input (ev->plan, "depth"), ev->gpu, 1);
-  collect_particles (ev->plan, r);
+  collect_sets (ev->plan, r);
   if (job->view_node)
     wg_eval_view (ev->plan, ev->gpu, job->view_node, job->view_port, r);
   return g_steal_pointer (&r);

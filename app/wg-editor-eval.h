@@ -63,6 +63,9 @@ typedef struct {
   WgField *depth;         /* and its "depth" (water depth, m), if linked */
   float *particles;       /* every particles output's live particles: x, y (m), amplitude (m) */
   guint n_particles;      /* (at most WG_EVAL_MAX_PARTICLES, the first of each set) */
+  float *outlines;        /* every bodies output's waterlines: x, y (m) of each sample, */
+  guint *outline_sizes;   /* body after body, outline_sizes[b] samples each */
+  guint n_outlines;
   char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
   WgField *view;          /* it, when it is a field that was computed */
   char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */

@@ -2,7 +2,7 @@
  * obstacle-mask shapes (outline and translucent fill, placed by their
  * transform at the viewport's time), image masks, sources' bumps, the
  * handles of everything with a position, and the edge of a patch that does
- * not tile, and wave particles as points when asked. Geometry is built
+ * not tile, bodies' waterlines, and wave particles as points when asked. Geometry is built
  * on the CPU each frame (a few hundred vertices, and one per particle) in
  * graph coordinates on the rest plane z = 0 and drawn without depth test,
  * so it stays visible under crests. Sizes are in widget pixels:
@@ -28,6 +28,8 @@ static const float edge_line[4] = { 0.95f, 0.95f, 0.90f, 1.0f };
 static const float handle_fill[4] = { 0.12f, 0.14f, 0.18f, 0.55f };
 static const float handle_ring[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
 static const float hover_fill[4] = { 1.0f, 0.85f, 0.10f, 1.0f };
+static const float hull_fill[4] = { 0.16f, 0.13f, 0.11f, 0.85f };
+static const float hull_line[4] = { 0.95f, 0.93f, 0.86f, 1.0f };
 static const float crest_point[4] = { 1.0f, 0.72f, 0.20f, 0.9f };
 static const float trough_point[4] = { 0.35f, 0.55f, 1.0f, 0.9f };
 #define PARTICLE_PX 3.0f
@@ -347,6 +349,21 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
       if (!flat)
         add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
       add_line (b, (double *) xy->data, CIRCLE_SEGMENTS, TRUE, LINE_PX, source_line);
+    }
+  /* Bodies (floating bodies, moving objects): their waterlines, filled. */
+  const float *outline = self->outlines;
+  for (guint k = 0; k < self->n_outlines; k++)
+    {
+      const guint n = self->outline_sizes[k];
+      g_array_set_size (xy, 0);
+      for (guint c = 0; c < 2 * n; c++)
+        g_array_append_val (xy, (double) { outline[c] });
+      outline += 2 * n;
+      if (n < 3)
+        continue;
+      if (!flat)
+        add_fill (b, (double *) xy->data, n, hull_fill, TRUE);
+      add_line (b, (double *) xy->data, n, TRUE, LINE_PX, hull_line);
     }
   if (self->show_particles)
     for (int sign = 1; sign >= -1; sign -= 2)

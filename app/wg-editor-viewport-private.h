@@ -90,6 +90,9 @@ struct _WgViewport {
   float *particles;     /* the last result's particles: x, y, amplitude */
   guint n_particles;
   gboolean show_particles;
+  float *outlines;      /* the last result's bodies' waterlines (x, y), body after body */
+  guint *outline_sizes; /* samples per body */
+  guint n_outlines;
 };
 
 /* wg-editor-viewport-input.c */

@@ -78,6 +78,14 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
   g_free (self->particles);
   self->particles = g_memdup2 (r->particles, r->n_particles * 3 * sizeof (float));
   self->n_particles = r->n_particles;
+  guint n_points = 0;
+  for (guint k = 0; k < r->n_outlines; k++)
+    n_points += r->outline_sizes[k];
+  g_free (self->outlines);
+  g_free (self->outline_sizes);
+  self->outlines = g_memdup2 (r->outlines, n_points * 2 * sizeof (float));
+  self->outline_sizes = g_memdup2 (r->outline_sizes, r->n_outlines * sizeof (guint));
+  self->n_outlines = r->n_outlines;
   if (!self->ready)
     return;
   gtk_gl_area_make_current (GTK_GL_AREA (self));
@@ -459,6 +467,8 @@ wg_viewport_finalize (GObject *object)
   g_free (self->controls);
   g_free (self->drag_node);
   g_free (self->particles);
+  g_free (self->outlines);
+  g_free (self->outline_sizes);
   wg_interaction_free (self->poke);
   g_array_unref (self->handles);
   g_hash_table_unref (self->mask_textures);

@@ -2,7 +2,8 @@
  * controls, poking pool.json's water, dragging its pillar by its handle
  * (still and keyframed), obstacles drawn over the water (pool.json's pillar,
  * harbor.json's breakwater), a simulated patch drawn once, wave particles
- * drawn as points (pool-drop.json). */
+ * drawn as points (pool-drop.json), bodies as their waterlines
+ * (floating-boxes.json). */
 #include "editor-ui.h"
 
 #include <math.h>
@@ -315,6 +316,39 @@ test_particles_drawn (void)
   close_window (win);
 }
 
+/* floating-boxes.json's three bodies are drawn as their waterlines, filled
+ * in the hull's dark brown and outlined over the blue water, where the
+ * result says they float. */
+static void
+test_bodies_drawn (void)
+{
+  g_autofree char *src = g_build_filename (WG_SOURCE_DIR, "graphs", "floating-boxes.json", NULL);
+  WgEditorWindow *win = open_window (src);
+  const WgEvalResult *r = wg_editor_window_get_result (win);
+  g_assert_cmpuint (r->n_outlines, ==, 3);
+  g_autoptr (GdkTexture) shot = screenshot (win, "viewport-bodies.png");
+  const float *outline = r->outlines;
+  guint seen = 0;
+  for (guint k = 0; k < r->n_outlines; k++)
+    {
+      double cx = 0, cy = 0, rgb[3];
+      for (guint c = 0; c < r->outline_sizes[k]; c++)
+        cx += outline[2 * c] / r->outline_sizes[k], cy += outline[2 * c + 1] / r->outline_sizes[k];
+      outline += 2 * r->outline_sizes[k];
+      if (!viewport_probe (win, shot, cx, cy, rgb))
+        continue;
+      seen++;
+      /* The hull's brown, or its light outline on a small one: not water. */
+      g_assert_cmpfloat (rgb[2], <, rgb[0] + 15);
+    }
+  g_assert_cmpuint (seen, >=, 2);
+  /* Beside the first body, the water is blue. */
+  double rgb[3];
+  g_assert_true (viewport_probe (win, shot, 32, 30, rgb));
+  g_assert_cmpfloat (rgb[2], >, rgb[0] + 20);
+  close_window (win);
+}
+
 /* A concave polygon (a U around the pillar's place) is filled by the
  * even-odd rule as the node fills it: its arms and base, not the gap. */
 static void
@@ -419,4 +453,5 @@ editor_ui_add_viewport_tests (void)
   g_test_add_func ("/editor-ui/viewport-harbor-obstacles", test_harbor_obstacles_drawn);
   g_test_add_func ("/editor-ui/handle-hover-drag", test_handle_hover_drag);
   g_test_add_func ("/editor-ui/viewport-particles", test_particles_drawn);
+  g_test_add_func ("/editor-ui/viewport-bodies", test_bodies_drawn);
 }
