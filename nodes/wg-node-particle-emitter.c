@@ -144,6 +144,7 @@ particle_speed (double r, double depth, double g, gboolean group)
 
 typedef struct {
   GArray *stage;          /* WgParticle: this step's emissions */
+  GByteArray *fates;      /* CPU: the step's scratch */
   float *spare;           /* CPU: the set the step writes, then swapped in */
   WgGpuKernel passes[3];  /* GPU: BEGIN, STEP, FINISH */
   GLuint spare_ssbo, staged_ssbo, args_ssbo;
@@ -162,6 +163,7 @@ emitter_state_free (gpointer data)
   if (st->spare_ssbo)
     glDeleteBuffers (G_N_ELEMENTS (buffers), buffers);
   g_array_unref (st->stage);
+  g_byte_array_unref (st->fates);
   wg_os_aligned_free (st->spare);
   g_free (st);
 }
@@ -175,6 +177,7 @@ emitter_prepare (WgNodeContext *ctx, GError **error)
   EmitterState *st = g_new0 (EmitterState, 1);
   wg_ctx_set_state (ctx, st);
   st->stage = g_array_new (FALSE, FALSE, sizeof (WgParticle));
+  st->fates = g_byte_array_new ();
   const gsize bytes = ((gsize) capacity + 1) * sizeof (WgParticle);
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
@@ -207,9 +210,9 @@ emitter_motion (WgNodeContext *ctx, double dt, double *speed)
   *speed = particle_speed (p->radius, p->depth, p->gravity, p->speed == SPEED_GROUP);
   return (WgParticleMotion) {
     .step = (float) (*speed * dt),
-    .wall_x = (float) (s->extent[0] * (s->grid[0] - 1) / s->grid[0]),
-    .wall_y = (float) (s->extent[1] * (s->grid[1] - 1) / s->grid[1]),
-    .walls = p->walls,
+    .low = p->walls ? 0.0f : -INFINITY,
+    .wall_x = p->walls ? (float) (s->extent[0] * (s->grid[0] - 1) / s->grid[0]) : INFINITY,
+    .wall_y = p->walls ? (float) (s->extent[1] * (s->grid[1] - 1) / s->grid[1]) : INFINITY,
     .split = (float) (p->threshold * p->radius),
     .min_amplitude = (float) p->min_amplitude,
   };
@@ -257,9 +260,10 @@ emitter_process_cpu (WgNodeContext *ctx, GError **error)
   WgBuffer *out = wg_ctx_output (ctx, 0);
   double c;
   const WgParticleMotion motion = begin_step (ctx, st, &c);
-  const WgParticleSet *set = wg_buffer_particles (out);
+  WgParticleSet *set = wg_buffer_particles (out);
   WgParticleSet *next = (WgParticleSet *) st->spare;
-  wg_particle_step_cpu (set, (const WgParticle *) st->stage->data, st->stage->len, &motion, next);
+  wg_particle_step_cpu (set, (const WgParticle *) st->stage->data, st->stage->len, &motion,
+                        st->fates, next);
   st->spare = wg_buffer_swap_particles (out, st->spare);
   if (next->dropped)
     wg_ctx_note (ctx, TRUE, "%u particles did not fit the capacity of %u (raise capacity)",
@@ -304,9 +308,9 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   glMemoryBarrier (GL_COMMAND_BARRIER_BIT);
   ParticleStepUniforms u = {
     .u_step = m.step,
+    .u_low = m.low,
     .u_wall_x = m.wall_x,
     .u_wall_y = m.wall_y,
-    .u_walls = m.walls,
     .u_split = m.split,
     .u_min_amplitude = m.min_amplitude,
   };

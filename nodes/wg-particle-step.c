@@ -9,6 +9,7 @@
  * output is its particles' in order, so the set is the same for any.
  */
 #include "wg-particle-step.h"
+#include "wg-simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -23,23 +24,63 @@ wg_particle_stage_reserve (GArray *stage, guint n)
   return &g_array_index (stage, WgParticle, first);
 }
 
-/* Particle @k of the step's input: live ones advanced, staged ones as they
- * are. *@skipped: it needed subdividing before the step, so a subdivision
- * of it was skipped (and counted) in an earlier one. */
-static inline WgParticle
-step_input (const WgParticle *live, gsize n_live, const WgParticle *staged, gsize k,
-            const WgParticleMotion *m, gboolean *skipped)
+/* A particle's fate this step, one byte: DEAD, or its subdivisions g
+ * (0 … 6) with SKIPPED when it needed subdividing before the step (so a
+ * subdivision of it was skipped, and counted, in an earlier one). */
+#define DEAD 0xFF
+#define SKIPPED 8
+#define GENERATIONS 7
+
+/* The bits of @f as an integer (ordered as @f for f ≥ 0). */
+static inline gint32
+float_bits (float f)
 {
-  if (k >= n_live)
+  union { float f; gint32 i; } u = { f };
+  return u.i;
+}
+
+/* Advances @n live particles @p in place, reflecting them off @m's walls,
+ * and writes their fates
+ * into @fate; returns how many they become. Vectorised: a particle per
+ * lane, read and written field by field (a whole-struct copy stops GCC's
+ * vectoriser). */
+/* Inlined into fate_block's copies (wg-simd.h). */
+static inline __attribute__ ((always_inline)) guint64
+fate_live (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion *m)
+{
+  /* Two loops over the block (in cache), each vectorised: GCC gives up on
+   * one doing it all ("control flow in loop"). */
+  const gint32 split2 = float_bits (m->split * m->split);
+  for (gsize k = 0; k < n; k++)
+    fate[k] = (guint8) ((float_bits (p[k].dispersion * p[k].dispersion *
+                                     wg_particle_radius2 (&p[k])) > split2) << 3);
+  guint64 sum = 0;
+  for (gsize k = 0; k < n; k++)
     {
-      *skipped = FALSE;
-      return staged[k - n_live];
+      wg_particle_advance (&p[k], m->step, m);
+      const guint count = wg_particle_split_count (&p[k], m);
+      fate[k] = count == 0 ? DEAD : (guint8) (fate[k] | wg_particle_generations (count));
+      sum += count;
     }
-  WgParticle q = live[k];
-  const float spread = q.dispersion * q.dispersion * wg_particle_radius2 (&q);
-  *skipped = spread > m->split * m->split;
-  wg_particle_advance (&q, m->step, m);
-  return q;
+  return sum;
+}
+
+/* The fates of @n_live live particles @live (advanced in place) and of
+ * @n_staged staged ones (as they are) into @fate; returns how many they
+ * all become. */
+static WG_HOT_KERNEL guint64
+fate_block (WgParticle *live, gsize n_live, const WgParticle *staged, gsize n_staged,
+            guint8 *restrict fate, const WgParticleMotion *motion)
+{
+  const WgParticleMotion m = *motion;
+  guint64 sum = fate_live (live, fate, n_live, &m);
+  for (gsize k = 0; k < n_staged; k++)
+    {
+      const guint count = wg_particle_split_count (&staged[k], &m);
+      fate[n_live + k] = count == 0 ? DEAD : (guint8) wg_particle_generations (count);
+      sum += count;
+    }
+  return sum;
 }
 
 /* Writes @q subdivided into @n = 3^g particles from @out (see the header). */
@@ -69,32 +110,26 @@ write_split (WgParticle *out, WgParticle q, guint n)
 }
 
 void
-wg_particle_step_cpu (const WgParticleSet *in, const WgParticle *staged, guint n_staged,
-                      const WgParticleMotion *m, WgParticleSet *out)
+wg_particle_step_cpu (WgParticleSet *in, const WgParticle *staged, guint n_staged,
+                      const WgParticleMotion *m, GByteArray *scratch, WgParticleSet *out)
 {
+  static const guint pow3[GENERATIONS] = { 1, 3, 9, 27, 81, 243, 729 };
   const gsize n_in = MIN (in->count, in->capacity), total = n_in + n_staged;
   const gsize n_blocks = (total + BLOCK - 1) / BLOCK;
   const guint32 capacity = in->capacity;
   g_autofree guint64 *first = g_new (guint64, n_blocks + 1);
+  g_byte_array_set_size (scratch, (guint) total);
+  guint8 *fate = scratch->data;
 
-  /* Pass 1: what each block's particles become. */
+  /* Pass 1: live particles advanced in place, and every particle's fate. */
 #pragma omp parallel for schedule(static)
   for (gsize b = 0; b < n_blocks; b++)
     {
-      const gsize end = MIN ((b + 1) * BLOCK, total), live_end = MIN (end, n_in);
-      guint64 sum = 0;
-      gsize k = b * BLOCK;
-      WgParticleMotion mm = *m;
-#pragma omp simd reduction(+ : sum)
-      for (gsize j = k; j < live_end; j++)
-        {
-          WgParticle q = in->particles[j];
-          wg_particle_advance (&q, mm.step, &mm);
-          sum += wg_particle_split_count (&q, &mm);
-        }
-      for (k = MAX (k, n_in); k < end; k++)
-        sum += wg_particle_split_count (&staged[k - n_in], m);
-      first[b + 1] = sum;
+      const gsize start = b * BLOCK, end = MIN (start + BLOCK, total);
+      const gsize live_end = MAX (start, MIN (end, n_in));
+      first[b + 1] = fate_block (in->particles + start, live_end - start,
+                                 end > live_end ? staged + (live_end - n_in) : NULL,
+                                 end - live_end, fate + start, m);
     }
   first[0] = 0;
   for (gsize b = 0; b < n_blocks; b++)
@@ -110,18 +145,22 @@ wg_particle_step_cpu (const WgParticleSet *in, const WgParticle *staged, guint n
       const gsize end = MIN ((b + 1) * BLOCK, total);
       for (gsize k = b * BLOCK; k < end; k++)
         {
-          gboolean skipped;
-          const WgParticle q = step_input (in->particles, n_in, staged, k, m, &skipped);
-          const guint n = wg_particle_split_count (&q, m);
-          if (n == 0)
+          if (fate[k] == DEAD)
             continue;
+          const WgParticle *q = k < n_in ? &in->particles[k] : &staged[k - n_in];
+          const guint n = pow3[fate[k] & (SKIPPED - 1)];
           if (slot + n <= capacity)
-            write_split (&out->particles[slot], q, n);
+            {
+              if (n == 1)
+                out->particles[slot] = *q;
+              else
+                write_split (&out->particles[slot], *q, n);
+            }
           else if (slot < capacity)
             {
-              out->particles[slot] = q;
+              out->particles[slot] = *q;
               end_slot = slot + 1;
-              dropped += skipped ? 0 : n - 1;
+              dropped += fate[k] & SKIPPED ? 0 : n - 1;
             }
           else
             dropped++;

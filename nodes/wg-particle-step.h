@@ -17,6 +17,8 @@
 #include "wavegraph.h"
 #include "wg-trig.h"
 
+#include <stdint.h>
+
 G_BEGIN_DECLS
 
 /* Most subdivisions of one particle in one step (3⁶ = 729 particles); past
@@ -26,14 +28,14 @@ G_BEGIN_DECLS
 /**
  * WgParticleMotion:
  * What moves a set in a step: @step = c dt (m) for live particles; walls at
- * x = 0, x = @wall_x, y = 0, y = @wall_y when @walls; subdivision when
+ * x = @low, x = @wall_x, y = @low, y = @wall_y (@low 0 in a pool; without
+ * walls −∞, +∞, +∞, so that the loops have no branch); subdivision when
  * δ |x − o| > @split (m: threshold × r, eq. 5); deletion when |A| <
  * @min_amplitude (m).
  */
 typedef struct {
   float step;
-  float wall_x, wall_y;
-  int walls;
+  float low, wall_x, wall_y;
   float split;
   float min_amplitude;
 } WgParticleMotion;
@@ -51,40 +53,54 @@ WgParticle *wg_particle_stage_reserve (GArray *stage, guint n);
 /* 1/2π in float: angles become turns for wg_sincos_turns(). */
 #define WG_PARTICLE_INV_TWO_PI 0.159154943091895335769f
 
+/* @c ? @a : @b by bit masks, both computed: with a float select GCC
+ * computes the taken side under a branch, which -ftrapping-math (the
+ * default) then keeps from being vectorised. */
+static inline float
+wg_particle_select (int c, float a, float b)
+{
+  union { float f; uint32_t u; } x = { a }, y = { b };
+  const uint32_t mask = -(uint32_t) (c != 0);
+  x.u = (x.u & mask) | (y.u & ~mask);
+  return x.f;
+}
+
 /**
  * wg_particle_advance:
  * Moves @q by @step m along its direction and reflects it off @m's walls
- * (eq. 6–7): position, origin and direction mirrored, the angle brought
- * back to [−π, π], δ scaled by |x − o| before / after (1 for straight walls:
- * kept for the general form). Branch-free float operations without libm,
- * so loops over it vectorise; shaders/particle-step.comp does the same.
+ * (eq. 6–7): position, origin and direction mirrored (x' = 2w − x at the
+ * wall w crossed), the angle brought back to [−π, π], δ scaled by |x − o|
+ * before / after (1 for straight walls: kept for the general form).
+ * Branch-free float operations without libm, each field read and written
+ * once, so loops over it vectorise; shaders/particle-step.comp does the
+ * same.
  */
 static inline void
 wg_particle_advance (WgParticle *q, float step, const WgParticleMotion *m)
 {
   float s, c;
   wg_sincos_turns (q->angle * WG_PARTICLE_INV_TWO_PI, &s, &c);
-  float x = q->x + step * c, y = q->y + step * s;
-  if (m->walls)
-    {
-      float ox = q->origin_x, oy = q->origin_y, a = q->angle;
-      const float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
-      const int lo_x = x < 0, hi_x = x > m->wall_x, lo_y = y < 0, hi_y = y > m->wall_y;
-      x = lo_x ? -x : hi_x ? 2 * m->wall_x - x : x;
-      ox = lo_x ? -ox : hi_x ? 2 * m->wall_x - ox : ox;
-      a = lo_x | hi_x ? 3.14159265358979323846f - a : a;
-      y = lo_y ? -y : hi_y ? 2 * m->wall_y - y : y;
-      oy = lo_y ? -oy : hi_y ? 2 * m->wall_y - oy : oy;
-      a = lo_y | hi_y ? -a : a;
-      const int hit = lo_x | hi_x | lo_y | hi_y;
-      const float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
-      q->angle = hit ? a - 6.28318530717958647692f * rintf (a * WG_PARTICLE_INV_TWO_PI) : a;
-      q->dispersion = hit && after > 0 ? q->dispersion * sqrtf (before / after) : q->dispersion;
-      q->origin_x = ox;
-      q->origin_y = oy;
-    }
+  float x = q->x + step * c, y = q->y + step * s, ox = q->origin_x, oy = q->origin_y;
+  const float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
+  const int lo_x = x < m->low, hi_x = x > m->wall_x, lo_y = y < m->low, hi_y = y > m->wall_y;
+  const int mx = lo_x | hi_x, my = lo_y | hi_y, hit = mx | my;
+  const float wx = wg_particle_select (hi_x, 2 * m->wall_x, 2 * m->low);
+  const float wy = wg_particle_select (hi_y, 2 * m->wall_y, 2 * m->low);
+  x = wg_particle_select (mx, wx - x, x);
+  ox = wg_particle_select (mx, wx - ox, ox);
+  y = wg_particle_select (my, wy - y, y);
+  oy = wg_particle_select (my, wy - oy, oy);
+  const float ax = wg_particle_select (mx, 3.14159265358979323846f - q->angle, q->angle);
+  const float a = wg_particle_select (my, -ax, ax);
+  const float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
+  const float wrapped = a - 6.28318530717958647692f * rintf (a * WG_PARTICLE_INV_TWO_PI);
+  const float scale = sqrtf (before / wg_particle_select (after > 0, after, 1.0f));
+  q->angle = wg_particle_select (hit, wrapped, a);
+  q->dispersion = wg_particle_select (hit & (after > 0), q->dispersion * scale, q->dispersion);
   q->x = x;
   q->y = y;
+  q->origin_x = ox;
+  q->origin_y = oy;
 }
 
 /* Squared distance of @q from its origin (m²). */
@@ -112,11 +128,18 @@ wg_particle_split_count (const WgParticle *q, const WgParticleMotion *m)
   return fabsf (q->amplitude) < m->min_amplitude ? 0 : n;
 }
 
+/* g of a wg_particle_split_count() of 3^g. */
+static inline guint
+wg_particle_generations (guint count)
+{
+  return (count > 1) + (count > 3) + (count > 9) + (count > 27) + (count > 81) + (count > 243);
+}
+
 /**
  * wg_particle_step_cpu:
  * One step (see the top of this file) from set @in to set @out (a set of the
  * same capacity; its particles and header overwritten): @in's particles
- * advanced by @m, then with the @n_staged particles of @staged (not
+ * advanced by @m (in place: @in is scratch afterwards), then with the @n_staged particles of @staged (not
  * advanced) deleted or subdivided into 3^g: the particle itself with A / 3^g
  * and δ / 3^g, then its children at angles α ∓ i δ / 3^g on the circle
  * about its origin through it, written in input order. Where the capacity
@@ -126,8 +149,9 @@ wg_particle_split_count (const WgParticle *q, const WgParticleMotion *m)
  * subdivision would have made (3^g − 1, in the step it is first skipped).
  * The set is split into fixed blocks shared among the OpenMP threads, with
  * per-block counts and a prefix sum: @out is the same for any thread count.
+ * @scratch (resized as needed) holds a byte per particle.
  */
-void wg_particle_step_cpu (const WgParticleSet *in, const WgParticle *staged, guint n_staged,
-                           const WgParticleMotion *m, WgParticleSet *out);
+void wg_particle_step_cpu (WgParticleSet *in, const WgParticle *staged, guint n_staged,
+                           const WgParticleMotion *m, GByteArray *scratch, WgParticleSet *out);
 
 G_END_DECLS

@@ -80,24 +80,22 @@ advance (Particle q)
 {
   vec2 sc = wg_sincos_turns (q.angle * INV_TWO_PI);
   float x = q.position.x + u_step * sc.y, y = q.position.y + u_step * sc.x;
-  if (u_walls != 0)
-    {
-      float ox = q.origin.x, oy = q.origin.y, a = q.angle;
-      float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
-      bool lo_x = x < 0.0, hi_x = x > u_wall_x, lo_y = y < 0.0, hi_y = y > u_wall_y;
-      x = lo_x ? -x : hi_x ? 2.0 * u_wall_x - x : x;
-      ox = lo_x ? -ox : hi_x ? 2.0 * u_wall_x - ox : ox;
-      a = lo_x || hi_x ? 3.14159265358979323846 - a : a;
-      y = lo_y ? -y : hi_y ? 2.0 * u_wall_y - y : y;
-      oy = lo_y ? -oy : hi_y ? 2.0 * u_wall_y - oy : oy;
-      a = lo_y || hi_y ? -a : a;
-      bool hit = lo_x || hi_x || lo_y || hi_y;
-      float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
-      q.angle = hit ? a - 6.28318530717958647692 * roundEven (a * INV_TWO_PI) : a;
-      q.dispersion = hit && after > 0.0 ? q.dispersion * sqrt (before / after) : q.dispersion;
-      q.origin = vec2 (ox, oy);
-    }
+  float ox = q.origin.x, oy = q.origin.y;
+  float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
+  bool lo_x = x < u_low, hi_x = x > u_wall_x, lo_y = y < u_low, hi_y = y > u_wall_y;
+  bool mx = lo_x || hi_x, my = lo_y || hi_y, hit = mx || my;
+  float wx = hi_x ? 2.0 * u_wall_x : 2.0 * u_low, wy = hi_y ? 2.0 * u_wall_y : 2.0 * u_low;
+  x = mx ? wx - x : x;
+  ox = mx ? wx - ox : ox;
+  y = my ? wy - y : y;
+  oy = my ? wy - oy : oy;
+  float ax = mx ? 3.14159265358979323846 - q.angle : q.angle;
+  float a = my ? -ax : ax;
+  float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
+  q.angle = hit ? a - 6.28318530717958647692 * roundEven (a * INV_TWO_PI) : a;
+  q.dispersion = hit && after > 0.0 ? q.dispersion * sqrt (before / after) : q.dispersion;
   q.position = vec2 (x, y);
+  q.origin = vec2 (ox, oy);
   return q;
 }
 

@@ -9,9 +9,9 @@
 WG_UNIFORMS (ParticleStepUniforms)
 {
   WG_FLOAT (u_step);           /* c dt (m) for live particles */
-  WG_FLOAT (u_wall_x);         /* walls at x = 0, u_wall_x, y = 0, u_wall_y (m) */
+  WG_FLOAT (u_low);            /* walls at x = u_low, u_wall_x, y = u_low, u_wall_y (m); */
+  WG_FLOAT (u_wall_x);         /* none: −∞, +∞, +∞ */
   WG_FLOAT (u_wall_y);
-  WG_INT (u_walls);            /* 0: particles leave the patch */
   WG_FLOAT (u_split);          /* subdivide past δ |x − o| > u_split (m) */
   WG_FLOAT (u_min_amplitude);  /* delete below |A| (m) */
   WG_UINT (u_n_staged);        /* STEP: 0 steps the live set, n > 0 appends n staged ones */
