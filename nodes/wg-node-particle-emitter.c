@@ -117,8 +117,10 @@ static const WgParamSpec params[N_PARAMS] = {
                 "link splat-filter with edges \"walls\"); off: they leave it", 1,
                 .offset = OFFSET (walls) },
   [P_CAPACITY] = { "capacity", "Capacity", WG_PARAM_INT, "",
-                   "Particle slots; subdivisions and emissions beyond it are skipped and "
-                   "counted in the node's note",
+                   "Particle slots (a second set of as many is the step's scratch); when they "
+                   "run out, the particle crossing the end stays unsubdivided and later ones are "
+                   "lost, each counted once in the set's dropped count (and the node's note on "
+                   "the CPU)",
                    65536, 16, WG_MAX_PARTICLES, 1024, 1 << 20,
                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (capacity) },
 };
@@ -342,7 +344,8 @@ const WgNodeType wg_node_particle_emitter = {
   .title = "Particle emitter",
   .category = "Wave particles",
   .description = "Wave particles from drops: rings that spread at the waves' speed, subdivide "
-                 "as they grow, reflect off the pool's walls and fade out.",
+                 "as they grow, reflect off the pool's walls and fade out. CPU (deterministic "
+                 "for any thread count) or GPU (compute shaders; the set stays on the GPU).",
   .reference = "Yuksel et al. 2007 via Mikeš, §3.2–3.5, eq. 5–7 (papers/004)",
   .outputs = outputs,
   .n_outputs = G_N_ELEMENTS (outputs),
