@@ -5,23 +5,30 @@
  * 1024² grid. Prints tables; asserts nothing.
  *
  * The set is seeded into the emitter's output after frame 0 (no drops):
- * particles on rings about origins spread over a 256 m pool with walls,
- * each 2–18 m from its origin with δ |x − o| between 0.3 and 1 times the
+ * rings of 1000 particles (in angle order, as emission and subdivision
+ * leave them) about origins spread over a 256 m pool with walls, each
+ * ring 2–18 m in radius, with δ |x − o| between 0.3 and 1 times the
  * subdivision distance, so that about 1% of them subdivide each step, as
  * in a pool some seconds after its drops. Frame 1 is a warm-up (the GPU
  * uploads the set there); each later frame is timed alone (GPU: up to
  * wg_plan_finish(), no read-back) and the rows show the minimum and the
  * median. The splat-filter rows are the frame of emitter + splat-filter
- * less the emitter's own median. On Mesa's llvmpipe the GPU rows only show
- * that the path works.
+ * less the emitter's own median. A last table times the CPU splat and
+ * filter apart, with the filter's SVD cut at the node's 1e-10, at float
+ * precision and at 1e-4. On Mesa's llvmpipe the GPU rows only show that
+ * the path works.
  *
  * Usage: wg-bench-particles [--quick]   (--quick: 10k and 600k, 4 frames)
  */
 #include "wg-bench-util.h"
+#include "wg-wave-particles.h"
+#include "splat-filter.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define POOL 256.0
 #define GRID 1024
@@ -63,21 +70,25 @@ uniform (guint64 *state)
   return (double) (*state >> 11) / 9007199254740992.0;
 }
 
-/* @n particles on rings (see the top of the file); split = threshold r. */
+/* @n particles on rings of 1000 (see the top of the file), in angle order
+ * along each ring as emission and subdivision leave them; split =
+ * threshold r. */
 static void
 seed (WgParticleSet *set, guint n, double split)
 {
   guint64 state = 0x9e3779b97f4a7c15u;
   const guint per_ring = 1000;
   float ox = 0, oy = 0;
+  double d = 0;
   for (guint k = 0; k < n; k++)
     {
       if (k % per_ring == 0)
         {
           ox = (float) (20 + (POOL - 40) * uniform (&state));
           oy = (float) (20 + (POOL - 40) * uniform (&state));
+          d = 2 + 16 * uniform (&state);
         }
-      const double d = 2 + 16 * uniform (&state), angle = 2 * G_PI * uniform (&state);
+      const double angle = 2 * G_PI * (k % per_ring + uniform (&state)) / per_ring;
       set->particles[k] = (WgParticle) {
         (float) (ox + d * cos (angle)), (float) (oy + d * sin (angle)), ox, oy, (float) angle,
         (float) ((0.3 + 0.7 * uniform (&state)) * split / d), 1e-3f, (float) RADIUS };
@@ -133,6 +144,85 @@ measure (const WgGraph *graph, guint n, WgBackend backend, int threads, int fram
   const WgParticleSet *set = wg_buffer_read_particles (b, &error);
   t->count = set ? set->count : 0;
   return TRUE;
+}
+
+/* Minimum ms of @reps calls of wg_splat_cpu() (@filter NULL) or of
+ * wg_splat_filter_cpu() with kernel @filter. */
+static double
+time_splat (float *out, float *tmp, float *splat, const WgParticleSet *set,
+            const WgSplatKernel *filter, int reps)
+{
+  const double dx = POOL / GRID;
+  double best = INFINITY;
+  for (int r = 0; r < reps; r++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      if (filter == NULL)
+        {
+          memset (splat, 0, sizeof (float) * WG_SPLAT_CHANNELS * GRID * GRID);
+          wg_splat_cpu (splat, GRID, GRID, dx, dx, FALSE, set->particles, set->count);
+        }
+      else
+        wg_splat_filter_cpu (out, tmp, splat, GRID, GRID, WG_SPLAT_EDGES_WALLS, filter, 1);
+      best = MIN (best, (double) (g_get_monotonic_time () - t0) / 1e3);
+    }
+  return best;
+}
+
+/* The CPU splat and filter of 600k particles apart, at radii of 2, 4 and
+ * 8 cells, with the SVD's terms kept above 1e-10 (the node's), 1e-7
+ * (float precision) and 1e-4 of the largest: terms, ms, and the field's
+ * largest difference from the 1e-10 one relative to its peak. */
+static void
+splat_breakdown (gboolean quick)
+{
+  const guint n = 600000;
+  g_autofree WgParticleSet *set = g_malloc (sizeof *set + n * sizeof (WgParticle));
+  set->capacity = n;
+  seed (set, n, 0.5 * RADIUS);
+  const gsize cells = (gsize) GRID * GRID;
+  g_autofree float *splat = g_new (float, WG_SPLAT_CHANNELS * cells);
+  g_autofree float *tmp = g_new (float, cells);
+  g_autofree float *ref = g_new (float, 3 * cells);
+  g_autofree float *out = g_new (float, 3 * cells);
+  const int reps = quick ? 1 : 3, caller = omp_get_max_threads ();
+  printf ("\n## CPU splat and filter apart (600k particles, %d², walls)\n\n", GRID);
+  double splat_ms[2];
+  for (int t = 1; t <= 2; t++)
+    {
+      omp_set_num_threads (t);
+      splat_ms[t - 1] = time_splat (NULL, NULL, splat, set, NULL, reps);
+    }
+  omp_set_num_threads (caller);
+  printf ("splat alone: %.1f ms on 1 thread, %.1f ms on 2\n\n", splat_ms[0], splat_ms[1]);
+  printf ("| radius (cells) | SVD cut | terms | filter ms 1 thread | 2 threads | "
+          "max difference / peak |\n");
+  printf ("|---|---|---|---|---|---|\n");
+  const double radii[] = { 2, 4, 8 }, cuts[] = { 1e-10, 1e-7, 1e-4 };
+  for (guint r = 0; r < G_N_ELEMENTS (radii); r++)
+    for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+      {
+        WgSplatKernel k;
+        const double dx = POOL / GRID;
+        wg_splat_kernel_init_tolerance (&k, radii[r] * dx, dx, dx, cuts[c]);
+        double ms[2];
+        for (int t = 1; t <= 2; t++)
+          {
+            omp_set_num_threads (t);
+            ms[t - 1] = time_splat (c == 0 ? ref : out, tmp, splat, set, &k, reps);
+          }
+        omp_set_num_threads (caller);
+        double diff = 0, peak = 0;
+        for (gsize i = 0; c > 0 && i < 3 * cells; i++)
+          {
+            diff = MAX (diff, fabs (out[i] - ref[i]));
+            peak = MAX (peak, fabs (ref[i]));
+          }
+        printf ("| %g | %g | %u | %.1f | %.1f | %.2g |\n", radii[r], cuts[c], k.n_terms, ms[0],
+                ms[1], c > 0 ? diff / peak : 0.0);
+        fflush (stdout);
+        wg_splat_kernel_clear (&k);
+      }
 }
 
 static const struct {
@@ -196,6 +286,7 @@ main (int argc, char **argv)
               threads_label (r), t.min, t.median, t.median - emitter_600k[r]);
       fflush (stdout);
     }
+  splat_breakdown (quick);
   printf ("\nGPU: %s\n", gpu ? gpu : "none");
   return 0;
 }
