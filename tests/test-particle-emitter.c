@@ -210,7 +210,8 @@ test_reflection (void)
 }
 
 /* A plan restored from frame 40's state, and one with another thread
- * count, give the same particle bytes at frame 90. */
+ * count, give the same particle bytes at frame 90, and the same saved
+ * state. */
 static void
 test_resume (void)
 {
@@ -237,6 +238,14 @@ test_resume (void)
   const gsize bytes = sizeof *sets[0] + sets[0]->count * sizeof (WgParticle);
   g_assert_cmpmem (sets[0], bytes, sets[1], sizeof *sets[1] + sets[1]->count * sizeof (WgParticle));
   g_assert_cmpmem (sets[0], bytes, sets[2], sizeof *sets[2] + sets[2]->count * sizeof (WgParticle));
+  /* Their saved states too, slots past the count included (saved as zeros
+   * whatever earlier steps left there). */
+  g_autoptr (GBytes) s0 = wg_plan_save_state (first, &error);
+  g_autoptr (GBytes) s1 = wg_plan_save_state (other, &error);
+  g_autoptr (GBytes) s2 = wg_plan_save_state (resumed, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (s0, s1));
+  g_assert_true (g_bytes_equal (s0, s2));
 }
 
 /* A full set counts what it could not make and says so in the note. */
@@ -288,6 +297,34 @@ test_dropped_once (void)
   set = run_frames (plan, 5, 10);
   g_assert_cmpuint (set->count, ==, 19);
   g_assert_cmpuint (set->dropped, ==, 3);
+}
+
+/* A ring that dies after its first subdivision (frame 4: 8 → 24 of A/3 <
+ * min_amplitude, deleted at frame 5) leaves particles in the slots past
+ * the count; a plan resumed from frame 5's state never had them, yet both
+ * save the same state at frame 6. */
+static void
+test_state_bytes (void)
+{
+  g_autoptr (WgGraph) g = wg_test_graph (64, 64, 10, 1);
+  wg_test_add (g, "particle-emitter", "drop", "ring=8", "walls=false", "min_amplitude=0.01",
+               "drops=[{\"x\": 32, \"y\": 32, \"volume\": 0.01}]", NULL);
+  g_autoptr (WgPlan) first = wg_test_plan (g, 1);
+  g_autoptr (WgPlan) resumed = wg_test_plan (g, 1);
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpuint (run_frames (first, 0, 3)->count, ==, 8);
+  g_assert_cmpuint (run_frames (first, 4, 4)->count, ==, 24);
+  g_assert_cmpuint (run_frames (first, 5, 5)->count, ==, 0);
+  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_restore_state (resumed, state, &error));
+  g_assert_no_error (error);
+  run_frames (first, 6, 6);
+  run_frames (resumed, 6, 6);
+  g_autoptr (GBytes) a = wg_plan_save_state (first, &error);
+  g_autoptr (GBytes) b = wg_plan_save_state (resumed, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (a, b));
 }
 
 /* Many blocks of the parallel compaction (4096 particles each): 50 rings
@@ -402,6 +439,7 @@ main (int argc, char **argv)
   wg_test_add_both ("particle-emitter", "overflow", test_overflow);
   g_test_add_func ("/particle-emitter/resume", test_resume);
   g_test_add_func ("/particle-emitter/dropped-once", test_dropped_once);
+  g_test_add_func ("/particle-emitter/state-bytes", test_state_bytes);
   g_test_add_func ("/particle-emitter/threads-blocks", test_threads_blocks);
   g_test_add_func ("/particle-emitter/parity", test_parity);
   return g_test_run ();
