@@ -69,8 +69,9 @@ wg_particle_select (int c, float a, float b)
  * wg_particle_advance:
  * Moves @q by @step m along its direction and reflects it off @m's walls
  * (eq. 6–7): position, origin and direction mirrored (x' = 2w − x at the
- * wall w crossed), the angle brought back to [−π, π], δ scaled by |x − o|
- * before / after (1 for straight walls: kept for the general form).
+ * wall w crossed), the angle brought back to [−π, π]. Eq. 7's dispersion
+ * ratio |x − o| before / after is 1 for these straight walls (mirroring
+ * the particle and its origin keeps their distance), so δ is kept.
  * Branch-free float operations without libm, each field read and written
  * once, so loops over it vectorise; shaders/particle-step.comp does the
  * same.
@@ -81,7 +82,6 @@ wg_particle_advance (WgParticle *q, float step, const WgParticleMotion *m)
   float s, c;
   wg_sincos_turns (q->angle * WG_PARTICLE_INV_TWO_PI, &s, &c);
   float x = q->x + step * c, y = q->y + step * s, ox = q->origin_x, oy = q->origin_y;
-  const float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
   const int lo_x = x < m->low, hi_x = x > m->wall_x, lo_y = y < m->low, hi_y = y > m->wall_y;
   const int mx = lo_x | hi_x, my = lo_y | hi_y, hit = mx | my;
   const float wx = wg_particle_select (hi_x, 2 * m->wall_x, 2 * m->low);
@@ -92,11 +92,8 @@ wg_particle_advance (WgParticle *q, float step, const WgParticleMotion *m)
   oy = wg_particle_select (my, wy - oy, oy);
   const float ax = wg_particle_select (mx, 3.14159265358979323846f - q->angle, q->angle);
   const float a = wg_particle_select (my, -ax, ax);
-  const float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
   const float wrapped = a - 6.28318530717958647692f * rintf (a * WG_PARTICLE_INV_TWO_PI);
-  const float scale = sqrtf (before / wg_particle_select (after > 0, after, 1.0f));
   q->angle = wg_particle_select (hit, wrapped, a);
-  q->dispersion = wg_particle_select (hit & (after > 0), q->dispersion * scale, q->dispersion);
   q->x = x;
   q->y = y;
   q->origin_x = ox;
@@ -114,17 +111,18 @@ wg_particle_radius2 (const WgParticle *q)
  * wg_particle_split_count:
  * How many particles @q becomes this step: 0 when |A| < min_amplitude, else
  * 3^g with g the subdivisions eq. 5 asks for, the number of i in 0 … 5
- * with δ |x − o| > 3^i · split (after g of them δ / 3^g · |x − o| ≤ split).
- * Branch-free (comparisons, no loop): the same on the GPU.
+ * with δ² |x − o|² > (3^i · split)² (after g of them δ / 3^g · |x − o| ≤
+ * split). Branch-free (comparisons, no loop, no square root): the same on
+ * the GPU.
  */
 static inline guint
 wg_particle_split_count (const WgParticle *q, const WgParticleMotion *m)
 {
-  const float spread = q->dispersion * sqrtf (wg_particle_radius2 (q));
+  const float spread2 = q->dispersion * q->dispersion * wg_particle_radius2 (q);
   guint n = 1;
   float limit = m->split;
   for (int i = 0; i < WG_PARTICLE_MAX_GENERATIONS; i++, limit *= 3)
-    n *= spread > limit ? 3 : 1;
+    n *= spread2 > limit * limit ? 3 : 1;
   return fabsf (q->amplitude) < m->min_amplitude ? 0 : n;
 }
 

@@ -81,7 +81,6 @@ advance (Particle q)
   vec2 sc = wg_sincos_turns (q.angle * INV_TWO_PI);
   float x = q.position.x + u_step * sc.y, y = q.position.y + u_step * sc.x;
   float ox = q.origin.x, oy = q.origin.y;
-  float before = (x - ox) * (x - ox) + (y - oy) * (y - oy);
   bool lo_x = x < u_low, hi_x = x > u_wall_x, lo_y = y < u_low, hi_y = y > u_wall_y;
   bool mx = lo_x || hi_x, my = lo_y || hi_y, hit = mx || my;
   float wx = hi_x ? 2.0 * u_wall_x : 2.0 * u_low, wy = hi_y ? 2.0 * u_wall_y : 2.0 * u_low;
@@ -91,9 +90,7 @@ advance (Particle q)
   oy = my ? wy - oy : oy;
   float ax = mx ? 3.14159265358979323846 - q.angle : q.angle;
   float a = my ? -ax : ax;
-  float after = (x - ox) * (x - ox) + (y - oy) * (y - oy);
   q.angle = hit ? a - 6.28318530717958647692 * roundEven (a * INV_TWO_PI) : a;
-  q.dispersion = hit && after > 0.0 ? q.dispersion * sqrt (before / after) : q.dispersion;
   q.position = vec2 (x, y);
   q.origin = vec2 (ox, oy);
   return q;
@@ -103,11 +100,11 @@ advance (Particle q)
 uint
 split_count (Particle q)
 {
-  float spread = q.dispersion * sqrt (radius2 (q));
+  float spread2 = q.dispersion * q.dispersion * radius2 (q);
   uint n = 1u;
   float limit = u_split;
   for (int i = 0; i < 6; i++, limit *= 3.0)
-    n *= spread > limit ? 3u : 1u;
+    n *= spread2 > limit * limit ? 3u : 1u;
   return abs (q.amplitude) < u_min_amplitude ? 0u : n;
 }
 
