@@ -272,8 +272,8 @@ test_overflow (void)
 /* A ring of 8 (r = 0.25 m) that subdivides (frame 4: 8 × 3 > 20) in a set of 20: six
  * particles split, the seventh (crossing the capacity) stays whole and the
  * eighth is lost: 19 live, 3 dropped (the eighth and the seventh's two
- * children). Later steps, where the seventh still cannot split, count
- * nothing more. */
+ * children), on both backends. Later steps, where the seventh still cannot
+ * split, count nothing more (CPU). */
 static void
 test_dropped_once (void)
 {
@@ -293,6 +293,10 @@ test_dropped_once (void)
   const double a = 0.1 / (8 * 0.25 * 0.25 * (G_PI / 2 - 2 / G_PI));
   /* The whole particles' amplitude: seven of the eight. */
   g_assert_cmpfloat (fabs (sum - 7 * a), <=, 1e-6 * a);
+  /* Later steps depend on where the unsubdivided particle lands in the
+   * set, which on the GPU is scheduling order. */
+  if (wg_test_backend == WG_BACKEND_GPU)
+    return;
   /* The next subdivisions are at frame 11. */
   set = run_frames (plan, 5, 10);
   g_assert_cmpuint (set->count, ==, 19);
@@ -438,7 +442,7 @@ main (int argc, char **argv)
   g_test_add_func ("/particle-emitter/reflection", test_reflection);
   wg_test_add_both ("particle-emitter", "overflow", test_overflow);
   g_test_add_func ("/particle-emitter/resume", test_resume);
-  g_test_add_func ("/particle-emitter/dropped-once", test_dropped_once);
+  wg_test_add_both ("particle-emitter", "dropped-once", test_dropped_once);
   g_test_add_func ("/particle-emitter/state-bytes", test_state_bytes);
   g_test_add_func ("/particle-emitter/threads-blocks", test_threads_blocks);
   g_test_add_func ("/particle-emitter/parity", test_parity);
