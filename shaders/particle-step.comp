@@ -146,6 +146,8 @@ main ()
   barrier ();
   if (n == 0u)
     return;
+  /* The count runs past the capacity by what was lost (FINISH cuts it);
+   * it wraps only past 2³² slots asked for in one step. */
   uint slot = group_first + local, capacity = dst.capacity;
   if (slot >= capacity)
     {
