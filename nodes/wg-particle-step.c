@@ -1,12 +1,14 @@
 /* wg-particle-step.c — the CPU step of a wave-particle set
  * (wg-particle-step.h): a deterministic parallel compaction.
  *
- * Pass 1 counts, per block of BLOCK particles, what the block's particles
- * become (0 deleted, 1, or 3^g subdivided); a prefix sum over the blocks
- * gives each block its first output slot; pass 2 advances the particles
- * again (cheaper than storing them: the step is memory bound) and writes
- * them there. Blocks are fixed whatever the thread count, and each block's
- * output is its particles' in order, so the set is the same for any.
+ * Pass 1 advances the live particles in place, in blocks of BLOCK
+ * (vectorised: compute, not memory, bounds the step), records each
+ * particle's fate (deleted, or subdivided g times) in a byte and sums per
+ * block what they become (0, 1 or 3^g); a prefix sum over the blocks gives
+ * each block its first output slot; pass 2 copies or subdivides the
+ * block's particles there. Blocks are fixed whatever the thread count, and
+ * each block's output is its particles' in order, so the set is the same
+ * for any.
  */
 #include "wg-particle-step.h"
 #include "wg-simd.h"
@@ -40,11 +42,10 @@ float_bits (float f)
 }
 
 /* Advances @n live particles @p in place, reflecting them off @m's walls,
- * and writes their fates
- * into @fate; returns how many they become. Vectorised: a particle per
- * lane, read and written field by field (a whole-struct copy stops GCC's
- * vectoriser). */
-/* Inlined into fate_block's copies (wg-simd.h). */
+ * and writes their fates into @fate; returns how many they become.
+ * Vectorised: a particle per lane, read and written field by field (a
+ * whole-struct copy stops GCC's vectoriser); inlined into fate_block's
+ * copies (wg-simd.h). */
 static inline __attribute__ ((always_inline)) guint64
 fate_live (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion *m)
 {
