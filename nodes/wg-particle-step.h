@@ -137,8 +137,9 @@ wg_particle_generations (guint count)
  * wg_particle_step_cpu:
  * One step (see the top of this file) from set @in to set @out (a set of the
  * same capacity; its particles and header overwritten): @in's particles
- * advanced by @m (in place: @in is scratch afterwards), then with the @n_staged particles of @staged (not
- * advanced) deleted or subdivided into 3^g: the particle itself with A / 3^g
+ * advanced by @m (in place: @in is scratch afterwards), then with the
+ * @n_staged particles of @staged (not advanced) deleted or subdivided into
+ * 3^g: the particle itself with A / 3^g
  * and δ / 3^g, then its children at angles α ∓ i δ / 3^g on the circle
  * about its origin through it, written in input order. Where the capacity
  * ends, the particle that would cross it stays whole (unsubdivided), and
