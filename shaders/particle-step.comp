@@ -116,7 +116,8 @@ main ()
   if (gl_LocalInvocationIndex == 0u)
     group_total = 0u;
   barrier ();
-  uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x * uint (WG_PARTICLE_GROUP) + gl_GlobalInvocationID.x;
+  uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x * uint (WG_PARTICLE_GROUP) +
+           gl_GlobalInvocationID.x;
   Particle q;
   uint n = 0u;
   bool skipped = false;
