@@ -914,11 +914,14 @@ typedef struct {
  * which the first @count are live (the rest are undefined). One float array
  * of 8 × (capacity + 1) floats on the CPU and one storage buffer of the same
  * bytes on the GPU (std430: `uint count, capacity, dropped, reserved[5];
- * Particle p[];`), synced lazily like a field; plan states save and restore
- * it bit for bit. @dropped counts particles the producer could not store
- * (capacity reached) since the plan started or was reset (particle-emitter:
- * each particle of a ring that found no slot, and 2 for a subdivision
- * skipped, at every step it is skipped again).
+ * Particle p[];`), synced lazily like a field (the header and the live
+ * particles only); plan states save and restore the header and the live
+ * particles bit for bit (the slots past the count as zeros). @dropped counts particles the producer could not store
+ * (capacity reached) since the plan started or was reset, each once
+ * (particle-emitter: each live or emitted particle that found no slot, and
+ * the 3^g − 1 children of a subdivision skipped, in the step it is first
+ * skipped). @reserved is zero between steps (particle-emitter's GPU step
+ * uses reserved[0] while it runs).
  */
 typedef struct {
   guint32 count;

@@ -1,30 +1,35 @@
 /* particle-emitter — wave particles from impulses (drops), moved, subdivided,
  * reflected and deleted each step (papers/004 §3.2–3.5, after Yuksel et al.
- * 2007). CPU only: in GPU plans the set is uploaded once per frame when
- * splat-filter's kernels read it (wg_buffer_gpu()), never read back.
+ * 2007), on the CPU or the GPU (shaders/particle-step.comp).
  *
  * - Emission: a drop of volume V at (x, y) and time T becomes a ring of n
  *   particles at its point, propagation angles 2πk/n, dispersion 2π/n, each
- *   of amplitude V / (n · r² (π/2 − 2/π)) so that the bumps carry V.
+ *   of amplitude V / (n · r² (π/2 − 2/π)) so that the bumps carry V. The
+ *   rings of the drops in (t − dt, t] are staged (wg-particle-step.h) at
+ *   their position at t; other emission sources append to the same stage.
  * - Speed: every particle moves at one speed c from ω² = g k tanh(k d) with
  *   λ = 2r (k = π/r): the group speed by default — a particle is one bump,
  *   not a wave train, and carries its volume (energy) outward as a packet's
  *   envelope does, which moves at c_g — or the phase speed. The paper moves
  *   all particles at a constant speed without naming it.
- * - Subdivision (eq. 5): neighbours of a ring lie δ·|x − o| apart; past
- *   threshold · r the particle becomes three: itself and two at angles
- *   α ± δ/3 on the same circle about its origin, each with A/3 (volume
- *   conserved) and δ/3.
- * - Reflection (eq. 6–7) at walls through the grid's first and last cells
- *   (x = 0 and x = (W − 1) Δx, the same in y; splat-filter's edges "walls"):
- *   position, direction and origin mirrored; δ' = δ r_δ / r'_δ (1 for these
- *   straight walls, kept for the general form).
- * - Deletion: |A| below min_amplitude.
- * The set lives in the output buffer only, so plan states resume it bit for
- * bit; the steps are serial in particle order, the same for any thread count.
+ * - The step (wg-particle-step.h): live particles advance by c dt and
+ *   reflect (eq. 6–7) at walls through the grid's first and last cells
+ *   (x = 0 and x = (W − 1) Δx, the same in y; splat-filter's edges
+ *   "walls"); then live and staged particles are deleted (|A| below
+ *   min_amplitude) or subdivided (eq. 5: neighbours of a ring lie δ·|x − o|
+ *   apart; past threshold · r a particle becomes three, itself and two at
+ *   α ± δ/3 on the same circle about its origin, each with A/3 and δ/3).
+ * The set lives in the output buffer, stepped into a second one of the
+ * same capacity that then takes its place (a ping-pong on both backends),
+ * so plan states resume it bit for bit. The CPU set is the same for any
+ * thread count; the GPU's holds the same particles in another order.
  */
 #include "wg-node-private.h"
+#include "wg-gpu-kernel.h"
+#include "wg-os.h"
+#include "wg-particle-step.h"
 #include "wg-wave-particles.h"
+#include "particle-step.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -112,8 +117,10 @@ static const WgParamSpec params[N_PARAMS] = {
                 "link splat-filter with edges \"walls\"); off: they leave it", 1,
                 .offset = OFFSET (walls) },
   [P_CAPACITY] = { "capacity", "Capacity", WG_PARAM_INT, "",
-                   "Particle slots; subdivisions and emissions beyond it are skipped and "
-                   "counted in the node's note",
+                   "Particle slots (a second set of as many is the step's scratch); when they "
+                   "run out, the particle crossing the end stays unsubdivided and later ones are "
+                   "lost, each counted once in the set's dropped count (and the node's note on "
+                   "the CPU)",
                    65536, 16, WG_MAX_PARTICLES, 1024, 1 << 20,
                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (capacity) },
 };
@@ -137,144 +144,195 @@ particle_speed (double r, double depth, double g, gboolean group)
   return 0.5 * c * (kd > 40 ? 1.0 : 1.0 + 2 * kd / sinh (2 * kd));
 }
 
+typedef struct {
+  GArray *stage;          /* WgParticle: this step's emissions */
+  GByteArray *fates;      /* CPU: the step's scratch */
+  float *spare;           /* CPU: the set the step writes, then swapped in */
+  WgGpuKernel passes[3];  /* GPU: BEGIN, STEP, FINISH */
+  GLuint spare_ssbo, staged_ssbo, args_ssbo;
+  guint staged_room;      /* particles staged_ssbo holds */
+} EmitterState;
+
+enum { PASS_BEGIN, PASS_STEP, PASS_FINISH };
+
+static void
+emitter_state_free (gpointer data)
+{
+  EmitterState *st = data;
+  for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
+    wg_gpu_kernel_clear (&st->passes[k]);
+  GLuint buffers[] = { st->spare_ssbo, st->staged_ssbo, st->args_ssbo };
+  if (st->spare_ssbo)
+    glDeleteBuffers (G_N_ELEMENTS (buffers), buffers);
+  g_array_unref (st->stage);
+  g_byte_array_unref (st->fates);
+  wg_os_aligned_free (st->spare);
+  g_free (st);
+}
+
 static gboolean
 emitter_prepare (WgNodeContext *ctx, GError **error)
 {
   const EmitterParams *p = wg_ctx_params (ctx);
-  wg_ctx_define_particles (ctx, 0, (guint) p->capacity);
+  const guint capacity = (guint) p->capacity;
+  wg_ctx_define_particles (ctx, 0, capacity);
+  EmitterState *st = g_new0 (EmitterState, 1);
+  wg_ctx_set_state (ctx, st);
+  st->stage = g_array_new (FALSE, FALSE, sizeof (WgParticle));
+  st->fates = g_byte_array_new ();
+  const gsize bytes = ((gsize) capacity + 1) * sizeof (WgParticle);
+  WgGpuContext *gpu = wg_ctx_gpu (ctx);
+  if (gpu == NULL)
+    {
+      st->spare = wg_os_aligned_alloc (bytes);
+      if (st->spare == NULL)
+        g_error ("out of memory allocating %u particles", capacity);
+      return TRUE;
+    }
+  static const char *const defines[] = { "#define BEGIN 1\n", "#define STEP 1\n",
+                                         "#define FINISH 1\n" };
+  for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
+    if (!wg_gpu_kernel_init (&st->passes[k], gpu, "particle-step.comp", defines[k],
+                             k == PASS_STEP ? sizeof (ParticleStepUniforms) : 0, error))
+      return FALSE;
+  st->spare_ssbo = wg_gpu_buffer_new (gpu, bytes, NULL, GL_DYNAMIC_COPY);
+  st->staged_room = 1024;
+  st->staged_ssbo = wg_gpu_buffer_new (gpu, st->staged_room * sizeof (WgParticle), NULL,
+                                       GL_STREAM_DRAW);
+  st->args_ssbo = wg_gpu_buffer_new (gpu, 4 * sizeof (guint32), NULL, GL_DYNAMIC_COPY);
   return TRUE;
 }
 
-/* Mirrors coordinate *x (and the origin's *o) into [0, l]; TRUE when it did. */
-static gboolean
-mirror (float *x, float *o, double l)
-{
-  if (*x < 0)
-    {
-      *x = -*x;
-      *o = -*o;
-      return TRUE;
-    }
-  if (*x > l)
-    {
-      *x = (float) (2 * l - *x);
-      *o = (float) (2 * l - *o);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Moves @q by @step m and reflects it off the walls x = 0, x = @wall[0],
- * y = 0, y = @wall[1] (eq. 6–7). */
-static void
-advance (WgParticle *q, double step, gboolean walls, const double wall[2])
-{
-  q->x += (float) (step * cos (q->angle));
-  q->y += (float) (step * sin (q->angle));
-  if (!walls)
-    return;
-  const double before = hypot (q->x - q->origin_x, q->y - q->origin_y);
-  gboolean hit = FALSE;
-  if (mirror (&q->x, &q->origin_x, wall[0]))
-    {
-      q->angle = (float) (G_PI - q->angle);
-      hit = TRUE;
-    }
-  if (mirror (&q->y, &q->origin_y, wall[1]))
-    {
-      q->angle = -q->angle;
-      hit = TRUE;
-    }
-  if (!hit)
-    return;
-  q->angle = (float) remainder (q->angle, 2 * G_PI);
-  const double after = hypot (q->x - q->origin_x, q->y - q->origin_y);
-  if (after > 0)
-    q->dispersion = (float) (q->dispersion * before / after);
-}
-
-/* A particle at angle @angle on the circle of @q's origin through @q. */
-static WgParticle
-sibling (const WgParticle *q, double angle)
-{
-  WgParticle c = *q;
-  const double d = hypot (q->x - q->origin_x, q->y - q->origin_y);
-  c.angle = (float) angle;
-  c.x = (float) (q->origin_x + d * cos (angle));
-  c.y = (float) (q->origin_y + d * sin (angle));
-  return c;
-}
-
-static gboolean
-emitter_process_cpu (WgNodeContext *ctx, GError **error)
+/* The step's motion for a step of @dt s. */
+static WgParticleMotion
+emitter_motion (WgNodeContext *ctx, double dt, double *speed)
 {
   const EmitterParams *p = wg_ctx_params (ctx);
-  WgParticleSet *set = wg_buffer_particles (wg_ctx_output (ctx, 0));
   const WgSettings *s = wg_ctx_settings (ctx);
-  const double t = wg_ctx_time (ctx), dt = wg_ctx_dt (ctx);
-  const double walls[2] = { s->extent[0] * (s->grid[0] - 1) / s->grid[0],
-                            s->extent[1] * (s->grid[1] - 1) / s->grid[1] };
-  const double c = particle_speed (p->radius, p->depth, p->gravity, p->speed == SPEED_GROUP);
-  const double r = p->radius;
+  *speed = particle_speed (p->radius, p->depth, p->gravity, p->speed == SPEED_GROUP);
+  return (WgParticleMotion) {
+    .step = (float) (*speed * dt),
+    .low = p->walls ? 0.0f : -INFINITY,
+    .wall_x = p->walls ? (float) (s->extent[0] * (s->grid[0] - 1) / s->grid[0]) : INFINITY,
+    .wall_y = p->walls ? (float) (s->extent[1] * (s->grid[1] - 1) / s->grid[1]) : INFINITY,
+    .split = (float) (p->threshold * p->radius),
+    .min_amplitude = (float) p->min_amplitude,
+  };
+}
 
-  /* Move the particles alive before this step by one step. */
-  for (guint k = 0; k < set->count; k++)
-    advance (&set->particles[k], c * dt, p->walls, walls);
-
-  /* Drops whose time falls in (t − dt, t]: rings advanced by c (t − T). */
+/* Stages the rings of the drops whose time falls in (t − dt, t], each
+ * particle advanced by c (t − T) (walls included). */
+static void
+stage_drops (WgNodeContext *ctx, GArray *stage, const WgParticleMotion *motion, double speed)
+{
+  const EmitterParams *p = wg_ctx_params (ctx);
+  const double t = wg_ctx_time (ctx), dt = wg_ctx_dt (ctx), r = p->radius;
   const Drop *drops = p->drops.items;
   const double amplitude_per_volume = 1.0 / (p->ring * wg_bump_volume (r));
   for (gsize d = 0; d < p->drops.n; d++)
     {
       if (!(drops[d].time > t - dt && drops[d].time <= t))
         continue;
+      WgParticle *ring = wg_particle_stage_reserve (stage, (guint) p->ring);
+      const float x = (float) drops[d].x, y = (float) drops[d].y;
       for (int k = 0; k < p->ring; k++)
         {
-          if (set->count == set->capacity)
-            {
-              set->dropped += (guint32) (p->ring - k);
-              break;
-            }
-          const float x = (float) drops[d].x, y = (float) drops[d].y;
-          WgParticle q = { x, y, x, y, (float) (2 * G_PI * k / p->ring),
-                           (float) (2 * G_PI / p->ring),
-                           (float) (drops[d].volume * amplitude_per_volume), (float) r };
-          advance (&q, c * (t - drops[d].time), p->walls, walls);
-          set->particles[set->count++] = q;
+          ring[k] = (WgParticle) { x, y, x, y, (float) (2 * G_PI * k / p->ring),
+                                   (float) (2 * G_PI / p->ring),
+                                   (float) (drops[d].volume * amplitude_per_volume), (float) r };
+          wg_particle_advance (&ring[k], (float) (speed * (t - drops[d].time)), motion);
         }
     }
+}
 
-  /* Subdivide (eq. 5) and delete, in order; children are appended and
-   * examined in turn. */
-  guint live = 0;
-  for (guint k = 0; k < set->count; k++)
-    {
-      WgParticle q = set->particles[k];
-      if (fabsf (q.amplitude) < p->min_amplitude)
-        continue;
-      while (q.dispersion * hypot (q.x - q.origin_x, q.y - q.origin_y) > p->threshold * r)
-        {
-          if (set->count + 2 > set->capacity)
-            {
-              set->dropped += 2;
-              break;
-            }
-          q.amplitude /= 3;
-          q.dispersion /= 3;
-          set->particles[set->count++] = sibling (&q, q.angle - q.dispersion);
-          set->particles[set->count++] = sibling (&q, q.angle + q.dispersion);
-        }
-      set->particles[live++] = q;
-    }
-  set->count = live;
-  if (set->dropped)
+/* This step's motion and speed *@c, with its emissions staged in @st. */
+static WgParticleMotion
+begin_step (WgNodeContext *ctx, EmitterState *st, double *c)
+{
+  const WgParticleMotion motion = emitter_motion (ctx, wg_ctx_dt (ctx), c);
+  g_array_set_size (st->stage, 0);
+  stage_drops (ctx, st->stage, &motion, *c);
+  return motion;
+}
+
+static gboolean
+emitter_process_cpu (WgNodeContext *ctx, GError **error)
+{
+  EmitterState *st = wg_ctx_get_state (ctx);
+  WgBuffer *out = wg_ctx_output (ctx, 0);
+  double c;
+  const WgParticleMotion motion = begin_step (ctx, st, &c);
+  WgParticleSet *set = wg_buffer_particles (out);
+  WgParticleSet *next = (WgParticleSet *) st->spare;
+  wg_particle_step_cpu (set, (const WgParticle *) st->stage->data, st->stage->len, &motion,
+                        st->fates, next);
+  st->spare = wg_buffer_swap_particles (out, st->spare);
+  if (next->dropped)
     wg_ctx_note (ctx, TRUE, "%u particles did not fit the capacity of %u (raise capacity)",
-                 set->dropped, set->capacity);
+                 next->dropped, next->capacity);
   else
-    wg_ctx_note (ctx, FALSE, "%u particles, speed %.4g m/s", set->count, c);
+    wg_ctx_note (ctx, FALSE, "%u particles, speed %.4g m/s", next->count, c);
   return TRUE;
 }
 
+/* The GPU step: BEGIN (one invocation) sets the new set's header from the
+ * current one and the STEP dispatch's size; STEP runs over the live set
+ * (an indirect dispatch: its count stays on the GPU), then once more over
+ * the staged particles, each work group appending its particles with one
+ * atomic add; FINISH ends the set where the capacity cut it. */
+static gboolean
+emitter_process_gpu (WgNodeContext *ctx, GError **error)
+{
+  EmitterState *st = wg_ctx_get_state (ctx);
+  WgBuffer *out = wg_ctx_output (ctx, 0);
+  double c;
+  const WgParticleMotion m = begin_step (ctx, st, &c);
+  const GLuint current = wg_buffer_gpu (out, error);
+  if (current == 0)
+    return FALSE;
+  const guint n_staged = st->stage->len;
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->staged_ssbo);
+  if (n_staged > st->staged_room)
+    {
+      st->staged_room = MAX (n_staged, 2 * st->staged_room);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (st->staged_room * sizeof (WgParticle)),
+                    NULL, GL_STREAM_DRAW);
+    }
+  if (n_staged)
+    glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) (n_staged * sizeof (WgParticle)),
+                     st->stage->data);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  wg_gpu_bind (0, current);
+  wg_gpu_bind (1, st->spare_ssbo);
+  wg_gpu_bind (2, st->staged_ssbo);
+  wg_gpu_bind (3, st->args_ssbo);
+  wg_gpu_kernel_dispatch (&st->passes[PASS_BEGIN], NULL, 1, 1, 1);
+  glMemoryBarrier (GL_COMMAND_BARRIER_BIT);
+  ParticleStepUniforms u = {
+    .u_step = m.step,
+    .u_low = m.low,
+    .u_wall_x = m.wall_x,
+    .u_wall_y = m.wall_y,
+    .u_split = m.split,
+    .u_min_amplitude = m.min_amplitude,
+  };
+  wg_gpu_kernel_use (&st->passes[PASS_STEP], &u);
+  glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, st->args_ssbo);
+  glDispatchComputeIndirect (0);
+  glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, 0);
+  glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT);
+  if (n_staged)
+    {
+      u.u_n_staged = n_staged;
+      wg_gpu_kernel_dispatch (&st->passes[PASS_STEP], &u,
+                              (n_staged + WG_PARTICLE_GROUP - 1) / WG_PARTICLE_GROUP, 1, 1);
+    }
+  wg_gpu_kernel_dispatch (&st->passes[PASS_FINISH], NULL, 1, 1, 1);
+  st->spare_ssbo = wg_buffer_swap_particles_gpu (out, st->spare_ssbo);
+  wg_ctx_note (ctx, FALSE, "%u particles staged, speed %.4g m/s (the count is on the GPU)",
+               n_staged, c);
+  return wg_gpu_check ("stepping particles", error);
+}
 static void
 emitter_reset (WgNodeContext *ctx)
 {
@@ -286,7 +344,8 @@ const WgNodeType wg_node_particle_emitter = {
   .title = "Particle emitter",
   .category = "Wave particles",
   .description = "Wave particles from drops: rings that spread at the waves' speed, subdivide "
-                 "as they grow, reflect off the pool's walls and fade out.",
+                 "as they grow, reflect off the pool's walls and fade out. CPU (deterministic "
+                 "for any thread count) or GPU (compute shaders; the set stays on the GPU).",
   .reference = "Yuksel et al. 2007 via Mikeš, §3.2–3.5, eq. 5–7 (papers/004)",
   .outputs = outputs,
   .n_outputs = G_N_ELEMENTS (outputs),
@@ -295,6 +354,8 @@ const WgNodeType wg_node_particle_emitter = {
   .flags = WG_NODE_STATEFUL,
   .prepare = emitter_prepare,
   .process_cpu = emitter_process_cpu,
+  .process_gpu = emitter_process_gpu,
+  .free_state = emitter_state_free,
   .reset = emitter_reset,
   .params_size = sizeof (EmitterParams),
 };

@@ -22,8 +22,11 @@
  */
 #include "wg-wave-particles.h"
 #include "splat-filter.h"
+#include "wg-simd.h"
+#include "wg-trig.h"
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 double
@@ -91,7 +94,7 @@ typedef enum { KERNEL_BUMP, KERNEL_X, KERNEL_Y } KernelKind;
  * splat channel @src. */
 static void
 add_kernel (WgSplatKernel *k, GArray *terms, GArray *coefs, KernelKind kind, double radius,
-            double dx, double dy, guint src, guint out)
+            double dx, double dy, guint src, guint out, double tolerance)
 {
   const guint m = 2 * k->ry + 1, n = 2 * k->rx + 1;
   g_autofree double *a = g_new (double, (gsize) m * n);
@@ -119,7 +122,7 @@ add_kernel (WgSplatKernel *k, GArray *terms, GArray *coefs, KernelKind kind, dou
     }
   for (guint c = 0; c < n; c++)
     {
-      if (sigma[c] <= 1e-10 * sigma_max)
+      if (sigma[c] <= tolerance * sigma_max)
         continue;
       WgSplatTerm t = { src, out, coefs->len, coefs->len + n };
       for (guint i = 0; i < n; i++)
@@ -139,17 +142,24 @@ add_kernel (WgSplatKernel *k, GArray *terms, GArray *coefs, KernelKind kind, dou
 void
 wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy)
 {
+  wg_splat_kernel_init_tolerance (k, radius, dx, dy, 1e-10);
+}
+
+void
+wg_splat_kernel_init_tolerance (WgSplatKernel *k, double radius, double dx, double dy,
+                                double tolerance)
+{
   memset (k, 0, sizeof *k);
   /* Cells strictly inside the radius; the bump is 0 at |d| = r. */
   k->rx = MIN ((guint) ceil (radius / dx) - 1, WG_SPLAT_MAX_CELLS);
   k->ry = MIN ((guint) ceil (radius / dy) - 1, WG_SPLAT_MAX_CELLS);
   GArray *terms = g_array_new (FALSE, FALSE, sizeof (WgSplatTerm));
   GArray *coefs = g_array_new (FALSE, FALSE, sizeof (float));
-  add_kernel (k, terms, coefs, KERNEL_BUMP, radius, dx, dy, WG_SPLAT_A, 2);
-  add_kernel (k, terms, coefs, KERNEL_X, radius, dx, dy, WG_SPLAT_CC, 0);
-  add_kernel (k, terms, coefs, KERNEL_Y, radius, dx, dy, WG_SPLAT_CS, 0);
-  add_kernel (k, terms, coefs, KERNEL_X, radius, dx, dy, WG_SPLAT_CS, 1);
-  add_kernel (k, terms, coefs, KERNEL_Y, radius, dx, dy, WG_SPLAT_SS, 1);
+  add_kernel (k, terms, coefs, KERNEL_BUMP, radius, dx, dy, WG_SPLAT_A, 2, tolerance);
+  add_kernel (k, terms, coefs, KERNEL_X, radius, dx, dy, WG_SPLAT_CC, 0, tolerance);
+  add_kernel (k, terms, coefs, KERNEL_Y, radius, dx, dy, WG_SPLAT_CS, 0, tolerance);
+  add_kernel (k, terms, coefs, KERNEL_X, radius, dx, dy, WG_SPLAT_CS, 1, tolerance);
+  add_kernel (k, terms, coefs, KERNEL_Y, radius, dx, dy, WG_SPLAT_SS, 1, tolerance);
   k->n_terms = terms->len;
   k->terms = (WgSplatTerm *) g_array_free (terms, FALSE);
   k->n_coefs = coefs->len;
@@ -164,17 +174,25 @@ wg_splat_kernel_clear (WgSplatKernel *k)
   memset (k, 0, sizeof *k);
 }
 
-void
-wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
-              const WgParticle *particles, guint count)
+/* Adds the particles' corners that fall in rows [@row0, @row1) of @splat. */
+static void
+splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
+            const WgParticle *particles, guint count, double row0, double row1)
 {
   for (guint p = 0; p < count; p++)
     {
       const WgParticle *q = &particles[p];
-      const double fx = q->x / dx, fy = q->y / dy;
-      const double i0 = floor (fx), j0 = floor (fy);
+      const double fy = q->y / dy, j0 = floor (fy);
+      /* Neither of its rows in the band (wrapped as below): next. */
+      const double ja = wrap ? j0 - floor (j0 / h) * h : j0;
+      const double jb = wrap ? (j0 + 1) - floor ((j0 + 1) / h) * h : j0 + 1;
+      if ((ja < row0 || ja >= row1) && (jb < row0 || jb >= row1))
+        continue;
+      const double fx = q->x / dx, i0 = floor (fx);
       const double tx = fx - i0, ty = fy - j0;
-      const float c = cosf (q->angle), s = sinf (q->angle), amp = q->amplitude;
+      float c, s;
+      wg_sincos_turns (q->angle * 0.159154943091895335769f, &s, &c);
+      const float amp = q->amplitude;
       const float value[WG_SPLAT_CHANNELS] = { amp, amp * c * c, amp * c * s, amp * s * s };
       for (int corner = 0; corner < 4; corner++)
         {
@@ -188,11 +206,27 @@ wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wra
             }
           else if (i < 0 || j < 0 || i >= w || j >= h)
             continue;
+          if (j < row0 || j >= row1)
+            continue;
           float *cell = splat + WG_SPLAT_CHANNELS * ((gsize) j * w + (gsize) i);
           for (guint ch = 0; ch < WG_SPLAT_CHANNELS; ch++)
             cell[ch] += weight * value[ch];
         }
     }
+}
+
+void
+wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
+              const WgParticle *particles, guint count)
+{
+  /* Each thread adds the corners in its band of rows, going through all
+   * the particles in order: every cell sums in particle order. */
+#pragma omp parallel
+  {
+    const int n = omp_get_num_threads (), t = omp_get_thread_num ();
+    splat_rows (splat, w, h, dx, dy, wrap, particles, count, (double) h * t / n,
+                (double) h * (t + 1) / n);
+  }
 }
 
 /* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
@@ -225,6 +259,69 @@ image_sign (guint src, long k, long virtual_k, int edges)
   return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
 }
 
+/* The row pass at cell @i of row @in (channel @src of a splat row), taps
+ * reaching past the edges. */
+static inline float
+row_edge_cell (const float *in, const float *row, long rx, long w, long i, guint src, int edges)
+{
+  float sum = 0;
+  for (long a = -rx; a <= rx; a++)
+    {
+      long c = axis_index (i, -a, w, edges);
+      if (c >= 0)
+        sum += row[a + rx] * image_sign (src, c, i - a, edges) * in[WG_SPLAT_CHANNELS * c];
+    }
+  return sum;
+}
+
+/* The row pass of one term over splat row @in (channel @src) into @o:
+ * o[i] = Σ_a row[a] · in[i − a], a from −rx to rx in that order. Cells
+ * whose taps all lie inside the row take a loop without edge handling,
+ * which vectorises; both add in the same order. */
+static WG_HOT_KERNEL void
+row_pass (float *restrict o, const float *restrict in, const float *restrict row, long rx,
+          long w, guint src, int edges)
+{
+  const long lo = MIN (rx, w), hi = MAX (lo, w - rx);
+  for (long i = lo; i < hi; i++)
+    o[i] = 0;
+  for (long a = -rx; a <= rx; a++)
+    {
+      const float c = row[a + rx];
+      for (long i = lo; i < hi; i++)
+        o[i] += c * in[WG_SPLAT_CHANNELS * (i - a)];
+    }
+  for (long i = 0; i < lo; i++)
+    o[i] = row_edge_cell (in, row, rx, w, i, src, edges);
+  for (long i = hi; i < w; i++)
+    o[i] = row_edge_cell (in, row, rx, w, i, src, edges);
+}
+
+/* The column pass of one term at row @j, added to output channel @oc of
+ * @out: the taps in order, summed per cell in @acc first, as the sums of
+ * the GPU's COLS pass are. */
+static WG_HOT_KERNEL void
+column_pass (float *restrict out, float *restrict acc, const float *restrict tmp,
+             const float *restrict col, long ry, long w, long h, long j, guint src, guint oc,
+             int edges)
+{
+  for (long i = 0; i < w; i++)
+    acc[i] = 0;
+  for (long b = -ry; b <= ry; b++)
+    {
+      const long r = axis_index (j, -b, h, edges);
+      if (r < 0)
+        continue;
+      const float c = col[b + ry] * image_sign (src, r, j - b, edges);
+      const float *t = tmp + (gsize) r * w;
+      for (long i = 0; i < w; i++)
+        acc[i] += c * t[i];
+    }
+  float *o = out + 3 * (gsize) j * w + oc;
+  for (long i = 0; i < w; i++)
+    o[3 * i] += acc[i];
+}
+
 void
 wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,
                      int edges, const WgSplatKernel *k, float strength)
@@ -240,31 +337,15 @@ wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint 
       const guint src = k->terms[t].src, o = k->terms[t].out;
 #pragma omp parallel for schedule(static)
       for (long j = 0; j < H; j++)
-        for (long i = 0; i < W; i++)
-          {
-            float sum = 0;
-            for (long a = -rx; a <= rx; a++)
-              {
-                long c = axis_index (i, -a, W, edges);
-                if (c >= 0)
-                  sum += row[a + rx] * image_sign (src, c, i - a, edges) *
-                         splat[WG_SPLAT_CHANNELS * ((gsize) j * w + c) + src];
-              }
-            tmp[(gsize) j * w + i] = sum;
-          }
-#pragma omp parallel for schedule(static)
-      for (long j = 0; j < H; j++)
-        for (long i = 0; i < W; i++)
-          {
-            float sum = 0;
-            for (long b = -ry; b <= ry; b++)
-              {
-                long r = axis_index (j, -b, H, edges);
-                if (r >= 0)
-                  sum += col[b + ry] * image_sign (src, r, j - b, edges) * tmp[(gsize) r * w + i];
-              }
-            out[3 * ((gsize) j * w + i) + o] += sum;
-          }
+        row_pass (tmp + (gsize) j * w, splat + WG_SPLAT_CHANNELS * (gsize) j * w + src, row, rx,
+                  W, src, edges);
+#pragma omp parallel
+      {
+        g_autofree float *acc = g_new (float, w);
+#pragma omp for schedule(static)
+        for (long j = 0; j < H; j++)
+          column_pass (out, acc, tmp, col, ry, W, H, j, src, o, edges);
+      }
     }
   const gsize cells = (gsize) w * h;
 #pragma omp parallel for schedule(static)

@@ -48,6 +48,14 @@ typedef struct {
  */
 #define WG_SPLAT_MAX_CELLS 64
 void wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy);
+/**
+ * wg_splat_kernel_init_tolerance:
+ * wg_splat_kernel_init() keeping the terms whose singular value exceeds
+ * @tolerance × the largest of their kernel (wg_splat_kernel_init(): 1e-10);
+ * for measuring what dropping terms costs (bench/wg-bench-particles.c).
+ */
+void wg_splat_kernel_init_tolerance (WgSplatKernel *k, double radius, double dx, double dy,
+                                     double tolerance);
 void wg_splat_kernel_clear (WgSplatKernel *k);
 
 /** wg_bump_volume: ∫ K dA of eq. 2's bump of radius @r and unit amplitude: r² (π/2 − 2/π) (m³/m). */
@@ -62,8 +70,10 @@ double wg_bump (double rho, double r);
  * per cell, @w × @h cells of @dx × @dy m, cell (i, j) at (i dx, j dy)): each
  * particle's four channel values are shared among the four cells around it
  * by the bilinear weights (sum 1, centre of mass kept). Cells beyond the
- * edge wrap when @wrap, else are dropped. Serial, in particle order, so the
- * sums are the same for any thread count.
+ * edge wrap when @wrap, else are dropped. Each OpenMP thread adds the
+ * corners in its band of rows, going through the particles in order, so
+ * every cell sums in particle order whatever the thread count. The
+ * direction's cosine and sine come from wg-trig.h, as on the GPU.
  */
 void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
                    const WgParticle *particles, guint count);
@@ -73,7 +83,8 @@ void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolea
  * out (3 channels: λDx, λDy, h per cell) = @k applied to @splat, Dx and Dy
  * scaled by −@strength, @edges a WG_SPLAT_EDGES_* (shaders/splat-filter.h);
  * @tmp holds w × h floats (one term's row pass). Terms are applied one after
- * another, each pass's rows shared among the OpenMP threads and each cell
+ * another, each pass's rows shared among the OpenMP threads (the cells
+ * whose row taps stay inside the grid in a vectorised loop) and each cell
  * summed in one fixed order: the result does not depend on the thread count.
  */
 void wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,

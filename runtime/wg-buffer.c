@@ -136,6 +136,14 @@ buffer_bytes (const WgBuffer *b)
   return MAX (b->n_floats, 1) * sizeof (float);
 }
 
+/* Bytes of the live particles of set @b whose header b->data holds. */
+static gsize
+live_particle_bytes (const WgBuffer *b)
+{
+  const WgParticleSet *set = (const WgParticleSet *) b->data;
+  return (gsize) MIN (set->count, b->width) * sizeof (WgParticle);
+}
+
 /* Particle and body sets start with a 32-byte header: count, capacity, … */
 static gboolean
 is_set (const WgBuffer *b)
@@ -263,7 +271,16 @@ sync_to_cpu (WgBuffer *b, GError **error)
       /* Kernels that wrote the buffer must finish before the copy. */
       glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
-      glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), b->data);
+      if (b->kind == WG_PORT_PARTICLES)
+        {
+          /* The header, then only the live particles. */
+          glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof (WgParticleSet), b->data);
+          glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, sizeof (WgParticleSet),
+                              (GLsizeiptr) live_particle_bytes (b),
+                              (char *) b->data + sizeof (WgParticleSet));
+        }
+      else
+        glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), b->data);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
       if (!wg_gpu_check ("reading a buffer back from the GPU", error))
         return FALSE;
@@ -287,7 +304,11 @@ sync_to_gpu (WgBuffer *b, GError **error)
   if (b->cpu_valid)
     {
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
-      glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), b->data);
+      /* A particle set: the header and the live particles only. */
+      const gsize bytes = b->kind == WG_PORT_PARTICLES
+                            ? sizeof (WgParticleSet) + live_particle_bytes (b)
+                            : buffer_bytes (b);
+      glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) bytes, b->data);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
       if (!wg_gpu_check ("uploading a buffer to the GPU", error))
         return FALSE;
@@ -354,6 +375,37 @@ wg_buffer_zero (WgBuffer *b)
   b->cpu_valid = b->data != NULL;
   b->gpu_valid = b->ssbo != 0;
   b->texture_current = FALSE;
+}
+
+/* After a swap, the side @gpu is current and the other stale. */
+static void
+set_current_side (WgBuffer *b, gboolean gpu)
+{
+  b->gpu_valid = gpu;
+  b->cpu_valid = !gpu;
+  b->texture_current = FALSE;
+}
+
+float *
+wg_buffer_swap_particles (WgBuffer *b, float *other)
+{
+  g_return_val_if_fail (b->kind == WG_PORT_PARTICLES && other != NULL, NULL);
+  ensure_cpu_storage (b);
+  float *old = b->data;
+  b->data = other;
+  set_current_side (b, FALSE);
+  return old;
+}
+
+guint
+wg_buffer_swap_particles_gpu (WgBuffer *b, guint other)
+{
+  g_return_val_if_fail (b->kind == WG_PORT_PARTICLES && b->gpu != NULL && other != 0, 0);
+  ensure_gpu_storage (b);
+  const guint old = b->ssbo;
+  b->ssbo = other;
+  set_current_side (b, TRUE);
+  return old;
 }
 
 WgPortType

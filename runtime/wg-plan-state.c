@@ -96,6 +96,18 @@ wg_plan_save_state (WgPlan *plan, GError **error)
               g_variant_builder_clear (&nodes);
               return NULL;
             }
+          /* A particle set's slots past its count hold whatever earlier
+           * steps left there: saved as zeros, so that a state is the same
+           * bytes however the plan got there (a resumed plan, a GPU one). */
+          g_autofree float *zeroed = NULL;
+          if (b->kind == WG_PORT_PARTICLES)
+            {
+              const WgParticleSet *set = (const WgParticleSet *) data;
+              zeroed = g_malloc0 (b->n_floats * sizeof (float));
+              memcpy (zeroed, data,
+                      sizeof *set + MIN (set->count, set->capacity) * sizeof (WgParticle));
+              data = zeroed;
+            }
           GVariant *bytes = g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data,
                                                        b->n_floats * sizeof (float), 1);
           g_variant_builder_add (&buffers, "(uuu@ay)", b->width, b->height, b->channels, bytes);

@@ -332,6 +332,17 @@ gboolean wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error);
  */
 WgBuffer *wg_buffer_new_bodies (guint capacity, const double extent[2],
                                 struct _WgGpuContext *gpu);
+/**
+ * wg_buffer_swap_particles / _gpu:
+ * The ping-pong of a particle producer's step: makes @other the CPU storage
+ * (a WgParticleSet of the buffer's capacity from wg_os_aligned_alloc(),
+ * 8 × (capacity + 1) floats) or the GPU storage (a storage buffer of the same
+ * bytes from wg_gpu_buffer_new()) of particles buffer @b, now its current
+ * copy (the other side stale), and returns the storage it replaces (created
+ * first if @b had none), which the caller owns from then on.
+ */
+float *wg_buffer_swap_particles (WgBuffer *b, float *other);
+guint wg_buffer_swap_particles_gpu (WgBuffer *b, guint other);
 /** wg_buffer_free: frees both copies (a GPU plan's context must be current). */
 void wg_buffer_free (WgBuffer *buffer);
 /** wg_buffer_zero: clears the contents on whichever side is current. */

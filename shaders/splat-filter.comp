@@ -10,6 +10,8 @@
 #define CHANNELS 4u
 
 #ifdef SPLAT
+#include "wg-trig.glsl"
+
 layout (local_size_x = 64) in;
 
 struct Particle {
@@ -39,7 +41,8 @@ main ()
   Particle q = p[k];
   vec2 f = q.position * u_inv_spacing;
   vec2 f0 = floor (f), t = f - f0;
-  float c = cos (q.angle), sn = sin (q.angle), a = q.amplitude;
+  vec2 sc = wg_sincos_turns (q.angle * 0.159154943091895335769);
+  float c = sc.y, sn = sc.x, a = q.amplitude;
   vec4 value = vec4 (a, a * c * c, a * c * sn, a * sn * sn);
   ivec2 size = ivec2 (u_size);
   for (int corner = 0; corner < 4; corner++)
