@@ -6,7 +6,9 @@
  *   particles at its point, propagation angles 2πk/n, dispersion 2π/n, each
  *   of amplitude V / (n · r² (π/2 − 2/π)) so that the bumps carry V. The
  *   rings of the drops in (t − dt, t] are staged (wg-particle-step.h) at
- *   their position at t; other emission sources append to the same stage.
+ *   their position at t; so are the wakes of the bodies linked in (moving
+ *   objects, floating bodies: wg_wake_emit() on each waterline sample,
+ *   Yuksel et al. 2007 §5's direct and indirect effects, papers/004 §4.4).
  * - Speed: every particle moves at one speed c from ω² = g k tanh(k d) with
  *   λ = 2r (k = π/r): the group speed by default — a particle is one bump,
  *   not a wave train, and carries its volume (energy) outward as a packet's
@@ -28,6 +30,7 @@
 #include "wg-gpu-kernel.h"
 #include "wg-os.h"
 #include "wg-particle-step.h"
+#include "wg-particle-wake.h"
 #include "wg-wave-particles.h"
 #include "particle-step.h"
 
@@ -125,6 +128,11 @@ static const WgParamSpec params[N_PARAMS] = {
                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (capacity) },
 };
 
+static const WgPortSpec inputs[] = {
+  { "bodies", WG_PORT_BODIES, 0, TRUE,
+    "Moving objects and floating bodies: their waterlines make wakes (the direct and indirect "
+    "effects of Yuksel et al. 2007 §5)" },
+};
 static const WgPortSpec outputs[] = {
   { "particles", WG_PORT_PARTICLES, 8, FALSE, "The live wave particles" },
 };
@@ -245,14 +253,43 @@ stage_drops (WgNodeContext *ctx, GArray *stage, const WgParticleMotion *motion, 
     }
 }
 
-/* This step's motion and speed *@c, with its emissions staged in @st. */
-static WgParticleMotion
-begin_step (WgNodeContext *ctx, EmitterState *st, double *c)
+/* The particles the bodies' waterlines emit over the step (wg_wake_emit():
+ * each sample's share of the volume its hull pushed, and of the change of
+ * its submerged volume), at the waterline at t. */
+static gboolean
+stage_bodies (WgNodeContext *ctx, GArray *stage, GError **error)
 {
-  const WgParticleMotion motion = emitter_motion (ctx, wg_ctx_dt (ctx), c);
+  WgBuffer *in = wg_ctx_input (ctx, 0);
+  if (in == NULL)
+    return TRUE;
+  const WgBodySet *set = wg_buffer_read_bodies (in, error);
+  if (set == NULL)
+    return FALSE;
+  const EmitterParams *p = wg_ctx_params (ctx);
+  /* Smaller would be deleted in the step anyway. */
+  const double min_volume = p->min_amplitude * wg_bump_volume (p->radius);
+  for (guint b = 0; b < set->count; b++)
+    {
+      const WgBody *body = &set->bodies[b];
+      const guint n = MIN (body->n_contour, (guint) WG_BODY_CONTOUR);
+      guint lost = 0;
+      WgParticle *out = wg_particle_stage_reserve (stage, n);
+      const guint made = wg_wake_emit (body->contour, n, body->volume_rate, wg_ctx_dt (ctx),
+                                       p->radius, min_volume, out, n, &lost);
+      g_array_set_size (stage, stage->len - (n - made));
+    }
+  return TRUE;
+}
+
+/* This step's motion and speed *@c, with its emissions staged in @st. */
+static gboolean
+begin_step (WgNodeContext *ctx, EmitterState *st, double *c, WgParticleMotion *motion,
+            GError **error)
+{
+  *motion = emitter_motion (ctx, wg_ctx_dt (ctx), c);
   g_array_set_size (st->stage, 0);
-  stage_drops (ctx, st->stage, &motion, *c);
-  return motion;
+  stage_drops (ctx, st->stage, motion, *c);
+  return stage_bodies (ctx, st->stage, error);
 }
 
 static gboolean
@@ -261,7 +298,9 @@ emitter_process_cpu (WgNodeContext *ctx, GError **error)
   EmitterState *st = wg_ctx_get_state (ctx);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   double c;
-  const WgParticleMotion motion = begin_step (ctx, st, &c);
+  WgParticleMotion motion;
+  if (!begin_step (ctx, st, &c, &motion, error))
+    return FALSE;
   WgParticleSet *set = wg_buffer_particles (out);
   WgParticleSet *next = (WgParticleSet *) st->spare;
   wg_particle_step_cpu (set, (const WgParticle *) st->stage->data, st->stage->len, &motion,
@@ -286,7 +325,9 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   EmitterState *st = wg_ctx_get_state (ctx);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   double c;
-  const WgParticleMotion m = begin_step (ctx, st, &c);
+  WgParticleMotion m;
+  if (!begin_step (ctx, st, &c, &m, error))
+    return FALSE;
   const GLuint current = wg_buffer_gpu (out, error);
   if (current == 0)
     return FALSE;
@@ -343,10 +384,13 @@ const WgNodeType wg_node_particle_emitter = {
   .name = "particle-emitter",
   .title = "Particle emitter",
   .category = "Wave particles",
-  .description = "Wave particles from drops: rings that spread at the waves' speed, subdivide "
-                 "as they grow, reflect off the pool's walls and fade out. CPU (deterministic "
-                 "for any thread count) or GPU (compute shaders; the set stays on the GPU).",
-  .reference = "Yuksel et al. 2007 via Mikeš, §3.2–3.5, eq. 5–7 (papers/004)",
+  .description = "Wave particles from drops and from the wakes of moving bodies: fronts that "
+                 "spread at the waves' speed, subdivide as they grow, reflect off the pool's "
+                 "walls and fade out. CPU (deterministic for any thread count) or GPU (compute "
+                 "shaders; the set stays on the GPU).",
+  .reference = "Yuksel et al. 2007 via Mikeš, §3.2–3.5 and §4.4, eq. 5–7 (papers/004)",
+  .inputs = inputs,
+  .n_inputs = G_N_ELEMENTS (inputs),
   .outputs = outputs,
   .n_outputs = G_N_ELEMENTS (outputs),
   .params = params,
