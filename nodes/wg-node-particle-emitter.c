@@ -49,6 +49,7 @@ enum {
   P_MIN_AMPLITUDE,
   P_WALLS,
   P_CAPACITY,
+  P_WAKE_STRENGTH,
   N_PARAMS
 };
 enum { SPEED_GROUP, SPEED_PHASE };
@@ -68,6 +69,7 @@ typedef struct {
   double min_amplitude;
   gboolean walls;
   gint64 capacity;
+  double wake_strength;
 } EmitterParams;
 
 #define OFFSET(x) offsetof (EmitterParams, x)
@@ -126,6 +128,11 @@ static const WgParamSpec params[N_PARAMS] = {
                    "the CPU)",
                    65536, 16, WG_MAX_PARTICLES, 1024, 1 << 20,
                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (capacity) },
+  [P_WAKE_STRENGTH] = { "wake_strength", "Wake strength", WG_PARAM_FLOAT, "",
+                        "Fraction of the water a body's hull moves (and of its change of "
+                        "submerged volume) that leaves as waves: 1, all of it (Yuksel's model); "
+                        "less, the rest flows round the hull",
+                        1, 0, 10, 0, 1, .offset = OFFSET (wake_strength) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -275,7 +282,7 @@ stage_bodies (WgNodeContext *ctx, GArray *stage, GError **error)
       guint lost = 0;
       WgParticle *out = wg_particle_stage_reserve (stage, n);
       const guint made = wg_wake_emit (body->contour, n, body->volume_rate, wg_ctx_dt (ctx),
-                                       p->radius, min_volume, out, n, &lost);
+                                       p->wake_strength, p->radius, min_volume, out, n, &lost);
       g_array_set_size (stage, stage->len - (n - made));
     }
   return TRUE;

@@ -158,8 +158,8 @@ wg_wake_contour (const WgWakeObject *o, double spacing, WgContourSample *out, gu
 }
 
 guint
-wg_wake_emit (const WgContourSample *s, guint n, double volume_rate, double dt, double radius,
-              double min_volume, WgParticle *out, guint max, guint *lost)
+wg_wake_emit (const WgContourSample *s, guint n, double volume_rate, double dt, double strength,
+              double radius, double min_volume, WgParticle *out, guint max, guint *lost)
 {
   double cx = 0, cy = 0, perimeter = 0;
   for (guint k = 0; k < n; k++)
@@ -178,7 +178,8 @@ wg_wake_emit (const WgContourSample *s, guint n, double volume_rate, double dt, 
     {
       const WgContourSample *q = &s[k];
       const double direct = ((double) q->vx * q->nx + (double) q->vy * q->ny) * q->draft;
-      const double dv = (direct * q->length + volume_rate * q->length / perimeter) * dt;
+      const double dv =
+        strength * (direct * q->length + volume_rate * q->length / perimeter) * dt;
       if (!(fabs (dv) >= min_volume))
         continue;
       if (count == max)

@@ -58,7 +58,9 @@ guint wg_wake_contour (const WgWakeObject *o, double spacing, WgContourSample *o
  *    of outline, ΔV = (v · n) · draft · length · dt — positive ahead of a
  *    moving hull (a crest), negative behind it (a trough);
  *  - indirect effect: the change of the submerged volume, @volume_rate · dt
- *    (m³), spread over the outline in proportion to length.
+ *    (m³), spread over the outline in proportion to length;
+ * both times @strength, the fraction of that volume that leaves as waves
+ * (1: all of it, the paper's model; the rest flows round the hull).
  * Each sample with |ΔV| ≥ @min_volume makes one particle of @radius at the
  * sample point with amplitude ΔV / (r² (π/2 − 2/π)) (its bump carries ΔV),
  * moving away from the outline's centroid c (length-weighted): origin c,
@@ -70,6 +72,7 @@ guint wg_wake_contour (const WgWakeObject *o, double spacing, WgContourSample *o
  * written to @out (at most @max; *@lost counts those that did not fit).
  */
 guint wg_wake_emit (const WgContourSample *s, guint n, double volume_rate, double dt,
-                    double radius, double min_volume, WgParticle *out, guint max, guint *lost);
+                    double strength, double radius, double min_volume, WgParticle *out,
+                    guint max, guint *lost);
 
 G_END_DECLS

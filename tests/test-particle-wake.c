@@ -92,7 +92,7 @@ test_direct_effect (void)
   WgContourSample s[MAX_SAMPLES];
   static WgParticle p[MAX_SAMPLES];
   guint n = wg_wake_contour (&box, 0.1, s, MAX_SAMPLES), lost = 0;
-  guint m = wg_wake_emit (s, n, 0, dt, r, 1e-12, p, MAX_SAMPLES, &lost);
+  guint m = wg_wake_emit (s, n, 0, dt, 1, r, 1e-12, p, MAX_SAMPLES, &lost);
   double ahead = 0, behind = 0, dispersion = 0;
   for (guint k = 0; k < m; k++)
     {
@@ -121,7 +121,7 @@ test_direct_effect (void)
   WgWakeObject disc = { .shape = WG_WAKE_CIRCLE, .x = 0, .y = 0, .scale = 1, .radius = 1,
                         .rotation_rate = 3, .draft = 1 };
   n = wg_wake_contour (&disc, 0.1, s, MAX_SAMPLES);
-  g_assert_cmpuint (wg_wake_emit (s, n, 0, dt, r, 1e-9, p, MAX_SAMPLES, &lost), ==, 0);
+  g_assert_cmpuint (wg_wake_emit (s, n, 0, dt, 1, r, 1e-9, p, MAX_SAMPLES, &lost), ==, 0);
 }
 
 /* A body sinking (submerged volume growing) sends out a ring carrying what
@@ -136,7 +136,7 @@ test_indirect_effect (void)
   WgContourSample s[MAX_SAMPLES];
   static WgParticle p[MAX_SAMPLES];
   guint n = wg_wake_contour (&disc, 0.2, s, MAX_SAMPLES), lost = 0;
-  guint m = wg_wake_emit (s, n, rate, dt, r, 1e-12, p, MAX_SAMPLES, &lost);
+  guint m = wg_wake_emit (s, n, rate, dt, 1, r, 1e-12, p, MAX_SAMPLES, &lost);
   g_assert_cmpuint (m, ==, n);
   double volume = 0, dispersion = 0;
   for (guint k = 0; k < m; k++)
@@ -148,7 +148,7 @@ test_indirect_effect (void)
     }
   g_assert_cmpfloat_with_epsilon (volume, rate * dt, 1e-6 * rate * dt);
   g_assert_cmpfloat_with_epsilon (dispersion, 2 * G_PI, 1e-5);
-  g_assert_cmpuint (wg_wake_emit (s, n, rate, dt, r, 1e-12, p, 10, &lost), ==, 10);
+  g_assert_cmpuint (wg_wake_emit (s, n, rate, dt, 1, r, 1e-12, p, 10, &lost), ==, 10);
   g_assert_cmpuint (lost, ==, n - 10);
 }
 

@@ -8,7 +8,9 @@
  *  - the volume the particles carry is the water the hull moved: a box
  *    pushed for a second sends v · draft · width ahead of it and as much
  *    behind (troughs); a hull lowered into the water sends out its
- *    submerged volume. */
+ *    submerged volume;
+ *  - a floating body is still until the wake can have reached it, then
+ *    rocks (the two-way coupling through a previous-frame input). */
 #include "wg-test-util.h"
 
 #include <math.h>
@@ -151,7 +153,8 @@ test_swept_volume (void)
   g_assert_cmpfloat (fabs (all), <, 1e-4 * crests);
 }
 
-/* A round hull of radius 1 m lowered by 1 m over one second sends out π m³. */
+/* A round hull of radius 1 m lowered by 1 m over one second sends out π m³,
+ * and wake_strength of it when that is less than 1. */
 static void
 test_plunge_volume (void)
 {
@@ -169,6 +172,65 @@ test_plunge_volume (void)
   g_test_message ("ring volume %.6f m³, expected π", all);
   g_assert_cmpfloat_with_epsilon (all, G_PI, 1e-4 * G_PI);
   g_assert_cmpfloat_with_epsilon (crests, all, 1e-9);
+  /* A quarter of it with wake_strength 0.25. */
+  g_assert_true (wg_graph_set_param_from_text (g, "wake", "wake_strength", "0.25", NULL));
+  g_autoptr (WgPlan) quarter = wg_test_plan (g, 2);
+  for (gint64 f = 0; f <= 60; f++)
+    set = particles_at (quarter, f);
+  g_assert_cmpfloat_with_epsilon (volume (set, r, &crests), G_PI / 4, 1e-4 * G_PI);
+}
+
+/* Two-way coupling: a box floating at its equilibrium (density 500 in
+ * fresh water) 6 m from the course of a hull crossing at 3 c stays exactly
+ * still until the hull's wake can have reached it — the earliest time a
+ * front emitted on the hull's outline at τ covers, at speed c, the
+ * distance to the box's near side less the bump's radius — and rocks
+ * after. The box reads the splatted wakes of the previous frame. */
+static void
+test_wake_rocks_body (void)
+{
+  const double r = 1, c = group_speed (r), v = 3 * c, t1 = 10, hull_r = 0.3;
+  WgGraph *g = wake_graph ("shape=circle", r);
+  g_autoptr (WgGraph) owned = g;
+  g_assert_true (wg_graph_set_param_from_text (g, "hull", "radius", "0.3", NULL));
+  g_assert_true (wg_graph_set_param_from_text (g, "hull", "y", "26", NULL));
+  keys (g, "hull", "x", 0, 22, t1, 22 + v * t1);
+  wg_test_add (g, "splat-filter", "splat", "radius=1", "edges=open", NULL);
+  wg_test_add (g, "floating-body", "box", "water_density=1000",
+               "bodies=[{\"shape\": \"box\", \"size\": [2, 2, 1], \"density\": 500, "
+               "\"position\": [32, 32, 0]}]", NULL);
+  wg_test_link (g, "wake:particles", "splat:particles");
+  wg_test_link (g, "splat:displacement", "box:surface");
+  /* The box's near side is 5 m from the course; the wake must reach it. */
+  double arrival = INFINITY;
+  for (double tau = 0; tau < t1; tau += 0.001)
+    {
+      const double dx = 32 - (22 + v * tau), dy = 5;
+      const double gap = hypot (fabs (dx) > 1 ? fabs (dx) - 1 : 0, dy) - hull_r - r;
+      arrival = MIN (arrival, tau + gap / c);
+    }
+  g_test_message ("the wake can reach the box at %.2f s", arrival);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  g_autoptr (GError) error = NULL;
+  double still = 0, moved = 0;
+  for (gint64 f = 0; f <= (gint64) (FPS * (arrival + 4)); f++)
+    {
+      g_assert_true (wg_plan_evaluate (plan, f, &error));
+      const WgBodySet *set =
+        wg_buffer_read_bodies (wg_plan_get_node_output (plan, "box", "bodies"), &error);
+      g_assert_no_error (error);
+      const WgBody *b = &set->bodies[0];
+      const double tilt = 2 * asin (MIN (1.0, hypot (b->orientation[0], b->orientation[1])));
+      const double motion = fabs (b->position[2]) + tilt;
+      if (f / FPS < arrival - 0.2)
+        still = MAX (still, motion);
+      else if (f / FPS > arrival + 1)
+        moved = MAX (moved, tilt);
+    }
+  g_test_message ("before: |z| + tilt at most %.3g; after: tilt up to %.2f°", still,
+                  moved * 180 / G_PI);
+  g_assert_cmpfloat (still, <, 1e-6);
+  g_assert_cmpfloat (moved * 180 / G_PI, >, 0.5);
 }
 
 int
@@ -178,5 +240,6 @@ main (int argc, char **argv)
   wg_test_add_both ("wakes", "mach-angle", test_mach_angle);
   wg_test_add_both ("wakes", "swept-volume", test_swept_volume);
   wg_test_add_both ("wakes", "plunge-volume", test_plunge_volume);
+  wg_test_add_both ("wakes", "wake-rocks-body", test_wake_rocks_body);
   return g_test_run ();
 }
