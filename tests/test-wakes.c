@@ -190,8 +190,7 @@ static void
 test_wake_rocks_body (void)
 {
   const double r = 1, c = group_speed (r), v = 3 * c, t1 = 10, hull_r = 0.3;
-  WgGraph *g = wake_graph ("shape=circle", r);
-  g_autoptr (WgGraph) owned = g;
+  g_autoptr (WgGraph) g = wake_graph ("shape=circle", r);
   g_assert_true (wg_graph_set_param_from_text (g, "hull", "radius", "0.3", NULL));
   g_assert_true (wg_graph_set_param_from_text (g, "hull", "y", "26", NULL));
   keys (g, "hull", "x", 0, 22, t1, 22 + v * t1);
