@@ -35,19 +35,11 @@ drop_graph (const char *drops, const char *walls, const char *min_amplitude)
   return g;
 }
 
-/* The set after evaluating frames @from … @to in turn (a stateful plan
- * steps one frame at a time). */
+/* The set of "drop" after frames @from … @to. */
 static const WgParticleSet *
 run_frames (WgPlan *plan, gint64 from, gint64 to)
 {
-  g_autoptr (GError) error = NULL;
-  for (gint64 f = from; f <= to; f++)
-    g_assert_true (wg_plan_evaluate (plan, f, &error));
-  g_assert_no_error (error);
-  const WgParticleSet *set =
-    wg_buffer_read_particles (wg_plan_get_node_output (plan, "drop", "particles"), &error);
-  g_assert_no_error (error);
-  return set;
+  return wg_test_step_particles (plan, from, to, "drop");
 }
 
 /* Group speed of λ = 2r in deep water: half of √(g/k), k = π/r. */

@@ -325,3 +325,16 @@ wg_test_run_clear (WgTestRun *r)
   g_free (r->out);
   g_free (r->err);
 }
+
+const WgParticleSet *
+wg_test_step_particles (WgPlan *plan, gint64 from, gint64 to, const char *node)
+{
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = from; f <= to; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, &error));
+  g_assert_no_error (error);
+  const WgParticleSet *set =
+    wg_buffer_read_particles (wg_plan_get_node_output (plan, node, "particles"), &error);
+  g_assert_no_error (error);
+  return set;
+}

@@ -10,6 +10,11 @@ WgGraph *wg_test_graph (guint n, double extent, double fps, guint64 seed);
 /* Adds node @id of @type and sets "name=value" pairs (NULL-terminated, values as text). */
 void wg_test_add (WgGraph *graph, const char *type, const char *id, ...) G_GNUC_NULL_TERMINATED;
 
+/* Evaluates frames @from … @to in turn (a stateful plan steps one frame at
+ * a time) and returns the particle set of @node's output "particles". */
+const WgParticleSet *wg_test_step_particles (WgPlan *plan, gint64 from, gint64 to,
+                                             const char *node);
+
 /* Links "node:port" to "node:port". */
 void wg_test_link (WgGraph *graph, const char *from, const char *to);
 
