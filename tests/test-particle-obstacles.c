@@ -84,7 +84,7 @@ step_frames (WgPlan *plan, gint64 from, gint64 to)
 /* A box of obstacle-mask solid over x < 10 m (½ level at x = 10) and a drop
  * at x = 15 m: after 20 s (ring 17.7 m) the splatted field, 3 m and more
  * from the wall, is that of the drop and its image at x = 5 m without the
- * wall, within 2% of the peak. */
+ * wall, within 1e-3 of the peak (the issue asks 2%). */
 static void
 test_straight_wall (void)
 {
@@ -120,7 +120,7 @@ test_straight_wall (void)
                   "peak %.3g m (%.2f%%)", worst, 0.5 * (at % 128), 0.5 * (at / 128), peak,
                   100 * worst / peak);
   g_assert_cmpfloat (peak, >, 0);
-  g_assert_cmpfloat (worst, <=, 0.02 * peak);
+  g_assert_cmpfloat (worst, <=, 1e-3 * peak);
 }
 
 /* The disc graph: a drop off-centre inside the disc. */
@@ -188,22 +188,78 @@ test_disc (void)
   const double own = before.dispersion * r / hypot (after.x - after.origin_x,
                                                     after.y - after.origin_y);
   g_test_message ("%u particles, %u dropped; furthest %.4g m past the wall; Σ A = %.9g, emitted "
-                  "%.9g; first hit: δ %.6g → %.6g (eq. 7 with the circle's origin (%.3f, %.3f): "
-                  "%.6g; with its own (%.3f, %.3f): %.6g)",
-                  set->count, set->dropped, out, sum, emitted, before.dispersion,
-                  after.dispersion, ox, oy, expected, after.origin_x, after.origin_y, own);
+                  "%.9g", set->count, set->dropped, out, sum, emitted);
   g_assert_cmpuint (set->dropped, ==, 0);
   g_assert_cmpuint (set->count, >, 300);
   g_assert_cmpfloat (out, <=, 0.01);
   g_assert_cmpfloat (fabs (sum - emitted), <=, 1e-5 * emitted);
   if (gpu)
     return;
+  g_test_message ("first hit: δ %.6g → %.6g (eq. 7 with the circle's origin (%.3f, %.3f): %.6g; "
+                  "with its own (%.3f, %.3f): %.6g)", before.dispersion, after.dispersion, ox, oy,
+                  expected, after.origin_x, after.origin_y, own);
   g_assert_cmpfloat (before.amplitude, !=, 0);
   g_assert_cmpfloat (after.amplitude, !=, 0);
   /* The concave wall focuses: δ grows by about r / |v| (≈ 1.6), not 1. */
   g_assert_cmpfloat (after.dispersion, >, 1.3 * before.dispersion);
   g_assert_cmpfloat (fabs (after.dispersion - own), <=, 1e-4 * own);
   g_assert_cmpfloat (fabs (after.dispersion - expected), <=, 0.03 * expected);
+}
+
+/* A pool (walls on) with a pillar of obstacle-mask (r = 5 m at (40, 30), a
+ * convex curved wall) and two drops, one beside the pillar, one later near
+ * a pool corner: both walls meet the particles. */
+static WgGraph *
+pillar_graph (void)
+{
+  WgGraph *g = wg_test_graph (128, 64, 10, 1);
+  wg_test_add (g, "particle-emitter", "drop", "radius=1", "ring=8", "walls=true",
+               "min_amplitude=1e-4",
+               "drops=[{\"x\": 30, \"y\": 30, \"time\": 0, \"volume\": 0.2}, "
+               "{\"x\": 55, \"y\": 55, \"time\": 2.05, \"volume\": -0.1}]", NULL);
+  wg_test_add (g, "obstacle-mask", "mask", "shape=circle", "x=40", "y=30", "radius=5",
+               "border=1", NULL);
+  wg_test_link (g, "mask:mask", "drop:obstacles");
+  return g;
+}
+
+/* 100 steps of pillar_graph() on the CPU and the GPU: the same count and
+ * dropped, each CPU particle matched to its own GPU particle within 1e-4
+ * of the pool (6.4 mm) in position (1e-5 relative in amplitude and δ). */
+static void
+test_parity (void)
+{
+  if (!wg_test_gpu_available ())
+    return;
+  g_autoptr (WgGraph) g = pillar_graph ();
+  g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
+  g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
+  const WgParticleSet *a = step_frames (cpu, 0, 99), *b = step_frames (gpu, 0, 99);
+  g_assert_cmpuint (a->count, >, 300);
+  g_assert_cmpuint (a->count, ==, b->count);
+  g_assert_cmpuint (a->dropped, ==, b->dropped);
+  const double worst = wg_test_match_particles (a, b);
+  /* Particles reflected off the pillar have their origin moved near it
+   * (convex: behind the wall), 10 m from the first drop's. */
+  guint reflected = 0;
+  for (guint k = 0; k < a->count; k++)
+    reflected += hypot (a->particles[k].origin_x - 40, a->particles[k].origin_y - 30) < 6;
+  g_test_message ("%u particles, %u reflected off the pillar: worst position difference %.3g m",
+                  a->count, reflected, worst);
+  g_assert_cmpuint (reflected, >, 20);
+  g_assert_cmpfloat (worst, <=, 1e-4 * 64);
+}
+
+/* pillar_graph() on the CPU: 1 and 3 threads, and a plan restored from
+ * frame 40's state, give the same particle bytes at frame 90. */
+static void
+test_resume (void)
+{
+  g_autoptr (WgGraph) g = pillar_graph ();
+  g_autoptr (WgPlan) first = wg_test_plan (g, 1);
+  g_autoptr (WgPlan) other = wg_test_plan (g, 3);
+  g_autoptr (WgPlan) resumed = wg_test_plan (g, 2);
+  wg_test_particles_resume (first, other, resumed, "drop", 40, 90);
 }
 
 int
@@ -215,5 +271,7 @@ main (int argc, char **argv)
   g_assert_no_error (error);
   wg_test_add_both ("particle-obstacles", "straight-wall", test_straight_wall);
   wg_test_add_both ("particle-obstacles", "disc", test_disc);
+  g_test_add_func ("/particle-obstacles/parity", test_parity);
+  g_test_add_func ("/particle-obstacles/resume", test_resume);
   return g_test_run ();
 }
