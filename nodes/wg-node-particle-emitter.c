@@ -171,12 +171,12 @@ typedef struct {
   GArray *stage;          /* WgParticle: this step's emissions */
   GByteArray *fates;      /* CPU: the step's scratch */
   float *spare;           /* CPU: the set the step writes, then swapped in */
-  WgGpuKernel passes[3];  /* GPU: BEGIN, STEP, FINISH */
+  WgGpuKernel passes[4];  /* GPU: BEGIN, STEP, FINISH, STEP with obstacles */
   GLuint spare_ssbo, staged_ssbo, args_ssbo;
   guint staged_room;      /* particles staged_ssbo holds */
 } EmitterState;
 
-enum { PASS_BEGIN, PASS_STEP, PASS_FINISH };
+enum { PASS_BEGIN, PASS_STEP, PASS_FINISH, PASS_STEP_OBSTACLES };
 
 static void
 emitter_state_free (gpointer data)
@@ -212,11 +212,15 @@ emitter_prepare (WgNodeContext *ctx, GError **error)
         g_error ("out of memory allocating %u particles", capacity);
       return TRUE;
     }
+  /* The obstacles' code in a variant of its own: without, the step is
+   * the one it was (no cost even where a uniform branch has one). */
   static const char *const defines[] = { "#define BEGIN 1\n", "#define STEP 1\n",
-                                         "#define FINISH 1\n" };
+                                         "#define FINISH 1\n",
+                                         "#define STEP 1\n#define OBSTACLES 1\n" };
   for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
     if (!wg_gpu_kernel_init (&st->passes[k], gpu, "particle-step.comp", defines[k],
-                             k == PASS_STEP ? sizeof (ParticleStepUniforms) : 0, error))
+                             k == PASS_STEP || k == PASS_STEP_OBSTACLES
+                               ? sizeof (ParticleStepUniforms) : 0, error))
       return FALSE;
   st->spare_ssbo = wg_gpu_buffer_new (gpu, bytes, NULL, GL_DYNAMIC_COPY);
   st->staged_room = 1024;
@@ -395,8 +399,8 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
     .u_wall_y = m.wall_y,
     .u_split = m.split,
     .u_min_amplitude = m.min_amplitude,
-    .u_obstacles = mask != NULL,
   };
+  WgGpuKernel *step = &st->passes[mask ? PASS_STEP_OBSTACLES : PASS_STEP];
   if (mask)
     {
       const WgResampler r = obstacle_resampler (mask, NULL);
@@ -405,7 +409,7 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
       u.u_ambient_inv_spacing[0] = r.inv_dx;
       u.u_ambient_inv_spacing[1] = r.inv_dy;
     }
-  wg_gpu_kernel_use (&st->passes[PASS_STEP], &u);
+  wg_gpu_kernel_use (step, &u);
   glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, st->args_ssbo);
   glDispatchComputeIndirect (0);
   glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, 0);
@@ -413,7 +417,7 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   if (n_staged)
     {
       u.u_n_staged = n_staged;
-      wg_gpu_kernel_dispatch (&st->passes[PASS_STEP], &u,
+      wg_gpu_kernel_dispatch (step, &u,
                               (n_staged + WG_PARTICLE_GROUP - 1) / WG_PARTICLE_GROUP, 1, 1);
     }
   wg_gpu_kernel_dispatch (&st->passes[PASS_FINISH], NULL, 1, 1, 1);

@@ -97,6 +97,7 @@ advance (Particle q)
   return q;
 }
 
+#ifdef OBSTACLES
 layout (std430, binding = 4) restrict readonly buffer Ambient { float ambient[]; };
 #include "wg-resample.glsl"
 
@@ -230,6 +231,8 @@ reflect_obstacle (Particle q, vec2 p0)
   return q;
 }
 
+#endif
+
 /* wg_particle_split_count(): 0, or 3^g. */
 uint
 split_count (Particle q)
@@ -271,8 +274,9 @@ main ()
       skipped = q.dispersion * q.dispersion * radius2 (q) > u_split * u_split;
       vec2 p0 = q.position;
       q = advance (q);
-      if (u_obstacles)
-        q = reflect_obstacle (q, p0);
+#ifdef OBSTACLES
+      q = reflect_obstacle (q, p0);
+#endif
       n = 1u;
     }
   if (n != 0u)
@@ -318,8 +322,9 @@ main ()
         c.angle = q.angle + float (sign * int (i)) * q.dispersion;
         vec2 sc = wg_sincos_turns (c.angle * INV_TWO_PI);
         c.position = q.origin + d * vec2 (sc.y, sc.x);
-        if (u_obstacles)
-          c = reflect_obstacle (c, q.position);
+#ifdef OBSTACLES
+        c = reflect_obstacle (c, q.position);
+#endif
         dst.p[slot + 2u * i - (sign < 0 ? 1u : 0u)] = c;
       }
 }

@@ -39,7 +39,7 @@ WG_UNIFORMS (ParticleStepUniforms)
   WG_UVEC2 (u_ambient_size);   /* the obstacle mask's grid (wg-resample.glsl) */
   WG_VEC2 (u_ambient_inv_spacing);
   WG_BOOL (u_ambient_wrap);    /* always false: clamped outside the mask */
-  WG_BOOL (u_obstacles);       /* whether the mask (binding 4) is linked */
+  WG_UINT (u_pad4);
   WG_UINT (u_pad2);
   WG_UINT (u_pad3);
 };
