@@ -210,10 +210,10 @@ test_disc (void)
  * convex curved wall) and two drops, one beside the pillar, one later near
  * a pool corner: both walls meet the particles. */
 static WgGraph *
-pillar_graph (void)
+pillar_graph (const char *ring)
 {
   WgGraph *g = wg_test_graph (128, 64, 10, 1);
-  wg_test_add (g, "particle-emitter", "drop", "radius=1", "ring=8", "walls=true",
+  wg_test_add (g, "particle-emitter", "drop", "radius=1", ring, "walls=true",
                "min_amplitude=1e-4",
                "drops=[{\"x\": 30, \"y\": 30, \"time\": 0, \"volume\": 0.2}, "
                "{\"x\": 55, \"y\": 55, \"time\": 2.05, \"volume\": -0.1}]", NULL);
@@ -221,6 +221,17 @@ pillar_graph (void)
                "border=1", NULL);
   wg_test_link (g, "mask:mask", "drop:obstacles");
   return g;
+}
+
+/* How many of @set's particles reflected off the pillar: their origin moved
+ * near it (convex: behind the wall), 10 m from the first drop's. */
+static guint
+pillar_reflected (const WgParticleSet *set)
+{
+  guint n = 0;
+  for (guint k = 0; k < set->count; k++)
+    n += hypot (set->particles[k].origin_x - 40, set->particles[k].origin_y - 30) < 6;
+  return n;
 }
 
 /* 100 steps of pillar_graph() on the CPU and the GPU: the same count and
@@ -231,7 +242,7 @@ test_parity (void)
 {
   if (!wg_test_gpu_available ())
     return;
-  g_autoptr (WgGraph) g = pillar_graph ();
+  g_autoptr (WgGraph) g = pillar_graph ("ring=8");
   g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
   const WgParticleSet *a = step_frames (cpu, 0, 99), *b = step_frames (gpu, 0, 99);
@@ -239,27 +250,30 @@ test_parity (void)
   g_assert_cmpuint (a->count, ==, b->count);
   g_assert_cmpuint (a->dropped, ==, b->dropped);
   const double worst = wg_test_match_particles (a, b);
-  /* Particles reflected off the pillar have their origin moved near it
-   * (convex: behind the wall), 10 m from the first drop's. */
-  guint reflected = 0;
-  for (guint k = 0; k < a->count; k++)
-    reflected += hypot (a->particles[k].origin_x - 40, a->particles[k].origin_y - 30) < 6;
+  const guint reflected = pillar_reflected (a);
   g_test_message ("%u particles, %u reflected off the pillar: worst position difference %.3g m",
                   a->count, reflected, worst);
   g_assert_cmpuint (reflected, >, 20);
   g_assert_cmpfloat (worst, <=, 1e-4 * 64);
 }
 
-/* pillar_graph() on the CPU: 1 and 3 threads, and a plan restored from
+/* pillar_graph() with rings of 3000 (several blocks of the CPU's
+ * compaction) on the CPU: 1 and 3 threads, and a plan restored from
  * frame 40's state, give the same particle bytes at frame 90. */
 static void
 test_resume (void)
 {
-  g_autoptr (WgGraph) g = pillar_graph ();
+  g_autoptr (WgGraph) g = pillar_graph ("ring=3000");
+  g_assert_true (wg_graph_set_param_from_text (g, "drop", "min_amplitude", "0", NULL));
   g_autoptr (WgPlan) first = wg_test_plan (g, 1);
   g_autoptr (WgPlan) other = wg_test_plan (g, 3);
   g_autoptr (WgPlan) resumed = wg_test_plan (g, 2);
   wg_test_particles_resume (first, other, resumed, "drop", 40, 90);
+  const WgParticleSet *set = wg_test_step_particles (first, 90, 90, "drop");
+  g_test_message ("%u particles, %u reflected off the pillar", set->count,
+                  pillar_reflected (set));
+  g_assert_cmpuint (set->count, >, 4096);
+  g_assert_cmpuint (pillar_reflected (set), >, 100);
 }
 
 int
