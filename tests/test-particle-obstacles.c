@@ -135,8 +135,8 @@ disc_graph (void)
 }
 
 /* The drop's front reaches the wall at 1.2 s and crosses the disc (32 m)
- * every ~36 s: after 60 s (600 steps, every particle reflected once or
- * twice) no particle is further out than the ½ level (r = 16 m) by more
+ * every ~36 s: after 120 s (1200 steps, 106 m: every particle reflected
+ * three or four times) no particle is further out than the ½ level (r = 16 m) by more
  * than 0.01 m (the sampled mask's ½ level lies within h²κ/8 ≈ 2 mm of the
  * circle, and a particle is mirrored to its water side), Σ A is as emitted
  * within 1e-5 and nothing was dropped. One particle's first reflection:
@@ -156,8 +156,8 @@ test_disc (void)
   const double hit_x = DISC_X + sqrt (DISC_R * DISC_R - 9.0), s_in = hit_x - 27.0;
   WgParticle before = { 0 }, after = { 0 };
   const gboolean gpu = wg_test_backend == WG_BACKEND_GPU;
-  gint64 f = gpu ? 600 : 0; /* the GPU's order is its scheduling's: no slot 0 to follow */
-  for (; f < 600; f++)
+  gint64 f = gpu ? 1200 : 0; /* the GPU's order is its scheduling's: no slot 0 to follow */
+  for (; f < 1200; f++)
     {
       const WgParticleSet *set = step_frames (plan, f, f);
       const WgParticle *q = &set->particles[0];
