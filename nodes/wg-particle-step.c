@@ -196,6 +196,8 @@ wg_particle_reflect_obstacle (WgParticle *q, float x0, float y0, const WgResampl
 #define SKIPPED 8
 #define GENERATIONS 7
 
+static const guint pow3[GENERATIONS] = { 1, 3, 9, 27, 81, 243, 729 };
+
 /* The bits of @f as an integer (ordered as @f for f ≥ 0). */
 static inline gint32
 float_bits (float f)
@@ -229,22 +231,28 @@ fate_live (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion
   return sum;
 }
 
-/* fate_live() with @m's obstacles: particle by particle, each advanced
- * (walls), then reflected off the mask. */
-static guint64
+/* fate_live() with @m's obstacles: the vectorised advance, then the
+ * particles it left in solid reflected (wg_particle_reflect_obstacle(),
+ * one at a time) and their fates made again. */
+static inline __attribute__ ((always_inline)) guint64
 fate_live_obstacles (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion *m)
 {
-  const float split2 = m->split * m->split;
-  guint64 sum = 0;
+  float x0[BLOCK], y0[BLOCK];
   for (gsize k = 0; k < n; k++)
     {
-      const guint8 skipped = (guint8) ((p[k].dispersion * p[k].dispersion *
-                                        wg_particle_radius2 (&p[k]) > split2) << 3);
-      const float x0 = p[k].x, y0 = p[k].y;
-      wg_particle_advance (&p[k], m->step, m);
-      wg_particle_reflect_obstacle (&p[k], x0, y0, m->obstacles);
+      x0[k] = p[k].x;
+      y0[k] = p[k].y;
+    }
+  guint64 sum = fate_live (p, fate, n, m);
+  for (gsize k = 0; k < n; k++)
+    {
+      /* Reflection keeps the amplitude: the deleted stay deleted. */
+      if (fate[k] == DEAD || !(wg_resample (m->obstacles, p[k].x, p[k].y) < 0.5f))
+        continue;
+      wg_particle_reflect_obstacle (&p[k], x0[k], y0[k], m->obstacles);
+      sum -= pow3[fate[k] & (SKIPPED - 1)];
       const guint count = wg_particle_split_count (&p[k], m);
-      fate[k] = count == 0 ? DEAD : (guint8) (skipped | wg_particle_generations (count));
+      fate[k] = (guint8) ((fate[k] & SKIPPED) | wg_particle_generations (count));
       sum += count;
     }
   return sum;
@@ -306,7 +314,6 @@ void
 wg_particle_step_cpu (WgParticleSet *in, const WgParticle *staged, guint n_staged,
                       const WgParticleMotion *m, GByteArray *scratch, WgParticleSet *out)
 {
-  static const guint pow3[GENERATIONS] = { 1, 3, 9, 27, 81, 243, 729 };
   const gsize n_in = MIN (in->count, in->capacity), total = n_in + n_staged;
   const gsize n_blocks = (total + BLOCK - 1) / BLOCK;
   const guint32 capacity = in->capacity;

@@ -188,8 +188,9 @@ wg_particle_generations (guint count)
  * about its origin through it (on the far side of the origin when the
  * origin is ahead of the particle: a front converging after a concave
  * obstacle), written in input order. With @m's obstacles, live particles
- * also reflect off them (wg_particle_reflect_obstacle(), one particle at a
- * time; without, the vectorised loop). Where the capacity
+ * also reflect off them after the vectorised advance
+ * (wg_particle_reflect_obstacle(), one particle at a time), and so do
+ * children placed across a wall. Where the capacity
  * ends, the particle that would cross it stays whole (unsubdivided), and
  * the particles after it are lost: @out->dropped is @in's plus, counted
  * once each, the particles lost (1 each) and the children a skipped

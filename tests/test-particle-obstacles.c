@@ -134,7 +134,7 @@ disc_graph (void)
   return g;
 }
 
-/* The drop's front reaches the wall at 1.2 s and crosses the disc (32 m)
+/* The drop's front reaches the wall after 11.5 s and crosses the disc (32 m)
  * every ~36 s: after 120 s (1200 steps, 106 m: every particle reflected
  * three or four times) no particle is further out than the ½ level (r = 16 m) by more
  * than 0.01 m (the sampled mask's ½ level lies within h²κ/8 ≈ 2 mm of the
