@@ -1,8 +1,8 @@
 /* wg-bench-particles — particle-emitter's step (propagate, reflect,
  * subdivide, delete: papers/004 Table 1's "test case A") in ms/step for
  * 10k, 600k and 8M particles, CPU on 1 and 2 threads and the GPU backend,
- * beside the paper's numbers; then splat-filter of 600k particles onto a
- * 1024² grid. Prints tables; asserts nothing.
+ * beside the paper's numbers; the same at 600k with an obstacle mask;
+ * then splat-filter of 600k particles onto a 1024² grid. Prints tables; asserts nothing.
  *
  * The set is seeded into the emitter's output after frame 0 (no drops):
  * rings of 1000 particles (in angle order, as emission and subdivision
@@ -58,6 +58,31 @@ particle_graph (guint capacity, double splat_radius)
   else
     wg_graph_set_output (g, "particles", "drop", "particles", NULL);
   return g;
+}
+
+/* A mask of @n pillars (circles of 8 m on a grid over the pool, chained
+ * obstacle-mask nodes) linked into @g's emitter when @link, else a graph
+ * output of its own (computed, not used). */
+static void
+add_pillars (WgGraph *g, guint n, gboolean link)
+{
+  char prev[32] = "";
+  for (guint k = 0; k < n; k++)
+    {
+      char id[32];
+      g_snprintf (id, sizeof id, "pillar%u", k);
+      wg_graph_add_node (g, "obstacle-mask", id, NULL);
+      wg_graph_set_param_double (g, id, "x", POOL * (k % 4 + 0.5) / 4, NULL);
+      wg_graph_set_param_double (g, id, "y", POOL * (k / 4 + 0.5) / ((n + 3) / 4), NULL);
+      wg_graph_set_param_double (g, id, "radius", 8, NULL);
+      if (k > 0)
+        wg_graph_link (g, prev, "mask", id, "mask", NULL);
+      g_strlcpy (prev, id, sizeof prev);
+    }
+  if (link)
+    wg_graph_link (g, prev, "mask", "drop", "obstacles", NULL);
+  else
+    wg_graph_set_output (g, "mask", prev, "mask", NULL);
 }
 
 /* Uniform in [0, 1) from an xorshift state. */
@@ -267,6 +292,33 @@ main (int argc, char **argv)
           fflush (stdout);
         }
     }
+
+  /* The same step with an obstacle mask: the frame includes the mask's
+   * nodes (shapes are recomputed each frame; they can move), so it is
+   * compared with a frame that computes the mask without linking it. */
+  printf ("\n## the step with an obstacle mask (8 pillars of 8 m, obstacle-mask nodes), 600k "
+          "particles, ms/frame\n\n");
+  printf ("| backend | threads | min | median | after | mask not linked: min | median | "
+          "the obstacles' cost (median) |\n");
+  printf ("|---|---|---|---|---|---|---|---|\n");
+  {
+    g_autoptr (WgGraph) linked = particle_graph (900000, 0);
+    g_autoptr (WgGraph) apart = particle_graph (900000, 0);
+    add_pillars (linked, 8, TRUE);
+    add_pillars (apart, 8, FALSE);
+    for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+      {
+        Timing t, u;
+        const int frames = quick ? 4 : 10;
+        if (!measure (linked, 600000, runs[r].backend, runs[r].threads, frames, &t, NULL) ||
+            !measure (apart, 600000, runs[r].backend, runs[r].threads, frames, &u, NULL))
+          continue;
+        printf ("| %s | %s | %.3f | %.3f | %u | %.3f | %.3f | %.3f |\n",
+                wg_backend_name (runs[r].backend), threads_label (r), t.min, t.median, t.count,
+                u.min, u.median, t.median - u.median);
+        fflush (stdout);
+      }
+  }
 
   /* The bump's radius in cells sets the filter's cost: 4 cells (1 m on
    * 0.25 m cells, λ = 2 m) is the smallest radius whose bump the grid

@@ -17,7 +17,10 @@
  * - The step (wg-particle-step.h): live particles advance by c dt and
  *   reflect (eq. 6–7) at walls through the grid's first and last cells
  *   (x = 0 and x = (W − 1) Δx, the same in y; splat-filter's edges
- *   "walls"); then live and staged particles are deleted (|A| below
+ *   "walls") and, when an obstacle mask is linked, off its ½ level
+ *   (wg_particle_reflect_obstacle(): curved walls move the front's centre
+ *   and change δ); particles staged this step meet obstacles from the
+ *   next one; then live and staged particles are deleted (|A| below
  *   min_amplitude) or subdivided (eq. 5: neighbours of a ring lie δ·|x − o|
  *   apart; past threshold · r a particle becomes three, itself and two at
  *   α ± δ/3 on the same circle about its origin, each with A/3 and δ/3).
@@ -139,7 +142,12 @@ static const WgPortSpec inputs[] = {
   { "bodies", WG_PORT_BODIES, 0, TRUE,
     "Moving objects and floating bodies: their waterlines make wakes (the direct and indirect "
     "effects of Yuksel et al. 2007 §5)" },
+  { "obstacles", WG_PORT_FIELD, 1, TRUE,
+    "Obstacle mask (obstacle-mask's output: 1 water, 0 solid; any grid, sampled by world "
+    "position, clamped outside it): live particles that step into solid (mask < ½) reflect "
+    "off its ½ level, the front's centre moved by the wall's curvature (eq. 6–7)" },
 };
+enum { IN_BODIES, IN_OBSTACLES };
 static const WgPortSpec outputs[] = {
   { "particles", WG_PORT_PARTICLES, 8, FALSE, "The live wave particles" },
 };
@@ -163,12 +171,12 @@ typedef struct {
   GArray *stage;          /* WgParticle: this step's emissions */
   GByteArray *fates;      /* CPU: the step's scratch */
   float *spare;           /* CPU: the set the step writes, then swapped in */
-  WgGpuKernel passes[3];  /* GPU: BEGIN, STEP, FINISH */
+  WgGpuKernel passes[4];  /* GPU: BEGIN, STEP, FINISH, STEP with obstacles */
   GLuint spare_ssbo, staged_ssbo, args_ssbo;
   guint staged_room;      /* particles staged_ssbo holds */
 } EmitterState;
 
-enum { PASS_BEGIN, PASS_STEP, PASS_FINISH };
+enum { PASS_BEGIN, PASS_STEP, PASS_FINISH, PASS_STEP_OBSTACLES };
 
 static void
 emitter_state_free (gpointer data)
@@ -204,11 +212,15 @@ emitter_prepare (WgNodeContext *ctx, GError **error)
         g_error ("out of memory allocating %u particles", capacity);
       return TRUE;
     }
+  /* The obstacles' code in a variant of its own: without, the step is
+   * the one it was (no cost even where a uniform branch has one). */
   static const char *const defines[] = { "#define BEGIN 1\n", "#define STEP 1\n",
-                                         "#define FINISH 1\n" };
+                                         "#define FINISH 1\n",
+                                         "#define STEP 1\n#define OBSTACLES 1\n" };
   for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
     if (!wg_gpu_kernel_init (&st->passes[k], gpu, "particle-step.comp", defines[k],
-                             k == PASS_STEP ? sizeof (ParticleStepUniforms) : 0, error))
+                             k == PASS_STEP || k == PASS_STEP_OBSTACLES
+                               ? sizeof (ParticleStepUniforms) : 0, error))
       return FALSE;
   st->spare_ssbo = wg_gpu_buffer_new (gpu, bytes, NULL, GL_DYNAMIC_COPY);
   st->staged_room = 1024;
@@ -266,7 +278,7 @@ stage_drops (WgNodeContext *ctx, GArray *stage, const WgParticleMotion *motion, 
 static gboolean
 stage_bodies (WgNodeContext *ctx, GArray *stage, GError **error)
 {
-  WgBuffer *in = wg_ctx_input (ctx, 0);
+  WgBuffer *in = wg_ctx_input (ctx, IN_BODIES);
   if (in == NULL)
     return TRUE;
   const WgBodySet *set = wg_buffer_read_bodies (in, error);
@@ -299,6 +311,15 @@ begin_step (WgNodeContext *ctx, EmitterState *st, double *c, WgParticleMotion *m
   return stage_bodies (ctx, st->stage, error);
 }
 
+/* How the step samples the obstacle mask @mask (values @data): clamped
+ * outside its grid. */
+static WgResampler
+obstacle_resampler (const WgBuffer *mask, const float *data)
+{
+  return (WgResampler) { data, mask->width, mask->height, (float) (mask->width / mask->extent[0]),
+                         (float) (mask->height / mask->extent[1]), FALSE };
+}
+
 static gboolean
 emitter_process_cpu (WgNodeContext *ctx, GError **error)
 {
@@ -308,6 +329,16 @@ emitter_process_cpu (WgNodeContext *ctx, GError **error)
   WgParticleMotion motion;
   if (!begin_step (ctx, st, &c, &motion, error))
     return FALSE;
+  WgBuffer *mask = wg_ctx_input (ctx, IN_OBSTACLES);
+  WgResampler obstacles;
+  if (mask)
+    {
+      const float *data = wg_buffer_cpu (mask, error);
+      if (data == NULL)
+        return FALSE;
+      obstacles = obstacle_resampler (mask, data);
+      motion.obstacles = &obstacles;
+    }
   WgParticleSet *set = wg_buffer_particles (out);
   WgParticleSet *next = (WgParticleSet *) st->spare;
   wg_particle_step_cpu (set, (const WgParticle *) st->stage->data, st->stage->len, &motion,
@@ -338,6 +369,10 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   const GLuint current = wg_buffer_gpu (out, error);
   if (current == 0)
     return FALSE;
+  WgBuffer *mask = wg_ctx_input (ctx, IN_OBSTACLES);
+  const GLuint mask_ssbo = mask ? wg_buffer_gpu (mask, error) : current;
+  if (mask_ssbo == 0)
+    return FALSE;
   const guint n_staged = st->stage->len;
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->staged_ssbo);
   if (n_staged > st->staged_room)
@@ -354,6 +389,7 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_bind (1, st->spare_ssbo);
   wg_gpu_bind (2, st->staged_ssbo);
   wg_gpu_bind (3, st->args_ssbo);
+  wg_gpu_bind (4, mask_ssbo);
   wg_gpu_kernel_dispatch (&st->passes[PASS_BEGIN], NULL, 1, 1, 1);
   glMemoryBarrier (GL_COMMAND_BARRIER_BIT);
   ParticleStepUniforms u = {
@@ -364,7 +400,16 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
     .u_split = m.split,
     .u_min_amplitude = m.min_amplitude,
   };
-  wg_gpu_kernel_use (&st->passes[PASS_STEP], &u);
+  WgGpuKernel *step = &st->passes[mask ? PASS_STEP_OBSTACLES : PASS_STEP];
+  if (mask)
+    {
+      const WgResampler r = obstacle_resampler (mask, NULL);
+      u.u_ambient_size[0] = r.width;
+      u.u_ambient_size[1] = r.height;
+      u.u_ambient_inv_spacing[0] = r.inv_dx;
+      u.u_ambient_inv_spacing[1] = r.inv_dy;
+    }
+  wg_gpu_kernel_use (step, &u);
   glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, st->args_ssbo);
   glDispatchComputeIndirect (0);
   glBindBuffer (GL_DISPATCH_INDIRECT_BUFFER, 0);
@@ -372,7 +417,7 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   if (n_staged)
     {
       u.u_n_staged = n_staged;
-      wg_gpu_kernel_dispatch (&st->passes[PASS_STEP], &u,
+      wg_gpu_kernel_dispatch (step, &u,
                               (n_staged + WG_PARTICLE_GROUP - 1) / WG_PARTICLE_GROUP, 1, 1);
     }
   wg_gpu_kernel_dispatch (&st->passes[PASS_FINISH], NULL, 1, 1, 1);
@@ -393,7 +438,7 @@ const WgNodeType wg_node_particle_emitter = {
   .category = "Wave particles",
   .description = "Wave particles from drops and from the wakes of moving bodies: fronts that "
                  "spread at the waves' speed, subdivide as they grow, reflect off the pool's "
-                 "walls and fade out. CPU (deterministic for any thread count) or GPU (compute "
+                 "walls and an obstacle mask, and fade out. CPU (deterministic for any thread count) or GPU (compute "
                  "shaders; the set stays on the GPU).",
   .reference = "Yuksel et al. 2007 via Mikeš, §3.2–3.5 and §4.4, eq. 5–7 (papers/004)",
   .inputs = inputs,

@@ -15,6 +15,8 @@
 #pragma once
 
 #include "wavegraph.h"
+#include "wg-resample.h"
+#include "particle-step.h" /* WG_PARTICLE_BISECTIONS … */
 #include "wg-trig.h"
 
 #include <stdint.h>
@@ -31,14 +33,56 @@ G_BEGIN_DECLS
  * x = @low, x = @wall_x, y = @low, y = @wall_y (@low 0 in a pool; without
  * walls −∞, +∞, +∞, so that the loops have no branch); subdivision when
  * δ |x − o| > @split (m: threshold × r, eq. 5); deletion when |A| <
- * @min_amplitude (m).
+ * @min_amplitude (m); @obstacles, when not NULL, an obstacle mask (1
+ * water, 0 solid, clamped outside its grid) that live particles reflect
+ * off (wg_particle_reflect_obstacle()).
  */
 typedef struct {
   float step;
   float low, wall_x, wall_y;
   float split;
   float min_amplitude;
+  const WgResampler *obstacles;
 } WgParticleMotion;
+
+/**
+ * wg_particle_reflect_obstacle:
+ * Reflects @q, just advanced from (@x0, @y0), off the obstacle mask @mask
+ * (papers/004 §3.5, eq. 6–7) when it ended in solid (mask < ½) from water:
+ *  - the crossing c of the ½ level on the segment, by
+ *    WG_PARTICLE_BISECTIONS bisections of the mask along it;
+ *  - the normal n at c (into the water), the mask's gradient by central
+ *    differences ½ a mask cell apart, and the wall's curvature κ (1/m,
+ *    > 0 concave seen from the water) as the change of n along the tangent
+ *    t over ±h = ±WG_PARTICLE_CURVATURE_CELLS cells:
+ *    κ = −(n(c + h t) − n(c − h t))·t / 2h;
+ *  - position and direction mirrored across the tangent line at c; the
+ *    origin put where the reflected front's centre is, by the mirror
+ *    equation 1/s + 1/s' = 2κ / cos θ with s the incoming front's signed
+ *    radius (the distance along its ray d from the origin o to the tangent
+ *    line, s = (c − o)·n / d·n) and cos θ = −d·n (clamped to
+ *    WG_PARTICLE_MIN_COS): o' = o + s d − v d', 1/v = 1/s − 2κ / cos θ; a
+ *    straight wall (κ = 0) mirrors the origin across it; a concave one
+ *    gives v < 0, an origin ahead of the particle (a converging front,
+ *    which its subdivisions follow, see wg_particle_step_cpu());
+ *  - eq. 6–7: the spacing w = δ |x − o| kept, δ' = δ |x − o| / |x' − o'|.
+ * Children a subdivision places across the wall reflect likewise, about
+ * the crossing of the chord from their parent (wg_particle_step_cpu()).
+ * A particle whose mirrored position is still solid (a corner, a wall
+ * thinner than its step) is put at the crossing's water side (the last
+ * bisection point in water), direction, origin and δ' as above: it leaves
+ * the wall at its next step. A particle that starts the step in solid
+ * too (a child a subdivision placed across the wall: it should have
+ * reflected already) reflects about the ½ level found along the gradient,
+ * c = x + n (½ − M) / |∇M| (exact where M ramps linearly, within the
+ * border: children land at most threshold · r past their parent, so the
+ * border should be at least that wide); one deep in solid (no gradient),
+ * or already heading into the water, is left as it is. Amplitude and
+ * radius are kept (the obstacle conserves Σ A).
+ * Scalar float operations and no libm but sqrtf and atan2f; the GPU step
+ * repeats them.
+ */
+void wg_particle_reflect_obstacle (WgParticle *q, float x0, float y0, const WgResampler *mask);
 
 /**
  * wg_particle_stage_reserve:
@@ -141,7 +185,12 @@ wg_particle_generations (guint count)
  * @n_staged particles of @staged (not advanced) deleted or subdivided into
  * 3^g: the particle itself with A / 3^g
  * and δ / 3^g, then its children at angles α ∓ i δ / 3^g on the circle
- * about its origin through it, written in input order. Where the capacity
+ * about its origin through it (on the far side of the origin when the
+ * origin is ahead of the particle: a front converging after a concave
+ * obstacle), written in input order. With @m's obstacles, live particles
+ * also reflect off them after the vectorised advance
+ * (wg_particle_reflect_obstacle(), one particle at a time), and so do
+ * children placed across a wall. Where the capacity
  * ends, the particle that would cross it stays whole (unsubdivided), and
  * the particles after it are lost: @out->dropped is @in's plus, counted
  * once each, the particles lost (1 each) and the children a skipped

@@ -1,7 +1,8 @@
 /* particle-step.comp — GPU path of particle-emitter's step
  * (nodes/wg-node-particle-emitter.c; nodes/wg-particle-step.h has the CPU
  * twin, whose float operations these repeat): papers/004 §3.2–3.5's
- * propagate, reflect (eq. 6–7), subdivide (eq. 5) and delete, from the
+ * propagate, reflect (eq. 6–7: off the walls and the obstacle mask at
+ * binding 4), subdivide (eq. 5) and delete, from the
  * current set (binding 0) into the other of a ping-pong pair (binding 1),
  * the GL 4.3 form of the paper's transform-feedback chain. Three passes:
  * BEGIN (one invocation) writes the new header and the STEP dispatch's
@@ -96,6 +97,142 @@ advance (Particle q)
   return q;
 }
 
+#ifdef OBSTACLES
+layout (std430, binding = 4) restrict readonly buffer Ambient { float ambient[]; };
+#include "wg-resample.glsl"
+
+/* mask_normal() of nodes/wg-particle-step.c. */
+vec2
+mask_normal (vec2 c, float h)
+{
+  float gx = wg_resample_ambient (vec2 (c.x + h, c.y)) - wg_resample_ambient (vec2 (c.x - h, c.y));
+  float gy = wg_resample_ambient (vec2 (c.x, c.y + h)) - wg_resample_ambient (vec2 (c.x, c.y - h));
+  float len = sqrt (gx * gx + gy * gy);
+  return len > 0.0 ? vec2 (gx / len, gy / len) : vec2 (0.0);
+}
+
+/* bisect() of nodes/wg-particle-step.c. */
+void
+bisect (vec2 p, vec2 e, int n, inout float water, inout float solid)
+{
+  for (int i = 0; i < n; i++)
+    {
+      float mid = 0.5 * (water + solid);
+      if (wg_resample_ambient (vec2 (p.x + mid * e.x, p.y + mid * e.y)) < 0.5)
+        solid = mid;
+      else
+        water = mid;
+    }
+}
+
+/* level_along() of nodes/wg-particle-step.c. */
+bool
+level_along (vec2 p, vec2 n, float reach, out vec2 level)
+{
+  float lo = -reach, hi = reach;
+  if (!(wg_resample_ambient (vec2 (p.x + lo * n.x, p.y + lo * n.y)) < 0.5) ||
+      wg_resample_ambient (vec2 (p.x + hi * n.x, p.y + hi * n.y)) < 0.5)
+    return false;
+  bisect (p, n, WG_PARTICLE_LEVEL_BISECTIONS, hi, lo);
+  float t = 0.5 * (lo + hi);
+  level = vec2 (p.x + t * n.x, p.y + t * n.y);
+  return true;
+}
+
+/* wall_shape(): the curvature; @c and @n updated. */
+float
+wall_shape (float arc, inout vec2 c, inout vec2 n)
+{
+  vec2 tg = vec2 (-n.y, n.x), a, b, m;
+  if (!level_along (c, n, arc, m) ||
+      !level_along (vec2 (c.x + arc * tg.x, c.y + arc * tg.y), n, arc, a) ||
+      !level_along (vec2 (c.x - arc * tg.x, c.y - arc * tg.y), n, arc, b))
+    return 0.0;
+  float chord_x = a.x - b.x, chord_y = a.y - b.y;
+  float chord = sqrt (chord_x * chord_x + chord_y * chord_y);
+  vec2 u = vec2 (chord_y / chord, -chord_x / chord);
+  float depth = -((m.x - 0.5 * (a.x + b.x)) * u.x + (m.y - 0.5 * (a.y + b.y)) * u.y);
+  float da = sqrt ((a.x - m.x) * (a.x - m.x) + (a.y - m.y) * (a.y - m.y));
+  float db = sqrt ((m.x - b.x) * (m.x - b.x) + (m.y - b.y) * (m.y - b.y));
+  c = m;
+  n = u;
+  return 2.0 * depth / (da * db);
+}
+
+/* obstacle_crossing() of nodes/wg-particle-step.c: the crossing in .xy,
+ * the water-side point in .zw; false when none. */
+bool
+obstacle_crossing (Particle q, vec2 p0, float cell, out vec4 cw)
+{
+  vec2 e = q.position - p0;
+  if (wg_resample_ambient (p0) >= 0.5)
+    {
+      float lo = 0.0, hi = 1.0;
+      bisect (p0, e, WG_PARTICLE_BISECTIONS, lo, hi);
+      float t = 0.5 * (lo + hi);
+      cw = vec4 (p0.x + t * e.x, p0.y + t * e.y, p0.x + lo * e.x, p0.y + lo * e.y);
+      return true;
+    }
+  float h = 0.5 * cell;
+  vec2 x = q.position;
+  float gx = (wg_resample_ambient (vec2 (x.x + h, x.y)) - wg_resample_ambient (vec2 (x.x - h, x.y))) / cell;
+  float gy = (wg_resample_ambient (vec2 (x.x, x.y + h)) - wg_resample_ambient (vec2 (x.x, x.y - h))) / cell;
+  float g2 = gx * gx + gy * gy;
+  if (!(g2 > 0.0))
+    return false;
+  float d = (0.5 - wg_resample_ambient (x)) / g2;
+  cw = vec4 (x.x + d * gx, x.y + d * gy, x.x + d * gx, x.y + d * gy);
+  return true;
+}
+
+/* wg_particle_reflect_obstacle(). */
+Particle
+reflect_obstacle (Particle q, vec2 p0)
+{
+  if (!(wg_resample_ambient (q.position) < 0.5))
+    return q;
+  float cell = min (1.0 / u_ambient_inv_spacing.x, 1.0 / u_ambient_inv_spacing.y);
+  vec4 cw;
+  if (!obstacle_crossing (q, p0, cell, cw))
+    return q;
+  vec2 c = cw.xy, e = q.position - p0;
+  float probe = WG_PARTICLE_GRADIENT_CELLS * cell;
+  vec2 n = mask_normal (c, probe);
+  if (n.x == 0.0 && n.y == 0.0)
+    {
+      float len = sqrt (e.x * e.x + e.y * e.y);
+      n = len > 0.0 ? vec2 (-e.x / len, -e.y / len) : vec2 (1.0, 0.0);
+    }
+  float kappa = wall_shape (WG_PARTICLE_CURVATURE_CELLS * cell, c, n);
+  vec2 sc = wg_sincos_turns (q.angle * INV_TWO_PI);
+  float dn = sc.y * n.x + sc.x * n.y;
+  if (dn >= 0.0)
+    return q;
+  float dx = sc.y - 2.0 * dn * n.x, dy = sc.x - 2.0 * dn * n.y;
+  float cos_theta = max (-dn, WG_PARTICLE_MIN_COS);
+  float front = ((c.x - q.origin.x) * n.x + (c.y - q.origin.y) * n.y) / dn;
+  vec2 ray = vec2 (q.origin.x + front * sc.y, q.origin.y + front * sc.x);
+  float inv_v = 1.0 / front - 2.0 * kappa / cos_theta;
+  inv_v = abs (inv_v) < WG_PARTICLE_MIN_INV_DISTANCE
+            ? (inv_v < 0.0 ? -WG_PARTICLE_MIN_INV_DISTANCE : WG_PARTICLE_MIN_INV_DISTANCE)
+            : inv_v;
+  float v = 1.0 / inv_v;
+  vec2 o = vec2 (ray.x - v * dx, ray.y - v * dy);
+  float before = sqrt (radius2 (q));
+  float pn = (q.position.x - c.x) * n.x + (q.position.y - c.y) * n.y;
+  vec2 x = vec2 (q.position.x - 2.0 * pn * n.x, q.position.y - 2.0 * pn * n.y);
+  if (wg_resample_ambient (x) < 0.5)
+    x = cw.zw;
+  q.position = x;
+  q.origin = o;
+  q.angle = atan (dy, dx);
+  float after = sqrt (radius2 (q));
+  q.dispersion = after > 0.0 ? q.dispersion * before / after : q.dispersion;
+  return q;
+}
+
+#endif
+
 /* wg_particle_split_count(): 0, or 3^g. */
 uint
 split_count (Particle q)
@@ -135,7 +272,11 @@ main ()
       /* It needed subdividing before the step: a subdivision of it was
        * skipped (and counted) in an earlier one. */
       skipped = q.dispersion * q.dispersion * radius2 (q) > u_split * u_split;
+      vec2 p0 = q.position;
       q = advance (q);
+#ifdef OBSTACLES
+      q = reflect_obstacle (q, p0);
+#endif
       n = 1u;
     }
   if (n != 0u)
@@ -170,7 +311,10 @@ main ()
       q.dispersion /= 3.0;
     }
   dst.p[slot] = q;
-  float d = sqrt (radius2 (q));
+  /* The far side of the origin when it is ahead (a converging front). */
+  vec2 dir = wg_sincos_turns (q.angle * INV_TWO_PI);
+  float ahead = (q.position.x - q.origin.x) * dir.y + (q.position.y - q.origin.y) * dir.x;
+  float d = (ahead < 0.0 ? -1.0 : 1.0) * sqrt (radius2 (q));
   for (uint i = 1u; i <= n / 2u; i++)
     for (int sign = -1; sign <= 1; sign += 2)
       {
@@ -178,6 +322,9 @@ main ()
         c.angle = q.angle + float (sign * int (i)) * q.dispersion;
         vec2 sc = wg_sincos_turns (c.angle * INV_TWO_PI);
         c.position = q.origin + d * vec2 (sc.y, sc.x);
+#ifdef OBSTACLES
+        c = reflect_obstacle (c, q.position);
+#endif
         dst.p[slot + 2u * i - (sign < 0 ? 1u : 0u)] = c;
       }
 }

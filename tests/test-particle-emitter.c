@@ -35,19 +35,11 @@ drop_graph (const char *drops, const char *walls, const char *min_amplitude)
   return g;
 }
 
-/* The set after evaluating frames @from … @to in turn (a stateful plan
- * steps one frame at a time). */
+/* The set of "drop" after frames @from … @to. */
 static const WgParticleSet *
 run_frames (WgPlan *plan, gint64 from, gint64 to)
 {
-  g_autoptr (GError) error = NULL;
-  for (gint64 f = from; f <= to; f++)
-    g_assert_true (wg_plan_evaluate (plan, f, &error));
-  g_assert_no_error (error);
-  const WgParticleSet *set =
-    wg_buffer_read_particles (wg_plan_get_node_output (plan, "drop", "particles"), &error);
-  g_assert_no_error (error);
-  return set;
+  return wg_test_step_particles (plan, from, to, "drop");
 }
 
 /* Group speed of λ = 2r in deep water: half of √(g/k), k = π/r. */
@@ -223,21 +215,7 @@ test_resume (void)
   g_autoptr (WgPlan) other = wg_test_plan (g, 3);
   g_autoptr (WgPlan) resumed = wg_test_plan (g, 2);
   g_autoptr (GError) error = NULL;
-  run_frames (first, 0, 40);
-  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
-  g_assert_no_error (error);
-  g_assert_true (wg_plan_restore_state (resumed, state, &error));
-  g_assert_no_error (error);
-  const WgParticleSet *sets[3];
-  WgPlan *plans[3] = { first, other, resumed };
-  for (int p = 0; p < 3; p++)
-    {
-      sets[p] = run_frames (plans[p], p == 1 ? 0 : 41, 90);
-      g_assert_cmpuint (sets[p]->count, >, 100);
-    }
-  const gsize bytes = sizeof *sets[0] + sets[0]->count * sizeof (WgParticle);
-  g_assert_cmpmem (sets[0], bytes, sets[1], sizeof *sets[1] + sets[1]->count * sizeof (WgParticle));
-  g_assert_cmpmem (sets[0], bytes, sets[2], sizeof *sets[2] + sets[2]->count * sizeof (WgParticle));
+  wg_test_particles_resume (first, other, resumed, "drop", 40, 90);
   /* Their saved states too, slots past the count included (saved as zeros
    * whatever earlier steps left there). */
   g_autoptr (GBytes) s0 = wg_plan_save_state (first, &error);
@@ -366,16 +344,6 @@ test_threads_blocks (void)
   g_assert_cmpuint (set->count, <=, 16000);
 }
 
-/* Whether particle @a of one backend is @b of the other: a distance over
- * position (m), origin (m) and angle (rad, around the circle). */
-static double
-particle_distance (const WgParticle *a, const WgParticle *b)
-{
-  const double da = remainder ((double) a->angle - b->angle, 2 * G_PI);
-  return hypot (a->x - b->x, a->y - b->y) + hypot (a->origin_x - b->origin_x,
-                                                   a->origin_y - b->origin_y) + fabs (da);
-}
-
 /* Two drops in the pool for 100 steps, one of them off the walls, on the
  * CPU and the GPU: the same count and dropped, each CPU particle matched
  * to its own GPU particle (nearest, each used once) within 1e-4 of the
@@ -396,25 +364,7 @@ test_parity (void)
   g_assert_cmpuint (a->count, >, 300);
   g_assert_cmpuint (a->count, ==, b->count);
   g_assert_cmpuint (a->dropped, ==, b->dropped);
-  g_autofree gboolean *used = g_new0 (gboolean, b->count);
-  double worst = 0;
-  for (guint i = 0; i < a->count; i++)
-    {
-      guint best = 0;
-      double best_d = INFINITY;
-      for (guint j = 0; j < b->count; j++)
-        {
-          const double d = particle_distance (&a->particles[i], &b->particles[j]);
-          if (d < best_d)
-            best_d = d, best = j;
-        }
-      g_assert_false (used[best]);
-      used[best] = TRUE;
-      const WgParticle *p = &a->particles[i], *q = &b->particles[best];
-      worst = MAX (worst, hypot (p->x - q->x, p->y - q->y));
-      g_assert_cmpfloat (fabs (p->amplitude - q->amplitude), <=, 1e-5 * fabs (p->amplitude));
-      g_assert_cmpfloat (fabs (p->dispersion - q->dispersion), <=, 1e-5 * p->dispersion);
-    }
+  const double worst = wg_test_match_particles (a, b);
   g_test_message ("%u particles: worst position difference %.3g m", a->count, worst);
   g_assert_cmpfloat (worst, <=, 1e-4 * 64);
   gsize n1, n2;

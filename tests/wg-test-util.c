@@ -325,3 +325,73 @@ wg_test_run_clear (WgTestRun *r)
   g_free (r->out);
   g_free (r->err);
 }
+
+const WgParticleSet *
+wg_test_step_particles (WgPlan *plan, gint64 from, gint64 to, const char *node)
+{
+  g_autoptr (GError) error = NULL;
+  for (gint64 f = from; f <= to; f++)
+    g_assert_true (wg_plan_evaluate (plan, f, &error));
+  g_assert_no_error (error);
+  const WgParticleSet *set =
+    wg_buffer_read_particles (wg_plan_get_node_output (plan, node, "particles"), &error);
+  g_assert_no_error (error);
+  return set;
+}
+
+/* Whether particle @a of one backend is @b of the other: a distance over
+ * position (m), origin (m) and angle (rad, around the circle). */
+static double
+particle_distance (const WgParticle *a, const WgParticle *b)
+{
+  const double da = remainder ((double) a->angle - b->angle, 2 * G_PI);
+  return hypot (a->x - b->x, a->y - b->y) + hypot (a->origin_x - b->origin_x,
+                                                   a->origin_y - b->origin_y) + fabs (da);
+}
+
+double
+wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b)
+{
+  g_autofree gboolean *used = g_new0 (gboolean, b->count);
+  double worst = 0;
+  for (guint i = 0; i < a->count; i++)
+    {
+      guint best = 0;
+      double best_d = INFINITY;
+      for (guint j = 0; j < b->count; j++)
+        {
+          const double d = particle_distance (&a->particles[i], &b->particles[j]);
+          if (d < best_d)
+            best_d = d, best = j;
+        }
+      g_assert_false (used[best]);
+      used[best] = TRUE;
+      const WgParticle *p = &a->particles[i], *q = &b->particles[best];
+      worst = MAX (worst, hypot (p->x - q->x, p->y - q->y));
+      g_assert_cmpfloat (fabs (p->amplitude - q->amplitude), <=, 1e-5 * fabs (p->amplitude));
+      g_assert_cmpfloat (fabs (p->dispersion - q->dispersion), <=, 1e-5 * p->dispersion);
+    }
+  return worst;
+}
+
+void
+wg_test_particles_resume (WgPlan *first, WgPlan *other, WgPlan *resumed, const char *node,
+                          gint64 save, gint64 end)
+{
+  g_autoptr (GError) error = NULL;
+  wg_test_step_particles (first, 0, save, node);
+  g_autoptr (GBytes) state = wg_plan_save_state (first, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_restore_state (resumed, state, &error));
+  g_assert_no_error (error);
+  const WgParticleSet *sets[3];
+  WgPlan *plans[3] = { first, other, resumed };
+  for (int p = 0; p < 3; p++)
+    {
+      sets[p] = wg_test_step_particles (plans[p], p == 1 ? 0 : save + 1, end, node);
+      g_assert_cmpuint (sets[p]->count, >, 100);
+    }
+  const gsize bytes = sizeof *sets[0] + sets[0]->count * sizeof (WgParticle);
+  for (int p = 1; p < 3; p++)
+    g_assert_cmpmem (sets[0], bytes, sets[p], sizeof *sets[p] + sets[p]->count * sizeof (WgParticle));
+}

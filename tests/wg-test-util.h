@@ -10,6 +10,24 @@ WgGraph *wg_test_graph (guint n, double extent, double fps, guint64 seed);
 /* Adds node @id of @type and sets "name=value" pairs (NULL-terminated, values as text). */
 void wg_test_add (WgGraph *graph, const char *type, const char *id, ...) G_GNUC_NULL_TERMINATED;
 
+/* Evaluates frames @from … @to in turn (a stateful plan steps one frame at
+ * a time) and returns the particle set of @node's output "particles". */
+const WgParticleSet *wg_test_step_particles (WgPlan *plan, gint64 from, gint64 to,
+                                             const char *node);
+
+/* Matches each particle of @a (same count as @b) to its nearest in @b
+ * (position, origin and angle), each used once, asserting amplitude and
+ * dispersion within 1e-5 relative; returns the largest position
+ * difference (m). The CPU/GPU parity check: the GPU's order is its own. */
+double wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b);
+
+/* Bit-for-bit particle sets of @node (CPU plans of one graph): @first
+ * steps to frame @save and its state is restored into @resumed; then
+ * @first and @resumed step on, and @other (another thread count) from 0,
+ * to @end: the three sets (over 100 particles) have the same bytes. */
+void wg_test_particles_resume (WgPlan *first, WgPlan *other, WgPlan *resumed, const char *node,
+                               gint64 save, gint64 end);
+
 /* Links "node:port" to "node:port". */
 void wg_test_link (WgGraph *graph, const char *from, const char *to);
 
