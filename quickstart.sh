@@ -88,12 +88,13 @@ case "${1:-}" in
     status=0
     meson test -C build --print-errorlogs 2>&1 | tee "$log" || status=$?
     # Every suite again with clang and kissfft (but the Slurm farm's, the
-    # CLI's whole-graph bakes and the export's outside clients — glTF
-    # validator, Chromium — which neither changes): the library a
-    # closed-source game ships must build warning-free and pass them too.
+    # CLI's whole-graph bakes, the example graphs' backend parity runs and
+    # the export's outside clients — glTF validator, Chromium — which
+    # neither changes): the library a closed-source game ships must build
+    # warning-free and pass them too.
     if build_clang_kissfft; then
       meson test -C build-clang-kissfft --no-suite slurm --no-suite cli-bakes \
-        --no-suite export-clients --print-errorlogs 2>&1 |
+        --no-suite examples --no-suite export-clients --print-errorlogs 2>&1 |
         tee -a "$log" || status=1
     else
       echo "build-clang-kissfft: FAILED to build" | tee -a "$log"
