@@ -174,7 +174,7 @@ measure (const WgGraph *graph, guint n, WgBackend backend, int threads, int fram
 /* Minimum ms of @reps calls of wg_splat_cpu() (@filter NULL) or of
  * wg_splat_filter_cpu() with kernel @filter. */
 static double
-time_splat (float *out, float *tmp, float *splat, const WgParticleSet *set,
+time_splat (float *out, float *splat, const WgParticleSet *set,
             const WgSplatKernel *filter, int reps)
 {
   const double dx = POOL / GRID;
@@ -184,11 +184,10 @@ time_splat (float *out, float *tmp, float *splat, const WgParticleSet *set,
       gint64 t0 = g_get_monotonic_time ();
       if (filter == NULL)
         {
-          memset (splat, 0, sizeof (float) * WG_SPLAT_CHANNELS * GRID * GRID);
           wg_splat_cpu (splat, GRID, GRID, dx, dx, FALSE, set->particles, set->count);
         }
       else
-        wg_splat_filter_cpu (out, tmp, splat, GRID, GRID, WG_SPLAT_EDGES_WALLS, filter, 1);
+        wg_splat_filter_cpu (out, splat, GRID, GRID, WG_SPLAT_EDGES_WALLS, filter, 1);
       best = MIN (best, (double) (g_get_monotonic_time () - t0) / 1e3);
     }
   return best;
@@ -206,17 +205,16 @@ splat_breakdown (gboolean quick)
   set->capacity = n;
   seed (set, n, 0.5 * RADIUS);
   const gsize cells = (gsize) GRID * GRID;
-  g_autofree float *splat = g_new (float, WG_SPLAT_CHANNELS * cells);
-  g_autofree float *tmp = g_new (float, cells);
+  g_autofree float *splat = g_new (float, wg_splat_size (GRID, GRID));
   g_autofree float *ref = g_new (float, 3 * cells);
   g_autofree float *out = g_new (float, 3 * cells);
-  const int reps = quick ? 1 : 3, caller = omp_get_max_threads ();
+  const int reps = quick ? 1 : 7, caller = omp_get_max_threads ();
   printf ("\n## CPU splat and filter apart (600k particles, %d², walls)\n\n", GRID);
   double splat_ms[2];
   for (int t = 1; t <= 2; t++)
     {
       omp_set_num_threads (t);
-      splat_ms[t - 1] = time_splat (NULL, NULL, splat, set, NULL, reps);
+      splat_ms[t - 1] = time_splat (NULL, splat, set, NULL, reps);
     }
   omp_set_num_threads (caller);
   printf ("splat alone: %.1f ms on 1 thread, %.1f ms on 2\n\n", splat_ms[0], splat_ms[1]);
@@ -234,7 +232,7 @@ splat_breakdown (gboolean quick)
         for (int t = 1; t <= 2; t++)
           {
             omp_set_num_threads (t);
-            ms[t - 1] = time_splat (c == 0 ? ref : out, tmp, splat, set, &k, reps);
+            ms[t - 1] = time_splat (c == 0 ? ref : out, splat, set, &k, reps);
           }
         omp_set_num_threads (caller);
         double diff = 0, peak = 0;
@@ -265,6 +263,11 @@ int
 main (int argc, char **argv)
 {
   gboolean quick = argc > 1 && g_str_equal (argv[1], "--quick");
+  if (argc > 1 && g_str_equal (argv[1], "--splat"))
+    {
+      splat_breakdown (FALSE);
+      return 0;
+    }
   const guint sizes[] = { 10000, 600000, 8000000 };
   const double yuksel[] = { 1.43, 3.87, 200.04 }, mikes[] = { 0.196, 1.94, 22.5 };
   g_autofree char *gpu = NULL;

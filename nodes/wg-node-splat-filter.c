@@ -57,8 +57,7 @@ static const WgPortSpec outputs[] = {
 
 typedef struct {
   WgSplatKernel kernel;
-  float *splat;     /* CPU: WG_SPLAT_CHANNELS per cell */
-  float *tmp;       /* CPU: one term's row pass */
+  float *splat;     /* CPU: wg_splat_size() floats */
   WgGpuKernel passes[3];
   GLuint splat_ssbo, terms_ssbo, coefs_ssbo, tmp_ssbo;
 } SplatFilterState;
@@ -76,7 +75,6 @@ splat_filter_state_free (gpointer data)
     glDeleteBuffers (G_N_ELEMENTS (buffers), buffers);
   wg_splat_kernel_clear (&st->kernel);
   g_free (st->splat);
-  g_free (st->tmp);
   g_free (st);
 }
 
@@ -103,8 +101,7 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
     {
-      st->splat = g_new (float, WG_SPLAT_CHANNELS * plane);
-      st->tmp = g_new (float, plane);
+      st->splat = g_new (float, wg_splat_size (w, h));
       return TRUE;
     }
   static const char *const defines[] = { "#define SPLAT 1\n", "#define ROWS 1\n", "" };
@@ -150,11 +147,10 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   note_radius (ctx, set, p->radius);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
-  memset (st->splat, 0, WG_SPLAT_CHANNELS * sizeof (float) * w * h);
   wg_splat_cpu (st->splat, w, h, out->extent[0] / w, out->extent[1] / h,
                 p->edges == WG_SPLAT_EDGES_WRAP,
                 set->particles, MIN (set->count, set->capacity));
-  wg_splat_filter_cpu (wg_buffer_data (out), st->tmp, st->splat, w, h, p->edges, &st->kernel,
+  wg_splat_filter_cpu (wg_buffer_data (out), st->splat, w, h, p->edges, &st->kernel,
                        (float) p->strength);
   return TRUE;
 }

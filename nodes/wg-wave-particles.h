@@ -65,29 +65,57 @@ double wg_bump_volume (double r);
 double wg_bump (double rho, double r);
 
 /**
+ * wg_splat_row_stride, wg_splat_size:
+ * The layout of the CPU splat: h rows of w cells of WG_SPLAT_CHANNELS
+ * floats (a cell's channels together), rows wg_splat_row_stride(w) floats
+ * apart, wg_splat_size(w, h) floats in all. Rows are padded by a cache
+ * line (16 floats): with w a power of two they would start 4 KiB apart,
+ * and the splat's loads of one row would wait on stores to the other
+ * (4 KiB aliasing).
+ */
+static inline gsize
+wg_splat_row_stride (guint w)
+{
+  return WG_SPLAT_CHANNELS * (gsize) w + 16;
+}
+
+static inline gsize
+wg_splat_size (guint w, guint h)
+{
+  return wg_splat_row_stride (w) * h;
+}
+
+/**
  * wg_splat_cpu:
- * Adds the @count particles bilinearly into @splat (WG_SPLAT_CHANNELS floats
- * per cell, @w × @h cells of @dx × @dy m, cell (i, j) at (i dx, j dy)): each
- * particle's four channel values are shared among the four cells around it
- * by the bilinear weights (sum 1, centre of mass kept). Cells beyond the
- * edge wrap when @wrap, else are dropped. Each OpenMP thread adds the
- * corners in its band of rows, going through the particles in order, so
- * every cell sums in particle order whatever the thread count. The
- * direction's cosine and sine come from wg-trig.h, as on the GPU.
+ * Clears @splat (wg_splat_size(@w, @h) floats, see wg_splat_row_stride();
+ * cells of @dx × @dy m, cell (i, j) at (i dx, j dy)) and adds the @count
+ * particles bilinearly: each particle's four channel values (A, A c²,
+ * A c s, A s² of its amplitude and direction (c, s)) are shared among the
+ * four cells around it by the bilinear weights (sum 1, centre of mass
+ * kept). Cells beyond the edge wrap when @wrap, else are dropped;
+ * particles off the grid by more than 10⁹ cells (or not at a number) add
+ * nothing. Each OpenMP thread clears and adds the corners in its band of
+ * rows, going through the particles in order, so every cell sums in
+ * particle order whatever the thread count. The direction's cosine and
+ * sine come from wg-trig.h, as on the GPU. (nodes/wg-splat-cpu.c)
  */
 void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
                    const WgParticle *particles, guint count);
 
 /**
  * wg_splat_filter_cpu:
- * out (3 channels: λDx, λDy, h per cell) = @k applied to @splat, Dx and Dy
- * scaled by −@strength, @edges a WG_SPLAT_EDGES_* (shaders/splat-filter.h);
- * @tmp holds w × h floats (one term's row pass). Terms are applied one after
- * another, each pass's rows shared among the OpenMP threads (the cells
- * whose row taps stay inside the grid in a vectorised loop) and each cell
- * summed in one fixed order: the result does not depend on the thread count.
+ * @out (@w × @h cells of 3 floats: λDx, λDy, h) = @k applied to @splat
+ * (wg_splat_cpu()'s), Dx and Dy scaled by −@strength (with @strength 0 their
+ * terms are skipped: exactly zero), @edges a WG_SPLAT_EDGES_*
+ * (shaders/splat-filter.h). Row by row, each thread a band of rows: for
+ * each term in order its column kernel (vertical taps over the splat rows
+ * around the row, as the edges have them) into a row buffer, then its row
+ * kernel over that buffer, added to the term's output channel. Each cell
+ * sums its terms and taps in one fixed order: the result does not depend
+ * on the thread count. Working set per thread: 2 ry + 1 splat rows, one
+ * buffered row and three output rows. (nodes/wg-splat-cpu.c)
  */
-void wg_splat_filter_cpu (float *out, float *tmp, const float *splat, guint w, guint h,
-                          int edges, const WgSplatKernel *k, float strength);
+void wg_splat_filter_cpu (float *out, const float *splat, guint w, guint h, int edges,
+                          const WgSplatKernel *k, float strength);
 
 G_END_DECLS

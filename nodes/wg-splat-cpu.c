@@ -1,0 +1,372 @@
+/* wg-splat-cpu.c — splat-filter's CPU path: wave particles added bilinearly
+ * into a texture of four channels per cell (A, A c², A c s, A s²), then
+ * the separable terms of wg-wave-particles.c applied row by row.
+ *
+ * Layouts follow the two passes' access patterns. The splat keeps a cell's
+ * four channels together (16 bytes), so a particle's two cells in a row
+ * are one 32-byte add and a particle touches two cache lines, not eight.
+ * The filter wants each channel's row contiguous, so each thread turns the
+ * 2 ry + 1 splat rows around its output row into per-channel rows (a
+ * window of rows that slides down the thread's band: one new row per
+ * output row). Every cell's sums are in one fixed order, whatever the
+ * thread count. */
+#include "wg-wave-particles.h"
+#include "splat-filter.h"
+#include "wg-simd.h"
+#include "wg-trig.h"
+
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+/* Eight floats at any 4-byte alignment (GCC and clang vector extensions:
+ * AVX registers in the x86-64-v3 clone, SSE pairs otherwise; vector types
+ * may alias their element type). */
+typedef float WgFloat8 __attribute__ ((vector_size (32), aligned (4)));
+#define V8(p) (*(WgFloat8 *) (p))
+
+/* Index @k of an axis of @n cells wrapped into [0, n). */
+static inline long
+wrap_index (long k, long n)
+{
+  k %= n;
+  return k < 0 ? k + n : k;
+}
+
+/* Particles are splatted in batches: those with a row in the thread's
+ * band picked, their weights and channel values computed in loops that
+ * vectorise, then added one by one. */
+#define SPLAT_BATCH 64
+/* Particles ahead whose cells are prefetched: one front's particles are
+ * ordered along it, but fronts cross the grid anywhere, and their cells
+ * would each be a cache miss. */
+#define SPLAT_AHEAD 8
+
+/* Adds to the cells of @row at @i and @i1 (wrapped or -1 when off the
+ * grid) @value weighted by @wx times @wy. */
+static inline void
+splat_cells (float *row, long w, long i, long i1, const float wx[2], float wy,
+             const float value[WG_SPLAT_CHANNELS])
+{
+  const float w0 = wx[0] * wy, w1 = wx[1] * wy;
+  if (i >= 0 && i1 == i + 1 && i1 < w)
+    {
+      const WgFloat8 weight = { w0, w0, w0, w0, w1, w1, w1, w1 };
+      const WgFloat8 v = { value[0], value[1], value[2], value[3],
+                           value[0], value[1], value[2], value[3] };
+      V8 (row + 4 * i) += weight * v;
+      return;
+    }
+  for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
+    {
+      if (i >= 0 && i < w)
+        row[4 * i + c] += w0 * value[c];
+      if (i1 >= 0 && i1 < w)
+        row[4 * i1 + c] += w1 * value[c];
+    }
+}
+
+/* Adds the particles' corners that fall in rows [@row0, @row1). */
+static WG_HOT_KERNEL void
+splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
+            const WgParticle *particles, guint count, long row0, long row1)
+{
+  const gsize stride = wg_splat_row_stride (w);
+  const double inv_dx = 1 / dx, inv_dy = 1 / dy;
+  long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
+  guint pick[SPLAT_BATCH];
+  float px[SPLAT_BATCH], angle[SPLAT_BATCH], amp[SPLAT_BATCH], tx[SPLAT_BATCH],
+    ty[SPLAT_BATCH], value[SPLAT_BATCH][WG_SPLAT_CHANNELS];
+  double fi[SPLAT_BATCH];
+  for (guint base = 0; base < count; base += SPLAT_BATCH)
+    {
+      const WgParticle *q = particles + base;
+      const guint n = MIN (SPLAT_BATCH, count - base);
+      guint m = 0;
+      for (guint k = 0; k < n; k++)
+        {
+          const double fy = q[k].y * inv_dy;
+          /* Far off the grid (or not a number): nothing to add. */
+          if (!(fabs (fy) < 1e9 && fabs (q[k].x * inv_dx) < 1e9))
+            continue;
+          const double fj = floor (fy);
+          long j0 = (long) fj;
+          if (wrap && (j0 < 0 || j0 >= (long) h))
+            j0 = wrap_index (j0, h);
+          const long j1 = wrap && j0 + 1 == (long) h ? 0 : j0 + 1;
+          if ((j0 < row0 || j0 >= row1) && (j1 < row0 || j1 >= row1))
+            continue;
+          pick[m] = k;
+          cj[m] = j0;
+          ty[m] = (float) (fy - fj);
+          m++;
+        }
+      for (guint s = 0; s < m; s++)
+        {
+          px[s] = q[pick[s]].x;
+          angle[s] = q[pick[s]].angle;
+          amp[s] = q[pick[s]].amplitude;
+        }
+      for (guint s = 0; s < m; s++)
+        {
+          const double fx = px[s] * inv_dx;
+          fi[s] = floor (fx);
+          tx[s] = (float) (fx - fi[s]);
+        }
+      for (guint s = 0; s < m; s++)
+        {
+          float c, sn;
+          wg_sincos_turns (angle[s] * 0.159154943091895335769f, &sn, &c);
+          value[s][WG_SPLAT_A] = amp[s];
+          value[s][WG_SPLAT_CC] = amp[s] * c * c;
+          value[s][WG_SPLAT_CS] = amp[s] * c * sn;
+          value[s][WG_SPLAT_SS] = amp[s] * sn * sn;
+        }
+      for (guint s = 0; s < m; s++)
+        {
+          long i0 = (long) fi[s];
+          if (wrap && (i0 < 0 || i0 >= (long) w))
+            i0 = wrap_index (i0, w);
+          ci[s] = i0;
+        }
+      for (guint s = 0; s < m; s++)
+        {
+          if (s + SPLAT_AHEAD < m)
+            {
+              const long pi = CLAMP (ci[s + SPLAT_AHEAD], 0, (long) w - 1);
+              const float *row = splat + (gsize) cj[s + SPLAT_AHEAD] * stride + 4 * pi;
+              __builtin_prefetch (row, 1, 3);
+              if (cj[s + SPLAT_AHEAD] + 1 < (long) h)
+                __builtin_prefetch (row + stride, 1, 3);
+            }
+          const long i1 = wrap && ci[s] + 1 == (long) w ? 0 : ci[s] + 1;
+          const long j1 = wrap && cj[s] + 1 == (long) h ? 0 : cj[s] + 1;
+          const float wx[2] = { 1 - tx[s], tx[s] };
+          if (cj[s] >= row0 && cj[s] < row1)
+            splat_cells (splat + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s], value[s]);
+          if (j1 >= row0 && j1 < row1)
+            splat_cells (splat + (gsize) j1 * stride, w, ci[s], i1, wx, ty[s], value[s]);
+        }
+    }
+}
+
+void
+wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
+              const WgParticle *particles, guint count)
+{
+  /* Each thread clears and adds the corners in its band of rows, going
+   * through all the particles in order: every cell sums in particle order. */
+  const gsize stride = wg_splat_row_stride (w);
+#pragma omp parallel
+  {
+    const int n = omp_get_num_threads (), t = omp_get_thread_num ();
+    const long row0 = (long) h * t / n, row1 = (long) h * (t + 1) / n;
+    memset (splat + (gsize) row0 * stride, 0, sizeof (float) * stride * (row1 - row0));
+    splat_rows (splat, w, h, dx, dy, wrap, particles, count, row0, row1);
+  }
+}
+
+/* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
+ * through the first and last cells (k < 0 reads −k: the image of a bump
+ * near the wall, the wall's own cell counted once), or -1 outside. */
+static inline long
+axis_index (long i, long d, long n, int edges)
+{
+  long k = i + d;
+  if (k >= 0 && k < n)
+    return k;
+  if (edges == WG_SPLAT_EDGES_WRAP)
+    return wrap_index (k, n);
+  if (edges == WG_SPLAT_EDGES_WALLS)
+    k = k < 0 ? -k : 2 * (n - 1) - k;
+  return edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
+}
+
+/* A wall's image of a particle has its direction mirrored across the wall:
+ * A c s changes sign (A c², A s² and A do not). −1 for that channel read
+ * at @k in place of @virtual_k beyond a wall. */
+G_STATIC_ASSERT (WG_SPLAT_CS == WG_SPLAT_CHANNEL_CS);
+
+static inline float
+image_sign (guint src, long k, long virtual_k, int edges)
+{
+  return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
+}
+
+/* o[i] (+)= Σ_k c[k] · in[k][i] for i < @n, k from 0 to @taps − 1 in
+ * order; sixteen cells at a time, so that two sums are in flight. */
+static inline __attribute__ ((always_inline)) void
+taps_run (float *restrict o, const float *const *in, const float *c, int taps, long n,
+          gboolean add)
+{
+  long i = 0;
+  for (; i + 16 <= n; i += 16)
+    {
+      WgFloat8 s0 = c[0] * V8 (in[0] + i), s1 = c[0] * V8 (in[0] + i + 8);
+      for (int k = 1; k < taps; k++)
+        {
+          s0 += c[k] * V8 (in[k] + i);
+          s1 += c[k] * V8 (in[k] + i + 8);
+        }
+      if (add)
+        {
+          V8 (o + i) += s0;
+          V8 (o + i + 8) += s1;
+        }
+      else
+        {
+          V8 (o + i) = s0;
+          V8 (o + i + 8) = s1;
+        }
+    }
+  for (; i < n; i++)
+    {
+      float sum = c[0] * in[0][i];
+      for (int k = 1; k < taps; k++)
+        sum += c[k] * in[k][i];
+      o[i] = add ? o[i] + sum : sum;
+    }
+}
+
+/* taps_run() with the usual tap counts (radii of 2 to 7 cells) as
+ * constants: the loops over taps unroll and their pointers and
+ * coefficients stay in registers. */
+static inline __attribute__ ((always_inline)) void
+taps_sum (float *restrict o, const float *const *in, const float *c, int taps, long n,
+          gboolean add)
+{
+  switch (taps)
+    {
+#define TAPS_CASE(t)                                                                         \
+  case t:                                                                                    \
+    taps_run (o, in, c, t, n, add);                                                          \
+    break;
+      TAPS_CASE (3) TAPS_CASE (5) TAPS_CASE (7) TAPS_CASE (9) TAPS_CASE (11) TAPS_CASE (13)
+#undef TAPS_CASE
+    default:
+      taps_run (o, in, c, taps, n, add);
+    }
+}
+
+/* One thread's state: the window of splat rows as per-channel rows, and
+ * the buffers of one output row. */
+typedef struct {
+  const WgSplatKernel *k;
+  const float *splat;
+  long w, h;
+  int edges;
+  guint n_slots;  /* 2 ry + 1 */
+  long *tag;      /* the virtual row (j − b) each slot holds, or G_MINLONG */
+  long *real;     /* its grid row, or -1 beyond an open edge */
+  float *slots;   /* n_slots × WG_SPLAT_CHANNELS rows of w floats */
+  float *pad;     /* w + 2 rx: one term's column pass and the cells beyond its ends */
+  float *acc;     /* 3 × w: the output row's channels */
+  const float **rows; /* 2 · max(rx, ry) + 1 tap pointers */
+  float *coef;        /* their coefficients */
+} FilterRow;
+
+/* The slot of virtual row @v (a row index before wrapping or mirroring),
+ * filled from the splat unless it holds v already. */
+static WG_HOT_KERNEL guint
+window_row (FilterRow *f, long v)
+{
+  const guint s = (guint) wrap_index (v, f->n_slots);
+  if (f->tag[s] == v)
+    return s;
+  f->tag[s] = v;
+  f->real[s] = axis_index (v, 0, f->h, f->edges);
+  if (f->real[s] < 0)
+    return s;
+  const float *in = f->splat + (gsize) f->real[s] * wg_splat_row_stride (f->w);
+  float *out = f->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
+  for (long i = 0; i < f->w; i++)
+    for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
+      out[c * f->w + i] = in[WG_SPLAT_CHANNELS * i + c];
+  return s;
+}
+
+/* Output row @j: for each term in order, its column kernel over its splat
+ * channel's rows around j (the cells' taps in order), then its row kernel
+ * over that (taps in order), added to its output channel. With
+ * @height_only the terms of Dx and Dy are left out (zero). */
+static WG_HOT_KERNEL void
+filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only)
+{
+  const WgSplatKernel *k = f->k;
+  const long w = f->w, rx = k->rx, ry = k->ry;
+  guint slot[2 * WG_SPLAT_MAX_CELLS + 1];
+  for (long b = -ry; b <= ry; b++)
+    slot[b + ry] = window_row (f, j - b);
+  memset (f->acc, 0, 3 * sizeof (float) * w);
+  for (guint t = 0; t < k->n_terms; t++)
+    {
+      const WgSplatTerm *term = &k->terms[t];
+      if (height_only && term->out != 2)
+        continue;
+      const float *col = k->coefs + term->col, *row = k->coefs + term->row;
+      int taps = 0;
+      for (long b = -ry; b <= ry; b++)
+        {
+          const guint s = slot[b + ry];
+          if (f->real[s] < 0)
+            continue;
+          f->rows[taps] = f->slots + ((gsize) s * WG_SPLAT_CHANNELS + term->src) * w;
+          f->coef[taps++] = col[b + ry] * image_sign (term->src, f->real[s], j - b, f->edges);
+        }
+      if (taps == 0)
+        continue;
+      float *pad = f->pad + rx;
+      taps_sum (pad, f->rows, f->coef, taps, w, FALSE);
+      /* The cells beyond the ends, as the edges have them. */
+      for (long v = -rx; v < 0; v++)
+        {
+          const long c = axis_index (v, 0, w, f->edges);
+          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+        }
+      for (long v = w; v < w + rx; v++)
+        {
+          const long c = axis_index (v, 0, w, f->edges);
+          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+        }
+      /* acc[i] += Σ_a row[a] · pad[i − a], a from −rx to rx. */
+      for (long a = -rx; a <= rx; a++)
+        {
+          f->rows[a + rx] = pad - a;
+          f->coef[a + rx] = row[a + rx];
+        }
+      taps_sum (f->acc + term->out * w, f->rows, f->coef, 2 * (int) rx + 1, w, TRUE);
+    }
+  const float *dx = f->acc, *dy = f->acc + w, *hh = f->acc + 2 * w;
+  for (long i = 0; i < w; i++)
+    {
+      out_row[3 * i] = -strength * dx[i];
+      out_row[3 * i + 1] = -strength * dy[i];
+      out_row[3 * i + 2] = hh[i];
+    }
+}
+
+void
+wg_splat_filter_cpu (float *out, const float *splat, guint w, guint h, int edges,
+                     const WgSplatKernel *k, float strength)
+{
+  const guint n_slots = 2 * k->ry + 1;
+  const gsize taps = 2 * MAX (k->rx, k->ry) + 1;
+  const gboolean height_only = strength == 0;
+  /* Each thread a contiguous band of rows (static schedule), so that its
+   * window slides: one new splat row per output row. */
+#pragma omp parallel
+  {
+    g_autofree float *buffers =
+      g_new (float, (gsize) n_slots * WG_SPLAT_CHANNELS * w + w + 2 * k->rx + 3 * (gsize) w + taps);
+    g_autofree long *tags = g_new (long, 2 * (gsize) n_slots);
+    g_autofree const float **rows = g_new (const float *, taps);
+    for (guint s = 0; s < n_slots; s++)
+      tags[s] = G_MINLONG;
+    float *pad = buffers + (gsize) n_slots * WG_SPLAT_CHANNELS * w;
+    FilterRow f = { k,    splat, w,   h,          edges, n_slots, tags, tags + n_slots, buffers,
+                    pad, pad + w + 2 * k->rx, rows, pad + 4 * (gsize) w + 2 * k->rx };
+#pragma omp for schedule(static)
+    for (long j = 0; j < (long) h; j++)
+      filter_row (&f, j, out + 3 * (gsize) j * w, strength, height_only);
+  }
+}
