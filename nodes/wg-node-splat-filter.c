@@ -18,14 +18,16 @@
 #include <stddef.h>
 #include <string.h>
 
-enum { P_RADIUS, P_STRENGTH, P_EDGES, N_PARAMS };
+enum { P_RADIUS, P_STRENGTH, P_EDGES, P_FILTER, N_PARAMS };
 
 static const char *const edge_modes[] = { "open", "wrap", "walls", NULL };
+static const char *const filters[] = { "exact", "separable", NULL };
 
 typedef struct {
   double radius;
   double strength;
   int edges;
+  int filter;
 } SplatFilterParams;
 
 #define OFFSET(x) offsetof (SplatFilterParams, x)
@@ -45,6 +47,13 @@ static const WgParamSpec params[N_PARAMS] = {
                 "other side: a tiling patch) or walls (through the first and last cells, as "
                 "particle-emitter's: a bump near a wall adds its mirror image)",
                 WG_SPLAT_EDGES_WALLS, .choices = edge_modes, .offset = OFFSET (edges) },
+  [P_FILTER] = { "filter", "Filter", WG_PARAM_ENUM, "",
+                 "exact: eq. 2's round bump, equal to the direct sum over the particles (6 to "
+                 "35 separable terms at radii of 2 to 8 cells); separable: the paper's eq. 8–9, "
+                 "a product of 1D cosines per kernel (5 terms, 2–7 times faster), equal on the "
+                 "axes through each particle but squarer off them, 7% more volume",
+                 WG_SPLAT_FILTER_EXACT, .choices = filters, .flags = WG_PARAM_FLAG_PREPARE,
+                 .offset = OFFSET (filter) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -96,7 +105,7 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   wg_ctx_define_field (ctx, 0, w, h, 3, s->extent);
   SplatFilterState *st = g_new0 (SplatFilterState, 1);
   wg_ctx_set_state (ctx, st);
-  wg_splat_kernel_init (&st->kernel, p->radius, dx, dy);
+  wg_splat_kernel_init (&st->kernel, p->radius, dx, dy, p->filter);
   const gsize plane = (gsize) w * h;
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
@@ -191,9 +200,13 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
    * guaranteed count per dimension); those past the live count return. */
   const guint groups = (in->width + 63) / 64, gx = MIN (groups, 65535u);
   wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, gx, (groups + gx - 1) / gx, 1);
-  /* One term at a time, as on the CPU: the scratch is one plane. */
+  /* One term at a time, as on the CPU: the scratch is one plane. Term 0
+   * (the height's first) clears the output; with strength 0 the terms of
+   * Dx and Dy are skipped (they stay zero). */
   for (guint t = 0; t < st->kernel.n_terms; t++)
     {
+      if (p->strength == 0 && st->kernel.terms[t].out != 2)
+        continue;
       u.u_term = t;
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_ROWS], &u, w, h);
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_COLS], &u, w, h);

@@ -36,11 +36,11 @@ wrap_index (long k, long n)
 /* Particles are splatted in batches: those with a row in the thread's
  * band picked, their weights and channel values computed in loops that
  * vectorise, then added one by one. */
-#define SPLAT_BATCH 64
+#define SPLAT_BATCH 128
 /* Particles ahead whose cells are prefetched: one front's particles are
  * ordered along it, but fronts cross the grid anywhere, and their cells
  * would each be a cache miss. */
-#define SPLAT_AHEAD 8
+#define SPLAT_AHEAD 16
 
 /* Adds to the cells of @row at @i and @i1 (wrapped or -1 when off the
  * grid) @value weighted by @wx times @wy. */

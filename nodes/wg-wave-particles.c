@@ -135,10 +135,59 @@ add_kernel (WgSplatKernel *k, GArray *terms, GArray *coefs, KernelKind kind, dou
     }
 }
 
-void
-wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy)
+/* Sample @i of a 1D factor of eq. 8–9 at offset (i − @n) · @d of a bump
+ * of radius @r: d(p) = ½ (cos(πp/r) + 1), or sin(πp/r) d(p) when @odd. */
+static float
+factor (guint i, guint n, double d, double r, gboolean odd)
 {
-  wg_splat_kernel_init_tolerance (k, radius, dx, dy, 1e-10);
+  const double p = ((double) i - n) * d, v = wg_bump (fabs (p), r);
+  return (float) (odd ? sin (G_PI * p / r) * v : v);
+}
+
+/* Appends the one term (row factor × column factor) from splat channel
+ * @src to output @out. */
+static void
+add_product (WgSplatKernel *k, GArray *terms, GArray *coefs, double radius, double dx,
+             double dy, gboolean odd_x, gboolean odd_y, guint src, guint out)
+{
+  WgSplatTerm t = { src, out, coefs->len, coefs->len + 2 * k->rx + 1 };
+  for (guint i = 0; i <= 2 * k->rx; i++)
+    {
+      float f = factor (i, k->rx, dx, radius, odd_x);
+      g_array_append_val (coefs, f);
+    }
+  for (guint i = 0; i <= 2 * k->ry; i++)
+    {
+      float f = factor (i, k->ry, dy, radius, odd_y);
+      g_array_append_val (coefs, f);
+    }
+  g_array_append_val (terms, t);
+}
+
+void
+wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy, WgSplatFilter filter)
+{
+  if (filter == WG_SPLAT_FILTER_EXACT)
+    {
+      wg_splat_kernel_init_tolerance (k, radius, dx, dy, 1e-10);
+      return;
+    }
+  memset (k, 0, sizeof *k);
+  k->rx = MIN ((guint) ceil (radius / dx) - 1, WG_SPLAT_MAX_CELLS);
+  k->ry = MIN ((guint) ceil (radius / dy) - 1, WG_SPLAT_MAX_CELLS);
+  GArray *terms = g_array_new (FALSE, FALSE, sizeof (WgSplatTerm));
+  GArray *coefs = g_array_new (FALSE, FALSE, sizeof (float));
+  /* In the exact kernels' order: K on A; Kx on A c², Ky on A c s (Dx);
+   * Kx on A c s, Ky on A s² (Dy). */
+  add_product (k, terms, coefs, radius, dx, dy, FALSE, FALSE, WG_SPLAT_A, 2);
+  add_product (k, terms, coefs, radius, dx, dy, TRUE, FALSE, WG_SPLAT_CC, 0);
+  add_product (k, terms, coefs, radius, dx, dy, FALSE, TRUE, WG_SPLAT_CS, 0);
+  add_product (k, terms, coefs, radius, dx, dy, TRUE, FALSE, WG_SPLAT_CS, 1);
+  add_product (k, terms, coefs, radius, dx, dy, FALSE, TRUE, WG_SPLAT_SS, 1);
+  k->n_terms = terms->len;
+  k->terms = (WgSplatTerm *) g_array_free (terms, FALSE);
+  k->n_coefs = coefs->len;
+  k->coefs = (float *) g_array_free (coefs, FALSE);
 }
 
 void

@@ -272,6 +272,115 @@ random_particles (guint n, double lx, double radius)
   g_rand_free (rand);
 }
 
+/* One factor of eq. 8–9 at offset @p: d(p) = ½ (cos(πp/r) + 1), or
+ * sin(πp/r) d(p) when @odd. */
+static double
+factor (double p, double r, gboolean odd)
+{
+  double d = fabs (p) < r ? 0.5 * (cos (G_PI * p / r) + 1) : 0;
+  return odd ? sin (G_PI * p / r) * d : d;
+}
+
+/* filter=separable is eq. 8–9 as products: one particle on a cell gives
+ * A d(x) d(y) and −s A (c² sd(x) d(y) + c s d(x) sd(y), ...) at every
+ * cell, eq. 2 and 4 exactly on the axes through it; volume A r², the
+ * sampled factors' sums being r exactly when r is a whole number of cells. */
+static void
+test_separable (void)
+{
+  const guint n = 64;
+  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.7, amp = 0.25;
+  n_particles = 1;
+  particles[0] = particle (20 * dx, 33 * dx, 0.6, amp, radius);
+  g_autoptr (WgGraph) g = splat_graph (n, lx, radius, strength, FALSE);
+  g_assert_true (wg_graph_set_param_from_text (g, "splat", "filter", "separable", NULL));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const float *d = wg_test_eval (plan, 0, "splat:displacement");
+  const double c = cos (0.6), s = sin (0.6);
+  double worst = 0, axes = 0;
+  for (guint j = 0; j < n; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        const double px = i * dx - particles[0].x, py = j * dx - particles[0].y;
+        const double k = factor (px, radius, FALSE) * factor (py, radius, FALSE);
+        const double kx = factor (px, radius, TRUE) * factor (py, radius, FALSE);
+        const double ky = factor (px, radius, FALSE) * factor (py, radius, TRUE);
+        const double ref[3] = { -strength * amp * (c * c * kx + c * s * ky),
+                                -strength * amp * (c * s * kx + s * s * ky), amp * k };
+        double exact[3];
+        direct_sum (exact, i, j, dx, radius, strength);
+        for (int ch = 0; ch < 3; ch++)
+          {
+            worst = MAX (worst, fabs (d[3 * (j * n + i) + ch] - ref[ch]));
+            if (i == 20 || j == 33)
+              axes = MAX (axes, fabs (d[3 * (j * n + i) + ch] - exact[ch]));
+          }
+      }
+  g_test_message ("separable: max |field − eq. 8–9 products| = %.3g, on the axes |field − "
+                  "eq. 2/4| = %.3g (A = %g)", worst, axes, amp);
+  g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  g_assert_cmpfloat (axes, <=, 1e-6 * amp);
+  /* Off the axes it differs from eq. 2: the diagonal cell (23, 36). */
+  double exact[3];
+  direct_sum (exact, 23, 36, dx, radius, strength);
+  g_assert_cmpfloat (d[3 * (36 * n + 23) + 2] - exact[2], >, 0.01 * amp);
+
+  const guint m = 128;
+  const double ly = 32, r = 20 * ly / m;
+  random_particles (200, ly, r);
+  double expected = 0, scale = 0;
+  for (guint k = 0; k < n_particles; k++)
+    {
+      expected += particles[k].amplitude * r * r;
+      scale += fabs (particles[k].amplitude) * r * r;
+    }
+  g_autoptr (WgGraph) g2 = splat_graph (m, ly, r, 1, TRUE);
+  g_assert_true (wg_graph_set_param_from_text (g2, "splat", "filter", "separable", NULL));
+  g_autoptr (WgPlan) plan2 = wg_test_plan (g2, 2);
+  d = wg_test_eval (plan2, 0, "splat:displacement");
+  double volume = 0;
+  for (guint k = 0; k < m * m; k++)
+    volume += d[3 * k + 2] * (ly / m) * (ly / m);
+  g_test_message ("separable: ∫h dA = %.9g m³, Σ A r² = %.9g m³", volume, expected);
+  g_assert_cmpfloat (fabs (volume - expected), <=, 1e-5 * scale);
+}
+
+/* Strength 0 leaves the horizontal terms out: Dx = Dy = 0 and h the same,
+ * bit for bit, as with a strength (both filters). */
+static void
+test_height_only (void)
+{
+  const guint n = 64;
+  const double lx = 16, radius = 1.1;
+  random_particles (500, lx, radius);
+  for (int filter = 0; filter < 2; filter++)
+    {
+      g_autofree float *with = NULL, *without = NULL;
+      for (int k = 0; k < 2; k++)
+        {
+          g_autoptr (WgGraph) g = splat_graph (n, lx, radius, k ? 0 : 1.5, FALSE);
+          g_assert_true (wg_graph_set_param_from_text (g, "splat", "filter",
+                                                       filter ? "separable" : "exact", NULL));
+          g_assert_true (wg_graph_set_param_from_text (g, "splat", "edges", "walls", NULL));
+          g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+          gsize len;
+          float *f = wg_test_eval_copy (plan, 0, "splat:displacement", &len);
+          g_assert_cmpuint (len, ==, 3 * n * n);
+          *(k ? &without : &with) = f;
+        }
+      double horizontal = 0;
+      for (guint c = 0; c < n * n; c++)
+        {
+          g_assert_cmpfloat (without[3 * c], ==, 0);
+          g_assert_cmpfloat (without[3 * c + 1], ==, 0);
+          g_assert_cmpfloat (without[3 * c + 2], ==, with[3 * c + 2]);
+          horizontal = MAX (horizontal, fabs (with[3 * c]));
+        }
+      g_assert_cmpfloat (horizontal, >, 1e-3);
+    }
+}
+
+
 /* Frame 0's displacement of two plans of the same graph: its length. */
 static gsize
 eval_pair (WgPlan *p1, WgPlan *p2, float **a, float **b)
@@ -298,7 +407,8 @@ test_threads (void)
   g_assert_cmpmem (a, n_values * sizeof (float), b, n_values * sizeof (float));
 }
 
-/* GPU against CPU on 500 particles: ≤ 1e-4 of the field's largest value. */
+/* GPU against CPU on 500 particles, open and wrapped, both filters: ≤ 1e-4
+ * of the field's largest value. */
 static void
 test_parity (void)
 {
@@ -307,9 +417,11 @@ test_parity (void)
   const guint n = 64;
   const double lx = 16, radius = 1.1;
   random_particles (500, lx, radius);
-  for (int wrap = 0; wrap < 2; wrap++)
+  for (int wrap = 0; wrap < 4; wrap++)
     {
-      g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1.5, wrap);
+      g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1.5, wrap & 1);
+      if (wrap & 2)
+        g_assert_true (wg_graph_set_param_from_text (g, "splat", "filter", "separable", NULL));
       g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
       g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
       g_autofree float *a = NULL, *b = NULL;
@@ -320,7 +432,8 @@ test_parity (void)
           worst = MAX (worst, fabs (a[k] - b[k]));
           peak = MAX (peak, fabs (a[k]));
         }
-      g_test_message ("wrap %d: max |cpu − gpu| = %.3g, max |field| = %.3g", wrap, worst, peak);
+      g_test_message ("wrap %d, filter %s: max |cpu − gpu| = %.3g, max |field| = %.3g", wrap & 1,
+                      wrap & 2 ? "separable" : "exact", worst, peak);
       g_assert_cmpfloat (peak, >, 0.05);
       g_assert_cmpfloat (worst, <=, 1e-4 * peak);
     }
@@ -420,6 +533,8 @@ main (int argc, char **argv)
   wg_test_add_both ("splat-filter", "single", test_single);
   wg_test_add_both ("splat-filter", "volume", test_volume);
   wg_test_add_both ("splat-filter", "walls", test_walls);
+  wg_test_add_both ("splat-filter", "separable", test_separable);
+  wg_test_add_both ("splat-filter", "height-only", test_height_only);
   wg_test_add_both ("splat-filter", "buffer-state", test_buffer_state);
   wg_test_add_both ("splat-filter", "radius-refused", test_radius_refused);
   wg_test_add_both ("splat-filter", "radius-note", test_radius_note);
