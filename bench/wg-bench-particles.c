@@ -186,10 +186,10 @@ time_splat (float *out, float *splat, const WgParticleSet *set,
       gint64 t0 = g_get_monotonic_time ();
       if (filter == NULL)
         {
-          wg_splat_cpu (splat, GRID, GRID, dx, dx, FALSE, set->particles, set->count);
+          wg_splat_cpu (splat, 1, NULL, GRID, GRID, dx, dx, FALSE, set->particles, set->count);
         }
       else
-        wg_splat_filter_cpu (out, splat, GRID, GRID, WG_SPLAT_EDGES_WALLS, filter, 1);
+        wg_splat_filter_cpu (out, splat, 1, filter, GRID, GRID, WG_SPLAT_EDGES_WALLS, 1);
       best = MIN (best, (double) (g_get_monotonic_time () - t0) / 1e3);
     }
   return best;

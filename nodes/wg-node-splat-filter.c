@@ -7,8 +7,10 @@
  * particles at the position the splat gives them — exactly so, to float
  * rounding, for a particle on a cell; between cells the bilinear splat
  * blends the bumps of the four cells around it (same volume, same centre
- * of mass). Every particle is filtered with the node's radius: particles
- * of several radii need one splat-filter per radius (bucketed), summed. */
+ * of mass). Particles of several radii are bucketed by radius: the node's
+ * `radius` and its `radii` make the buckets, each particle goes to the
+ * bucket of the nearest radius (in ratio), and each bucket has its own
+ * splat and kernels; the buckets' fields are summed. */
 #include "wg-node-private.h"
 #include "wg-gpu-kernel.h"
 #include "wg-wave-particles.h"
@@ -18,13 +20,23 @@
 #include <stddef.h>
 #include <string.h>
 
-enum { P_RADIUS, P_STRENGTH, P_EDGES, P_FILTER, N_PARAMS };
+enum { P_RADIUS, P_RADII, P_STRENGTH, P_EDGES, P_FILTER, N_PARAMS };
 
 static const char *const edge_modes[] = { "open", "wrap", "walls", NULL };
 static const char *const filters[] = { "exact", "separable", NULL };
 
 typedef struct {
   double radius;
+} Radius;
+
+static const WgParamSpec radius_fields[] = {
+  { "radius", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = NAN, .min = 1e-4,
+    .max = 1e4, .offset = offsetof (Radius, radius) },
+};
+
+typedef struct {
+  double radius;
+  WgList radii;
   double strength;
   int edges;
   int filter;
@@ -34,10 +46,19 @@ typedef struct {
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_RADIUS] = { "radius", "Particle radius", WG_PARAM_FLOAT, "m",
-                 "Radius r of every particle's cosine bump (eq. 2); between 1 and 64 cells of "
+                 "Radius r of the particles' cosine bumps (eq. 2); between 1 and 64 cells of "
                  "the graph's grid",
                  0.25, 1e-4, 1e4, 0.01, 5, .flags = WG_PARAM_FLAG_PREPARE,
                  .offset = OFFSET (radius) },
+  [P_RADII] = { "radii", "More radii", WG_PARAM_LIST, "",
+                "Further particle radii, up to 7 of {\"radius\": m}: with `radius` they make "
+                "buckets, each particle filtered with the bucket of the nearest radius (in "
+                "ratio), each bucket exact for particles of its radius; all distinct by 0.1% "
+                "and 1 to 64 cells",
+                .default_string = "[]", .min = 0, .max = WG_SPLAT_MAX_BUCKETS - 1,
+                .fields = radius_fields, .n_fields = G_N_ELEMENTS (radius_fields),
+                .record_size = sizeof (Radius), .flags = WG_PARAM_FLAG_PREPARE,
+                .offset = OFFSET (radii) },
   [P_STRENGTH] = { "strength", "Longitudinal strength", WG_PARAM_FLOAT, "",
                    "Scale s of the horizontal (choppy) displacement of eq. 4: 0 is a pure "
                    "height field; large values with large amplitude / radius fold the surface",
@@ -65,9 +86,17 @@ static const WgPortSpec outputs[] = {
 };
 
 typedef struct {
-  WgSplatKernel kernel;
-  float *splat;     /* CPU: wg_splat_size() floats */
+  guint n_buckets;
+  double radius[WG_SPLAT_MAX_BUCKETS]; /* ascending */
+  float bounds[WG_SPLAT_MAX_BUCKETS];  /* between buckets b and b + 1: √(r_b r_b+1) */
+  WgSplatKernel kernel[WG_SPLAT_MAX_BUCKETS];
+  float *splat;                        /* CPU: n_buckets × wg_splat_size() floats */
   WgGpuKernel passes[3];
+  /* GPU: every bucket's terms, their splat channels b·4 + c, and each
+   * term's tap radii */
+  guint n_terms;
+  struct { gint32 rx, ry; } *term_taps;
+  gboolean *term_height;
   GLuint splat_ssbo, terms_ssbo, coefs_ssbo, tmp_ssbo;
 } SplatFilterState;
 
@@ -82,9 +111,97 @@ splat_filter_state_free (gpointer data)
   GLuint buffers[] = { st->splat_ssbo, st->terms_ssbo, st->coefs_ssbo, st->tmp_ssbo };
   if (st->splat_ssbo)
     glDeleteBuffers (G_N_ELEMENTS (buffers), buffers);
-  wg_splat_kernel_clear (&st->kernel);
+  for (guint b = 0; b < st->n_buckets; b++)
+    wg_splat_kernel_clear (&st->kernel[b]);
+  g_free (st->term_taps);
+  g_free (st->term_height);
   g_free (st->splat);
   g_free (st);
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  const double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The buckets' radii, checked and sorted, into @st. */
+static gboolean
+collect_radii (WgNodeContext *ctx, const SplatFilterParams *p, double dx, double dy,
+               SplatFilterState *st, GError **error)
+{
+  const Radius *more = p->radii.items;
+  st->n_buckets = 1 + (guint) p->radii.n;
+  for (guint b = 0; b < st->n_buckets; b++)
+    {
+      const double r = b == 0 ? p->radius : more[b - 1].radius;
+      const double cells = r / MAX (dx, dy), most = r / MIN (dx, dy);
+      if (cells < 1 || most > WG_SPLAT_MAX_CELLS)
+        {
+          g_autofree char *which = b == 0 ? g_strdup ("") : g_strdup_printf ("[%u].radius: ", b - 1);
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, b == 0 ? P_RADIUS : P_RADII,
+                        "%s%g m is %.3g cells of the grid (%g × %g m cells); the bump needs 1 "
+                        "to %d", which, r, cells < 1 ? cells : most, dx, dy, WG_SPLAT_MAX_CELLS);
+          return FALSE;
+        }
+      st->radius[b] = r;
+    }
+  qsort (st->radius, st->n_buckets, sizeof (double), compare_doubles);
+  for (guint b = 0; b + 1 < st->n_buckets; b++)
+    {
+      if (st->radius[b + 1] < 1.001 * st->radius[b])
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_RADII,
+                        "%g m and %g m are within 0.1%% of each other: one bucket is enough",
+                        st->radius[b], st->radius[b + 1]);
+          return FALSE;
+        }
+      st->bounds[b] = (float) sqrt (st->radius[b] * st->radius[b + 1]);
+    }
+  return TRUE;
+}
+
+/* The GPU's buffers: one splat per bucket, every bucket's terms in one
+ * list (splat channel b·4 + c, coefficient offsets into one array). */
+static gboolean
+prepare_gpu (WgGpuContext *gpu, SplatFilterState *st, gsize plane, GError **error)
+{
+  static const char *const defines[] = { "#define SPLAT 1\n", "#define ROWS 1\n", "" };
+  for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
+    if (!wg_gpu_kernel_init (&st->passes[k], gpu, "splat-filter.comp", defines[k],
+                             sizeof (SplatFilterUniforms), error))
+      return FALSE;
+  g_autoptr (GArray) terms = g_array_new (FALSE, FALSE, sizeof (WgSplatTerm));
+  g_autoptr (GArray) coefs = g_array_new (FALSE, FALSE, sizeof (float));
+  for (guint b = 0; b < st->n_buckets; b++)
+    st->n_terms += st->kernel[b].n_terms;
+  st->term_taps = g_malloc_n (st->n_terms, sizeof *st->term_taps);
+  st->term_height = g_new (gboolean, st->n_terms);
+  for (guint b = 0; b < st->n_buckets; b++)
+    {
+      const WgSplatKernel *k = &st->kernel[b];
+      for (guint t = 0; t < k->n_terms; t++)
+        {
+          WgSplatTerm term = k->terms[t];
+          term.src += b * WG_SPLAT_CHANNELS;
+          term.row += coefs->len;
+          term.col += coefs->len;
+          st->term_taps[terms->len].rx = (gint32) k->rx;
+          st->term_taps[terms->len].ry = (gint32) k->ry;
+          st->term_height[terms->len] = term.out == 2;
+          g_array_append_val (terms, term);
+        }
+      g_array_append_vals (coefs, k->coefs, k->n_coefs);
+    }
+  st->splat_ssbo = wg_gpu_buffer_new (gpu, st->n_buckets * WG_SPLAT_CHANNELS * plane *
+                                             sizeof (gint32), NULL, GL_DYNAMIC_COPY);
+  st->terms_ssbo = wg_gpu_buffer_new (gpu, terms->len * sizeof (WgSplatTerm), terms->data,
+                                      GL_STATIC_DRAW);
+  st->coefs_ssbo = wg_gpu_buffer_new (gpu, coefs->len * sizeof (float), coefs->data,
+                                      GL_STATIC_DRAW);
+  st->tmp_ssbo = wg_gpu_buffer_new (gpu, plane * sizeof (float), NULL, GL_DYNAMIC_COPY);
+  return TRUE;
 }
 
 static gboolean
@@ -94,53 +211,48 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   const WgSettings *s = wg_ctx_settings (ctx);
   const guint w = s->grid[0], h = s->grid[1];
   const double dx = s->extent[0] / w, dy = s->extent[1] / h;
-  const double cells = p->radius / MAX (dx, dy), most = p->radius / MIN (dx, dy);
-  if (cells < 1 || most > WG_SPLAT_MAX_CELLS)
-    {
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_RADIUS,
-                    "%g m is %.3g cells of the grid (%g × %g m cells); the bump needs 1 to %d",
-                    p->radius, cells < 1 ? cells : most, dx, dy, WG_SPLAT_MAX_CELLS);
-      return FALSE;
-    }
-  wg_ctx_define_field (ctx, 0, w, h, 3, s->extent);
   SplatFilterState *st = g_new0 (SplatFilterState, 1);
   wg_ctx_set_state (ctx, st);
-  wg_splat_kernel_init (&st->kernel, p->radius, dx, dy, p->filter);
-  const gsize plane = (gsize) w * h;
+  if (!collect_radii (ctx, p, dx, dy, st, error))
+    return FALSE;
+  wg_ctx_define_field (ctx, 0, w, h, 3, s->extent);
+  for (guint b = 0; b < st->n_buckets; b++)
+    wg_splat_kernel_init (&st->kernel[b], st->radius[b], dx, dy, p->filter);
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
     {
-      st->splat = g_new (float, wg_splat_size (w, h));
+      st->splat = g_new (float, st->n_buckets * wg_splat_size (w, h));
       return TRUE;
     }
-  static const char *const defines[] = { "#define SPLAT 1\n", "#define ROWS 1\n", "" };
-  for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
-    if (!wg_gpu_kernel_init (&st->passes[k], gpu, "splat-filter.comp", defines[k],
-                             sizeof (SplatFilterUniforms), error))
-      return FALSE;
-  st->splat_ssbo = wg_gpu_buffer_new (gpu, WG_SPLAT_CHANNELS * plane * sizeof (gint32), NULL,
-                                      GL_DYNAMIC_COPY);
-  st->terms_ssbo = wg_gpu_buffer_new (gpu, st->kernel.n_terms * sizeof (WgSplatTerm),
-                                      st->kernel.terms, GL_STATIC_DRAW);
-  st->coefs_ssbo = wg_gpu_buffer_new (gpu, st->kernel.n_coefs * sizeof (float), st->kernel.coefs,
-                                      GL_STATIC_DRAW);
-  st->tmp_ssbo = wg_gpu_buffer_new (gpu, plane * sizeof (float), NULL, GL_DYNAMIC_COPY);
-  return TRUE;
+  return prepare_gpu (gpu, st, (gsize) w * h, error);
 }
 
-/* Says how many live particles have a radius other than the node's (they
- * are filtered with the node's all the same). */
+/* Says how many live particles have a radius other than their bucket's
+ * (they are filtered with the bucket's all the same). */
 static void
-note_radius (WgNodeContext *ctx, const WgParticleSet *set, double radius)
+note_radius (WgNodeContext *ctx, const WgParticleSet *set, const SplatFilterState *st)
 {
   guint other = 0;
   const guint count = MIN (set->count, set->capacity);
   for (guint k = 0; k < count; k++)
-    other += fabs (set->particles[k].radius - radius) > 1e-3 * radius;
+    {
+      const float r = set->particles[k].radius;
+      guint b = 0;
+      while (b + 1 < st->n_buckets && r > st->bounds[b])
+        b++;
+      other += fabs (r - st->radius[b]) > 1e-3 * st->radius[b];
+    }
   if (other)
-    wg_ctx_note (ctx, TRUE,
-                 "%u of %u particles have a radius other than %g m and are filtered with it "
-                 "(one splat-filter per radius)", other, count, radius);
+    {
+      g_autoptr (GString) radii = g_string_new (NULL);
+      for (guint b = 0; b < st->n_buckets; b++)
+        g_string_append_printf (radii, "%s%g", b ? ", " : "", st->radius[b]);
+      wg_ctx_note (ctx, TRUE,
+                   "%u of %u particles have a radius other than %s%s m and are filtered with "
+                   "%s (add their radii to `radii`)", other, count,
+                   st->n_buckets > 1 ? "their bucket's of " : "", radii->str,
+                   st->n_buckets > 1 ? "its" : "it");
+    }
   else
     wg_ctx_note (ctx, FALSE, NULL);
 }
@@ -153,14 +265,14 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   const WgParticleSet *set = wg_buffer_read_particles (wg_ctx_input (ctx, 0), error);
   if (set == NULL)
     return FALSE;
-  note_radius (ctx, set, p->radius);
+  note_radius (ctx, set, st);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
-  wg_splat_cpu (st->splat, w, h, out->extent[0] / w, out->extent[1] / h,
-                p->edges == WG_SPLAT_EDGES_WRAP,
-                set->particles, MIN (set->count, set->capacity));
-  wg_splat_filter_cpu (wg_buffer_data (out), st->splat, w, h, p->edges, &st->kernel,
-                       (float) p->strength);
+  wg_splat_cpu (st->splat, st->n_buckets, st->bounds, w, h, out->extent[0] / w,
+                out->extent[1] / h, p->edges == WG_SPLAT_EDGES_WRAP, set->particles,
+                MIN (set->count, set->capacity));
+  wg_splat_filter_cpu (wg_buffer_data (out), st->splat, st->n_buckets, st->kernel, w, h,
+                       p->edges, (float) p->strength);
   return TRUE;
 }
 
@@ -176,17 +288,18 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   /* The radii are checked where they can be read without a read-back (a
    * CPU producer's set). */
   if (in->cpu_valid)
-    note_radius (ctx, (const WgParticleSet *) in->data, p->radius);
+    note_radius (ctx, (const WgParticleSet *) in->data, st);
   const guint w = out->width, h = out->height;
   SplatFilterUniforms u = {
     .u_size = { w, h },
     .u_inv_spacing = { (float) (w / out->extent[0]), (float) (h / out->extent[1]) },
     .u_edges = p->edges,
-    .u_rx = (gint32) st->kernel.rx,
-    .u_ry = (gint32) st->kernel.ry,
-    .u_n_terms = st->kernel.n_terms,
+    .u_n_terms = st->n_terms,
     .u_strength = (float) p->strength,
+    .u_n_bounds = st->n_buckets - 1,
   };
+  for (guint b = 0; b + 1 < st->n_buckets; b++)
+    u.u_bounds[b / 4][b % 4] = st->bounds[b];
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->splat_ssbo);
   glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32I, GL_RED_INTEGER, GL_INT, NULL);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
@@ -201,13 +314,15 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   const guint groups = (in->width + 63) / 64, gx = MIN (groups, 65535u);
   wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, gx, (groups + gx - 1) / gx, 1);
   /* One term at a time, as on the CPU: the scratch is one plane. Term 0
-   * (the height's first) clears the output; with strength 0 the terms of
-   * Dx and Dy are skipped (they stay zero). */
-  for (guint t = 0; t < st->kernel.n_terms; t++)
+   * (the first bucket's height) clears the output; with strength 0 the
+   * terms of Dx and Dy are skipped (they stay zero). */
+  for (guint t = 0; t < st->n_terms; t++)
     {
-      if (p->strength == 0 && st->kernel.terms[t].out != 2)
+      if (p->strength == 0 && !st->term_height[t])
         continue;
       u.u_term = t;
+      u.u_rx = st->term_taps[t].rx;
+      u.u_ry = st->term_taps[t].ry;
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_ROWS], &u, w, h);
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_COLS], &u, w, h);
     }

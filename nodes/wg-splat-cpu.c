@@ -66,15 +66,29 @@ splat_cells (float *row, long w, long i, long i1, const float wx[2], float wy,
     }
 }
 
-/* Adds the particles' corners that fall in rows [@row0, @row1). */
-static WG_HOT_KERNEL void
-splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
-            const WgParticle *particles, guint count, long row0, long row1)
+/* The bucket of a particle of radius @r: how many of the @n bounds lie
+ * below r. */
+static inline guint
+bucket_of (float r, const float *bounds, guint n)
 {
-  const gsize stride = wg_splat_row_stride (w);
+  guint b = 0;
+  for (guint k = 0; k < n; k++)
+    b += r > bounds[k];
+  return b;
+}
+
+/* Adds the particles' corners that fall in rows [@row0, @row1), each into
+ * its bucket's splat. */
+static WG_HOT_KERNEL void
+splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h, double dx,
+            double dy, gboolean wrap, const WgParticle *particles, guint count, long row0,
+            long row1)
+{
+  const gsize stride = wg_splat_row_stride (w), size = wg_splat_size (w, h);
   const double inv_dx = 1 / dx, inv_dy = 1 / dy;
   long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
   guint pick[SPLAT_BATCH];
+  float *base_of[SPLAT_BATCH];
   float px[SPLAT_BATCH], angle[SPLAT_BATCH], amp[SPLAT_BATCH], tx[SPLAT_BATCH],
     ty[SPLAT_BATCH], value[SPLAT_BATCH][WG_SPLAT_CHANNELS];
   double fi[SPLAT_BATCH];
@@ -97,6 +111,7 @@ splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
           if ((j0 < row0 || j0 >= row1) && (j1 < row0 || j1 >= row1))
             continue;
           pick[m] = k;
+          base_of[m] = splat + bucket_of (q[k].radius, bounds, n_bounds) * size;
           cj[m] = j0;
           ty[m] = (float) (fy - fj);
           m++;
@@ -134,7 +149,8 @@ splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
           if (s + SPLAT_AHEAD < m)
             {
               const long pi = CLAMP (ci[s + SPLAT_AHEAD], 0, (long) w - 1);
-              const float *row = splat + (gsize) cj[s + SPLAT_AHEAD] * stride + 4 * pi;
+              const float *row = base_of[s + SPLAT_AHEAD] + (gsize) cj[s + SPLAT_AHEAD] * stride +
+                                 4 * pi;
               __builtin_prefetch (row, 1, 3);
               if (cj[s + SPLAT_AHEAD] + 1 < (long) h)
                 __builtin_prefetch (row + stride, 1, 3);
@@ -143,26 +159,29 @@ splat_rows (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
           const long j1 = wrap && cj[s] + 1 == (long) h ? 0 : cj[s] + 1;
           const float wx[2] = { 1 - tx[s], tx[s] };
           if (cj[s] >= row0 && cj[s] < row1)
-            splat_cells (splat + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s], value[s]);
+            splat_cells (base_of[s] + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s],
+                         value[s]);
           if (j1 >= row0 && j1 < row1)
-            splat_cells (splat + (gsize) j1 * stride, w, ci[s], i1, wx, ty[s], value[s]);
+            splat_cells (base_of[s] + (gsize) j1 * stride, w, ci[s], i1, wx, ty[s], value[s]);
         }
     }
 }
 
 void
-wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
-              const WgParticle *particles, guint count)
+wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, guint h, double dx,
+              double dy, gboolean wrap, const WgParticle *particles, guint count)
 {
   /* Each thread clears and adds the corners in its band of rows, going
    * through all the particles in order: every cell sums in particle order. */
-  const gsize stride = wg_splat_row_stride (w);
+  const gsize stride = wg_splat_row_stride (w), size = wg_splat_size (w, h);
 #pragma omp parallel
   {
     const int n = omp_get_num_threads (), t = omp_get_thread_num ();
     const long row0 = (long) h * t / n, row1 = (long) h * (t + 1) / n;
-    memset (splat + (gsize) row0 * stride, 0, sizeof (float) * stride * (row1 - row0));
-    splat_rows (splat, w, h, dx, dy, wrap, particles, count, row0, row1);
+    for (guint b = 0; b < n_buckets; b++)
+      memset (splat + b * size + (gsize) row0 * stride, 0,
+              sizeof (float) * stride * (row1 - row0));
+    splat_rows (splat, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles, count, row0, row1);
   }
 }
 
@@ -248,56 +267,62 @@ taps_sum (float *restrict o, const float *const *in, const float *c, int taps, l
     }
 }
 
-/* One thread's state: the window of splat rows as per-channel rows, and
- * the buffers of one output row. */
+/* One bucket's window of splat rows, as per-channel rows. */
 typedef struct {
   const WgSplatKernel *k;
-  const float *splat;
+  const float *splat; /* the bucket's splat */
+  guint n_slots;      /* 2 ry + 1 */
+  long *tag;          /* the virtual row (j − b) each slot holds, or G_MINLONG */
+  long *real;         /* its grid row, or -1 beyond an open edge */
+  float *slots;       /* n_slots × WG_SPLAT_CHANNELS rows of w floats */
+} Window;
+
+/* One thread's state: a window per bucket, and the buffers of one output
+ * row. */
+typedef struct {
   long w, h;
   int edges;
-  guint n_slots;  /* 2 ry + 1 */
-  long *tag;      /* the virtual row (j − b) each slot holds, or G_MINLONG */
-  long *real;     /* its grid row, or -1 beyond an open edge */
-  float *slots;   /* n_slots × WG_SPLAT_CHANNELS rows of w floats */
-  float *pad;     /* w + 2 rx: one term's column pass and the cells beyond its ends */
-  float *acc;     /* 3 × w: the output row's channels */
+  guint n_buckets;
+  Window window[WG_SPLAT_MAX_BUCKETS];
+  float *pad;  /* w + 2 max rx: one term's column pass and the cells beyond its ends */
+  float *acc;  /* 3 × w: the output row's channels */
   const float **rows; /* 2 · max(rx, ry) + 1 tap pointers */
   float *coef;        /* their coefficients */
 } FilterRow;
 
-/* The slot of virtual row @v (a row index before wrapping or mirroring),
- * filled from the splat unless it holds v already. */
+/* The slot of virtual row @v (a row index before wrapping or mirroring) in
+ * @win, filled from the splat unless it holds v already. */
 static WG_HOT_KERNEL guint
-window_row (FilterRow *f, long v)
+window_row (const FilterRow *f, Window *win, long v)
 {
-  const guint s = (guint) wrap_index (v, f->n_slots);
-  if (f->tag[s] == v)
+  const guint s = (guint) wrap_index (v, win->n_slots);
+  if (win->tag[s] == v)
     return s;
-  f->tag[s] = v;
-  f->real[s] = axis_index (v, 0, f->h, f->edges);
-  if (f->real[s] < 0)
+  win->tag[s] = v;
+  win->real[s] = axis_index (v, 0, f->h, f->edges);
+  if (win->real[s] < 0)
     return s;
-  const float *in = f->splat + (gsize) f->real[s] * wg_splat_row_stride (f->w);
-  float *out = f->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
+  const float *in = win->splat + (gsize) win->real[s] * wg_splat_row_stride (f->w);
+  float *out = win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
   for (long i = 0; i < f->w; i++)
     for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
       out[c * f->w + i] = in[WG_SPLAT_CHANNELS * i + c];
   return s;
 }
 
-/* Output row @j: for each term in order, its column kernel over its splat
- * channel's rows around j (the cells' taps in order), then its row kernel
- * over that (taps in order), added to its output channel. With
- * @height_only the terms of Dx and Dy are left out (zero). */
+/* Adds bucket @win's terms at output row @j to the row's sums: for each
+ * term in order, its column kernel over its splat channel's rows around j
+ * (the cells' taps in order), then its row kernel over that (taps in
+ * order), added to its output channel. With @height_only the terms of Dx
+ * and Dy are left out. */
 static WG_HOT_KERNEL void
-filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only)
+filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
 {
-  const WgSplatKernel *k = f->k;
+  const WgSplatKernel *k = win->k;
   const long w = f->w, rx = k->rx, ry = k->ry;
   guint slot[2 * WG_SPLAT_MAX_CELLS + 1];
   for (long b = -ry; b <= ry; b++)
-    slot[b + ry] = window_row (f, j - b);
-  memset (f->acc, 0, 3 * sizeof (float) * w);
+    slot[b + ry] = window_row (f, win, j - b);
   for (guint t = 0; t < k->n_terms; t++)
     {
       const WgSplatTerm *term = &k->terms[t];
@@ -308,10 +333,10 @@ filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean heigh
       for (long b = -ry; b <= ry; b++)
         {
           const guint s = slot[b + ry];
-          if (f->real[s] < 0)
+          if (win->real[s] < 0)
             continue;
-          f->rows[taps] = f->slots + ((gsize) s * WG_SPLAT_CHANNELS + term->src) * w;
-          f->coef[taps++] = col[b + ry] * image_sign (term->src, f->real[s], j - b, f->edges);
+          f->rows[taps] = win->slots + ((gsize) s * WG_SPLAT_CHANNELS + term->src) * w;
+          f->coef[taps++] = col[b + ry] * image_sign (term->src, win->real[s], j - b, f->edges);
         }
       if (taps == 0)
         continue;
@@ -336,6 +361,16 @@ filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean heigh
         }
       taps_sum (f->acc + term->out * w, f->rows, f->coef, 2 * (int) rx + 1, w, TRUE);
     }
+}
+
+/* Output row @j: the buckets' terms in bucket order, then (λDx, λDy, h). */
+static void
+filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only)
+{
+  const long w = f->w;
+  memset (f->acc, 0, 3 * sizeof (float) * w);
+  for (guint b = 0; b < f->n_buckets; b++)
+    filter_bucket (f, &f->window[b], j, height_only);
   const float *dx = f->acc, *dy = f->acc + w, *hh = f->acc + 2 * w;
   for (long i = 0; i < w; i++)
     {
@@ -346,25 +381,47 @@ filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean heigh
 }
 
 void
-wg_splat_filter_cpu (float *out, const float *splat, guint w, guint h, int edges,
-                     const WgSplatKernel *k, float strength)
+wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets, const WgSplatKernel *kernels,
+                     guint w, guint h, int edges, float strength)
 {
-  const guint n_slots = 2 * k->ry + 1;
-  const gsize taps = 2 * MAX (k->rx, k->ry) + 1;
+  g_return_if_fail (n_buckets >= 1 && n_buckets <= WG_SPLAT_MAX_BUCKETS);
+  guint rx = 0, ry = 0, slots = 0;
+  for (guint b = 0; b < n_buckets; b++)
+    {
+      rx = MAX (rx, kernels[b].rx);
+      ry = MAX (ry, kernels[b].ry);
+      slots += 2 * kernels[b].ry + 1;
+    }
+  const gsize taps = 2 * MAX (rx, ry) + 1, row = WG_SPLAT_CHANNELS * (gsize) w;
   const gboolean height_only = strength == 0;
   /* Each thread a contiguous band of rows (static schedule), so that its
-   * window slides: one new splat row per output row. */
+   * windows slide: one new splat row per bucket and output row. */
 #pragma omp parallel
   {
-    g_autofree float *buffers =
-      g_new (float, (gsize) n_slots * WG_SPLAT_CHANNELS * w + w + 2 * k->rx + 3 * (gsize) w + taps);
-    g_autofree long *tags = g_new (long, 2 * (gsize) n_slots);
+    g_autofree float *buffers = g_new (float, slots * row + w + 2 * rx + 3 * (gsize) w + taps);
+    g_autofree long *tags = g_new (long, 2 * (gsize) slots);
     g_autofree const float **rows = g_new (const float *, taps);
-    for (guint s = 0; s < n_slots; s++)
-      tags[s] = G_MINLONG;
-    float *pad = buffers + (gsize) n_slots * WG_SPLAT_CHANNELS * w;
-    FilterRow f = { k,    splat, w,   h,          edges, n_slots, tags, tags + n_slots, buffers,
-                    pad, pad + w + 2 * k->rx, rows, pad + 4 * (gsize) w + 2 * k->rx };
+    FilterRow f = { w, h, edges, n_buckets };
+    float *next = buffers;
+    long *next_tag = tags;
+    for (guint b = 0; b < n_buckets; b++)
+      {
+        Window *win = &f.window[b];
+        win->k = &kernels[b];
+        win->splat = splat + b * wg_splat_size (w, h);
+        win->n_slots = 2 * kernels[b].ry + 1;
+        win->tag = next_tag;
+        win->real = next_tag + win->n_slots;
+        win->slots = next;
+        for (guint s = 0; s < win->n_slots; s++)
+          win->tag[s] = G_MINLONG;
+        next_tag += 2 * win->n_slots;
+        next += win->n_slots * row;
+      }
+    f.pad = next;
+    f.acc = f.pad + w + 2 * rx;
+    f.coef = f.acc + 3 * (gsize) w;
+    f.rows = rows;
 #pragma omp for schedule(static)
     for (long j = 0; j < (long) h; j++)
       filter_row (&f, j, out + 3 * (gsize) j * w, strength, height_only);

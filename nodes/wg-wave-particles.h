@@ -62,6 +62,8 @@ typedef enum { WG_SPLAT_FILTER_EXACT, WG_SPLAT_FILTER_SEPARABLE } WgSplatFilter;
  * wg_splat_kernel_clear().
  */
 #define WG_SPLAT_MAX_CELLS 64
+/* Radii one splat-filter buckets its particles by, at most. */
+#define WG_SPLAT_MAX_BUCKETS 8
 void wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy,
                            WgSplatFilter filter);
 /**
@@ -103,35 +105,41 @@ wg_splat_size (guint w, guint h)
 
 /**
  * wg_splat_cpu:
- * Clears @splat (wg_splat_size(@w, @h) floats, see wg_splat_row_stride();
- * cells of @dx × @dy m, cell (i, j) at (i dx, j dy)) and adds the @count
- * particles bilinearly: each particle's four channel values (A, A c²,
- * A c s, A s² of its amplitude and direction (c, s)) are shared among the
- * four cells around it by the bilinear weights (sum 1, centre of mass
- * kept). Cells beyond the edge wrap when @wrap, else are dropped;
+ * Clears @n_buckets splats (each wg_splat_size(@w, @h) floats, one after
+ * the other; see wg_splat_row_stride(); cells of @dx × @dy m, cell (i, j)
+ * at (i dx, j dy)) and adds the @count particles bilinearly into their
+ * bucket's: bucket b holds the particles whose radius exceeds b of the
+ * @n_buckets − 1 ascending @bounds. Each particle's four channel values
+ * (A, A c², A c s, A s² of its amplitude and direction (c, s)) are shared
+ * among the four cells around it by the bilinear weights (sum 1, centre of
+ * mass kept). Cells beyond the edge wrap when @wrap, else are dropped;
  * particles off the grid by more than 10⁹ cells (or not at a number) add
  * nothing. Each OpenMP thread clears and adds the corners in its band of
  * rows, going through the particles in order, so every cell sums in
  * particle order whatever the thread count. The direction's cosine and
  * sine come from wg-trig.h, as on the GPU. (nodes/wg-splat-cpu.c)
  */
-void wg_splat_cpu (float *splat, guint w, guint h, double dx, double dy, gboolean wrap,
-                   const WgParticle *particles, guint count);
+void wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, guint h,
+                   double dx, double dy, gboolean wrap, const WgParticle *particles,
+                   guint count);
 
 /**
  * wg_splat_filter_cpu:
- * @out (@w × @h cells of 3 floats: λDx, λDy, h) = @k applied to @splat
- * (wg_splat_cpu()'s), Dx and Dy scaled by −@strength (with @strength 0 their
- * terms are skipped: exactly zero), @edges a WG_SPLAT_EDGES_*
+ * @out (@w × @h cells of 3 floats: λDx, λDy, h) = the sum over the
+ * @n_buckets (1 to WG_SPLAT_MAX_BUCKETS) buckets of @kernels[b] applied to
+ * wg_splat_cpu()'s splat b, Dx and Dy scaled by −@strength (with @strength
+ * 0 their terms are skipped: exactly zero), @edges a WG_SPLAT_EDGES_*
  * (shaders/splat-filter.h). Row by row, each thread a band of rows: for
- * each term in order its column kernel (vertical taps over the splat rows
- * around the row, as the edges have them) into a row buffer, then its row
- * kernel over that buffer, added to the term's output channel. Each cell
- * sums its terms and taps in one fixed order: the result does not depend
- * on the thread count. Working set per thread: 2 ry + 1 splat rows, one
- * buffered row and three output rows. (nodes/wg-splat-cpu.c)
+ * each bucket and term in order, the term's column kernel (vertical taps
+ * over the splat rows around the row, as the edges have them) into a row
+ * buffer, then its row kernel over that buffer, added to the term's output
+ * channel. Each cell sums its terms and taps in one fixed order: the result
+ * does not depend on the thread count. Working set per thread: 2 ry + 1
+ * splat rows per bucket, one buffered row and three output rows.
+ * (nodes/wg-splat-cpu.c)
  */
-void wg_splat_filter_cpu (float *out, const float *splat, guint w, guint h, int edges,
-                          const WgSplatKernel *k, float strength);
+void wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets,
+                          const WgSplatKernel *kernels, guint w, guint h, int edges,
+                          float strength);
 
 G_END_DECLS

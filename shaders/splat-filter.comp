@@ -4,7 +4,8 @@
  * passes: SPLAT (one invocation per particle, bilinear weights added as
  * fixed-point integers), then for each term in turn ROWS (its row kernel)
  * and COLS (its column kernel, added to its output channel; the last term
- * scales Dx, Dy by −strength). */
+ * scales Dx, Dy by −strength). Particles are bucketed by radius: bucket b's
+ * splat follows bucket b − 1's, and a term's source x is b · 4 + channel. */
 #include "splat-filter.h"
 
 #define CHANNELS 4u
@@ -39,6 +40,10 @@ main ()
   if (k >= count)
     return;
   Particle q = p[k];
+  uint bucket = 0u;
+  for (uint b = 0u; b < u_n_bounds; b++)
+    bucket += q.radius > u_bounds[b / 4u][b % 4u] ? 1u : 0u;
+  uint first = bucket * CHANNELS * u_size.x * u_size.y;
   vec2 f = q.position * u_inv_spacing;
   vec2 f0 = floor (f), t = f - f0;
   vec2 sc = wg_sincos_turns (q.angle * 0.159154943091895335769);
@@ -54,7 +59,7 @@ main ()
         cell = ivec2 (wrap_index (cell.x, size.x), wrap_index (cell.y, size.y));
       else if (any (lessThan (cell, ivec2 (0))) || any (greaterThanEqual (cell, size)))
         continue;
-      uint base = CHANNELS * (uint (cell.y) * u_size.x + uint (cell.x));
+      uint base = first + CHANNELS * (uint (cell.y) * u_size.x + uint (cell.x));
       for (uint ch = 0u; ch < CHANNELS; ch++)
         atomicAdd (s[base + ch], int (round (weight * value[ch] * WG_SPLAT_FIXED_SCALE)));
     }
@@ -81,12 +86,13 @@ axis_index (int i, int d, int n)
 }
 
 /* A wall's image of a particle has its direction mirrored across the wall:
- * A c s changes sign. −1 for that channel read at k in place of virtual_k
- * beyond a wall. */
+ * A c s changes sign. −1 for that channel (of any bucket) read at k in
+ * place of virtual_k beyond a wall. */
 float
 image_sign (uint src, int k, int virtual_k)
 {
-  return src == uint (WG_SPLAT_CHANNEL_CS) && u_edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0 : 1.0;
+  return src % CHANNELS == uint (WG_SPLAT_CHANNEL_CS) && u_edges == WG_SPLAT_EDGES_WALLS &&
+         k != virtual_k ? -1.0 : 1.0;
 }
 
 #ifdef ROWS
@@ -100,13 +106,14 @@ main ()
   if (!wg_cell (p))
     return;
   uvec4 term = terms[u_term];
+  uint first = term.x / CHANNELS * CHANNELS * u_size.x * u_size.y, channel = term.x % CHANNELS;
   float sum = 0.0;
   for (int a = -u_rx; a <= u_rx; a++)
     {
       int c = axis_index (int (p.x), -a, int (u_size.x));
       if (c >= 0)
         sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
-               (float (s[CHANNELS * (p.y * u_size.x + uint (c)) + term.x]) /
+               (float (s[first + CHANNELS * (p.y * u_size.x + uint (c)) + channel]) /
                 WG_SPLAT_FIXED_SCALE);
     }
   tmp[p.y * u_size.x + p.x] = sum;

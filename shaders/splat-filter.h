@@ -15,7 +15,8 @@
 #define WG_SPLAT_EDGES_WRAP 1
 #define WG_SPLAT_EDGES_WALLS 2
 
-/* The splat channel A c s (nodes/wg-wave-particles.h: A, A c², A c s, A s²). */
+/* The splat channel A c s (nodes/wg-wave-particles.h: A, A c², A c s, A s²).
+ * A term's source is bucket · 4 + channel. */
 #define WG_SPLAT_CHANNEL_CS 2
 
 WG_UNIFORMS (SplatFilterUniforms)
@@ -28,4 +29,6 @@ WG_UNIFORMS (SplatFilterUniforms)
   WG_UINT (u_n_terms);
   WG_UINT (u_term);         /* the term this ROWS or COLS dispatch applies */
   WG_FLOAT (u_strength);    /* longitudinal strength s (Dx, Dy scaled by −s) */
+  WG_UINT (u_n_bounds);     /* radius buckets − 1 */
+  WG_VEC4_ARRAY (u_bounds, 2); /* radii between buckets, ascending (m): u_bounds[b / 4][b % 4] */
 };

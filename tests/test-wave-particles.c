@@ -115,7 +115,8 @@ splat_graph (guint n, double extent, double radius, double strength, gboolean wr
 }
 
 /* Direct sums at cell (i, j): eq. 2 for h, our eq. 4 (wg-wave-particles.c)
- * for (Dx, Dy), over the test's particles. */
+ * for (Dx, Dy), over the test's particles, with bumps of @radius (0: each
+ * particle's own). */
 static void
 direct_sum (double out[3], guint i, guint j, double dx, double radius, double strength)
 {
@@ -123,14 +124,15 @@ direct_sum (double out[3], guint i, guint j, double dx, double radius, double st
   for (guint k = 0; k < n_particles; k++)
     {
       const WgParticle *q = &particles[k];
+      const double r = radius > 0 ? radius : q->radius;
       double ddx = i * dx - q->x, ddy = j * dx - q->y;
       double rho = hypot (ddx, ddy);
-      if (rho >= radius)
+      if (rho >= r)
         continue;
-      double bump = q->amplitude * 0.5 * (cos (G_PI * rho / radius) + 1);
+      double bump = q->amplitude * 0.5 * (cos (G_PI * rho / r) + 1);
       double c = cos (q->angle), s = sin (q->angle);
       double along = rho > 0 ? (c * ddx + s * ddy) / rho : 0;
-      double hor = -strength * bump * along * sin (G_PI * rho / radius);
+      double hor = -strength * bump * along * sin (G_PI * rho / r);
       out[0] += hor * c;
       out[1] += hor * s;
       out[2] += bump;
@@ -392,14 +394,17 @@ eval_pair (WgPlan *p1, WgPlan *p2, float **a, float **b)
   return n1;
 }
 
-/* The same field for 1 and 3 threads, bit for bit. */
+/* The same field for 1 and 3 threads, bit for bit (two radius buckets). */
 static void
 test_threads (void)
 {
   const guint n = 64;
   const double lx = 16, radius = 1.1;
   random_particles (500, lx, radius);
+  for (guint k = 1; k < n_particles; k += 2)
+    particles[k].radius = 0.7f;
   g_autoptr (WgGraph) g = splat_graph (n, lx, radius, 1.5, TRUE);
+  g_assert_true (wg_graph_set_param_from_text (g, "splat", "radii", "[{\"radius\": 0.7}]", NULL));
   g_autoptr (WgPlan) one = wg_test_plan (g, 1);
   g_autoptr (WgPlan) three = wg_test_plan (g, 3);
   g_autofree float *a = NULL, *b = NULL;
@@ -489,8 +494,8 @@ test_buffer_state (void)
   g_assert_null (wg_buffer_particles (wg_plan_get_node_output (plan, "splat", "displacement")));
 }
 
-/* Particles of another radius are filtered with the node's, and its note
- * says how many (both backends: the set comes from the CPU). */
+/* Particles of another radius are filtered with the node's (one bucket),
+ * and its note says how many (both backends: the set comes from the CPU). */
 static void
 test_radius_note (void)
 {
@@ -503,8 +508,71 @@ test_radius_note (void)
   gboolean warning = FALSE;
   g_assert_cmpstr (wg_plan_get_node_note (plan, "splat", &warning), ==,
                    "2 of 10 particles have a radius other than 1.1 m and are filtered with it "
-                   "(one splat-filter per radius)");
+                   "(add their radii to `radii`)");
   g_assert_true (warning);
+}
+
+/* Particles of three radii on cells, with the radii as buckets: the field
+ * is the direct sum of each particle's own bump (eq. 2, 4) to ≤ 1e-6 of its
+ * peak, and no note; with one bucket the other radii's bumps are wrong and
+ * the note counts them. Buckets too close, or too small for the grid, are
+ * refused where they are set. */
+static void
+test_buckets (void)
+{
+  const guint n = 64;
+  const double lx = 16, dx = lx / n, radii[] = { 1.1, 0.6, 2.0 };
+  GRand *rand = g_rand_new_with_seed (5);
+  n_particles = 60;
+  for (guint k = 0; k < n_particles; k++)
+    particles[k] = particle (dx * g_rand_int_range (rand, 10, 54),
+                             dx * g_rand_int_range (rand, 10, 54),
+                             g_rand_double_range (rand, 0, 2 * G_PI),
+                             g_rand_double_range (rand, -0.05, 0.1), radii[k % 3]);
+  g_rand_free (rand);
+  double worst[2], peak = 0;
+  for (int bucketed = 0; bucketed < 2; bucketed++)
+    {
+      g_autoptr (WgGraph) g = splat_graph (n, lx, radii[0], 0.8, FALSE);
+      if (bucketed)
+        g_assert_true (wg_graph_set_param_from_text (
+          g, "splat", "radii", "[{\"radius\": 2}, {\"radius\": 0.6}]", NULL));
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+      const float *d = wg_test_eval (plan, 0, "splat:displacement");
+      worst[bucketed] = worst_vs_direct (d, n, dx, 0, 0.8);
+      for (guint c = 0; c < 3 * n * n; c++)
+        peak = MAX (peak, fabs (d[c]));
+      gboolean warning = FALSE;
+      const char *note = wg_plan_get_node_note (plan, "splat", &warning);
+      g_test_message ("%s: max |field − direct sum| = %.3g, note: %s",
+                      bucketed ? "radii 0.6, 1.1, 2 m" : "radius 1.1 m only", worst[bucketed],
+                      note ? note : "none");
+      if (bucketed)
+        g_assert_null (note);
+      else
+        g_assert_cmpstr (note, ==, "40 of 60 particles have a radius other than 1.1 m and are "
+                                   "filtered with it (add their radii to `radii`)");
+    }
+  g_assert_cmpfloat (worst[1], <=, 1e-6 * peak);
+  g_assert_cmpfloat (worst[0], >, 0.1 * peak);
+
+  static const char *const refused[][2] = {
+    { "[{\"radius\": 1.1005}]", "nodes[1] (\"splat\").params.radii: 1.1 m and 1.1005 m are "
+                                 "within 0.1% of each other: one bucket is enough" },
+    { "[{\"radius\": 0.5}, {\"radius\": 0.1}]",
+      "nodes[1] (\"splat\").params.radii: [1].radius: 0.1 m is 0.4 cells of the grid (0.25 × "
+      "0.25 m cells); the bump needs 1 to 64" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (refused); k++)
+    {
+      g_autoptr (WgGraph) g = splat_graph (n, lx, radii[0], 0.8, FALSE);
+      g_assert_true (wg_graph_set_param_from_text (g, "splat", "radii", refused[k][0], NULL));
+      WgPlanOptions o = { .backend = wg_test_backend, .threads = 1 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
+      g_assert_null (plan);
+      g_assert_cmpstr (error->message, ==, refused[k][1]);
+    }
 }
 
 /* A radius the grid cannot carry is refused where it is set. */
@@ -535,6 +603,7 @@ main (int argc, char **argv)
   wg_test_add_both ("splat-filter", "walls", test_walls);
   wg_test_add_both ("splat-filter", "separable", test_separable);
   wg_test_add_both ("splat-filter", "height-only", test_height_only);
+  wg_test_add_both ("splat-filter", "buckets", test_buckets);
   wg_test_add_both ("splat-filter", "buffer-state", test_buffer_state);
   wg_test_add_both ("splat-filter", "radius-refused", test_radius_refused);
   wg_test_add_both ("splat-filter", "radius-note", test_radius_note);
