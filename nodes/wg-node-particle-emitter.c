@@ -58,7 +58,7 @@ enum {
 enum { SPEED_GROUP, SPEED_PHASE };
 
 typedef struct {
-  double x, y, time, volume;
+  double x, y, time, volume, radius;
 } Drop;
 
 typedef struct {
@@ -88,13 +88,16 @@ static const WgParamSpec drop_fields[] = {
     .offset = offsetof (Drop, time) },
   { "volume", .type = WG_PARAM_FLOAT, .unit = "m³", .default_value = NAN, .min = -1e6,
     .max = 1e6, .offset = offsetof (Drop, volume) },
+  { "radius", .type = WG_PARAM_FLOAT, .unit = "m", .default_value = 0, .min = 0, .max = 1e4,
+    .offset = offsetof (Drop, radius) },
 };
 
 static const WgParamSpec params[N_PARAMS] = {
   [P_DROPS] = { "drops", "Drops", WG_PARAM_LIST, "",
-                "Impulses, up to 256 of {\"x\": m, \"y\": m, \"time\": s, \"volume\": m³}: "
-                "at its time each becomes a ring of particles carrying its volume "
-                "(negative: a depression)",
+                "Impulses, up to 256 of {\"x\": m, \"y\": m, \"time\": s, \"volume\": m³, "
+                "\"radius\": m}: at its time each becomes a ring of particles carrying its "
+                "volume (negative: a depression), of its radius (0 or absent: the node's); at "
+                "most 8 radii in all, each moving at its own speed",
                 .default_string = "[{\"x\": 8, \"y\": 8, \"time\": 0, \"volume\": 0.05}]",
                 .min = 0, .max = 256, .fields = drop_fields, .n_fields = G_N_ELEMENTS (drop_fields),
                 .record_size = sizeof (Drop), .offset = OFFSET (drops) },
@@ -102,8 +105,9 @@ static const WgParamSpec params[N_PARAMS] = {
                "Particles a drop starts with, evenly spaced in angle (dispersion 2π/n)", 8, 3,
                4096, 3, 64, .offset = OFFSET (ring) },
   [P_RADIUS] = { "radius", "Particle radius", WG_PARAM_FLOAT, "m",
-                 "Radius r of every particle's bump; its wavelength is 2r (link splat-filter "
-                 "with the same radius)",
+                 "Radius r of the particles' bumps (the drops' unless they give theirs, and "
+                 "the wakes'); wavelength 2r. Give splat-filter the same radius, and the "
+                 "drops' other radii as its `radii`",
                  0.25, 1e-4, 1e4, 0.01, 5, .offset = OFFSET (radius) },
   [P_SPEED] = { "speed", "Speed", WG_PARAM_ENUM, "",
                 "group: particles move at the group speed of λ = 2r (where a packet's "
@@ -230,36 +234,74 @@ emitter_prepare (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
-/* The step's motion for a step of @dt s. */
-static WgParticleMotion
-emitter_motion (WgNodeContext *ctx, double dt, double *speed)
+/* The radius of drop @d's particles. */
+static double
+drop_radius (const EmitterParams *p, const Drop *d)
+{
+  return d->radius > 0 ? d->radius : p->radius;
+}
+
+/* The step's motion for a step of @dt s: the node's radius first in its
+ * table of radii, then the drops' other radii; FALSE past
+ * WG_PARTICLE_MAX_RADII of them. @speed: the node's radius' speed. */
+static gboolean
+emitter_motion (WgNodeContext *ctx, double dt, double *speed, WgParticleMotion *m,
+                GError **error)
 {
   const EmitterParams *p = wg_ctx_params (ctx);
   const WgSettings *s = wg_ctx_settings (ctx);
   *speed = particle_speed (p->radius, p->depth, p->gravity, p->speed == SPEED_GROUP);
-  return (WgParticleMotion) {
-    .step = (float) (*speed * dt),
+  *m = (WgParticleMotion) {
+    .n_radii = 1,
+    .radius = { (float) p->radius },
+    .step = { (float) (*speed * dt) },
     .low = p->walls ? 0.0f : -INFINITY,
     .wall_x = p->walls ? (float) (s->extent[0] * (s->grid[0] - 1) / s->grid[0]) : INFINITY,
     .wall_y = p->walls ? (float) (s->extent[1] * (s->grid[1] - 1) / s->grid[1]) : INFINITY,
-    .split = (float) (p->threshold * p->radius),
+    .threshold = (float) p->threshold,
     .min_amplitude = (float) p->min_amplitude,
   };
+  for (guint k = 1; k < WG_PARTICLE_MAX_RADII; k++)
+    m->radius[k] = NAN;
+  const Drop *drops = p->drops.items;
+  for (gsize d = 0; d < p->drops.n; d++)
+    {
+      const float r = (float) drop_radius (p, &drops[d]);
+      guint k = 0;
+      while (k < m->n_radii && m->radius[k] != r)
+        k++;
+      if (k < m->n_radii)
+        continue;
+      if (k == WG_PARTICLE_MAX_RADII)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_DROPS,
+                        "[%" G_GSIZE_FORMAT "].radius: %g m is the %dth particle radius; "
+                        "the step moves at most %d", d, r, WG_PARTICLE_MAX_RADII + 1,
+                        WG_PARTICLE_MAX_RADII);
+          return FALSE;
+        }
+      m->radius[k] = r;
+      m->step[k] = (float) (particle_speed (r, p->depth, p->gravity, p->speed == SPEED_GROUP) * dt);
+      m->n_radii++;
+    }
+  return TRUE;
 }
 
 /* Stages the rings of the drops whose time falls in (t − dt, t], each
- * particle advanced by c (t − T) (walls included). */
+ * particle advanced by c(r) (t − T) (walls included), r its drop's. */
 static void
-stage_drops (WgNodeContext *ctx, GArray *stage, const WgParticleMotion *motion, double speed)
+stage_drops (WgNodeContext *ctx, GArray *stage, const WgParticleMotion *motion)
 {
   const EmitterParams *p = wg_ctx_params (ctx);
-  const double t = wg_ctx_time (ctx), dt = wg_ctx_dt (ctx), r = p->radius;
+  const double t = wg_ctx_time (ctx), dt = wg_ctx_dt (ctx);
   const Drop *drops = p->drops.items;
-  const double amplitude_per_volume = 1.0 / (p->ring * wg_bump_volume (r));
   for (gsize d = 0; d < p->drops.n; d++)
     {
       if (!(drops[d].time > t - dt && drops[d].time <= t))
         continue;
+      const double r = drop_radius (p, &drops[d]);
+      const double amplitude_per_volume = 1.0 / (p->ring * wg_bump_volume (r));
+      const double speed = particle_speed (r, p->depth, p->gravity, p->speed == SPEED_GROUP);
       WgParticle *ring = wg_particle_stage_reserve (stage, (guint) p->ring);
       const float x = (float) drops[d].x, y = (float) drops[d].y;
       for (int k = 0; k < p->ring; k++)
@@ -305,9 +347,10 @@ static gboolean
 begin_step (WgNodeContext *ctx, EmitterState *st, double *c, WgParticleMotion *motion,
             GError **error)
 {
-  *motion = emitter_motion (ctx, wg_ctx_dt (ctx), c);
+  if (!emitter_motion (ctx, wg_ctx_dt (ctx), c, motion, error))
+    return FALSE;
   g_array_set_size (st->stage, 0);
-  stage_drops (ctx, st->stage, motion, *c);
+  stage_drops (ctx, st->stage, motion);
   return stage_bodies (ctx, st->stage, error);
 }
 
@@ -393,13 +436,18 @@ emitter_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_kernel_dispatch (&st->passes[PASS_BEGIN], NULL, 1, 1, 1);
   glMemoryBarrier (GL_COMMAND_BARRIER_BIT);
   ParticleStepUniforms u = {
-    .u_step = m.step,
+    .u_n_radii = m.n_radii,
     .u_low = m.low,
     .u_wall_x = m.wall_x,
     .u_wall_y = m.wall_y,
-    .u_split = m.split,
+    .u_threshold = m.threshold,
     .u_min_amplitude = m.min_amplitude,
   };
+  for (guint k = 0; k < m.n_radii; k++)
+    {
+      u.u_radii[k / 4][k % 4] = m.radius[k];
+      u.u_steps[k / 4][k % 4] = m.step[k];
+    }
   WgGpuKernel *step = &st->passes[mask ? PASS_STEP_OBSTACLES : PASS_STEP];
   if (mask)
     {

@@ -216,14 +216,17 @@ fate_live (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion
 {
   /* Two loops over the block (in cache), each vectorised: GCC gives up on
    * one doing it all ("control flow in loop"). */
-  const gint32 split2 = float_bits (m->split * m->split);
   for (gsize k = 0; k < n; k++)
-    fate[k] = (guint8) ((float_bits (p[k].dispersion * p[k].dispersion *
-                                     wg_particle_radius2 (&p[k])) > split2) << 3);
+    {
+      const float split = m->threshold * p[k].radius;
+      fate[k] = (guint8) ((float_bits (p[k].dispersion * p[k].dispersion *
+                                       wg_particle_radius2 (&p[k])) >
+                           float_bits (split * split)) << 3);
+    }
   guint64 sum = 0;
   for (gsize k = 0; k < n; k++)
     {
-      wg_particle_advance (&p[k], m->step, m);
+      wg_particle_advance (&p[k], wg_particle_step_of (m, p[k].radius), m);
       const guint count = wg_particle_split_count (&p[k], m);
       fate[k] = count == 0 ? DEAD : (guint8) (fate[k] | wg_particle_generations (count));
       sum += count;

@@ -27,20 +27,27 @@ G_BEGIN_DECLS
  * it, the rest waits for the next step. */
 #define WG_PARTICLE_MAX_GENERATIONS 6
 
+/* Particle radii one step moves at their own speeds, at most. */
+#define WG_PARTICLE_MAX_RADII 8
+
 /**
  * WgParticleMotion:
- * What moves a set in a step: @step = c dt (m) for live particles; walls at
- * x = @low, x = @wall_x, y = @low, y = @wall_y (@low 0 in a pool; without
- * walls −∞, +∞, +∞, so that the loops have no branch); subdivision when
- * δ |x − o| > @split (m: threshold × r, eq. 5); deletion when |A| <
- * @min_amplitude (m); @obstacles, when not NULL, an obstacle mask (1
- * water, 0 solid, clamped outside its grid) that live particles reflect
- * off (wg_particle_reflect_obstacle()).
+ * What moves a set in a step: @step[k] = c(r) dt (m) for live particles
+ * of radius @radius[k] (k < @n_radii, NAN past them; a particle of a
+ * radius not in the table moves by @step[0]); walls at x = @low, x = @wall_x, y = @low,
+ * y = @wall_y (@low 0 in a pool; without walls −∞, +∞, +∞, so that the
+ * loops have no branch); subdivision when δ |x − o| > @threshold · r
+ * (m, eq. 5, r the particle's radius); deletion when |A| < @min_amplitude
+ * (m); @obstacles, when not NULL, an obstacle mask (1 water, 0 solid,
+ * clamped outside its grid) that live particles reflect off
+ * (wg_particle_reflect_obstacle()).
  */
 typedef struct {
-  float step;
+  guint n_radii;
+  float radius[WG_PARTICLE_MAX_RADII];
+  float step[WG_PARTICLE_MAX_RADII];
   float low, wall_x, wall_y;
-  float split;
+  float threshold;
   float min_amplitude;
   const WgResampler *obstacles;
 } WgParticleMotion;
@@ -144,6 +151,19 @@ wg_particle_advance (WgParticle *q, float step, const WgParticleMotion *m)
   q->origin_y = oy;
 }
 
+/* @m's step for a particle of radius @r: exact float matches in the
+ * table, branch-free over the whole table (a constant count, so that the
+ * step's loops vectorise; entries past n_radii hold NAN, which matches no
+ * radius). The GPU repeats it. */
+static inline float
+wg_particle_step_of (const WgParticleMotion *m, float r)
+{
+  float step = m->step[0];
+  for (guint k = 1; k < WG_PARTICLE_MAX_RADII; k++)
+    step = wg_particle_select (r == m->radius[k], m->step[k], step);
+  return step;
+}
+
 /* Squared distance of @q from its origin (m²). */
 static inline float
 wg_particle_radius2 (const WgParticle *q)
@@ -155,8 +175,8 @@ wg_particle_radius2 (const WgParticle *q)
  * wg_particle_split_count:
  * How many particles @q becomes this step: 0 when |A| < min_amplitude, else
  * 3^g with g the subdivisions eq. 5 asks for, the number of i in 0 … 5
- * with δ² |x − o|² > (3^i · split)² (after g of them δ / 3^g · |x − o| ≤
- * split). Branch-free (comparisons, no loop, no square root): the same on
+ * with δ² |x − o|² > (3^i · split)², split = threshold · r (after g of them
+ * δ / 3^g · |x − o| ≤ split). Branch-free (comparisons, no loop, no square root): the same on
  * the GPU.
  */
 static inline guint
@@ -164,7 +184,7 @@ wg_particle_split_count (const WgParticle *q, const WgParticleMotion *m)
 {
   const float spread2 = q->dispersion * q->dispersion * wg_particle_radius2 (q);
   guint n = 1;
-  float limit = m->split;
+  float limit = m->threshold * q->radius;
   for (int i = 0; i < WG_PARTICLE_MAX_GENERATIONS; i++, limit *= 3)
     n *= spread2 > limit * limit ? 3 : 1;
   return fabsf (q->amplitude) < m->min_amplitude ? 0 : n;

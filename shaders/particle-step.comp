@@ -75,12 +75,23 @@ radius2 (Particle q)
   return d.x * d.x + d.y * d.y;
 }
 
+/* wg_particle_step_of(). */
+float
+step_of (float r)
+{
+  float step = u_steps[0].x;
+  for (uint k = 1u; k < u_n_radii; k++)
+    step = r == u_radii[k / 4u][k % 4u] ? u_steps[k / 4u][k % 4u] : step;
+  return step;
+}
+
 /* wg_particle_advance(). */
 Particle
 advance (Particle q)
 {
   vec2 sc = wg_sincos_turns (q.angle * INV_TWO_PI);
-  float x = q.position.x + u_step * sc.y, y = q.position.y + u_step * sc.x;
+  float step = step_of (q.radius);
+  float x = q.position.x + step * sc.y, y = q.position.y + step * sc.x;
   float ox = q.origin.x, oy = q.origin.y;
   bool lo_x = x < u_low, hi_x = x > u_wall_x, lo_y = y < u_low, hi_y = y > u_wall_y;
   bool mx = lo_x || hi_x, my = lo_y || hi_y, hit = mx || my;
@@ -239,7 +250,7 @@ split_count (Particle q)
 {
   float spread2 = q.dispersion * q.dispersion * radius2 (q);
   uint n = 1u;
-  float limit = u_split;
+  float limit = u_threshold * q.radius;
   for (int i = 0; i < 6; i++, limit *= 3.0)
     n *= spread2 > limit * limit ? 3u : 1u;
   return abs (q.amplitude) < u_min_amplitude ? 0u : n;
@@ -271,7 +282,8 @@ main ()
       q = src.p[k];
       /* It needed subdividing before the step: a subdivision of it was
        * skipped (and counted) in an earlier one. */
-      skipped = q.dispersion * q.dispersion * radius2 (q) > u_split * u_split;
+      float split = u_threshold * q.radius;
+      skipped = q.dispersion * q.dispersion * radius2 (q) > split * split;
       vec2 p0 = q.position;
       q = advance (q);
 #ifdef OBSTACLES

@@ -28,11 +28,13 @@
 
 WG_UNIFORMS (ParticleStepUniforms)
 {
-  WG_FLOAT (u_step);           /* c dt (m) for live particles */
+  WG_VEC4_ARRAY (u_radii, 2);  /* the radii with a step of their own (m): [k / 4][k % 4] */
+  WG_VEC4_ARRAY (u_steps, 2);  /* c(r) dt (m) for live particles of each; others: k = 0's */
+  WG_UINT (u_n_radii);
   WG_FLOAT (u_low);            /* walls at x = u_low, u_wall_x, y = u_low, u_wall_y (m); */
   WG_FLOAT (u_wall_x);         /* none: −∞, +∞, +∞ */
   WG_FLOAT (u_wall_y);
-  WG_FLOAT (u_split);          /* subdivide past δ |x − o| > u_split (m) */
+  WG_FLOAT (u_threshold);      /* subdivide past δ |x − o| > u_threshold · r (m) */
   WG_FLOAT (u_min_amplitude);  /* delete below |A| (m) */
   WG_UINT (u_n_staged);        /* STEP: 0 steps the live set, n > 0 appends n staged ones */
   WG_UINT (u_pad);

@@ -137,6 +137,69 @@ test_shallow_speeds (void)
   g_assert_cmpfloat (group, <, 0.9 * phase);
 }
 
+/* Drops of three radii (the node's 1 m, 0.5 m and 2 m) in deep water:
+ * after 10 s each ring is c_g(r) t from its drop within 2%, every particle
+ * keeps its drop's radius and satisfies eq. 5 with it (δ |x − o| ≤
+ * threshold · r), each ring's Σ A is its volume / (4 V(r)); splat-filter
+ * with the radii as buckets has nothing to say. A ninth radius is refused
+ * at the drop that brings it. */
+static void
+test_radii (void)
+{
+  const double radius[] = { 1.0, 0.5, 2.0 }, cx[] = { 16, 46, 30 }, cy[] = { 16, 20, 44 };
+  g_autoptr (WgGraph) g = drop_graph ("[{\"x\": 16, \"y\": 16, \"volume\": 0.1}, "
+                                      "{\"x\": 46, \"y\": 20, \"volume\": 0.1, \"radius\": 0.5}, "
+                                      "{\"x\": 30, \"y\": 44, \"volume\": -0.1, \"radius\": 2}]",
+                                      "walls=false", "min_amplitude=0");
+  g_assert_true (wg_graph_set_param_from_text (g, "splat", "radii",
+                                               "[{\"radius\": 0.5}, {\"radius\": 2}]", NULL));
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
+  const gint64 frames = 100;
+  const WgParticleSet *set = run_frames (plan, 0, frames);
+  double sum_a[3] = { 0 }, worst[3] = { 0 };
+  guint count[3] = { 0 };
+  for (guint k = 0; k < set->count; k++)
+    {
+      const WgParticle *q = &set->particles[k];
+      guint d = 0;
+      while (d < 3 && q->radius != (float) radius[d])
+        d++;
+      g_assert_cmpuint (d, <, 3);
+      const double c = deep_group_speed (radius[d]), dist = hypot (q->x - cx[d], q->y - cy[d]);
+      worst[d] = MAX (worst[d], fabs (dist - c * frames / 10.0) / (c * frames / 10.0));
+      g_assert_cmpfloat (q->dispersion * dist, <=, 0.5 * radius[d] * (1 + 1e-5));
+      sum_a[d] += q->amplitude;
+      count[d]++;
+    }
+  for (guint d = 0; d < 3; d++)
+    {
+      const double volume = d == 2 ? -0.1 : 0.1;
+      const double emitted = volume / (radius[d] * radius[d] * (G_PI / 2 - 2 / G_PI));
+      g_test_message ("r = %g m: %u particles, ring within %.2g%% of c_g(r) t = %.3f m, Σ A = "
+                      "%.9g (emitted %.9g)", radius[d], count[d], 100 * worst[d],
+                      deep_group_speed (radius[d]) * frames / 10.0, sum_a[d], emitted);
+      g_assert_cmpuint (count[d], >, 4);
+      g_assert_cmpfloat (worst[d], <=, 0.02);
+      g_assert_cmpfloat (fabs (sum_a[d] - emitted), <=, 1e-5 * fabs (emitted));
+    }
+  wg_test_eval (plan, frames + 1, "splat:displacement");
+  g_assert_null (wg_plan_get_node_note (plan, "splat", NULL));
+
+  g_autoptr (GString) drops = g_string_new ("[");
+  for (int k = 0; k < 9; k++)
+    g_string_append_printf (drops, "%s{\"x\": 8, \"y\": 8, \"volume\": 0.1, \"radius\": %g}",
+                            k ? ", " : "", 1 + 0.25 * k);
+  g_string_append (drops, "]");
+  g_autoptr (WgGraph) many = emitter_graph (drops->str, "walls=false", "min_amplitude=0");
+  WgPlanOptions o = { .backend = wg_test_backend, .threads = 1 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgPlan) refused = wg_plan_new (many, &o, &error);
+  g_assert_nonnull (refused);
+  g_assert_false (wg_plan_evaluate (refused, 0, &error));
+  g_assert_cmpstr (error->message, ==, "nodes[0] (\"drop\").params.drops: [8].radius: 3 m is the "
+                                       "9th particle radius; the step moves at most 8");
+}
+
 /* Σ A through subdivisions at every step, within 1e-5. */
 static void
 test_conservation (void)
@@ -388,6 +451,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   wg_test_add_both ("particle-emitter", "ring", test_ring);
   wg_test_add_both ("particle-emitter", "shallow-speeds", test_shallow_speeds);
+  wg_test_add_both ("particle-emitter", "radii", test_radii);
   wg_test_add_both ("particle-emitter", "conservation", test_conservation);
   g_test_add_func ("/particle-emitter/reflection", test_reflection);
   wg_test_add_both ("particle-emitter", "overflow", test_overflow);
