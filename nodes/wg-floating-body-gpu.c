@@ -59,7 +59,7 @@ wg_floating_gpu_clear (WgFloatingGpu *g)
 }
 
 gboolean
-wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
+wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, GLuint velocity, const WgWater *water,
                         const WgFluid *fluid, const WgBodyState *states, float *sums,
                         GError **error)
 {
@@ -75,7 +75,7 @@ wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
       }
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, g->states);
   glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 16 * g->n * sizeof (float), g->staging);
-  const FloatingUniforms u = {
+  FloatingUniforms u = {
     .u_size = { surface ? water->w : 0, water->h },
     .u_cell = { (float) water->dx, (float) water->dy },
     .u_channels = water->ch,
@@ -85,6 +85,14 @@ wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
     .u_drag = (float) fluid->drag,
     .u_lift = (float) fluid->lift,
   };
+  if (velocity && water->velocity)
+    {
+      u.u_vsize[0] = water->velocity->w;
+      u.u_vsize[1] = water->velocity->h;
+      u.u_vcell[0] = (float) water->velocity->dx;
+      u.u_vcell[1] = (float) water->velocity->dy;
+      u.u_vchannels = water->velocity->ch;
+    }
   /* A calm sea binds the vertices as a stand-in surface nobody reads. */
   wg_gpu_bind (0, surface ? surface : g->vertices);
   wg_gpu_bind (1, g->vertices);
@@ -92,6 +100,7 @@ wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
   wg_gpu_bind (3, g->ranges);
   wg_gpu_bind (4, g->states);
   wg_gpu_bind (5, g->sums);
+  wg_gpu_bind (6, velocity ? velocity : g->vertices);
   wg_gpu_kernel_dispatch (&g->kernel, &u, g->n, 1, 1);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, g->sums);
   glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 8 * g->n * sizeof (float), sums);

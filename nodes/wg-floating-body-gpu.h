@@ -30,9 +30,12 @@ void wg_floating_gpu_clear (WgFloatingGpu *g);
  * wg_body_forces() without gravity for every body at @states on the GPU:
  * into @sums 8 floats a body, force (N) and submerged volume (m³), then
  * torque (N m) and 0. @surface: the water's storage buffer laid out as
- * @water says (its data unused), 0 for calm water. Errors: a GL error.
+ * @water says (its data unused), 0 for calm water; @velocity: the water's
+ * velocity field's laid out as @water->velocity says, 0 for water at rest.
+ * Errors: a GL error.
  */
-gboolean wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, const WgWater *water,
+gboolean wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, GLuint velocity,
+                                 const WgWater *water,
                                  const WgFluid *fluid, const WgBodyState *states, float *sums,
                                  GError **error);
 

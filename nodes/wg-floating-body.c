@@ -2,8 +2,10 @@
  * their waterline contour (papers/004 §4.3, after Yuksel et al. 2007).
  *
  * Forces on each submerged piece of hull (area A, outward normal n,
- * centroid velocity u relative to the water, which is taken at rest
- * horizontally: its motion reaches the body through the heights):
+ * centroid velocity u relative to the water: the velocity of the water's
+ * surface point above the centroid when a velocity field is given, not
+ * decayed with depth; else the water at rest, whose motion then reaches
+ * the body through the heights only):
  * - hydrostatic pressure ρ g d (d the depth below the local surface),
  *   integrated exactly over the piece (wg_body_forces());
  * - drag, on the pieces facing the flow (n·û > 0), of their area seen by
@@ -288,26 +290,46 @@ water_sample (const WgWater *w, double x, double y, guint c0, guint n, double *o
     }
 }
 
+/* The rest position (@x0, @y0) of the surface point that lands on (x, y):
+ * x₀ ← x − D_xy(x₀) four times for a displacement, else (x, y). */
+static void
+rest_position (const WgWater *water, double x, double y, double *x0, double *y0)
+{
+  *x0 = x, *y0 = y;
+  if (water->data == NULL || water->ch < 3)
+    return;
+  for (int it = 0; it < 4; it++)
+    {
+      double d[2];
+      water_sample (water, *x0, *y0, 0, 2, d);
+      *x0 = x - d[0], *y0 = y - d[1];
+    }
+}
+
 double
 wg_water_height (const WgWater *water, double x, double y)
 {
   if (water == NULL || water->data == NULL)
     return 0;
-  double h;
-  if (water->ch < 3)
-    {
-      water_sample (water, x, y, 0, 1, &h);
-      return h;
-    }
-  double x0 = x, y0 = y;
-  for (int it = 0; it < 4; it++)
-    {
-      double d[2];
-      water_sample (water, x0, y0, 0, 2, d);
-      x0 = x - d[0], y0 = y - d[1];
-    }
-  water_sample (water, x0, y0, 2, 1, &h);
+  double h, x0, y0;
+  rest_position (water, x, y, &x0, &y0);
+  water_sample (water, x0, y0, water->ch < 3 ? 0 : 2, 1, &h);
   return h;
+}
+
+void
+wg_water_velocity (const WgWater *water, double x, double y, double v[3])
+{
+  v[0] = v[1] = v[2] = 0;
+  if (water == NULL || water->velocity == NULL || water->velocity->data == NULL)
+    return;
+  double x0, y0;
+  rest_position (water, x, y, &x0, &y0);
+  const WgWater *field = water->velocity;
+  if (field->ch >= 3)
+    water_sample (field, x0, y0, 0, 3, v);
+  else
+    water_sample (field, x0, y0, 0, 1, v + 2);
 }
 
 /* ---- forces ------------------------------------------------------------ */
@@ -380,8 +402,8 @@ typedef struct {
 /* Adds the pressure, drag and lift on triangle (a, b, c) (offsets from the
  * centre of mass, depths da, db, dc ≥ 0). */
 static void
-add_piece (const double *r[3], const double d[3], const WgBodyState *s, const WgFluid *f,
-           Sums *sum)
+add_piece (const double *r[3], const double d[3], const WgBodyState *s, const WgWater *water,
+           const WgFluid *f, Sums *sum)
 {
   double e1[3], e2[3], area[3];
   for (int k = 0; k < 3; k++)
@@ -409,10 +431,11 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
 
   if (f->drag == 0 && f->lift == 0)
     return;
-  double u[3];
+  double u[3], current[3];
   cross (s->w, centroid, u);
+  wg_water_velocity (water, s->x[0] + centroid[0], s->x[1] + centroid[1], current);
   for (int k = 0; k < 3; k++)
-    u[k] += s->v[k];
+    u[k] += s->v[k] - current[k];
   const double speed = sqrt (dot (u, u));
   if (!(speed > 0))
     return;
@@ -458,7 +481,7 @@ wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater *wat
         {
           const double *piece[3] = { pr[0], pr[k], pr[k + 1] };
           const double piece_d[3] = { pd[0], pd[k], pd[k + 1] };
-          add_piece (piece, piece_d, state, fluid, &sum);
+          add_piece (piece, piece_d, state, water, fluid, &sum);
         }
     }
   memcpy (force, sum.force, sizeof sum.force);

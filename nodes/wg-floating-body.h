@@ -75,12 +75,17 @@ gboolean wg_hull_finish (WgHull *hull, double density, double mass);
  * bilinearly, wrapping (a periodic patch) or clamped at the edges. @data
  * NULL: calm water at z = 0.
  */
-typedef struct {
+typedef struct _WgWater WgWater;
+struct _WgWater {
   const float *data;
   guint w, h, ch;
   double dx, dy;
   gboolean wrap;
-} WgWater;
+  /* The water's velocity (m/s) as a field of its own laid out as above (its
+   * @ch 3: vx, vy, vz, or 1: vz; its own grid, the same wrap), on the rest
+   * positions of the surface's points; NULL: at rest. */
+  const WgWater *velocity;
+};
 
 /**
  * wg_water_height:
@@ -89,6 +94,14 @@ typedef struct {
  * (x, y), found by four fixed-point steps x₀ ← x − D_xy(x₀).
  */
 double wg_water_height (const WgWater *water, double x, double y);
+
+/**
+ * wg_water_velocity:
+ * The velocity @v (m/s) of the water's surface point above world point
+ * (@x, @y): @water's velocity field at that point's rest position x₀ (as
+ * wg_water_height() finds it), bilinear; 0 without a velocity field.
+ */
+void wg_water_velocity (const WgWater *water, double x, double y, double v[3]);
 
 /** WgFluid: the water's density (kg/m³), gravity (m/s²), drag and lift coefficients. */
 typedef struct {

@@ -10,7 +10,10 @@
  * frame (WgPortSpec.previous_frame): a graph may feed the bodies' own
  * wakes back into it (body → emitter → splat → combine → surface), and the
  * bodies answer the water a frame late (33 ms at 30 fps), as game engines'
- * buoyancy reads the water last drawn.
+ * buoyancy reads the water last drawn. The optional velocity input (the
+ * water's surface velocity, previous frame too) makes drag and lift act on
+ * the hull's velocity relative to the water: currents and orbital motion
+ * carry the bodies.
  * Bodies are stepped independently, one per OpenMP iteration, each summing
  * its triangles in order: the same bytes for any thread count.
  */
@@ -161,6 +164,12 @@ static const WgPortSpec inputs[] = {
     "Water of the previous frame (so the bodies' own wakes may be in it): a height (1 "
     "channel) or a displacement (dx, dy, h: 3 channels); unlinked: calm water at z = 0",
     .previous_frame = TRUE },
+  { "velocity", WG_PORT_FIELD, 0, TRUE,
+    "Velocity (m/s) of the water's surface points, of the previous frame as the surface: "
+    "(vx, vy, vz) (3 channels) or vz (1), over their rest positions as an ocean's velocity "
+    "output gives it; drag and lift then act on the hull's velocity relative to it (a "
+    "current carries the bodies). Unlinked: the water at rest",
+    .previous_frame = TRUE },
 };
 static const WgPortSpec outputs[] = {
   { "bodies", WG_PORT_BODIES, 0, FALSE,
@@ -277,13 +286,18 @@ floating_prepare (WgNodeContext *ctx, GError **error)
                     p->capacity, p->bodies.n);
       return FALSE;
     }
-  WgBuffer *surface = wg_ctx_input (ctx, 0);
-  if (surface && wg_buffer_get_channels (surface) != 1 && wg_buffer_get_channels (surface) != 3)
+  static const char *const wanted[] = { "a height (1) or a displacement (3)",
+                                        "(vx, vy, vz) (3) or vz (1)" };
+  for (guint k = 0; k < G_N_ELEMENTS (wanted); k++)
     {
-      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
-                    "inputs.surface: %u channels; link a height (1) or a displacement (3)",
-                    wg_buffer_get_channels (surface));
-      return FALSE;
+      WgBuffer *in = wg_ctx_input (ctx, k);
+      const guint ch = in ? wg_buffer_get_channels (in) : 1;
+      if (ch != 1 && ch != 3)
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, -1,
+                        "inputs.%s: %u channels; link %s", inputs[k].name, ch, wanted[k]);
+          return FALSE;
+        }
     }
   gboolean any_mesh = FALSE;
   for (gsize i = 0; i < p->bodies.n; i++)
@@ -345,22 +359,23 @@ state_write (const WgBodyState *s, WgBody *b)
     b->orientation[k] = (float) s->q[k];
 }
 
-/* The water of input @surface for the CPU (calm when unlinked). */
+/* Field input @port as a WgWater: its layout, and its values when @cpu
+ * (calm, NULL data, when unlinked). */
 static gboolean
-water_of (WgNodeContext *ctx, const FloatingParams *p, WgWater *water, GError **error)
+field_of (WgNodeContext *ctx, guint port, const FloatingParams *p, gboolean cpu, WgWater *water,
+          GError **error)
 {
-  WgBuffer *surface = wg_ctx_input (ctx, 0);
+  WgBuffer *field = wg_ctx_input (ctx, port);
   memset (water, 0, sizeof *water);
-  if (surface == NULL)
+  if (field == NULL)
     return TRUE;
   double extent[2];
-  wg_buffer_get_extent (surface, extent);
-  water->data = wg_buffer_cpu (surface, error);
-  water->w = wg_buffer_get_width (surface), water->h = wg_buffer_get_height (surface);
-  water->ch = wg_buffer_get_channels (surface);
+  wg_buffer_get_extent (field, extent);
+  water->w = wg_buffer_get_width (field), water->h = wg_buffer_get_height (field);
+  water->ch = wg_buffer_get_channels (field);
   water->dx = extent[0] / water->w, water->dy = extent[1] / water->h;
   water->wrap = p->wrap;
-  return water->data != NULL;
+  return !cpu || (water->data = wg_buffer_cpu (field, error)) != NULL;
 }
 
 static WgMotor
@@ -460,13 +475,16 @@ typedef struct {
   FloatingState *st;
   WgBodySet *set;
   WgWater water;
+  WgWater velocity; /* water.velocity when linked */
   WgFluid fluid;
   double dt;
   gboolean start; /* a new set (reset, or bodies changed): the parameters' poses */
 } Frame;
 
+/* @f for this frame; the velocity field's values read on the CPU when
+ * @cpu (the GPU's forces read it where it is). */
 static gboolean
-frame_begin (WgNodeContext *ctx, Frame *f, GError **error)
+frame_begin (WgNodeContext *ctx, Frame *f, gboolean cpu, GError **error)
 {
   f->p = wg_ctx_params (ctx);
   f->st = wg_ctx_get_state (ctx);
@@ -474,14 +492,19 @@ frame_begin (WgNodeContext *ctx, Frame *f, GError **error)
   f->fluid = (WgFluid) { f->p->water_density, f->p->gravity, f->p->drag, f->p->lift };
   f->dt = wg_ctx_dt (ctx);
   f->start = f->set->count != f->st->n;
-  return water_of (ctx, f->p, &f->water, error);
+  if (!field_of (ctx, 0, f->p, TRUE, &f->water, error) ||
+      !field_of (ctx, 1, f->p, cpu, &f->velocity, error))
+    return FALSE;
+  if (wg_ctx_input (ctx, 1))
+    f->water.velocity = &f->velocity;
+  return TRUE;
 }
 
 static gboolean
 floating_process_cpu (WgNodeContext *ctx, GError **error)
 {
   Frame f;
-  if (!frame_begin (ctx, &f, error))
+  if (!frame_begin (ctx, &f, TRUE, error))
     return FALSE;
 #pragma omp parallel for schedule(dynamic)
   for (guint i = 0; i < f.st->n; i++)
@@ -506,16 +529,18 @@ floating_process_cpu (WgNodeContext *ctx, GError **error)
 static gboolean
 floating_process_gpu (WgNodeContext *ctx, GError **error)
 {
-  WgBuffer *surface = wg_ctx_input (ctx, 0);
-  GLuint ssbo = 0;
+  WgBuffer *surface = wg_ctx_input (ctx, 0), *velocity = wg_ctx_input (ctx, 1);
+  GLuint ssbo = 0, velocity_ssbo = 0;
   Frame f;
-  if ((surface && (ssbo = wg_buffer_gpu (surface, error)) == 0) || !frame_begin (ctx, &f, error))
+  if ((surface && (ssbo = wg_buffer_gpu (surface, error)) == 0) ||
+      (velocity && (velocity_ssbo = wg_buffer_gpu (velocity, error)) == 0) ||
+      !frame_begin (ctx, &f, FALSE, error))
     return FALSE;
   for (guint i = 0; i < f.st->n; i++)
     state_start (f.p, i, f.start, &f.set->bodies[i], &f.st->states[i]);
   for (gint64 k = 0; !f.start && k < f.p->substeps; k++)
     {
-      if (!wg_floating_gpu_forces (&f.st->gpu, ssbo, &f.water, &f.fluid, f.st->states,
+      if (!wg_floating_gpu_forces (&f.st->gpu, ssbo, velocity_ssbo, &f.water, &f.fluid, f.st->states,
                                    f.st->sums, error))
         return FALSE;
       for (guint i = 0; i < f.st->n; i++)

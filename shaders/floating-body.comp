@@ -21,6 +21,7 @@ struct BodyState {
 layout (std430, binding = 4) restrict readonly buffer States { BodyState states[]; };
 /* Per body: force (N) and volume (m³), torque (N m). */
 layout (std430, binding = 5) restrict writeonly buffer Sums { vec4 sums[]; };
+layout (std430, binding = 6) restrict readonly buffer Velocity { float velocity[]; };
 
 shared vec4 s_force[WG_FLOAT_GROUP];
 shared vec4 s_torque[WG_FLOAT_GROUP];
@@ -40,20 +41,55 @@ wrap_index (int i, uint n)
   return uint (clamp (i, 0, int (n) - 1));
 }
 
+/* The bilinear cell weights of point p on a grid of size cells of cell m:
+ * the four cells' indices (i0, i1, j0, j1) and the fractions. */
+void
+bilinear (vec2 p, uvec2 size, vec2 cell, out uvec4 idx, out vec2 a)
+{
+  vec2 u = p / cell;
+  if (!u_wrap)
+    u = clamp (u, vec2 (0.0), vec2 (size) - 1.0);
+  vec2 f = floor (u);
+  a = u - f;
+  int i = int (f.x), j = int (f.y);
+  idx = uvec4 (wrap_index (i, size.x), wrap_index (i + 1, size.x), wrap_index (j, size.y),
+               wrap_index (j + 1, size.y));
+}
+
 float
 sample_channel (vec2 p, uint c)
 {
-  vec2 u = p / u_cell;
-  if (!u_wrap)
-    u = clamp (u, vec2 (0.0), vec2 (u_size) - 1.0);
-  vec2 f = floor (u), a = u - f;
-  int i = int (f.x), j = int (f.y);
-  uint i0 = wrap_index (i, u_size.x), i1 = wrap_index (i + 1, u_size.x);
-  uint j0 = wrap_index (j, u_size.y), j1 = wrap_index (j + 1, u_size.y);
-  uint ch = u_channels;
-  float v00 = surface[(j0 * u_size.x + i0) * ch + c], v10 = surface[(j0 * u_size.x + i1) * ch + c];
-  float v01 = surface[(j1 * u_size.x + i0) * ch + c], v11 = surface[(j1 * u_size.x + i1) * ch + c];
+  uvec4 k;
+  vec2 a;
+  bilinear (p, u_size, u_cell, k, a);
+  uint ch = u_channels, w = u_size.x;
+  float v00 = surface[(k.z * w + k.x) * ch + c], v10 = surface[(k.z * w + k.y) * ch + c];
+  float v01 = surface[(k.w * w + k.x) * ch + c], v11 = surface[(k.w * w + k.y) * ch + c];
   return mix (mix (v00, v10, a.x), mix (v01, v11, a.x), a.y);
+}
+
+float
+sample_velocity (vec2 p, uint c)
+{
+  uvec4 k;
+  vec2 a;
+  bilinear (p, u_vsize, u_vcell, k, a);
+  uint ch = u_vchannels, w = u_vsize.x;
+  float v00 = velocity[(k.z * w + k.x) * ch + c], v10 = velocity[(k.z * w + k.y) * ch + c];
+  float v01 = velocity[(k.w * w + k.x) * ch + c], v11 = velocity[(k.w * w + k.y) * ch + c];
+  return mix (mix (v00, v10, a.x), mix (v01, v11, a.x), a.y);
+}
+
+/* The rest position of the surface point over p (wg-floating-body.c). */
+vec2
+rest_position (vec2 p)
+{
+  vec2 p0 = p;
+  if (u_size.x == 0u || u_channels < 3u)
+    return p0;
+  for (int it = 0; it < 4; it++)
+    p0 = p - vec2 (sample_channel (p0, 0u), sample_channel (p0, 1u));
+  return p0;
 }
 
 /* The water's height above (x, y), as wg_water_height(). */
@@ -62,12 +98,19 @@ water_height (vec2 p)
 {
   if (u_size.x == 0u)
     return 0.0;
-  if (u_channels < 3u)
-    return sample_channel (p, 0u);
-  vec2 p0 = p;
-  for (int it = 0; it < 4; it++)
-    p0 = p - vec2 (sample_channel (p0, 0u), sample_channel (p0, 1u));
-  return sample_channel (p0, 2u);
+  return sample_channel (rest_position (p), u_channels < 3u ? 0u : 2u);
+}
+
+/* The velocity of the water's surface point over p, as wg_water_velocity(). */
+vec3
+water_velocity (vec2 p)
+{
+  if (u_vsize.x == 0u)
+    return vec3 (0.0);
+  vec2 p0 = rest_position (p);
+  if (u_vchannels < 3u)
+    return vec3 (0.0, 0.0, sample_velocity (p0, 0u));
+  return vec3 (sample_velocity (p0, 0u), sample_velocity (p0, 1u), sample_velocity (p0, 2u));
 }
 
 /* Pressure, drag and lift of one submerged piece (offsets r from the
@@ -88,7 +131,7 @@ add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, ino
   force.w -= area.z * dsum / 3.0;
   if (u_drag == 0.0 && u_lift == 0.0)
     return;
-  vec3 u = s.v.xyz + cross (s.w.xyz, mid);
+  vec3 u = s.v.xyz + cross (s.w.xyz, mid) - water_velocity (s.x.xy + mid.xy);
   float speed = length (u);
   if (!(speed > 0.0))
     return;

@@ -15,4 +15,7 @@ WG_UNIFORMS (FloatingUniforms)
   WG_FLOAT (u_gravity);  /* g (m/s²) */
   WG_FLOAT (u_drag);     /* C_d */
   WG_FLOAT (u_lift);     /* C_l */
+  WG_UVEC2 (u_vsize);    /* the water's velocity field: width and height (cells); 0: at rest */
+  WG_VEC2 (u_vcell);     /* its cell size (m) */
+  WG_UINT (u_vchannels); /* 3: vx, vy, vz; 1: vz */
 };
