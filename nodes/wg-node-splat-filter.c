@@ -234,6 +234,7 @@ note_radius (WgNodeContext *ctx, const WgParticleSet *set, const SplatFilterStat
 {
   guint other = 0;
   const guint count = MIN (set->count, set->capacity);
+#pragma omp parallel for reduction(+ : other) schedule(static)
   for (guint k = 0; k < count; k++)
     {
       const float r = set->particles[k].radius;

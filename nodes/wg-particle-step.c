@@ -224,13 +224,23 @@ fate_live (WgParticle *p, guint8 *restrict fate, gsize n, const WgParticleMotion
                            float_bits (split * split)) << 3);
     }
   guint64 sum = 0;
-  for (gsize k = 0; k < n; k++)
-    {
-      wg_particle_advance (&p[k], wg_particle_step_of (m, p[k].radius), m);
-      const guint count = wg_particle_split_count (&p[k], m);
-      fate[k] = count == 0 ? DEAD : (guint8) (fate[k] | wg_particle_generations (count));
-      sum += count;
-    }
+  /* One radius (the usual case): its step, without the table's lookup. */
+  if (m->n_radii == 1)
+    for (gsize k = 0; k < n; k++)
+      {
+        wg_particle_advance (&p[k], m->step[0], m);
+        const guint count = wg_particle_split_count (&p[k], m);
+        fate[k] = count == 0 ? DEAD : (guint8) (fate[k] | wg_particle_generations (count));
+        sum += count;
+      }
+  else
+    for (gsize k = 0; k < n; k++)
+      {
+        wg_particle_advance (&p[k], wg_particle_step_of (m, p[k].radius), m);
+        const guint count = wg_particle_split_count (&p[k], m);
+        fate[k] = count == 0 ? DEAD : (guint8) (fate[k] | wg_particle_generations (count));
+        sum += count;
+      }
   return sum;
 }
 
