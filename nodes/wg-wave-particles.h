@@ -25,9 +25,10 @@ typedef struct {
  *   Kx(d) = (d_x/|d|) sin(π|d|/r) K(d), Ky(d) = (d_y/|d|) sin(π|d|/r) K(d)
  * on the (2 ry + 1) × (2 rx + 1) cells within r, each decomposed exactly (to
  * double rounding, terms below 1e-10 of the largest singular value dropped)
- * into a sum of products of 1D kernels by a singular-value decomposition,
- * and the five convolutions of the output channels (λDx, λDy, h) with the
- * splat channels:
+ * into a sum of products of 1D kernels by a singular-value decomposition
+ * (WG_SPLAT_FILTER_EXACT), or replaced by one such product each, eq. 8–9
+ * (WG_SPLAT_FILTER_SEPARABLE); and the five convolutions of the output
+ * channels (λDx, λDy, h) with the splat channels:
  *   h  = K ∗ A,   Dx = −s (Kx ∗ Acc + Ky ∗ Acs),   Dy = −s (Kx ∗ Acs + Ky ∗ Ass)
  * (s: the node's strength, applied by the caller). Row kernels have 2 rx + 1
  * coefficients (index a + rx), column kernels 2 ry + 1 (index b + ry).
