@@ -130,8 +130,6 @@ choppy_begin_rows (WgNodeContext *ctx, GError **error)
   return TRUE;
 }
 
-typedef float WgFloat4 __attribute__ ((vector_size (16)));
-
 /* @n cells of (λDx, λDy, h) from D and h, four cells at a time as three
  * whole vectors: compilers leave the plain loop's stride-3 stores scalar.
  * 17-23% faster with AVX2 (measured at 512² and 1024²) and level on the

@@ -238,9 +238,7 @@ note_radius (WgNodeContext *ctx, const WgParticleSet *set, const SplatFilterStat
   for (guint k = 0; k < count; k++)
     {
       const float r = set->particles[k].radius;
-      guint b = 0;
-      while (b + 1 < st->n_buckets && r > st->bounds[b])
-        b++;
+      const guint b = wg_splat_bucket (r, st->bounds, st->n_buckets - 1);
       other += fabs (r - st->radius[b]) > 1e-3 * st->radius[b];
     }
   if (other)

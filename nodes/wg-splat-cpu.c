@@ -19,11 +19,8 @@
 #include <omp.h>
 #include <string.h>
 
-/* Eight floats at any 4-byte alignment (GCC and clang vector extensions:
- * AVX registers in the x86-64-v3 clone, SSE pairs otherwise; vector types
- * may alias their element type). */
-typedef float WgFloat8 __attribute__ ((vector_size (32), aligned (4)));
 #define V8(p) (*(WgFloat8 *) (p))
+#define V4(p) (*(WgFloat4 *) (p))
 
 /* Index @k of an axis of @n cells wrapped into [0, n). */
 static inline long
@@ -66,17 +63,6 @@ splat_cells (float *row, long w, long i, long i1, const float wx[2], float wy,
     }
 }
 
-/* The bucket of a particle of radius @r: how many of the @n bounds lie
- * below r. */
-static inline guint
-bucket_of (float r, const float *bounds, guint n)
-{
-  guint b = 0;
-  for (guint k = 0; k < n; k++)
-    b += r > bounds[k];
-  return b;
-}
-
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
  * its bucket's splat. */
 static WG_HOT_KERNEL void
@@ -113,7 +99,7 @@ splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h,
           if ((j0 < row0 || j0 >= row1) && (j1 < row0 || j1 >= row1))
             continue;
           pick[m] = k;
-          base_of[m] = splat + bucket_of (q[k].radius, bounds, n_bounds) * size;
+          base_of[m] = splat + wg_splat_bucket (q[k].radius, bounds, n_bounds) * size;
           cj[m] = j0;
           ty[m] = (float) (fy - fj);
           m++;
@@ -291,9 +277,6 @@ typedef struct {
   const float **rows; /* 2 · max(rx, ry) + 1 tap pointers */
   float *coef;        /* their coefficients */
 } FilterRow;
-
-typedef float WgFloat4 __attribute__ ((vector_size (16), aligned (4)));
-#define V4(p) (*(WgFloat4 *) (p))
 
 /* @n cells of four channels at @in into four rows of @n at @out (channel
  * c at out + c n): four cells at a time, a 4 × 4 transpose in shuffles

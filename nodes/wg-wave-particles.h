@@ -65,6 +65,21 @@ typedef enum { WG_SPLAT_FILTER_EXACT, WG_SPLAT_FILTER_SEPARABLE } WgSplatFilter;
 #define WG_SPLAT_MAX_CELLS 64
 /* Radii one splat-filter buckets its particles by, at most. */
 #define WG_SPLAT_MAX_BUCKETS 8
+
+/**
+ * wg_splat_bucket:
+ * The bucket of a particle of radius @r (m): how many of the @n ascending
+ * @bounds (the radii between neighbouring buckets) lie below it. Branch-free;
+ * shaders/splat-filter.comp's SPLAT pass does the same.
+ */
+static inline guint
+wg_splat_bucket (float r, const float *bounds, guint n)
+{
+  guint b = 0;
+  for (guint k = 0; k < n; k++)
+    b += r > bounds[k];
+  return b;
+}
 void wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy,
                            WgSplatFilter filter);
 /**

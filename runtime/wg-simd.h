@@ -11,3 +11,10 @@
 #else
 #define WG_HOT_KERNEL
 #endif
+
+/* Four and eight floats at any 4-byte alignment, for hand-vectorised
+ * loops (GCC and clang vector extensions: AVX registers in the x86-64-v3
+ * clone, SSE registers or pairs otherwise). Vector types may alias their
+ * element type, so *(WgFloat8 *) (float_pointer) loads and stores. */
+typedef float WgFloat4 __attribute__ ((vector_size (16), aligned (4)));
+typedef float WgFloat8 __attribute__ ((vector_size (32), aligned (4)));
