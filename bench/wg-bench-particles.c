@@ -14,13 +14,15 @@
  * wg_plan_finish(), no read-back) and the rows show the minimum and the
  * median. The splat-filter rows are the frame of emitter + splat-filter
  * less the emitter's own median, for both filters, with the horizontal
- * displacement (strength 1) and without (strength 0: height only). A last table times the CPU splat and
- * filter apart, with the filter's SVD cut at the node's 1e-10, at float
- * precision and at 1e-4, and the separable filter of eq. 8–9. On Mesa's llvmpipe the GPU rows only show that
+ * displacement (strength 1) and without (strength 0: height only). The
+ * last tables time the CPU splat and filter apart: at the target's radius
+ * of 4 cells for both filters and strengths (0: a one-channel splat), then
+ * with the filter's SVD cut at the node's 1e-10, at float precision and at
+ * 1e-4, and the separable filter of eq. 8–9. On Mesa's llvmpipe the GPU rows only show that
  * the path works.
  *
  * Usage: wg-bench-particles [--quick | --splat]
- *   --quick: 10k and 600k, 4 frames; --splat: only the last table
+ *   --quick: 10k and 600k, 4 frames; --splat: only the last tables
  */
 #include "wg-bench-util.h"
 #include "wg-wave-particles.h"
@@ -174,31 +176,65 @@ measure (const WgGraph *graph, guint n, WgBackend backend, int threads, int fram
 }
 
 /* Minimum ms of @reps calls of wg_splat_cpu() (@filter NULL) or of
- * wg_splat_filter_cpu() with kernel @filter. */
+ * wg_splat_filter_cpu() with kernel @filter, at @strength (0: the height
+ * only, a one-channel splat). */
 static double
 time_splat (float *out, float *splat, const WgParticleSet *set,
-            const WgSplatKernel *filter, int reps)
+            const WgSplatKernel *filter, float strength, int reps)
 {
   const double dx = POOL / GRID;
+  const guint channels = strength == 0 ? 1 : WG_SPLAT_CHANNELS;
   double best = INFINITY;
   for (int r = 0; r < reps; r++)
     {
       gint64 t0 = g_get_monotonic_time ();
       if (filter == NULL)
-        {
-          wg_splat_cpu (splat, 1, NULL, GRID, GRID, dx, dx, FALSE, set->particles, set->count);
-        }
+        wg_splat_cpu (splat, channels, 1, NULL, GRID, GRID, dx, dx, FALSE, set->particles,
+                      set->count);
       else
-        wg_splat_filter_cpu (out, splat, 1, filter, GRID, GRID, WG_SPLAT_EDGES_WALLS, 1);
+        wg_splat_filter_cpu (out, splat, 1, filter, GRID, GRID, WG_SPLAT_EDGES_WALLS, strength);
       best = MIN (best, (double) (g_get_monotonic_time () - t0) / 1e3);
     }
   return best;
 }
 
-/* The CPU splat and filter of 600k particles apart, at radii of 2, 4 and
- * 8 cells, with the SVD's terms kept above 1e-10 (the node's), 1e-7
- * (float precision) and 1e-4 of the largest: terms, ms, and the field's
- * largest difference from the 1e-10 one relative to its peak. */
+/* The CPU splat and filter of 600k particles at a radius of 4 cells, the
+ * issue's target row: each filter with the horizontal displacement and
+ * without (a one-channel splat), splat and filter apart and together. */
+static void
+splat_target (const WgParticleSet *set, float *splat, float *out, int reps)
+{
+  const int caller = omp_get_max_threads ();
+  const double dx = POOL / GRID;
+  printf ("| filter | strength | splat 1 thread | filter | sum | splat 2 threads | filter | "
+          "sum |\n|---|---|---|---|---|---|---|---|\n");
+  for (int f = 0; f < 2; f++)
+    for (int h = 0; h < 2; h++)
+      {
+        WgSplatKernel k;
+        wg_splat_kernel_init (&k, 4 * dx, dx, dx,
+                              f == 0 ? WG_SPLAT_FILTER_EXACT : WG_SPLAT_FILTER_SEPARABLE);
+        const float strength = h == 0 ? 1 : 0;
+        printf ("| %s | %g |", f == 0 ? "exact" : "separable", strength);
+        for (int t = 1; t <= 2; t++)
+          {
+            omp_set_num_threads (t);
+            const double a = time_splat (NULL, splat, set, NULL, strength, reps);
+            const double b = time_splat (out, splat, set, &k, strength, reps);
+            printf (" %.1f | %.1f | %.1f |", a, b, a + b);
+          }
+        printf ("\n");
+        fflush (stdout);
+        omp_set_num_threads (caller);
+        wg_splat_kernel_clear (&k);
+      }
+}
+
+/* The CPU splat and filter of 600k particles apart: the target row, then
+ * at radii of 2, 4 and 8 cells, with the SVD's terms kept above 1e-10
+ * (the node's), 1e-7 (float precision) and 1e-4 of the largest: terms, ms,
+ * and the field's largest difference from the 1e-10 one relative to its
+ * peak. */
 static void
 splat_breakdown (gboolean quick)
 {
@@ -207,19 +243,15 @@ splat_breakdown (gboolean quick)
   set->capacity = n;
   seed (set, n, 0.5 * RADIUS);
   const gsize cells = (gsize) GRID * GRID;
-  g_autofree float *splat = g_new (float, wg_splat_size (GRID, GRID));
+  g_autofree float *splat = g_new (float, wg_splat_size (GRID, GRID, WG_SPLAT_CHANNELS));
   g_autofree float *ref = g_new (float, 3 * cells);
   g_autofree float *out = g_new (float, 3 * cells);
   const int reps = quick ? 1 : 7, caller = omp_get_max_threads ();
-  printf ("\n## CPU splat and filter apart (600k particles, %d², walls)\n\n", GRID);
-  double splat_ms[2];
-  for (int t = 1; t <= 2; t++)
-    {
-      omp_set_num_threads (t);
-      splat_ms[t - 1] = time_splat (NULL, splat, set, NULL, reps);
-    }
-  omp_set_num_threads (caller);
-  printf ("splat alone: %.1f ms on 1 thread, %.1f ms on 2\n\n", splat_ms[0], splat_ms[1]);
+  printf ("\n## CPU splat and filter apart (600k particles, %d², walls; ms)\n\n", GRID);
+  splat_target (set, splat, out, reps);
+  /* The filters below read the four-channel splat. */
+  time_splat (NULL, splat, set, NULL, 1, 1);
+  printf ("\nWith the horizontal displacement (strength 1), by radius and SVD cut:\n\n");
   printf ("| radius (cells) | SVD cut | terms | filter ms 1 thread | 2 threads | "
           "max difference / peak |\n");
   printf ("|---|---|---|---|---|---|\n");
@@ -234,7 +266,7 @@ splat_breakdown (gboolean quick)
         for (int t = 1; t <= 2; t++)
           {
             omp_set_num_threads (t);
-            ms[t - 1] = time_splat (c == 0 ? ref : out, splat, set, &k, reps);
+            ms[t - 1] = time_splat (c == 0 ? ref : out, splat, set, &k, 1, reps);
           }
         omp_set_num_threads (caller);
         double diff = 0, peak = 0;
@@ -255,7 +287,7 @@ splat_breakdown (gboolean quick)
         for (int t = 1; t <= 2; t++)
           {
             omp_set_num_threads (t);
-            ms[t - 1] = time_splat (out, splat, set, &k, reps);
+            ms[t - 1] = time_splat (out, splat, set, &k, 1, reps);
           }
         omp_set_num_threads (caller);
         printf ("| %g | separable (eq. 8–9) | %u | %.1f | %.1f | — |\n", radii[r], k.n_terms,

@@ -90,7 +90,7 @@ typedef struct {
   double radius[WG_SPLAT_MAX_BUCKETS]; /* ascending */
   float bounds[WG_SPLAT_MAX_BUCKETS];  /* between buckets b and b + 1: √(r_b r_b+1) */
   WgSplatKernel kernel[WG_SPLAT_MAX_BUCKETS];
-  float *splat;                        /* CPU: n_buckets × wg_splat_size() floats */
+  float *splat;                        /* CPU: n_buckets × wg_splat_size(…, 4) floats */
   WgGpuKernel passes[3];
   /* GPU: every bucket's terms, their splat channels b·4 + c, and each
    * term's tap radii */
@@ -221,7 +221,7 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   WgGpuContext *gpu = wg_ctx_gpu (ctx);
   if (gpu == NULL)
     {
-      st->splat = g_new (float, st->n_buckets * wg_splat_size (w, h));
+      st->splat = g_new (float, st->n_buckets * wg_splat_size (w, h, WG_SPLAT_CHANNELS));
       return TRUE;
     }
   return prepare_gpu (gpu, st, (gsize) w * h, error);
@@ -267,11 +267,14 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   note_radius (ctx, set, st);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
-  wg_splat_cpu (st->splat, st->n_buckets, st->bounds, w, h, out->extent[0] / w,
-                out->extent[1] / h, p->edges == WG_SPLAT_EDGES_WRAP, set->particles,
-                MIN (set->count, set->capacity));
+  /* With strength 0 (the height only) the splat needs channel A alone;
+   * the filter reads it so from the same float. */
+  const float strength = (float) p->strength;
+  wg_splat_cpu (st->splat, strength == 0 ? 1 : WG_SPLAT_CHANNELS, st->n_buckets, st->bounds, w,
+                h, out->extent[0] / w, out->extent[1] / h, p->edges == WG_SPLAT_EDGES_WRAP,
+                set->particles, MIN (set->count, set->capacity));
   wg_splat_filter_cpu (wg_buffer_data (out), st->splat, st->n_buckets, st->kernel, w, h,
-                       p->edges, (float) p->strength);
+                       p->edges, strength);
   return TRUE;
 }
 

@@ -1,6 +1,7 @@
 /* wg-splat-cpu.c — splat-filter's CPU path: wave particles added bilinearly
- * into a texture of four channels per cell (A, A c², A c s, A s²), then
- * the separable terms of wg-wave-particles.c applied row by row.
+ * into a texture of four channels per cell (A, A c², A c s, A s²; A alone
+ * for the height only), then the separable terms of wg-wave-particles.c
+ * applied row by row.
  *
  * Layouts follow the two passes' access patterns. The splat keeps a cell's
  * four channels together (16 bytes), so a particle's two cells in a row
@@ -8,8 +9,8 @@
  * The filter wants each channel's row contiguous, so each thread turns the
  * 2 ry + 1 splat rows around its output row into per-channel rows (a
  * window of rows that slides down the thread's band: one new row per
- * output row). Every cell's sums are in one fixed order, whatever the
- * thread count. */
+ * output row); a one-channel splat's rows are read in place. Every cell's
+ * sums are in one fixed order, whatever the thread count. */
 #include "wg-wave-particles.h"
 #include "splat-filter.h"
 #include "wg-simd.h"
@@ -63,14 +64,26 @@ splat_cells (float *row, long w, long i, long i1, const float wx[2], float wy,
     }
 }
 
+/* splat_cells() for a one-channel splat: the same products and sums as
+ * its channel A. */
+static inline void
+splat_cells1 (float *row, long w, long i, long i1, const float wx[2], float wy, float a)
+{
+  const float w0 = wx[0] * wy, w1 = wx[1] * wy;
+  if (i >= 0 && i < w)
+    row[i] += w0 * a;
+  if (i1 >= 0 && i1 < w)
+    row[i1] += w1 * a;
+}
+
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
- * its bucket's splat. */
+ * its bucket's splat of @channels channels. */
 static WG_HOT_KERNEL void
-splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h, double dx,
+splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h, double dx,
             double dy, gboolean wrap, const WgParticle *particles, guint count, long row0,
             long row1)
 {
-  const gsize stride = wg_splat_row_stride (w), size = wg_splat_size (w, h);
+  const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
   const double inv_dx = 1 / dx, inv_dy = 1 / dy;
   long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
   guint pick[SPLAT_BATCH];
@@ -116,7 +129,9 @@ splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h,
           fi[s] = floor (fx);
           tx[s] = (float) (fx - fi[s]);
         }
-      for (guint s = 0; s < m; s++)
+      for (guint s = 0; s < m && channels == 1; s++)
+        value[s][WG_SPLAT_A] = amp[s];
+      for (guint s = 0; s < m && channels != 1; s++)
         {
           float c, sn;
           wg_sincos_turns (angle[s] * 0.159154943091895335769f, &sn, &c);
@@ -138,7 +153,7 @@ splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h,
             {
               const long pi = CLAMP (ci[s + SPLAT_AHEAD], 0, (long) w - 1);
               const float *row = base_of[s + SPLAT_AHEAD] + (gsize) cj[s + SPLAT_AHEAD] * stride +
-                                 4 * pi;
+                                 channels * pi;
               __builtin_prefetch (row, 1, 3);
               if (cj[s + SPLAT_AHEAD] + 1 < (long) h)
                 __builtin_prefetch (row + stride, 1, 3);
@@ -146,6 +161,16 @@ splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h,
           const long i1 = wrap && ci[s] + 1 == (long) w ? 0 : ci[s] + 1;
           const long j1 = wrap && cj[s] + 1 == (long) h ? 0 : cj[s] + 1;
           const float wx[2] = { 1 - tx[s], tx[s] };
+          if (channels == 1)
+            {
+              if (cj[s] >= row0 && cj[s] < row1)
+                splat_cells1 (base_of[s] + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s],
+                              value[s][WG_SPLAT_A]);
+              if (j1 >= row0 && j1 < row1)
+                splat_cells1 (base_of[s] + (gsize) j1 * stride, w, ci[s], i1, wx, ty[s],
+                              value[s][WG_SPLAT_A]);
+              continue;
+            }
           if (cj[s] >= row0 && cj[s] < row1)
             splat_cells (base_of[s] + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s],
                          value[s]);
@@ -156,12 +181,14 @@ splat_rows (float *splat, const float *bounds, guint n_bounds, guint w, guint h,
 }
 
 void
-wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, guint h, double dx,
-              double dy, gboolean wrap, const WgParticle *particles, guint count)
+wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds, guint w,
+              guint h, double dx, double dy, gboolean wrap, const WgParticle *particles,
+              guint count)
 {
+  g_return_if_fail (channels == 1 || channels == WG_SPLAT_CHANNELS);
   /* Each thread clears and adds the corners in its band of rows, going
    * through all the particles in order: every cell sums in particle order. */
-  const gsize stride = wg_splat_row_stride (w), size = wg_splat_size (w, h);
+  const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
 #pragma omp parallel
   {
     const int n = omp_get_num_threads (), t = omp_get_thread_num ();
@@ -169,7 +196,8 @@ wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, guint
     for (guint b = 0; b < n_buckets; b++)
       memset (splat + b * size + (gsize) row0 * stride, 0,
               sizeof (float) * stride * (row1 - row0));
-    splat_rows (splat, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles, count, row0, row1);
+    splat_rows (splat, channels, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles, count, row0,
+                row1);
   }
 }
 
@@ -262,7 +290,8 @@ typedef struct {
   guint n_slots;      /* 2 ry + 1 */
   long *tag;          /* the virtual row (j − b) each slot holds, or G_MINLONG */
   long *real;         /* its grid row, or -1 beyond an open edge */
-  float *slots;       /* n_slots × WG_SPLAT_CHANNELS rows of w floats */
+  const float **row;  /* its channel A row (channel c at + c w) */
+  float *slots;       /* n_slots × WG_SPLAT_CHANNELS rows of w floats (none for one channel) */
 } Window;
 
 /* One thread's state: a window per bucket, and the buffers of one output
@@ -270,6 +299,7 @@ typedef struct {
 typedef struct {
   long w, h;
   int edges;
+  guint channels; /* the splat's */
   guint n_buckets;
   Window window[WG_SPLAT_MAX_BUCKETS];
   float *pad;  /* w + 2 max rx: one term's column pass and the cells beyond its ends */
@@ -342,8 +372,14 @@ window_row (const FilterRow *f, Window *win, long v)
   win->real[s] = axis_index (v, 0, f->h, f->edges);
   if (win->real[s] < 0)
     return s;
-  deinterleave (win->splat + (gsize) win->real[s] * wg_splat_row_stride (f->w),
-                win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w, f->w);
+  const float *in = win->splat + (gsize) win->real[s] * wg_splat_row_stride (f->w, f->channels);
+  if (f->channels == 1)
+    {
+      win->row[s] = in;
+      return s;
+    }
+  win->row[s] = win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
+  deinterleave (in, win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w, f->w);
   return s;
 }
 
@@ -372,7 +408,7 @@ filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
           const guint s = slot[b + ry];
           if (win->real[s] < 0)
             continue;
-          f->rows[taps] = win->slots + ((gsize) s * WG_SPLAT_CHANNELS + term->src) * w;
+          f->rows[taps] = win->row[s] + (gsize) term->src * w;
           f->coef[taps++] = col[b + ry] * image_sign (term->src, win->real[s], j - b, f->edges);
         }
       if (taps == 0)
@@ -423,27 +459,32 @@ wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets, const WgSp
       ry = MAX (ry, kernels[b].ry);
       slots += 2 * kernels[b].ry + 1;
     }
-  const gsize taps = 2 * MAX (rx, ry) + 1, row = WG_SPLAT_CHANNELS * (gsize) w;
   const gboolean height_only = strength == 0;
+  const guint channels = height_only ? 1 : WG_SPLAT_CHANNELS;
+  /* A one-channel splat's rows are read in place: no per-channel copies. */
+  const gsize taps = 2 * MAX (rx, ry) + 1, row = height_only ? 0 : WG_SPLAT_CHANNELS * (gsize) w;
   /* Each thread a contiguous band of rows (static schedule), so that its
    * windows slide: one new splat row per bucket and output row. */
 #pragma omp parallel
   {
     g_autofree float *buffers = g_new (float, slots * row + w + 2 * rx + 3 * (gsize) w + taps);
     g_autofree long *tags = g_new (long, 2 * (gsize) slots);
-    g_autofree const float **rows = g_new (const float *, taps);
-    FilterRow f = { w, h, edges, n_buckets };
+    g_autofree const float **rows = g_new (const float *, taps + slots);
+    FilterRow f = { w, h, edges, channels, n_buckets };
+    const float **next_row = rows + taps;
     float *next = buffers;
     long *next_tag = tags;
     for (guint b = 0; b < n_buckets; b++)
       {
         Window *win = &f.window[b];
         win->k = &kernels[b];
-        win->splat = splat + b * wg_splat_size (w, h);
+        win->splat = splat + b * wg_splat_size (w, h, channels);
         win->n_slots = 2 * kernels[b].ry + 1;
         win->tag = next_tag;
         win->real = next_tag + win->n_slots;
         win->slots = next;
+        win->row = next_row;
+        next_row += win->n_slots;
         for (guint s = 0; s < win->n_slots; s++)
           win->tag[s] = G_MINLONG;
         next_tag += 2 * win->n_slots;

@@ -100,43 +100,46 @@ double wg_bump (double rho, double r);
 
 /**
  * wg_splat_row_stride, wg_splat_size:
- * The layout of the CPU splat: h rows of w cells of WG_SPLAT_CHANNELS
- * floats (a cell's channels together), rows wg_splat_row_stride(w) floats
- * apart, wg_splat_size(w, h) floats in all. Rows are padded by a cache
+ * The layout of the CPU splat: h rows of w cells of @channels floats
+ * (WG_SPLAT_CHANNELS, a cell's channels together; or 1, A alone, for the
+ * height only), rows wg_splat_row_stride(w, channels) floats apart,
+ * wg_splat_size(w, h, channels) floats in all. Rows are padded by a cache
  * line (16 floats): with w a power of two they would start 4 KiB apart,
  * and the splat's loads of one row would wait on stores to the other
  * (4 KiB aliasing).
  */
 static inline gsize
-wg_splat_row_stride (guint w)
+wg_splat_row_stride (guint w, guint channels)
 {
-  return WG_SPLAT_CHANNELS * (gsize) w + 16;
+  return channels * (gsize) w + 16;
 }
 
 static inline gsize
-wg_splat_size (guint w, guint h)
+wg_splat_size (guint w, guint h, guint channels)
 {
-  return wg_splat_row_stride (w) * h;
+  return wg_splat_row_stride (w, channels) * h;
 }
 
 /**
  * wg_splat_cpu:
- * Clears @n_buckets splats (each wg_splat_size(@w, @h) floats, one after
- * the other; see wg_splat_row_stride(); cells of @dx × @dy m, cell (i, j)
- * at (i dx, j dy)) and adds the @count particles bilinearly into their
- * bucket's: bucket b holds the particles whose radius exceeds b of the
- * @n_buckets − 1 ascending @bounds. Each particle's four channel values
- * (A, A c², A c s, A s² of its amplitude and direction (c, s)) are shared
- * among the four cells around it by the bilinear weights (sum 1, centre of
- * mass kept). Cells beyond the edge wrap when @wrap, else are dropped;
- * particles off the grid by more than 10⁹ cells (or not at a number) add
- * nothing. Each OpenMP thread clears and adds the corners in its band of
- * rows, going through the particles in order, so every cell sums in
- * particle order whatever the thread count. The direction's cosine and
- * sine come from wg-trig.h, as on the GPU. (nodes/wg-splat-cpu.c)
+ * Clears @n_buckets splats (each wg_splat_size(@w, @h, @channels) floats,
+ * one after the other; see wg_splat_row_stride(); cells of @dx × @dy m,
+ * cell (i, j) at (i dx, j dy)) and adds the @count particles bilinearly
+ * into their bucket's: bucket b holds the particles whose radius exceeds b
+ * of the @n_buckets − 1 ascending @bounds. Each particle's four channel
+ * values (A, A c², A c s, A s² of its amplitude and direction (c, s)), or
+ * A alone when @channels is 1 (the height only: eq. 1–2 need no
+ * direction), are shared among the four cells around it by the bilinear
+ * weights (sum 1, centre of mass kept). Cells beyond the edge wrap when
+ * @wrap, else are dropped; particles off the grid by more than 10⁹ cells
+ * (or not at a number) add nothing. Each OpenMP thread clears and adds the
+ * corners in its band of rows, going through the particles in order, so
+ * every cell sums in particle order whatever the thread count; A sums the
+ * same with 1 channel as with 4. The direction's cosine and sine come from
+ * wg-trig.h, as on the GPU. (nodes/wg-splat-cpu.c)
  */
-void wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, guint h,
-                   double dx, double dy, gboolean wrap, const WgParticle *particles,
+void wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds, guint w,
+                   guint h, double dx, double dy, gboolean wrap, const WgParticle *particles,
                    guint count);
 
 /**
@@ -144,14 +147,16 @@ void wg_splat_cpu (float *splat, guint n_buckets, const float *bounds, guint w, 
  * @out (@w × @h cells of 3 floats: λDx, λDy, h) = the sum over the
  * @n_buckets (1 to WG_SPLAT_MAX_BUCKETS) buckets of @kernels[b] applied to
  * wg_splat_cpu()'s splat b, Dx and Dy scaled by −@strength (with @strength
- * 0 their terms are skipped: exactly zero), @edges a WG_SPLAT_EDGES_*
+ * 0 their terms are skipped: exactly zero, and the splat has 1 channel,
+ * read in place; else WG_SPLAT_CHANNELS), @edges a WG_SPLAT_EDGES_*
  * (shaders/splat-filter.h). Row by row, each thread a band of rows: for
  * each bucket and term in order, the term's column kernel (vertical taps
  * over the splat rows around the row, as the edges have them) into a row
  * buffer, then its row kernel over that buffer, added to the term's output
  * channel. Each cell sums its terms and taps in one fixed order: the result
  * does not depend on the thread count. Working set per thread: 2 ry + 1
- * splat rows per bucket, one buffered row and three output rows.
+ * splat rows per bucket (copied into per-channel rows unless the splat has
+ * one channel), one buffered row and three output rows.
  * (nodes/wg-splat-cpu.c)
  */
 void wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets,
