@@ -101,7 +101,8 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
   if (hull->n_triangles < 4)
     {
       g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
-                   "%s: %u triangles, not a closed surface", path, hull->n_triangles);
+                   "%s: %u triangle%s, not a closed surface", path, hull->n_triangles,
+                   hull->n_triangles == 1 ? "" : "s");
       return FALSE;
     }
   if (!check_closed (hull, path, error))

@@ -2,8 +2,8 @@
  * by world position, checked against the inputs' own data combined here
  * (bilinear in double, tiling), on both backends; channel rules and the
  * located refusal. a: a Gerstner wave box on the graph's grid (64², 64 m);
- * b: an FFT ocean on its own patch (64², 40 m), so b tiles and is
- * resampled. */
+ * b: an FFT ocean on its own patch (64², 40 m), so b tiles (or with
+ * wrap off holds its edge values beyond 40 m) and is resampled. */
 #include "wg-test-util.h"
 
 #include <math.h>
@@ -31,8 +31,10 @@ combine_graph (const char *a, const char *b, const char *scale)
   return g;
 }
 
+static gboolean tiling = TRUE;
+
 /* Channel @c of @b (@bw × @bw cells over @bl metres, @bc channels) at world
- * (x, y), bilinear, tiling. */
+ * (x, y), bilinear, tiling or (tiling FALSE) each index clamped to b's. */
 static double
 sample (const float *b, guint bw, double bl, guint bc, guint c, double x, double y)
 {
@@ -40,6 +42,11 @@ sample (const float *b, guint bw, double bl, guint bc, guint c, double x, double
   double fu = floor (u), fv = floor (v), s = u - fu, t = v - fv;
   guint i0 = (guint) (((long) fu % (long) bw + bw) % bw), j0 = (guint) (((long) fv % (long) bw + bw) % bw);
   guint i1 = (i0 + 1) % bw, j1 = (j0 + 1) % bw;
+  if (!tiling)
+    {
+      i0 = (guint) CLAMP ((long) fu, 0, (long) bw - 1), i1 = (guint) CLAMP ((long) fu + 1, 0, (long) bw - 1);
+      j0 = (guint) CLAMP ((long) fv, 0, (long) bw - 1), j1 = (guint) CLAMP ((long) fv + 1, 0, (long) bw - 1);
+    }
   double v00 = b[(j0 * bw + i0) * bc + c], v10 = b[(j0 * bw + i1) * bc + c];
   double v01 = b[(j1 * bw + i0) * bc + c], v11 = b[(j1 * bw + i1) * bc + c];
   return (1 - t) * ((1 - s) * v00 + s * v10) + t * ((1 - s) * v01 + s * v11);
@@ -51,6 +58,8 @@ static void
 check (const char *a_port, guint ac, const char *b_port, guint bc, int rule)
 {
   g_autoptr (WgGraph) g = combine_graph (a_port, b_port, "scale=0.75");
+  if (!tiling)
+    g_assert_true (wg_graph_set_param_from_text (g, "sum", "wrap", "false", NULL));
   g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
   g_autofree float *a = wg_test_eval_copy (plan, 7, a_port, NULL);
   g_autofree float *b = wg_test_eval_copy (plan, 7, b_port, NULL);
@@ -83,6 +92,16 @@ test_displacement_plus_displacement (void)
   check ("waves:displacement", 3, "chop:displacement", 3, -1);
 }
 
+/* Wrap off: beyond b's 40 m (cells 40 to 63 of a) its last row and column
+ * hold. */
+static void
+test_clamped (void)
+{
+  tiling = FALSE;
+  check ("waves:displacement", 3, "chop:displacement", 3, -1);
+  tiling = TRUE;
+}
+
 static void
 test_height_into_displacement (void)
 {
@@ -113,6 +132,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   wg_test_add_both ("combine", "displacement-plus-displacement",
                     test_displacement_plus_displacement);
+  wg_test_add_both ("combine", "clamped", test_clamped);
   wg_test_add_both ("combine", "height-into-displacement", test_height_into_displacement);
   wg_test_add_both ("combine", "displacement-into-height", test_displacement_into_height);
   g_test_add_func ("/combine/refusal", test_refusal);

@@ -4,7 +4,8 @@
  * drag; water rising under it lifts it by its drag; a current on a
  * displaced surface is read at the surface point's rest position; the
  * channel count is checked. Both backends, and the GPU's forces against
- * the CPU's.
+ * the CPU's. Lift on a pitched box in a current against its per-face
+ * forces worked out by hand.
  *
  * The current comes from "test-current", a node registered here: a field
  * of 1 or 3 channels, every cell (vx, vy, vz) or vz. */
@@ -154,19 +155,31 @@ test_vertical (void)
   g_assert_cmpfloat (fabs (b->velocity[0]) + fabs (b->velocity[1]), <=, 1e-6);
 }
 
-/* Velocity fields of 2 channels are refused, naming the input. */
+/* Velocity and surface fields of 2 channels are refused, naming the input. */
 static void
 test_refused (void)
 {
-  g_autoptr (WgGraph) g = current_graph (2, 0.5, 0, "lift=0");
-  WgPlanOptions o = { .backend = wg_test_backend, .threads = 1 };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
-  if (plan)
-    g_assert_false (wg_plan_evaluate (plan, 0, &error));
-  g_assert_nonnull (error);
-  g_assert_nonnull (strstr (error->message, "inputs.velocity: 2 channels; link (vx, vy, vz) (3) "
-                                            "or vz (1)"));
+  for (int surface = 0; surface < 2; surface++)
+    {
+      g_autoptr (WgGraph) g = current_graph (2, 0.5, 0, "lift=0");
+      if (surface)
+        {
+          g_assert_true (wg_graph_unlink (g, "float", "velocity", NULL));
+          wg_test_link (g, "current:velocity", "float:surface");
+        }
+      WgPlanOptions o = { .backend = wg_test_backend, .threads = 1 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
+      if (plan)
+        g_assert_false (wg_plan_evaluate (plan, 0, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message,
+                                surface ? "inputs.surface: 2 channels; link a height (1) or a "
+                                          "displacement (3)"
+                                        : "inputs.velocity: 2 channels; link (vx, vy, vz) (3) "
+                                          "or vz (1)"));
+    }
 }
 
 /* The GPU's forces against the CPU's in a current of all three components,
@@ -251,6 +264,49 @@ test_rest_position (void)
   g_assert_cmpfloat (fabs (v[0]) + fabs (v[1]) + fabs (v[2]), ==, 0);
 }
 
+/* Lift alone (C_l 1 against 0, drag 0) on a 2 × 1 × 0.5 m box pitched 30°,
+ * at rest 2 m under calm water flowing at 1 m/s along x: of the faces the
+ * flow meets, the end face (0.5 m², n·û = cos 30°) and the bottom or top
+ * tilted into it (2 m², n·û = sin 30°), each feels ½ ρ A (n·û) |u|² along
+ * its normal's vertical part, away from the side it faces: 500 − 216.5 =
+ * 283.5 N vertical, up when the bottom meets the flow, and nothing along
+ * x or y. */
+static void
+test_lift (void)
+{
+  static float surface[4], velocity[4 * 3];
+  for (guint c = 0; c < 4; c++)
+    velocity[3 * c] = 1;
+  const WgWater field = { velocity, 2, 2, 3, 50, 50, TRUE, NULL };
+  const WgWater water = { surface, 2, 2, 1, 50, 50, TRUE, &field };
+  WgHull hull = { 0 };
+  wg_hull_box (&hull, 2, 1, 0.5, 4);
+  g_assert_true (wg_hull_finish (&hull, 500, 0));
+  WgBodyState s = { { 10, 10, -2 }, { 0, 0, 0, 1 } };
+  wg_quat_from_euler (0, G_PI / 6, 0, s.q);
+  /* The body's z axis in the world: v + 2 q⃗ × (q⃗ × v + w v) for v = ẑ. */
+  const double *q = s.q, t[3] = { q[1], -q[0], q[3] };
+  const double z_axis_x = 2 * (q[1] * t[2] - q[2] * t[1]);
+  g_autofree double *scratch = g_new (double, wg_hull_scratch_size (&hull));
+  double force[2][3], torque[3], volume;
+  for (int l = 0; l < 2; l++)
+    {
+      const WgFluid fluid = { 1000, 9.81, 0, l };
+      wg_body_forces (&hull, &s, &water, &fluid, force[l], torque, &volume, scratch);
+      g_assert_cmpfloat (fabs (volume - 1), <, 1e-9);
+    }
+  /* The bottom (normal −z_axis) meets the flow (u = −x̂ relative to the
+   * water) when the z axis leans along +x. */
+  const double expected = (z_axis_x > 0 ? 1 : -1) * 500 * (2 * 0.5 - 0.5 * cos (G_PI / 6));
+  g_test_message ("lift %.6f N vertical (%.6f), %.3g N across", force[1][2] - force[0][2],
+                  expected, fabs (force[1][0] - force[0][0]) + fabs (force[1][1] - force[0][1]));
+  g_assert_cmpfloat (fabs (z_axis_x), >, 0.4);
+  g_assert_cmpfloat (fabs (force[1][2] - force[0][2] - expected), <, 1e-6);
+  g_assert_cmpfloat (fabs (force[1][0] - force[0][0]), <, 1e-9);
+  g_assert_cmpfloat (fabs (force[1][1] - force[0][1]), <, 1e-9);
+  wg_hull_clear (&hull);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -259,6 +315,7 @@ main (int argc, char **argv)
   wg_test_add_both ("floating-current", "vertical", test_vertical);
   wg_test_add_both ("floating-current", "refused", test_refused);
   g_test_add_func ("/floating-current/rest-position", test_rest_position);
+  g_test_add_func ("/floating-current/lift", test_lift);
   g_test_add_func ("/floating-current/parity", test_parity);
   return g_test_run ();
 }

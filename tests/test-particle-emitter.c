@@ -50,9 +50,9 @@ deep_group_speed (double r)
 }
 
 /* A drop in deep still water: after 32 s the ring's radius is c_g t within
- * 2% (on the particles and, CPU only, on the splatted field's crest), its
- * spread at most one cell after five generations of subdivision, and Σ A
- * as emitted. */
+ * 0.1% on the particles and 2% on the splatted field's crest (CPU only;
+ * cells of 0.5 m), its spread under 5 cm (the issue asks one cell) after
+ * five generations of subdivision, and Σ A as emitted. */
 static void
 test_ring (void)
 {
@@ -84,8 +84,9 @@ test_ring (void)
                   "Σ A = %.9g, emitted %.9g", set->count, generations, mean, lo, hi, c * t, sum_a,
                   4 * a0);
   g_assert_cmpint (generations, >=, 5);
-  g_assert_cmpfloat (fabs (mean - c * t), <=, 0.02 * c * t);
-  g_assert_cmpfloat (hi - lo, <=, 0.5);
+  /* The issue asks for 2% and one cell (0.5 m); 2e-5 and 1 mm measured. */
+  g_assert_cmpfloat (fabs (mean - c * t), <=, 1e-3 * c * t);
+  g_assert_cmpfloat (hi - lo, <=, 0.05);
   g_assert_cmpfloat (fabs (sum_a - 4 * a0), <=, 1e-5 * 4 * a0);
 
   /* The field's crest along 16 rays: the cell of largest h (cells of 0.5 m). */
@@ -109,36 +110,42 @@ test_ring (void)
 
 /* In 0.3 m of water at the phase speed: c = √(g/k · tanh(k d)), k = π/r,
  * and at the group speed c/2 (1 + 2kd / sinh 2kd): ring radius after 10 s
- * within 2%. */
+ * within 0.1%, under the Earth's gravity and Mars's (3.71 m/s²). */
 static void
 test_shallow_speeds (void)
 {
-  const double k = G_PI / 1.0, depth = 0.3;
-  const double phase = sqrt (9.81 / k * tanh (k * depth));
-  const double group = 0.5 * phase * (1 + 2 * k * depth / sinh (2 * k * depth));
-  for (int p = 0; p < 2; p++)
+  const double k = G_PI / 1.0, depth = 0.3, gravity[] = { 9.81, 3.71 };
+  for (guint gi = 0; gi < G_N_ELEMENTS (gravity); gi++)
     {
-      g_autoptr (WgGraph) g = emitter_graph ("[{\"x\": 32, \"y\": 32, \"volume\": 0.1}]",
-                                             "walls=false", "min_amplitude=0");
-      g_assert_true (wg_graph_set_param_from_text (g, "drop", "depth", "0.3", NULL));
-      g_assert_true (wg_graph_set_param_from_text (g, "drop", "speed", p ? "phase" : "group",
-                                                   NULL));
-      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
-      const WgParticleSet *set = run_frames (plan, 0, 100);
-      const double expected = (p ? phase : group) * 10.0;
-      for (guint q = 0; q < set->count; q++)
+      const double phase = sqrt (gravity[gi] / k * tanh (k * depth));
+      const double group = 0.5 * phase * (1 + 2 * k * depth / sinh (2 * k * depth));
+      g_assert_cmpfloat (group, <, 0.9 * phase);
+      for (int p = 0; p < 2; p++)
         {
-          const WgParticle *w = &set->particles[q];
-          g_assert_cmpfloat (fabs (hypot (w->x - 32, w->y - 32) - expected), <=, 0.02 * expected);
+          g_autoptr (WgGraph) g = emitter_graph ("[{\"x\": 32, \"y\": 32, \"volume\": 0.1}]",
+                                                 "walls=false", "min_amplitude=0");
+          g_assert_true (wg_graph_set_param_from_text (g, "drop", "depth", "0.3", NULL));
+          g_assert_true (
+            wg_graph_set_param_from_text (g, "drop", "speed", p ? "phase" : "group", NULL));
+          g_assert_true (wg_graph_set_param_double (g, "drop", "gravity", gravity[gi], NULL));
+          g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+          const WgParticleSet *set = run_frames (plan, 0, 100);
+          const double expected = (p ? phase : group) * 10.0;
+          for (guint q = 0; q < set->count; q++)
+            {
+              const WgParticle *w = &set->particles[q];
+              g_assert_cmpfloat (fabs (hypot (w->x - 32, w->y - 32) - expected), <=,
+                                 1e-3 * expected);
+            }
+          g_test_message ("g %.2f m/s², depth %g m, %s speed: ring %.4f m after 10 s (%.4f)",
+                          gravity[gi], depth, p ? "phase" : "group",
+                          hypot (set->particles[0].x - 32, set->particles[0].y - 32), expected);
         }
-      g_test_message ("depth %g m, %s speed: ring %.4f m after 10 s", depth, p ? "phase" : "group",
-                      hypot (set->particles[0].x - 32, set->particles[0].y - 32));
     }
-  g_assert_cmpfloat (group, <, 0.9 * phase);
 }
 
 /* Drops of three radii (the node's 1 m, 0.5 m and 2 m) in deep water:
- * after 10 s each ring is c_g(r) t from its drop within 2%, every particle
+ * after 10 s each ring is c_g(r) t from its drop within 0.1%, every particle
  * keeps its drop's radius and satisfies eq. 5 with it (δ |x − o| ≤
  * threshold · r), each ring's Σ A is its volume / (4 V(r)); splat-filter
  * with the radii as buckets has nothing to say. A ninth radius is refused
@@ -179,7 +186,7 @@ test_radii (void)
                       "%.9g (emitted %.9g)", radius[d], count[d], 100 * worst[d],
                       deep_group_speed (radius[d]) * frames / 10.0, sum_a[d], emitted);
       g_assert_cmpuint (count[d], >, 4);
-      g_assert_cmpfloat (worst[d], <=, 0.02);
+      g_assert_cmpfloat (worst[d], <=, 1e-3);
       g_assert_cmpfloat (fabs (sum_a[d] - emitted), <=, 1e-5 * fabs (emitted));
     }
   wg_test_eval (plan, frames + 1, "splat:displacement");
@@ -429,7 +436,8 @@ test_parity (void)
   g_assert_cmpuint (a->dropped, ==, b->dropped);
   const double worst = wg_test_match_particles (a, b);
   g_test_message ("%u particles: worst position difference %.3g m", a->count, worst);
-  g_assert_cmpfloat (worst, <=, 1e-4 * 64);
+  /* The issue's bound is 1e-4 of the domain (6.4 mm); llvmpipe gives 0. */
+  g_assert_cmpfloat (worst, <=, 1e-4);
   gsize n1, n2;
   g_autofree float *x = wg_test_eval_copy (cpu, 100, "splat:displacement", &n1);
   g_autofree float *y = wg_test_eval_copy (gpu, 100, "splat:displacement", &n2);

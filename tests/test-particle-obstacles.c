@@ -202,8 +202,12 @@ test_disc (void)
   g_assert_cmpfloat (after.amplitude, !=, 0);
   /* The concave wall focuses: δ grows by about r / |v| (≈ 1.6), not 1. */
   g_assert_cmpfloat (after.dispersion, >, 1.3 * before.dispersion);
+  /* An invariant, not physics: eq. 7 holds with the origin the particle
+   * itself carries out of the reflection. */
   g_assert_cmpfloat (fabs (after.dispersion - own), <=, 1e-4 * own);
-  g_assert_cmpfloat (fabs (after.dispersion - expected), <=, 0.03 * expected);
+  /* The physics: eq. 7 with the mirror equation's origin for the circle
+   * (1.1% measured: the wall is a ½ level of a sampled mask). */
+  g_assert_cmpfloat (fabs (after.dispersion - expected), <=, 0.02 * expected);
 }
 
 /* A pool (walls on) with a pillar of obstacle-mask (r = 5 m at (40, 30), a

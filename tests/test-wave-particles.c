@@ -201,6 +201,10 @@ test_single (void)
   g_test_message ("between cells: max |field − blend of 4| = %.3g, |h − eq. 2 at the true "
                   "position| = %.3g", worst, off);
   g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  /* What the bilinear splat costs against eq. 2 at the particle's true
+   * position at r = 6.4 cells: docs/architecture.md gives 2.4% of A. */
+  g_assert_cmpfloat (off, <=, 0.025 * amp);
+  g_assert_cmpfloat (off, >, 0.001 * amp);
 }
 
 /* Edges "walls": a particle on the cell next to the wall x = 0 (and one
