@@ -1,12 +1,15 @@
 /* wg-body-mesh.c — a floating body's hull from a mesh file (OBJ, glTF/GLB
  * and the other formats assimp reads).
  *
- * The file is read into memory by us and handed to assimp from there, so
- * assimp opens no other file: a graph reads only inside its folder
- * (wg-confine.c), and a .gltf's external buffers or an .obj's .mtl are not
- * followed (use .glb or embedded buffers; materials are not needed). */
+ * The file is read into memory by us (a regular file only: a FIFO would
+ * block for ever) and handed to assimp through file callbacks that serve
+ * that one file and refuse every other name, so assimp opens nothing
+ * itself: a graph reads only inside its folder (wg-confine.c), and a
+ * .gltf's external buffers or an .obj's .mtl are not followed (use .glb or
+ * embedded buffers; materials are not needed). */
 #include "wg-floating-body.h"
 
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -45,6 +48,92 @@ check_closed (const WgHull *h, const char *path, GError **error)
   return TRUE;
 }
 
+/* The mesh file's bytes for assimp, and the first other file it asked for. */
+typedef struct {
+  const char *name; /* the name assimp is given for the mesh file */
+  const char *bytes;
+  gsize length;
+  char *refused;
+} MeshFiles;
+
+/* A read position in MeshFiles' bytes: one per open. */
+typedef struct {
+  const MeshFiles *files;
+  gsize at;
+} MeshCursor;
+
+static size_t
+mesh_read (struct aiFile *f, char *buffer, size_t size, size_t count)
+{
+  MeshCursor *c = (MeshCursor *) f->UserData;
+  if (size == 0)
+    return 0;
+  const size_t n = MIN (count, (c->files->length - c->at) / size);
+  memcpy (buffer, c->files->bytes + c->at, n * size);
+  c->at += n * size;
+  return n;
+}
+
+static size_t
+mesh_write (struct aiFile *f, const char *buffer, size_t size, size_t count)
+{
+  return 0;
+}
+
+static size_t
+mesh_tell (struct aiFile *f)
+{
+  return ((MeshCursor *) f->UserData)->at;
+}
+
+static size_t
+mesh_size (struct aiFile *f)
+{
+  return ((MeshCursor *) f->UserData)->files->length;
+}
+
+static void
+mesh_flush (struct aiFile *f)
+{
+}
+
+static enum aiReturn
+mesh_seek (struct aiFile *f, size_t offset, enum aiOrigin origin)
+{
+  MeshCursor *c = (MeshCursor *) f->UserData;
+  const gsize length = c->files->length;
+  const gsize base = origin == aiOrigin_SET ? 0 : origin == aiOrigin_CUR ? c->at : length;
+  if (offset > length - base)
+    return aiReturn_FAILURE;
+  c->at = base + offset;
+  return aiReturn_SUCCESS;
+}
+
+static struct aiFile *
+mesh_open (struct aiFileIO *io, const char *name, const char *mode)
+{
+  MeshFiles *files = (MeshFiles *) io->UserData;
+  if (strcmp (name, files->name) != 0 || strpbrk (mode, "wa+") != NULL)
+    {
+      if (files->refused == NULL)
+        files->refused = g_strdup (name);
+      return NULL;
+    }
+  MeshCursor *c = g_new0 (MeshCursor, 1);
+  c->files = files;
+  struct aiFile *f = g_new0 (struct aiFile, 1);
+  *f = (struct aiFile) { mesh_read, mesh_write, mesh_tell, mesh_size, mesh_seek, mesh_flush,
+                         (aiUserData) c };
+  return f;
+}
+
+static void
+mesh_close (struct aiFileIO *io, struct aiFile *f)
+{
+  g_free (f->UserData);
+  g_free (f);
+}
+
 gboolean
 wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError **error)
 {
@@ -52,7 +141,13 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
   gsize length = 0;
   wg_hull_clear (hull);
   GStatBuf st;
-  if (g_stat (path, &st) == 0 && (guint64) st.st_size > WG_MESH_FILE_LIMIT)
+  const gboolean known = g_stat (path, &st) == 0;
+  if (known && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "%s: not a regular file", path);
+      return FALSE;
+    }
+  if (known && (guint64) st.st_size > WG_MESH_FILE_LIMIT)
     {
       g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                    "%s: %" G_GUINT64_FORMAT " bytes, more than a mesh file may have (%u MiB)",
@@ -61,16 +156,31 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
     }
   if (!g_file_get_contents (path, &bytes, &length, error))
     return FALSE;
+  if (length == 0)
+    {
+      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "%s: empty, not a mesh", path);
+      return FALSE;
+    }
+  /* assimp picks the format by the name's extension, then its bytes. */
   const char *dot = strrchr (path, '.');
+  g_autofree char *name = g_strdup_printf ("mesh.%s", dot ? dot + 1 : "");
+  MeshFiles files = { name, bytes, length, NULL };
+  struct aiFileIO io = { mesh_open, mesh_close, (aiUserData) &files };
   const struct aiScene *scene =
-    aiImportFileFromMemory (bytes, (unsigned) length,
-                            aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                              aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure,
-                            dot ? dot + 1 : "");
+    aiImportFileEx (name,
+                    aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                      aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure,
+                    &io);
+  g_autofree char *refused = files.refused;
   if (scene == NULL)
     {
-      g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA, "%s: not a mesh assimp can read (%s)",
-                   path, aiGetErrorString ());
+      if (refused != NULL)
+        g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                     "%s: refers to another file (\"%s\"), which is not read: embed it (a .glb, "
+                     "or a .gltf with data: URIs)", path, refused);
+      else
+        g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                     "%s: not a mesh assimp can read (%s)", path, aiGetErrorString ());
       return FALSE;
     }
   /* The scene's meshes, one vertex list; JoinIdenticalVertices works per
@@ -82,9 +192,17 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
       hull->vertices = g_renew (double, hull->vertices, 3 * (gsize) (base + mesh->mNumVertices));
       for (unsigned v = 0; v < mesh->mNumVertices; v++)
         {
-          hull->vertices[3 * (gsize) (base + v)] = mesh->mVertices[v].x;
-          hull->vertices[3 * (gsize) (base + v) + 1] = mesh->mVertices[v].y;
-          hull->vertices[3 * (gsize) (base + v) + 2] = mesh->mVertices[v].z;
+          const struct aiVector3D p = mesh->mVertices[v];
+          if (!isfinite (p.x) || !isfinite (p.y) || !isfinite (p.z))
+            {
+              g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
+                           "%s: vertex %u of mesh %u is not a finite number", path, v, m);
+              aiReleaseImport (scene);
+              return FALSE;
+            }
+          hull->vertices[3 * (gsize) (base + v)] = p.x;
+          hull->vertices[3 * (gsize) (base + v) + 1] = p.y;
+          hull->vertices[3 * (gsize) (base + v) + 2] = p.z;
         }
       hull->n_vertices += mesh->mNumVertices;
       for (unsigned f = 0; f < mesh->mNumFaces; f++)

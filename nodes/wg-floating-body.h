@@ -45,13 +45,15 @@ void wg_hull_capsule (WgHull *hull, double lx, double d, guint segments);
 /**
  * wg_hull_load_mesh:
  * A hull from the mesh file at @path (OBJ, glTF: .glb or embedded buffers,
- * and the other formats assimp reads; assimp gets the bytes, so no other
- * file is opened), all its meshes in their scene placement, triangulated,
- * its bounding box centred and scaled to @size (m). Errors
- * (WG_NODE_ERROR_DATA, naming @path): unreadable, larger than
- * WG_MESH_FILE_LIMIT (256 MiB), not a mesh, fewer than 4
- * triangles, not closed (an edge without a neighbour wound the other way),
- * flat. Mass properties are not set (wg_hull_finish()).
+ * and the other formats assimp reads; assimp gets the bytes through file
+ * callbacks that refuse any other file, so no other file is opened), all
+ * its meshes in their scene placement, triangulated, its bounding box
+ * centred and scaled to @size (m). Errors (WG_NODE_ERROR_DATA, naming
+ * @path): unreadable, not a regular file, empty, larger than
+ * WG_MESH_FILE_LIMIT (256 MiB), not a mesh, referring to another file
+ * (external buffers), a vertex not finite, fewer than 4 triangles, not
+ * closed (an edge without a neighbour wound the other way), flat. Mass
+ * properties are not set (wg_hull_finish()).
  */
 #define WG_MESH_FILE_LIMIT ((guint64) 256 << 20)
 gboolean wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3],

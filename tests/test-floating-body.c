@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A 64 m patch of 64² cells on calm water (surface unlinked) at @fps, one
  * floating-body "float" with "bodies=@bodies" and further "name=value"s. */
@@ -501,6 +502,37 @@ test_mesh (void)
   g_assert_cmpfloat (fabs (b->submerged_volume - 0.5), <, 1e-6);
 }
 
+/* Mesh files a graph must not be trusted with, each refused with its
+ * path: an empty one, a FIFO (a read would wait for ever), a vertex that
+ * is not a number, and a glTF whose buffer is another file — here beside
+ * it, refused all the same: the loader reads the mesh file alone. */
+static void
+test_mesh_files (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  refuse_mesh (dir, "empty.obj", "", "empty.obj: empty, not a mesh");
+  refuse_mesh (dir, "nan.obj",
+               "v nan nan nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
+               "nan.obj: vertex 0 of mesh 0 is not a finite number");
+  g_autofree char *fifo = g_build_filename (dir, "fifo.obj", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  check_refused (dir, "[{\"shape\": \"mesh\", \"size\": [1, 1, 1], \"position\": [1, 1, 0]}]",
+                 ", \"mesh\": \"fifo.obj\"", "fifo.obj: not a regular file");
+  /* cube_gltf() with its buffer moved out to cube.bin. */
+  g_autofree char *text = cube_gltf ();
+  char *uri = strstr (text, "data:"), *end = strchr (uri, '"');
+  const char *b64 = strstr (uri, "base64,") + strlen ("base64,");
+  g_autofree char *encoded = g_strndup (b64, end - b64);
+  gsize n;
+  g_autofree guchar *bin = g_base64_decode (encoded, &n);
+  g_autofree char *bin_path = g_build_filename (dir, "cube.bin", NULL);
+  g_assert_true (g_file_set_contents (bin_path, (const char *) bin, (gssize) n, NULL));
+  *uri = '\0';
+  g_autofree char *external = g_strdup_printf ("%scube.bin%s", text, end);
+  refuse_mesh (dir, "external.gltf", external,
+               "external.gltf: refers to another file (\"cube.bin\"), which is not read");
+}
+
 /* `wavegraph run` with a body-track-out writes one CSV and one JSON file a
  * frame whose poses read back as the plan's floats, bit for bit. */
 static void
@@ -573,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-body/motor", test_motor);
   g_test_add_func ("/floating-body/contour", test_contour);
   g_test_add_func ("/floating-body/mesh", test_mesh);
+  g_test_add_func ("/floating-body/mesh-files", test_mesh_files);
   g_test_add_func ("/floating-body/footprint", test_footprint);
   g_test_add_func ("/floating-body/resume", test_resume);
   g_test_add_func ("/floating-body/gpu-parity", test_gpu_parity);
