@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <sys/stat.h>
 
 /* A context for node @graph_index of @plan's graph, its buffers not yet
@@ -392,19 +393,27 @@ wg_node_context_check_paths (WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
   const WgGraph *graph = ctx->plan->graph;
-  if (!graph->confined)
-    return TRUE;
   for (guint k = 0; k < type->n_params; k++)
     {
       if (type->params[k].type != WG_PARAM_PATH || ctx->paths[k].full == NULL ||
           *ctx->paths[k].full == '\0')
         continue;
       g_autoptr (GError) local = NULL;
-      if (!wg_confine_read (ctx->paths[k].full, graph->base_dir,
-                            (const char *const *) ctx->plan->allow_read, &local))
+      if (graph->confined && !wg_confine_read (ctx->paths[k].full, graph->base_dir,
+                                               (const char *const *) ctx->plan->allow_read,
+                                               &local))
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, (int) k, "\"%.80s\" %s",
                         ctx->paths[k].raw, local->message);
+          return FALSE;
+        }
+      /* A FIFO or a device would keep a node's read waiting for ever. */
+      GStatBuf st;
+      if (!(type->params[k].flags & WG_PARAM_FLAG_OUTPUT_PATH) &&
+          g_stat (ctx->paths[k].full, &st) == 0 && !S_ISREG (st.st_mode))
+        {
+          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, (int) k,
+                        "\"%.80s\" is not a regular file", ctx->paths[k].raw);
           return FALSE;
         }
     }

@@ -169,7 +169,9 @@ void wg_node_context_fill_params (WgNodeContext *ctx);
  * wg_node_context_check_paths:
  * Refuses a path parameter of a confined graph that leads outside the
  * graph's folder and the plan's allow_read folders (wg_confine_read()),
- * located at the parameter. Call after wg_node_context_fill_params().
+ * and an input file that is there but not a regular file (a FIFO or a
+ * device: reading it would wait for ever), located at the parameter. Call
+ * after wg_node_context_fill_params().
  */
 gboolean wg_node_context_check_paths (WgNodeContext *ctx, GError **error);
 

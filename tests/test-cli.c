@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 
 typedef WgTestRun Run;
 
@@ -222,6 +223,13 @@ static const BadCase bad_cases[] = {
     NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
           "{ \"shape\": \"image\", \"image\": \"harbour.png\" } }"), 2,
     "nodes[4] (\"chart\").params.image: @/harbour.png: cannot open" },
+  /* A FIFO would keep the read waiting for ever: refused before it. */
+  { "mask-image-fifo", END_NODES,
+    NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
+          "{ \"shape\": \"image\", \"image\": \"fifo.png\" } }"), 2,
+    "nodes[4] (\"chart\").params.image: \"fifo.png\" is not a regular file" },
+  { "buoy-file-fifo", WIND, "\"model\": \"measured\", \"buoy_file\": \"fifo.png\"", 2,
+    "nodes[0] (\"spec\").params.buoy_file: \"fifo.png\" is not a regular file" },
   { "mask-not-an-image", END_NODES,
     NODE ("{ \"id\": \"chart\", \"type\": \"obstacle-mask\", \"params\": "
           "{ \"shape\": \"image\", \"image\": \"garbled.txt\" } }"), 2,
@@ -274,6 +282,8 @@ test_bad_input (void)
       g_assert_true (g_file_get_contents (missing_src, &missing_text, NULL, NULL));
       g_free (write_file (dir, "buoy.txt", buoy_text));
       g_free (write_file (dir, "missing.txt", missing_text));
+      g_autofree char *fifo = g_build_filename (dir, "fifo.png", NULL);
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
       g_autofree char *out = g_build_filename (dir, "out", NULL);
 
       const char *args[] = { "run", "graph.json", "--out", "out", NULL };

@@ -517,7 +517,8 @@ test_mesh_files (void)
   g_autofree char *fifo = g_build_filename (dir, "fifo.obj", NULL);
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   check_refused (dir, "[{\"shape\": \"mesh\", \"size\": [1, 1, 1], \"position\": [1, 1, 0]}]",
-                 ", \"mesh\": \"fifo.obj\"", "fifo.obj: not a regular file");
+                 ", \"mesh\": \"fifo.obj\"",
+                 "nodes[0] (\"float\").params.mesh: \"fifo.obj\" is not a regular file");
   /* cube_gltf() with its buffer moved out to cube.bin. */
   g_autofree char *text = cube_gltf ();
   char *uri = strstr (text, "data:"), *end = strchr (uri, '"');
