@@ -13,7 +13,9 @@
  * - lift, across the flow, away from the side the piece faces:
  *   F_l = −½ ρ C_l A' |u|² n⊥ / |n⊥|,  n⊥ = n − (n·û) û;
  * and gravity m g at the centre of mass. Yuksel et al. render the same
- * per-face terms into textures and sum them by reduction.
+ * per-face terms into textures and sum them by reduction. The step takes
+ * the drag implicitly (wg_body_integrate()): explicit, a light hull's
+ * drag overshoots and blows up at a frame's sub-steps.
  */
 #include "wg-floating-body.h"
 
@@ -222,6 +224,28 @@ invert3 (const double m[9], double inv[9])
   return TRUE;
 }
 
+/* The smallest eigenvalue of the symmetric 3 × 3 matrix @m (row-major),
+ * in closed form: the roots of its characteristic cubic by the
+ * trigonometric method. */
+static double
+smallest_eigenvalue (const double m[9])
+{
+  const double p1 = m[1] * m[1] + m[2] * m[2] + m[5] * m[5];
+  if (p1 == 0)
+    return MIN (m[0], MIN (m[4], m[8]));
+  const double q = (m[0] + m[4] + m[8]) / 3;
+  const double p2 = (m[0] - q) * (m[0] - q) + (m[4] - q) * (m[4] - q) + (m[8] - q) * (m[8] - q) +
+                    2 * p1;
+  const double p = sqrt (p2 / 6);
+  double b[9];
+  for (int k = 0; k < 9; k++)
+    b[k] = (m[k] - (k % 4 == 0 ? q : 0)) / p;
+  const double det = b[0] * (b[4] * b[8] - b[5] * b[7]) - b[1] * (b[3] * b[8] - b[5] * b[6]) +
+                     b[2] * (b[3] * b[7] - b[4] * b[6]);
+  const double phi = acos (CLAMP (det / 2, -1.0, 1.0)) / 3;
+  return q + 2 * p * cos (phi + 2 * G_PI / 3);
+}
+
 gboolean
 wg_hull_finish (WgHull *hull, double density, double mass)
 {
@@ -244,6 +268,7 @@ wg_hull_finish (WgHull *hull, double density, double mass)
       hull->vertices[3 * i + k] -= com[k];
   hull->volume = v;
   hull->mass = rho * v;
+  hull->inertia_min = smallest_eigenvalue (hull->inertia);
   hull->max_edge = 0;
   for (guint t = 0; t < hull->n_triangles; t++)
     for (int k = 0; k < 3; k++)
@@ -396,7 +421,7 @@ clip_triangle (const double *r[3], const double d[3], double out_r[4][3], double
 }
 
 typedef struct {
-  double force[3], torque[3], volume;
+  double force[3], torque[3], volume, damping[2];
 } Sums;
 
 /* Adds the pressure, drag and lift on triangle (a, b, c) (offsets from the
@@ -443,6 +468,8 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
   if (facing <= 0)
     return;
   const double q = 0.5 * f->density * a * facing * speed;
+  sum->damping[0] += 2 * f->drag * q;
+  sum->damping[1] += 2 * f->drag * q * dot (centroid, centroid);
   double fd[3], perp[3];
   for (int k = 0; k < 3; k++)
     {
@@ -462,7 +489,7 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
 void
 wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater *water,
                 const WgFluid *fluid, double force[3], double torque[3], double *volume,
-                double *scratch)
+                double damping[2], double *scratch)
 {
   wg_body_place (hull, state, water, scratch);
   const double *depth = scratch + 3 * (gsize) hull->n_vertices;
@@ -488,6 +515,8 @@ wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater *wat
   memcpy (torque, sum.torque, sizeof sum.torque);
   force[2] -= hull->mass * fluid->gravity;
   *volume = sum.volume;
+  if (damping)
+    memcpy (damping, sum.damping, sizeof sum.damping);
 }
 
 /* I_world v = R I_b Rᵀ v, and its inverse likewise. */
@@ -504,7 +533,8 @@ world_apply (const double q[4], const double m[9], const double v[3], double out
 
 void
 wg_body_integrate (const WgHull *hull, WgBodyState *s, const double force_in[3],
-                   const double torque_in[3], const WgMotor *motor, double dt)
+                   const double torque_in[3], const double damping[2], const WgMotor *motor,
+                   double dt)
 {
   double force[3] = { force_in[0], force_in[1], force_in[2] };
   double torque[3] = { torque_in[0], torque_in[1], torque_in[2] };
@@ -531,10 +561,13 @@ wg_body_integrate (const WgHull *hull, WgBodyState *s, const double force_in[3],
   for (int k = 0; k < 3; k++)
     gyro[k] = torque[k] - gyro[k];
   world_apply (s->q, hull->inertia_inv, gyro, alpha);
+  const double linear = damping ? 1 / (1 + damping[0] * dt / hull->mass) : 1;
+  const double angular =
+    damping && hull->inertia_min > 0 ? 1 / (1 + damping[1] * dt / hull->inertia_min) : 1;
   for (int k = 0; k < 3; k++)
     {
-      s->v[k] += force[k] / hull->mass * dt;
-      s->w[k] += alpha[k] * dt;
+      s->v[k] += force[k] / hull->mass * dt * linear;
+      s->w[k] += alpha[k] * dt * angular;
       s->x[k] += s->v[k] * dt;
     }
   const double *w = s->w, *q = s->q;
@@ -557,8 +590,8 @@ double
 wg_body_step (const WgHull *hull, WgBodyState *s, const WgWater *water, const WgFluid *fluid,
               const WgMotor *motor, double dt, double *scratch)
 {
-  double force[3], torque[3], volume;
-  wg_body_forces (hull, s, water, fluid, force, torque, &volume, scratch);
-  wg_body_integrate (hull, s, force, torque, motor, dt);
+  double force[3], torque[3], volume, damping[2];
+  wg_body_forces (hull, s, water, fluid, force, torque, &volume, damping, scratch);
+  wg_body_integrate (hull, s, force, torque, damping, motor, dt);
   return volume;
 }

@@ -186,7 +186,7 @@ typedef struct {
   double **scratch;   /* per body */
   BodyParam *params;  /* the bodies as prepared, to see them change */
   /* GPU plans: the kernel and buffers, the states of a frame's sub-steps
-   * and the sums read back (8 floats a body). */
+   * and the sums read back (12 floats a body). */
   WgFloatingGpu gpu;
   WgBodyState *states;
   float *sums;
@@ -325,7 +325,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
   if (wg_ctx_on_gpu (ctx))
     {
       st->states = g_new0 (WgBodyState, MAX (st->n, 1));
-      st->sums = g_new0 (float, 8 * MAX (st->n, 1));
+      st->sums = g_new0 (float, 12 * MAX (st->n, 1));
       if (!wg_floating_gpu_init (&st->gpu, wg_ctx_gpu (ctx), st->hulls, st->n, error))
         return FALSE;
     }
@@ -412,7 +412,7 @@ state_finish (FloatingState *st, guint i, const WgWater *water, const WgFluid *f
   state_write (s, b);
   /* The output's pose, rounded to floats, is what the next step reads. */
   state_read (b, s);
-  wg_body_forces (&st->hulls[i], s, water, fluid, force, torque, &volume, st->scratch[i]);
+  wg_body_forces (&st->hulls[i], s, water, fluid, force, torque, &volume, NULL, st->scratch[i]);
   b->submerged_volume = (float) volume;
   b->volume_rate = start ? 0.0f : (float) ((volume - v0) / dt);
   wg_body_contour (&st->hulls[i], s, water, b, st->scratch[i]);
@@ -545,11 +545,11 @@ floating_process_gpu (WgNodeContext *ctx, GError **error)
         return FALSE;
       for (guint i = 0; i < f.st->n; i++)
         {
-          const float *sum = f.st->sums + 8 * i;
+          const float *sum = f.st->sums + 12 * i;
           const double force[3] = { sum[0], sum[1], sum[2] - f.st->hulls[i].mass * f.p->gravity };
-          const double torque[3] = { sum[4], sum[5], sum[6] };
+          const double torque[3] = { sum[4], sum[5], sum[6] }, damping[2] = { sum[8], sum[9] };
           const WgMotor motor = motor_of (f.p, i);
-          wg_body_integrate (&f.st->hulls[i], &f.st->states[i], force, torque, &motor,
+          wg_body_integrate (&f.st->hulls[i], &f.st->states[i], force, torque, damping, &motor,
                              f.dt / f.p->substeps);
         }
     }

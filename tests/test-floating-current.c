@@ -292,7 +292,7 @@ test_lift (void)
   for (int l = 0; l < 2; l++)
     {
       const WgFluid fluid = { 1000, 9.81, 0, l };
-      wg_body_forces (&hull, &s, &water, &fluid, force[l], torque, &volume, scratch);
+      wg_body_forces (&hull, &s, &water, &fluid, force[l], torque, &volume, NULL, scratch);
       g_assert_cmpfloat (fabs (volume - 1), <, 1e-9);
     }
   /* The bottom (normal −z_axis) meets the flow (u = −x̂ relative to the
