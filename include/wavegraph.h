@@ -1035,8 +1035,10 @@ void wg_ctx_note (WgNodeContext *ctx, gboolean warning, const char *format, ...)
  * wg_ctx_error:
  * Sets @error in WG_NODE_ERROR with @code and the node's JSON path in
  * front: `nodes[2] ("spec").params.buoy_file: …` when @param (an index
- * into the type's parameters) is ≥ 0, else `nodes[2] ("spec"): …`. A hook
- * that fails returns FALSE after it.
+ * into the type's parameters) is ≥ 0, else `nodes[2] ("spec"): …`; a
+ * message that starts with an item of the parameter's list continues its
+ * path: "[3].radius: …" gives `….params.drops[3].radius: …`. A hook that
+ * fails returns FALSE after it.
  */
 void wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
                    const char *format, ...) G_GNUC_PRINTF (5, 6);

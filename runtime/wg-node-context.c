@@ -438,7 +438,9 @@ wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
   g_autofree char *msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_autofree char *path = wg_ctx_where (ctx, param);
-  g_set_error (error, WG_NODE_ERROR, code, "%s: %s", path, msg);
+  /* "[3].radius: …" names an item of the parameter's list: params.drops[3].radius. */
+  g_set_error (error, WG_NODE_ERROR, code, "%s%s%s", path, param >= 0 && msg[0] == '[' ? "" : ": ",
+               msg);
 }
 
 void

@@ -423,7 +423,7 @@ test_refused (void)
   refuse_mesh (dir, "junk.obj", "this is no mesh\n\x01\x02\n", "nodes[0] (\"float\").params.mesh: ");
   check_refused (dir, mesh, ", \"mesh\": \"junk.obj\"", "junk.obj");
   check_refused (dir, mesh, "",
-                 "nodes[0] (\"float\").params.bodies: [0].shape: \"mesh\" needs the node's "
+                 "nodes[0] (\"float\").params.bodies[0].shape: \"mesh\" needs the node's "
                  "mesh file (params.mesh)");
   /* The closed tetrahedron of open.obj (and its missing face), each face
    * wound inward. */

@@ -203,8 +203,20 @@ test_radii (void)
   g_autoptr (WgPlan) refused = wg_plan_new (many, &o, &error);
   g_assert_nonnull (refused);
   g_assert_false (wg_plan_evaluate (refused, 0, &error));
-  g_assert_cmpstr (error->message, ==, "nodes[0] (\"drop\").params.drops: [8].radius: 3 m is the "
+  g_assert_cmpstr (error->message, ==, "nodes[0] (\"drop\").params.drops[8].radius: 3 m is the "
                                        "9th particle radius; the step moves at most 8");
+
+  /* Below the node's floor a ring's amplitude, volume / r², overflows. */
+  g_autoptr (WgGraph) tiny = emitter_graph (
+    "[{\"x\": 8, \"y\": 8, \"volume\": 0.1}, {\"x\": 8, \"y\": 8, \"volume\": 0.1, "
+    "\"radius\": 1e-300}]", "walls=false", "min_amplitude=0");
+  g_clear_error (&error);
+  g_autoptr (WgPlan) tiny_plan = wg_plan_new (tiny, &o, &error);
+  g_assert_nonnull (tiny_plan);
+  g_assert_false (wg_plan_evaluate (tiny_plan, 0, &error));
+  g_assert_cmpstr (error->message, ==, "nodes[0] (\"drop\").params.drops[1].radius: 1e-300 m is "
+                                       "below the smallest particle radius, 0.0001 m (0: the "
+                                       "node's)");
 }
 
 /* Σ A through subdivisions at every step, within 1e-5. */

@@ -573,7 +573,7 @@ test_buckets (void)
     { "[{\"radius\": 1.1005}]", "nodes[1] (\"splat\").params.radii: 1.1 m and 1.1005 m are "
                                  "within 0.1% of each other: one bucket is enough" },
     { "[{\"radius\": 0.5}, {\"radius\": 0.1}]",
-      "nodes[1] (\"splat\").params.radii: [1].radius: 0.1 m is 0.4 cells of the grid (0.25 × "
+      "nodes[1] (\"splat\").params.radii[1].radius: 0.1 m is 0.4 cells of the grid (0.25 × "
       "0.25 m cells); the bump needs 1 to 64" },
   };
   for (guint k = 0; k < G_N_ELEMENTS (refused); k++)
