@@ -34,12 +34,42 @@ wg_node_context_new (WgPlan *plan, guint graph_index)
   return ctx;
 }
 
+/* A sink's pattern claimed by a node (wg_ctx_claim_output()). */
+typedef struct {
+  const WgNodeContext *ctx;
+  char *where;
+} OutputClaim;
+
+static void
+output_claim_free (gpointer data)
+{
+  OutputClaim *claim = data;
+  g_free (claim->where);
+  g_free (claim);
+}
+
+static gboolean
+claimed_by (gpointer key, gpointer value, gpointer ctx)
+{
+  return ((const OutputClaim *) value)->ctx == ctx;
+}
+
+/* The claim of @value is @mine's: the same node and parameter. */
+static gboolean
+same_claimant (gpointer key, gpointer value, gpointer mine)
+{
+  const OutputClaim *a = value, *b = mine;
+  return a->ctx == b->ctx && strcmp (a->where, b->where) == 0;
+}
+
 void
 wg_node_context_free (WgNodeContext *ctx)
 {
   /* A plan that failed while being built has contexts not made yet. */
   if (ctx == NULL)
     return;
+  if (ctx->plan->outputs)
+    g_hash_table_foreach_remove (ctx->plan->outputs, claimed_by, ctx);
   if (ctx->state && ctx->inst->type->free_state)
     ctx->inst->type->free_state (ctx->state);
   for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
@@ -378,6 +408,26 @@ wg_ctx_file_log (WgNodeContext *ctx)
 {
   return &ctx->plan->files;
 }
+
+
+const char *
+wg_ctx_claim_output (WgNodeContext *ctx, const char *key, const char *where)
+{
+  WgPlan *plan = ctx->plan;
+  if (plan->outputs == NULL)
+    plan->outputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, output_claim_free);
+  OutputClaim mine = { ctx, (char *) where };
+  const OutputClaim *other = g_hash_table_lookup (plan->outputs, key);
+  if (other && !same_claimant (NULL, (gpointer) other, &mine))
+    return other->where;
+  /* The parameter's pattern before an edit is free again. */
+  g_hash_table_foreach_remove (plan->outputs, same_claimant, &mine);
+  OutputClaim *claim = g_new (OutputClaim, 1);
+  *claim = (OutputClaim) { ctx, g_strdup (where) };
+  g_hash_table_replace (plan->outputs, g_strdup (key), claim);
+  return NULL;
+}
+
 
 void
 wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside)

@@ -24,6 +24,15 @@ const char *const *wg_ctx_allow_write (WgNodeContext *ctx);
  * thread (its writer job), while the plan lives.
  */
 WgFileLog *wg_ctx_file_log (WgNodeContext *ctx);
+/**
+ * wg_ctx_claim_output:
+ * Records that @ctx's parameter at JSON path @where writes the files that
+ * pattern @key (its root folder and pattern joined) names. Returns NULL,
+ * or the path of another node's parameter that claimed the same pattern
+ * (owned by the plan): two nodes writing the same files would overwrite
+ * each other's frames. A node's claims go with its context.
+ */
+const char *wg_ctx_claim_output (WgNodeContext *ctx, const char *key, const char *where);
 /** wg_file_log_add: file @path of @frame is whole; @outside: under an allow_write folder, not out_dir. */
 void wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside);
 

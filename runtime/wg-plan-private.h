@@ -90,6 +90,7 @@ struct _WgPlan {
   char **allow_read;      /* WgPlanOptions' lists (NULL-terminated, maybe NULL) */
   char **allow_write;
   WgFileLog files;        /* what sinks wrote (wg_file_log_add, any thread) */
+  GHashTable *outputs;    /* sinks' patterns (root/pattern) → OutputClaim, or NULL */
   WgNodeContext **nodes;  /* schedule order */
   guint n_nodes;
   gboolean evaluated;

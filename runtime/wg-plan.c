@@ -43,6 +43,7 @@ wg_plan_free (WgPlan *plan)
     wg_gpu_context_make_current (plan->gpu, NULL);
   for (guint i = 0; i < plan->n_nodes; i++)
     wg_node_context_free (plan->nodes[i]);
+  g_clear_pointer (&plan->outputs, g_hash_table_unref);
   wg_query_gpu_free (plan->query_gpu);
   g_free (plan->nodes);
   g_free (plan->group);

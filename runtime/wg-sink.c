@@ -109,6 +109,16 @@ wg_sink_new (WgNodeContext *ctx, int param, const char *pattern, gsize frame_byt
       wg_sink_free (sink);
       return NULL;
     }
+  g_autofree char *key = g_build_filename (root, rel, NULL);
+  const char *other = wg_ctx_claim_output (ctx, key, sink->where);
+  if (other != NULL)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, param,
+                    "\"%.80s\" names the files %s writes: each would overwrite the other's frames",
+                    pattern, other);
+      wg_sink_free (sink);
+      return NULL;
+    }
   if (wg_ctx_writes_files (ctx))
     for (int i = 0; i < N_SLOTS; i++)
       {

@@ -237,6 +237,12 @@ static const BadCase bad_cases[] = {
   { "iwave-kernel-too-wide", END_NODES,
     NODE ("{ \"id\": \"water\", \"type\": \"iwave\", \"params\": { \"kernel_radius\": 20 } }"), 2,
     "nodes[4] (\"water\").params.kernel_radius: expected a radius below half the grid (16 cells), got 20" },
+  /* Two nodes writing the same files: one would overwrite the other. */
+  { "path-twice", PATH " } }\n" LINKS_TO_OUT LINK3,
+    PATH " } },\n    { \"id\": \"out2\", \"type\": \"field-out\", \"params\": { " PATH
+    " } }\n" LINKS_TO_OUT LINK3 ",\n    { \"from\": \"fft:height\", \"to\": \"out2:field\" }", 2,
+    "nodes[4] (\"out2\").params.path: \"h.%04d.exr\" names the files nodes[3] (\"out\").params.path "
+    "writes: each would overwrite the other's frames" },
   { "choppy-needs-displacement", LINK3,
     LINK3 ",\n    { \"from\": \"fft:height\", \"to\": \"chop:height\" }", 2,
     "(\"chop\").params.method: the spectral method needs input \"displacement\" linked" },
