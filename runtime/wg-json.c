@@ -92,6 +92,18 @@ keys_free (gpointer keys)
 /* Walks @data as JSON text (strings, escapes, brackets, keys) without
  * building values. Returns NULL, or the problem (free it) with *line and
  * *column where it starts. */
+/* The JavaScript literal that @data (@length bytes) starts with that JSON
+ * lacks (-Infinity, Infinity, NaN), or NULL. */
+static const char *
+non_number (const char *data, gsize length)
+{
+  static const char *const words[] = { "-Infinity", "Infinity", "NaN" };
+  for (guint k = 0; k < G_N_ELEMENTS (words); k++)
+    if (length >= strlen (words[k]) && strncmp (data, words[k], strlen (words[k])) == 0)
+      return words[k];
+  return NULL;
+}
+
 static char *
 json_scan (const char *data, gsize length, guint *line, guint *column)
 {
@@ -160,6 +172,13 @@ json_scan (const char *data, gsize length, guint *line, guint *column)
         }
       else if ((ch == '}' || ch == ']') && open->len > 0)
         g_ptr_array_set_size (open, open->len - 1);
+      else if (non_number (data + i, length - i) != NULL)
+        {
+          *line = l;
+          *column = c;
+          return g_strdup_printf ("%s is not a number in JSON (it has no infinities and no NaN): "
+                                  "give a finite value", non_number (data + i, length - i));
+        }
       else if (ch == '-' || g_ascii_isdigit (ch))
         {
           /* json-glib saturates integers beyond 64 bits (a seed of 10^20
@@ -170,7 +189,10 @@ json_scan (const char *data, gsize length, guint *line, guint *column)
                  (g_ascii_isdigit (data[end]) || strchr ("+-.eE", data[end])))
             integer &= g_ascii_isdigit (data[end++]) != 0;
           g_autofree char *token = g_strndup (data + i, end - i);
-          if (integer && !g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+          /* A lone "-" (as in -Infinity) is json-glib's to refuse. */
+          const gboolean digits = end - i > 1 || g_ascii_isdigit (ch);
+          if (integer && digits &&
+              !g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, NULL, NULL))
             {
               *line = l;
               *column = c;

@@ -158,6 +158,11 @@ static const BadCase bad_cases[] = {
   { "frames-beyond-int64", "[0, 2]", "[0, 9223372036854775807]", 2,
     "settings.frames[1]: expected a frame number in [-1e9, 1e9], got 9.2233720368547758e+18" },
   /* json-glib alone reads this as -1. */
+  /* JavaScript's literals that JSON lacks, named where they stand. */
+  { "wind-minus-infinity", WIND, "\"wind_speed\": -Infinity", 2,
+    "graph.json:5:73: -Infinity is not a number in JSON (it has no infinities and no NaN)" },
+  { "wind-nan", WIND, "\"wind_speed\": NaN", 2,
+    "graph.json:5:73: NaN is not a number in JSON" },
   { "seed-beyond-int64", "\"fps\": 10,", "\"fps\": 10, \"seed\": 99999999999999999999,", 2,
     "graph.json:3:74: integer 99999999999999999999 is out of range" },
   /* A 100 KB value is quoted by its first 80 bytes and its length. */
