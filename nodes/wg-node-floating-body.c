@@ -90,7 +90,8 @@ static const WgParamSpec body_fields[] = {
     .offset = offsetof (BodyParam, shape) },
   { "size", .type = WG_PARAM_OBJECT, .flags = WG_PARAM_FLAG_TUPLE, .fields = size_fields,
     .n_fields = G_N_ELEMENTS (size_fields), .offset = offsetof (BodyParam, size) },
-  { "density", .type = WG_PARAM_FLOAT, .unit = "kg/m³", .default_value = 500, .min = 1,
+  /* Down to 0 for a body given its mass; without one build_hull() asks ≥ 1. */
+  { "density", .type = WG_PARAM_FLOAT, .unit = "kg/m³", .default_value = 500, .min = 0,
     .max = 1e5, .offset = offsetof (BodyParam, density) },
   { "mass", .type = WG_PARAM_FLOAT, .unit = "kg", .default_value = 0, .min = 0, .max = 1e9,
     .offset = offsetof (BodyParam, mass) },
@@ -217,6 +218,13 @@ build_hull (WgNodeContext *ctx, const FloatingParams *p, guint i, WgHull *hull, 
 {
   const BodyParam *b = (const BodyParam *) p->bodies.items + i;
   const guint seg = (guint) p->segments;
+  if (b->mass <= 0 && b->density < 1)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_BODIES,
+                    "[%u].density: %g kg/m³; give a density in [1, 100000] or a mass (kg, > 0)",
+                    i, b->density);
+      return FALSE;
+    }
   switch (b->shape)
     {
     case SHAPE_BOX:

@@ -284,8 +284,9 @@ emitter_motion (WgNodeContext *ctx, double dt, double *speed, WgParticleMotion *
       if (k == WG_PARTICLE_MAX_RADII)
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_DROPS,
-                        "[%" G_GSIZE_FORMAT "].radius: %g m is the %dth particle radius; "
-                        "the step moves at most %d", d, r, WG_PARTICLE_MAX_RADII + 1,
+                        "[%" G_GSIZE_FORMAT "].radius: %g m is the %dth particle radius "
+                        "(the node's own counted); the step moves at most %d", d, r,
+                        WG_PARTICLE_MAX_RADII + 1,
                         WG_PARTICLE_MAX_RADII);
           return FALSE;
         }

@@ -146,19 +146,20 @@ collect_radii (WgNodeContext *ctx, const SplatFilterParams *p, double dx, double
           return FALSE;
         }
       st->radius[b] = r;
+      for (guint o = 0; o < b; o++)
+        if (MAX (r, st->radius[o]) < 1.001 * MIN (r, st->radius[o]))
+          {
+            g_autofree char *other = o == 0 ? g_strdup ("the node's radius")
+                                            : g_strdup_printf ("radii[%u].radius", o - 1);
+            wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_RADII,
+                          "[%u].radius: %g m is within 0.1%% of %s (%g m): one bucket is enough",
+                          b - 1, r, other, st->radius[o]);
+            return FALSE;
+          }
     }
   qsort (st->radius, st->n_buckets, sizeof (double), compare_doubles);
   for (guint b = 0; b + 1 < st->n_buckets; b++)
-    {
-      if (st->radius[b + 1] < 1.001 * st->radius[b])
-        {
-          wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_RADII,
-                        "%g m and %g m are within 0.1%% of each other: one bucket is enough",
-                        st->radius[b], st->radius[b + 1]);
-          return FALSE;
-        }
-      st->bounds[b] = (float) sqrt (st->radius[b] * st->radius[b + 1]);
-    }
+    st->bounds[b] = (float) sqrt (st->radius[b] * st->radius[b + 1]);
   return TRUE;
 }
 

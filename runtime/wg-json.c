@@ -63,8 +63,12 @@ wg_json_read_pair (JsonNode *node, const char *path, gboolean integers, double o
 {
   if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != 2)
     {
+      g_autofree char *got =
+        JSON_NODE_HOLDS_ARRAY (node)
+          ? g_strdup_printf ("an array of %u", json_array_get_length (json_node_get_array (node)))
+          : g_strdup (wg_json_kind (node));
       ERR (SCHEMA, "%s: expected an array of two %s, got %s", path,
-           integers ? "integers" : "numbers", wg_json_kind (node));
+           integers ? "integers" : "numbers", got);
       return FALSE;
     }
   JsonArray *a = json_node_get_array (node);

@@ -413,6 +413,9 @@ test_refused (void)
                  "nodes[0] (\"float\").params.capacity: 1 slots for 2 bodies");
   check_refused (dir, "[{\"size\": [1, -1, 1], \"position\": [1, 1, 0]}]", "",
                  "nodes[0] (\"float\").params.bodies[0].size[1]");
+  check_refused (dir, "[{\"size\": [1, 1, 1], \"density\": 0, \"position\": [1, 1, 0]}]", "",
+                 "nodes[0] (\"float\").params.bodies[0].density: 0 kg/m³; give a density in [1, "
+                 "100000] or a mass (kg, > 0)");
   const char *mesh = "[{\"shape\": \"mesh\", \"size\": [1, 1, 1], \"position\": [1, 1, 0]}]";
   check_refused (dir, mesh, ", \"mesh\": \"missing.obj\"", "nodes[0] (\"float\").params.mesh");
   check_refused (dir, mesh, ", \"mesh\": \"missing.obj\"", "missing.obj");

@@ -204,7 +204,8 @@ test_radii (void)
   g_assert_nonnull (refused);
   g_assert_false (wg_plan_evaluate (refused, 0, &error));
   g_assert_cmpstr (error->message, ==, "nodes[0] (\"drop\").params.drops[8].radius: 3 m is the "
-                                       "9th particle radius; the step moves at most 8");
+                                       "9th particle radius (the node's own counted); the step "
+                                       "moves at most 8");
 
   /* Below the node's floor a ring's amplitude, volume / r², overflows. */
   g_autoptr (WgGraph) tiny = emitter_graph (

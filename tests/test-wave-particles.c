@@ -570,8 +570,11 @@ test_buckets (void)
   g_assert_cmpfloat (worst[0], >, 0.1 * peak);
 
   static const char *const refused[][2] = {
-    { "[{\"radius\": 1.1005}]", "nodes[1] (\"splat\").params.radii: 1.1 m and 1.1005 m are "
-                                 "within 0.1% of each other: one bucket is enough" },
+    { "[{\"radius\": 1.1005}]", "nodes[1] (\"splat\").params.radii[0].radius: 1.1005 m is "
+                                 "within 0.1% of the node's radius (1.1 m): one bucket is enough" },
+    { "[{\"radius\": 0.5}, {\"radius\": 0.5004}]",
+      "nodes[1] (\"splat\").params.radii[1].radius: 0.5004 m is within 0.1% of radii[0].radius "
+      "(0.5 m): one bucket is enough" },
     { "[{\"radius\": 0.5}, {\"radius\": 0.1}]",
       "nodes[1] (\"splat\").params.radii[1].radius: 0.1 m is 0.4 cells of the grid (0.25 × "
       "0.25 m cells); the bump needs 1 to 64" },
