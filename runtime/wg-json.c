@@ -183,6 +183,14 @@ json_scan (const char *data, gsize length, guint *line, guint *column)
           return g_strdup_printf ("%s is not a number in JSON (it has no infinities and no NaN): "
                                   "give a finite value", non_number (data + i, length - i));
         }
+      else if ((ch == '-' || g_ascii_isdigit (ch)) && i + 2 < length &&
+               data[i + (ch == '-')] == '0' && g_ascii_tolower (data[i + 1 + (ch == '-')]) == 'x')
+        {
+          /* json-glib reads 0x100 as 256; JSON has decimal numbers only. */
+          *line = l;
+          *column = c;
+          return g_strdup ("a hexadecimal number is not JSON: write it in decimal");
+        }
       else if (ch == '-' || g_ascii_isdigit (ch))
         {
           /* json-glib saturates integers beyond 64 bits (a seed of 10^20

@@ -158,6 +158,8 @@ static const BadCase bad_cases[] = {
   { "frames-beyond-int64", "[0, 2]", "[0, 9223372036854775807]", 2,
     "settings.frames[1]: expected a frame number in [-1e9, 1e9], got 9.2233720368547758e+18" },
   /* json-glib alone reads this as -1. */
+  { "wind-hex", WIND, "\"wind_speed\": 0x8", 2,
+    "graph.json:5:73: a hexadecimal number is not JSON: write it in decimal" },
   { "frames-one", "\"frames\": [0, 2]", "\"frames\": [2]", 2,
     "settings.frames: expected an array of two integers, got an array of 1" },
   /* JavaScript's literals that JSON lacks, named where they stand. */
