@@ -41,7 +41,7 @@ wg_floating_gpu_init (WgFloatingGpu *g, WgGpuContext *gpu, const WgHull *hulls, 
                                     GL_STATIC_DRAW);
   g->ranges = wg_gpu_buffer_new (gpu, 4 * MAX (n, 1) * sizeof (guint32), ranges, GL_STATIC_DRAW);
   g->states = wg_gpu_buffer_new (gpu, 16 * MAX (n, 1) * sizeof (float), NULL, GL_DYNAMIC_DRAW);
-  g->sums = wg_gpu_buffer_new (gpu, 12 * MAX (n, 1) * sizeof (float), NULL, GL_DYNAMIC_READ);
+  g->sums = wg_gpu_buffer_new (gpu, 16 * MAX (n, 1) * sizeof (float), NULL, GL_DYNAMIC_READ);
   g->staging = g_new0 (float, 16 * MAX (n, 1));
   return wg_gpu_check ("floating-body's buffers", error);
 }
@@ -103,7 +103,7 @@ wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, GLuint velocity, const
   wg_gpu_bind (6, velocity ? velocity : g->vertices);
   wg_gpu_kernel_dispatch (&g->kernel, &u, g->n, 1, 1);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, g->sums);
-  glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 12 * g->n * sizeof (float), sums);
+  glGetBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, 16 * g->n * sizeof (float), sums);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   return wg_gpu_check ("floating-body's forces", error);
 }

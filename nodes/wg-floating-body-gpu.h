@@ -28,9 +28,9 @@ void wg_floating_gpu_clear (WgFloatingGpu *g);
 /**
  * wg_floating_gpu_forces:
  * wg_body_forces() without gravity for every body at @states on the GPU:
- * into @sums 12 floats a body: force (N) and submerged volume (m³), then
- * torque (N m) and 0, then the drag's derivatives (wg_body_forces()'s
- * damping: kg/s, kg m²/s) and two 0s. @surface: the water's storage buffer laid out as
+ * into @sums 16 floats a body: force (N) and submerged volume (m³), then
+ * torque (N m) and 0, then wg_body_forces()'s damping (D, kg/s; D_r's xx,
+ * yy, zz, xy, xz, yz, kg m²/s) and 0. @surface: the water's storage buffer laid out as
  * @water says (its data unused), 0 for calm water; @velocity: the water's
  * velocity field's laid out as @water->velocity says, 0 for water at rest.
  * Errors: a GL error.

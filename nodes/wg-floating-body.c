@@ -224,28 +224,6 @@ invert3 (const double m[9], double inv[9])
   return TRUE;
 }
 
-/* The smallest eigenvalue of the symmetric 3 × 3 matrix @m (row-major),
- * in closed form: the roots of its characteristic cubic by the
- * trigonometric method. */
-static double
-smallest_eigenvalue (const double m[9])
-{
-  const double p1 = m[1] * m[1] + m[2] * m[2] + m[5] * m[5];
-  if (p1 == 0)
-    return MIN (m[0], MIN (m[4], m[8]));
-  const double q = (m[0] + m[4] + m[8]) / 3;
-  const double p2 = (m[0] - q) * (m[0] - q) + (m[4] - q) * (m[4] - q) + (m[8] - q) * (m[8] - q) +
-                    2 * p1;
-  const double p = sqrt (p2 / 6);
-  double b[9];
-  for (int k = 0; k < 9; k++)
-    b[k] = (m[k] - (k % 4 == 0 ? q : 0)) / p;
-  const double det = b[0] * (b[4] * b[8] - b[5] * b[7]) - b[1] * (b[3] * b[8] - b[5] * b[6]) +
-                     b[2] * (b[3] * b[7] - b[4] * b[6]);
-  const double phi = acos (CLAMP (det / 2, -1.0, 1.0)) / 3;
-  return q + 2 * p * cos (phi + 2 * G_PI / 3);
-}
-
 gboolean
 wg_hull_finish (WgHull *hull, double density, double mass)
 {
@@ -268,7 +246,6 @@ wg_hull_finish (WgHull *hull, double density, double mass)
       hull->vertices[3 * i + k] -= com[k];
   hull->volume = v;
   hull->mass = rho * v;
-  hull->inertia_min = smallest_eigenvalue (hull->inertia);
   hull->max_edge = 0;
   for (guint t = 0; t < hull->n_triangles; t++)
     for (int k = 0; k < 3; k++)
@@ -421,8 +398,11 @@ clip_triangle (const double *r[3], const double d[3], double out_r[4][3], double
 }
 
 typedef struct {
-  double force[3], torque[3], volume, damping[2];
+  double force[3], torque[3], volume, damping[WG_BODY_DAMPING];
 } Sums;
+
+/* The row and column of D_r's six components (xx, yy, zz, xy, xz, yz). */
+static const int damping_row[6] = { 0, 1, 2, 0, 0, 1 }, damping_col[6] = { 0, 1, 2, 1, 2, 2 };
 
 /* Adds the pressure, drag and lift on triangle (a, b, c) (offsets from the
  * centre of mass, depths da, db, dc ≥ 0). */
@@ -468,8 +448,11 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
   if (facing <= 0)
     return;
   const double q = 0.5 * f->density * a * facing * speed;
-  sum->damping[0] += 2 * f->drag * q;
-  sum->damping[1] += 2 * f->drag * q * dot (centroid, centroid);
+  const double c = 2 * f->drag * q, r2 = dot (centroid, centroid);
+  sum->damping[0] += c;
+  for (int k = 0; k < 6; k++)
+    sum->damping[1 + k] +=
+      c * ((k < 3 ? r2 : 0) - centroid[damping_row[k]] * centroid[damping_col[k]]);
   double fd[3], perp[3];
   for (int k = 0; k < 3; k++)
     {
@@ -489,7 +472,7 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
 void
 wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater *water,
                 const WgFluid *fluid, double force[3], double torque[3], double *volume,
-                double damping[2], double *scratch)
+                double damping[WG_BODY_DAMPING], double *scratch)
 {
   wg_body_place (hull, state, water, scratch);
   const double *depth = scratch + 3 * (gsize) hull->n_vertices;
@@ -531,10 +514,44 @@ world_apply (const double q[4], const double m[9], const double v[3], double out
   quat_rotate (q, mb, out);
 }
 
+/* @alpha = (I + dt D_r)⁻¹ @moment, I the world inertia at @q and D_r
+ * @damping's angular part: the angular step with the drag implicit. FALSE
+ * (nothing set) without angular damping or when the matrix is singular. */
+static gboolean
+angular_implicit (const WgHull *hull, const double q[4], const double *damping, double dt,
+                  const double moment[3], double alpha[3])
+{
+  gboolean any = FALSE;
+  for (int k = 1; damping && k < WG_BODY_DAMPING; k++)
+    any |= damping[k] != 0;
+  if (!any)
+    return FALSE;
+  double m[9], inv[9];
+  for (int j = 0; j < 3; j++)
+    {
+      const double e[3] = { j == 0, j == 1, j == 2 };
+      double column[3];
+      world_apply (q, hull->inertia, e, column);
+      for (int i = 0; i < 3; i++)
+        m[3 * i + j] = column[i];
+    }
+  for (int k = 0; k < 6; k++)
+    {
+      m[3 * damping_row[k] + damping_col[k]] += dt * damping[1 + k];
+      if (damping_row[k] != damping_col[k])
+        m[3 * damping_col[k] + damping_row[k]] += dt * damping[1 + k];
+    }
+  if (!invert3 (m, inv))
+    return FALSE;
+  for (int i = 0; i < 3; i++)
+    alpha[i] = inv[3 * i] * moment[0] + inv[3 * i + 1] * moment[1] + inv[3 * i + 2] * moment[2];
+  return TRUE;
+}
+
 void
 wg_body_integrate (const WgHull *hull, WgBodyState *s, const double force_in[3],
-                   const double torque_in[3], const double damping[2], const WgMotor *motor,
-                   double dt)
+                   const double torque_in[3], const double damping[WG_BODY_DAMPING],
+                   const WgMotor *motor, double dt)
 {
   double force[3] = { force_in[0], force_in[1], force_in[2] };
   double torque[3] = { torque_in[0], torque_in[1], torque_in[2] };
@@ -560,14 +577,13 @@ wg_body_integrate (const WgHull *hull, WgBodyState *s, const double force_in[3],
   cross (s->w, iw, gyro);
   for (int k = 0; k < 3; k++)
     gyro[k] = torque[k] - gyro[k];
-  world_apply (s->q, hull->inertia_inv, gyro, alpha);
+  if (!angular_implicit (hull, s->q, damping, dt, gyro, alpha))
+    world_apply (s->q, hull->inertia_inv, gyro, alpha);
   const double linear = damping ? 1 / (1 + damping[0] * dt / hull->mass) : 1;
-  const double angular =
-    damping && hull->inertia_min > 0 ? 1 / (1 + damping[1] * dt / hull->inertia_min) : 1;
   for (int k = 0; k < 3; k++)
     {
       s->v[k] += force[k] / hull->mass * dt * linear;
-      s->w[k] += alpha[k] * dt * angular;
+      s->w[k] += alpha[k] * dt;
       s->x[k] += s->v[k] * dt;
     }
   const double *w = s->w, *q = s->q;
@@ -590,7 +606,7 @@ double
 wg_body_step (const WgHull *hull, WgBodyState *s, const WgWater *water, const WgFluid *fluid,
               const WgMotor *motor, double dt, double *scratch)
 {
-  double force[3], torque[3], volume, damping[2];
+  double force[3], torque[3], volume, damping[WG_BODY_DAMPING];
   wg_body_forces (hull, s, water, fluid, force, torque, &volume, damping, scratch);
   wg_body_integrate (hull, s, force, torque, damping, motor, dt);
   return volume;

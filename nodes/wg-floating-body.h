@@ -23,7 +23,6 @@ typedef struct {
   double mass;            /* kg */
   double inertia[9];      /* kg m², body frame, row-major, about the centre of mass */
   double inertia_inv[9];
-  double inertia_min;     /* kg m², the smallest principal moment */
   double max_edge;        /* m, the longest triangle edge */
 } WgHull;
 
@@ -141,6 +140,9 @@ typedef struct {
 void wg_body_place (const WgHull *hull, const WgBodyState *state, const WgWater *water,
                     double *scratch);
 
+/** WG_BODY_DAMPING: doubles of wg_body_forces()'s damping: D, then D_r's six. */
+#define WG_BODY_DAMPING 7
+
 /**
  * wg_body_forces:
  * The water's and gravity's force @force (N) and torque @torque (N m, about
@@ -151,15 +153,17 @@ void wg_body_place (const WgHull *hull, const WgBodyState *state, const WgWater 
  * ∫ d r dA = A/12 (Σ dᵢ rᵢ + Σ dᵢ Σ rᵢ), exact for a flat surface (the
  * body then feels ρ g V up through the centre of buoyancy). Drag and lift
  * per piece: see wg-floating-body.c. @damping (nullable): the drag's
- * derivatives for wg_body_integrate(), Σ 2 C_d q (kg/s) and Σ 2 C_d q |r|²
- * (kg m²/s) over the pieces facing their flow (q = ½ ρ A (n·û) |u|, r the
- * piece's offset: the quadratic drag −C_d q u differentiated along u).
+ * derivatives for wg_body_integrate() over the pieces facing their flow
+ * (q = ½ ρ A (n·û) |u|, r the piece's offset in the world's axes: the
+ * quadratic drag −C_d q u differentiated along u): D = Σ 2 C_d q (kg/s),
+ * then the angular one D_r = Σ 2 C_d q (|r|² 1 − r rᵀ) (kg m²/s) as xx,
+ * yy, zz, xy, xz, yz.
  * @scratch: wg_hull_scratch_size() doubles.
  * Sums run in triangle order: the same result for any thread count.
  */
 void wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater *water,
                      const WgFluid *fluid, double force[3], double torque[3], double *volume,
-                     double damping[2], double *scratch);
+                     double damping[WG_BODY_DAMPING], double *scratch);
 
 /**
  * wg_body_integrate:
@@ -168,14 +172,15 @@ void wg_body_forces (const WgHull *hull, const WgBodyState *state, const WgWater
  * @motor's: v += F/m dt, ω += I⁻¹ (τ − ω × I ω) dt (world inertia
  * I = R I_b Rᵀ), then x += v dt, q += ½ (ω, 0) q dt normalised. With
  * @damping (wg_body_forces()'s, nullable) the drag is taken implicitly,
- * linearised: the velocity changes are divided by 1 + D dt / m and
- * 1 + D_r dt / I_min (backward Euler on the drag's derivative), so that a
- * light hull's drag cannot overshoot and blow up whatever the step; a
- * heavy hull's steps change by D dt / m (4e-4 for a 500 kg box at 0.36 m/s
- * and 8 sub-steps at 30 fps).
+ * linearised (backward Euler on its derivatives): Δv = dt F / (m + D dt)
+ * and Δω = dt (I + D_r dt)⁻¹ (τ − ω × I ω), so that a light hull's drag
+ * cannot overshoot and blow up whatever the step; a heavy hull's steps
+ * change by D dt / m (4e-4 for a 500 kg box at 0.36 m/s and 8 sub-steps
+ * at 30 fps).
  */
 void wg_body_integrate (const WgHull *hull, WgBodyState *state, const double force[3],
-                        const double torque[3], const double damping[2], const WgMotor *motor,
+                        const double torque[3], const double damping[WG_BODY_DAMPING],
+                        const WgMotor *motor,
                         double dt);
 
 /**

@@ -187,7 +187,7 @@ typedef struct {
   double **scratch;   /* per body */
   BodyParam *params;  /* the bodies as prepared, to see them change */
   /* GPU plans: the kernel and buffers, the states of a frame's sub-steps
-   * and the sums read back (12 floats a body). */
+   * and the sums read back (16 floats a body). */
   WgFloatingGpu gpu;
   WgBodyState *states;
   float *sums;
@@ -333,7 +333,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
   if (wg_ctx_on_gpu (ctx))
     {
       st->states = g_new0 (WgBodyState, MAX (st->n, 1));
-      st->sums = g_new0 (float, 12 * MAX (st->n, 1));
+      st->sums = g_new0 (float, 16 * MAX (st->n, 1));
       if (!wg_floating_gpu_init (&st->gpu, wg_ctx_gpu (ctx), st->hulls, st->n, error))
         return FALSE;
     }
@@ -553,9 +553,12 @@ floating_process_gpu (WgNodeContext *ctx, GError **error)
         return FALSE;
       for (guint i = 0; i < f.st->n; i++)
         {
-          const float *sum = f.st->sums + 12 * i;
+          const float *sum = f.st->sums + 16 * i;
           const double force[3] = { sum[0], sum[1], sum[2] - f.st->hulls[i].mass * f.p->gravity };
-          const double torque[3] = { sum[4], sum[5], sum[6] }, damping[2] = { sum[8], sum[9] };
+          const double torque[3] = { sum[4], sum[5], sum[6] };
+          double damping[WG_BODY_DAMPING];
+          for (int c = 0; c < WG_BODY_DAMPING; c++)
+            damping[c] = sum[8 + c];
           const WgMotor motor = motor_of (f.p, i);
           wg_body_integrate (&f.st->hulls[i], &f.st->states[i], force, torque, damping, &motor,
                              f.dt / f.p->substeps);

@@ -25,7 +25,8 @@ layout (std430, binding = 6) restrict readonly buffer Velocity { float velocity[
 
 shared vec4 s_force[WG_FLOAT_GROUP];
 shared vec4 s_torque[WG_FLOAT_GROUP];
-shared vec2 s_damping[WG_FLOAT_GROUP];
+shared vec4 s_damping[WG_FLOAT_GROUP];   /* D, D_r xx, yy, zz */
+shared vec4 s_damping_xy[WG_FLOAT_GROUP]; /* D_r xy, xz, yz, 0 */
 
 vec3
 quat_rotate (vec4 q, vec3 v)
@@ -119,7 +120,7 @@ water_velocity (vec2 p)
  * and the drag's derivatives (wg_body_forces()'s damping). */
 void
 add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, inout vec3 torque,
-           inout vec2 damping)
+           inout vec4 damping, inout vec4 damping_xy)
 {
   vec3 area = 0.5 * cross (r1 - r0, r2 - r0);
   float a = length (area);
@@ -142,7 +143,9 @@ add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, ino
   if (facing <= 0.0)
     return;
   float q = 0.5 * u_density * a * facing * speed;
-  damping += 2.0 * u_drag * q * vec2 (1.0, dot (mid, mid));
+  float c = 2.0 * u_drag * q, mid2 = dot (mid, mid);
+  damping += c * vec4 (1.0, mid2 - mid.x * mid.x, mid2 - mid.y * mid.y, mid2 - mid.z * mid.z);
+  damping_xy -= c * vec4 (mid.x * mid.y, mid.x * mid.z, mid.y * mid.z, 0.0);
   vec3 fd = -q * u_drag * u;
   vec3 perp = n - facing * u / speed;
   float lp = length (perp);
@@ -160,7 +163,7 @@ main ()
   BodyState s = states[body];
   vec4 force = vec4 (0.0);
   vec3 torque = vec3 (0.0);
-  vec2 damping = vec2 (0.0);
+  vec4 damping = vec4 (0.0), damping_xy = vec4 (0.0);
   for (uint t = lid; t < range.z; t += uint (WG_FLOAT_GROUP))
     {
       uvec4 tri = triangles[range.y + t];
@@ -194,11 +197,12 @@ main ()
         }
       for (int k = 1; k + 1 < np; k++)
         add_piece (pr[0], pr[k], pr[k + 1], vec3 (pd[0], pd[k], pd[k + 1]), s, force, torque,
-                   damping);
+                   damping, damping_xy);
     }
   s_force[lid] = force;
   s_torque[lid] = vec4 (torque, 0.0);
   s_damping[lid] = damping;
+  s_damping_xy[lid] = damping_xy;
   barrier ();
   for (uint stride = uint (WG_FLOAT_GROUP) / 2u; stride > 0u; stride /= 2u)
     {
@@ -207,13 +211,15 @@ main ()
           s_force[lid] += s_force[lid + stride];
           s_torque[lid] += s_torque[lid + stride];
           s_damping[lid] += s_damping[lid + stride];
+          s_damping_xy[lid] += s_damping_xy[lid + stride];
         }
       barrier ();
     }
   if (lid == 0u)
     {
-      sums[3u * body] = s_force[0];
-      sums[3u * body + 1u] = s_torque[0];
-      sums[3u * body + 2u] = vec4 (s_damping[0], 0.0, 0.0);
+      sums[4u * body] = s_force[0];
+      sums[4u * body + 1u] = s_torque[0];
+      sums[4u * body + 2u] = s_damping[0];
+      sums[4u * body + 3u] = s_damping_xy[0];
     }
 }
