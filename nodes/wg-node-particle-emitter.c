@@ -266,16 +266,17 @@ emitter_motion (WgNodeContext *ctx, double dt, double *speed, WgParticleMotion *
   const Drop *drops = p->drops.items;
   for (gsize d = 0; d < p->drops.n; d++)
     {
-      const float r = (float) drop_radius (p, &drops[d]);
       /* The node's own radius has this floor too: smaller ones overflow a
-       * ring's amplitude, volume / r². */
-      if (!(r >= params[P_RADIUS].min))
+       * ring's amplitude, volume / r² (compared in double: 1e-4 as a float
+       * is below 1e-4). */
+      if (!(drop_radius (p, &drops[d]) >= params[P_RADIUS].min))
         {
           wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_DROPS,
                         "[%" G_GSIZE_FORMAT "].radius: %g m is below the smallest particle "
                         "radius, %g m (0: the node's)", d, drops[d].radius, params[P_RADIUS].min);
           return FALSE;
         }
+      const float r = (float) drop_radius (p, &drops[d]);
       guint k = 0;
       while (k < m->n_radii && m->radius[k] != r)
         k++;

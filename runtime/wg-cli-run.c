@@ -124,7 +124,7 @@ wg_cli_run (int argc, char **argv)
   g_autofree char *frames = NULL, *out = NULL, *backend_name = NULL;
   g_autofree char *save_state = NULL, *resume = NULL, *preview_path = NULL;
   g_auto (GStrv) sets = NULL, allow_read = NULL, allow_write = NULL;
-  int threads = -1; /* not given: all cores */
+  int threads = G_MININT; /* not given: all cores */
   gboolean no_sheet = FALSE, no_fsync = FALSE;
   GOptionEntry entries[] = {
     { "frames", 'f', 0, G_OPTION_ARG_STRING, &frames, "Frames to bake (default: the graph's)", "A-B" },
@@ -152,7 +152,7 @@ wg_cli_run (int argc, char **argv)
     }
   if (argc != 2)
     return wg_cli_usage_error (ctx, "run: expected one graph file");
-  if (threads != -1 && (threads < 1 || threads > 1024))
+  if (threads != G_MININT && (threads < 1 || threads > 1024))
     return wg_cli_usage_error (ctx, "run: --threads %d: expected a count in [1, 1024]", threads);
   threads = MAX (threads, 0);
 

@@ -488,9 +488,12 @@ wg_ctx_error (WgNodeContext *ctx, GError **error, WgNodeError code, int param,
   g_autofree char *msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_autofree char *path = wg_ctx_where (ctx, param);
-  /* "[3].radius: …" names an item of the parameter's list: params.drops[3].radius. */
-  g_set_error (error, WG_NODE_ERROR, code, "%s%s%s", path, param >= 0 && msg[0] == '[' ? "" : ": ",
-               msg);
+  /* "[3].radius: …" names an item of the parameter's list: params.drops[3].radius
+   * (a file name such as "[draft]/hull.obj: …" keeps its separator). */
+  gsize digits = msg[0] == '[' ? strspn (msg + 1, "0123456789") : 0;
+  const gboolean item = param >= 0 && digits > 0 && msg[1 + digits] == ']' &&
+                        (msg[2 + digits] == '.' || msg[2 + digits] == ':' || msg[2 + digits] == '[');
+  g_set_error (error, WG_NODE_ERROR, code, "%s%s%s", path, item ? "" : ": ", msg);
 }
 
 void

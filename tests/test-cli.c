@@ -333,6 +333,7 @@ test_usage_errors (void)
     { { "run", graph, "--set", "wind_speed", NULL }, "--set wind_speed: expected node.param=value" },
     { { "run", graph, "--threads", "-3", NULL }, "--threads -3" },
     { { "run", graph, "--threads", "0", NULL }, "--threads 0: expected a count in [1, 1024]" },
+    { { "run", graph, "--threads", "-1", NULL }, "--threads -1: expected a count in [1, 1024]" },
     { { "run", graph, "--backend", "quantum", NULL }, "--backend quantum: expected cpu, gpu or auto" },
     { { "run", NULL }, "expected one graph file" },
     { { "run", "no-such-graph.json", NULL }, "no-such-graph.json" },

@@ -207,7 +207,17 @@ test_radii (void)
                                        "9th particle radius (the node's own counted); the step "
                                        "moves at most 8");
 
-  /* Below the node's floor a ring's amplitude, volume / r², overflows. */
+  /* At the node's floor (a radius of 0: the node's, here 1e-4 m) drops are
+   * taken; below it a ring's amplitude, volume / r², overflows. */
+  g_autoptr (WgGraph) floor = emitter_graph (
+    "[{\"x\": 8, \"y\": 8, \"volume\": 1e-9}, {\"x\": 8, \"y\": 8, \"volume\": 1e-9, "
+    "\"radius\": 1e-4}]", "walls=false", "min_amplitude=0");
+  g_assert_true (wg_graph_set_param_double (floor, "drop", "radius", 1e-4, NULL));
+  g_clear_error (&error);
+  g_autoptr (WgPlan) floor_plan = wg_plan_new (floor, &o, &error);
+  g_assert_no_error (error);
+  g_assert_true (wg_plan_evaluate (floor_plan, 0, &error));
+  g_assert_no_error (error);
   g_autoptr (WgGraph) tiny = emitter_graph (
     "[{\"x\": 8, \"y\": 8, \"volume\": 0.1}, {\"x\": 8, \"y\": 8, \"volume\": 0.1, "
     "\"radius\": 1e-300}]", "walls=false", "min_amplitude=0");
