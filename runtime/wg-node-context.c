@@ -63,13 +63,19 @@ same_claimant (gpointer key, gpointer value, gpointer mine)
 }
 
 void
+wg_node_context_release_outputs (WgNodeContext *ctx)
+{
+  if (ctx->plan->outputs)
+    g_hash_table_foreach_remove (ctx->plan->outputs, claimed_by, ctx);
+}
+
+void
 wg_node_context_free (WgNodeContext *ctx)
 {
   /* A plan that failed while being built has contexts not made yet. */
   if (ctx == NULL)
     return;
-  if (ctx->plan->outputs)
-    g_hash_table_foreach_remove (ctx->plan->outputs, claimed_by, ctx);
+  wg_node_context_release_outputs (ctx);
   if (ctx->state && ctx->inst->type->free_state)
     ctx->inst->type->free_state (ctx->state);
   for (guint i = 0; i < ctx->inst->type->n_outputs; i++)
@@ -420,8 +426,6 @@ wg_ctx_claim_output (WgNodeContext *ctx, const char *key, const char *where)
   const OutputClaim *other = g_hash_table_lookup (plan->outputs, key);
   if (other && !same_claimant (NULL, (gpointer) other, &mine))
     return other->where;
-  /* The parameter's pattern before an edit is free again. */
-  g_hash_table_foreach_remove (plan->outputs, same_claimant, &mine);
   OutputClaim *claim = g_new (OutputClaim, 1);
   *claim = (OutputClaim) { ctx, g_strdup (where) };
   g_hash_table_replace (plan->outputs, g_strdup (key), claim);

@@ -166,6 +166,8 @@ void wg_node_context_free (WgNodeContext *ctx);
  * time; called before every hook.
  */
 void wg_node_context_fill_params (WgNodeContext *ctx);
+/** wg_node_context_release_outputs: frees the files @ctx's sinks claimed (wg_ctx_claim_output()). */
+void wg_node_context_release_outputs (WgNodeContext *ctx);
 /**
  * wg_node_context_check_paths:
  * Refuses a path parameter of a confined graph that leads outside the

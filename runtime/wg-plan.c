@@ -72,6 +72,8 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
 {
   const WgNodeType *type = ctx->inst->type;
 
+  /* Its sinks claim their files again, if it still has any (not bypassed). */
+  wg_node_context_release_outputs (ctx);
   /* A sink's queued writes use the state prepare is about to replace. */
   if ((type->flags & WG_NODE_SINK) && plan->writer)
     wg_writer_flush (plan->writer, NULL);
@@ -499,17 +501,25 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
       return FALSE;
     }
 
+  /* Every changed node's values first, its files released: two sinks may
+   * swap their patterns in one update. */
+  g_autofree gboolean *changed = g_new0 (gboolean, MAX (plan->n_nodes, 1));
   for (guint i = 0; i < plan->n_nodes; i++)
     {
       WgNodeContext *ctx = plan->nodes[i];
       const WgNodeInst *src = g_ptr_array_index (graph->nodes, ctx->graph_index);
-      gboolean changed = FALSE;
       for (guint p = 0; p < src->type->n_params; p++)
         if (!wg_value_equal (&src->values[p], &ctx->inst->values[p], &src->type->params[p]))
           {
             wg_value_copy (&ctx->inst->values[p], &src->values[p]);
-            changed = TRUE;
+            changed[i] = TRUE;
           }
+      if (changed[i])
+        wg_node_context_release_outputs (ctx);
+    }
+  for (guint i = 0; i < plan->n_nodes; i++)
+    {
+      WgNodeContext *ctx = plan->nodes[i];
       /* Downstream nodes re-prepare too: an upstream shape may have changed. */
       gboolean upstream_dirty = FALSE;
       for (guint p = 0; p < ctx->inst->type->n_inputs; p++)
@@ -518,7 +528,7 @@ wg_plan_update_params (WgPlan *plan, const WgGraph *graph, GError **error)
           if (l && wg_plan_context_for (plan, l->from)->dirty)
             upstream_dirty = TRUE;
         }
-      if (changed || upstream_dirty)
+      if (changed[i] || upstream_dirty)
         {
           int caller_threads = wg_plan_threads_enter (plan);
           gboolean ok = prepare_node (plan, ctx, error);

@@ -109,7 +109,13 @@ wg_sink_new (WgNodeContext *ctx, int param, const char *pattern, gsize frame_byt
       wg_sink_free (sink);
       return NULL;
     }
-  g_autofree char *key = g_build_filename (root, rel, NULL);
+  /* One spelling per set of files: the folder absolute, the frame number
+   * as %0Nd (a.%4d.exr and a.%04d.exr name the same files). */
+  const char *pct = strchr (rel, '%'), *d = pct ? strchr (pct, 'd') : NULL;
+  g_autofree char *folder = g_canonicalize_filename (root, NULL);
+  g_autofree char *key = d ? g_strdup_printf ("%s/%.*s%%0%dd%s", folder, (int) (pct - rel), rel,
+                                              sink->width, d + 1)
+                           : g_build_filename (folder, rel, NULL);
   const char *other = wg_ctx_claim_output (ctx, key, sink->where);
   if (other != NULL)
     {
