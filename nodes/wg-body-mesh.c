@@ -97,15 +97,25 @@ mesh_flush (struct aiFile *f)
 {
 }
 
+/* As assimp's own memory stream: from the end the offset counts back, and
+ * from the current position a backward move arrives wrapped. */
 static enum aiReturn
 mesh_seek (struct aiFile *f, size_t offset, enum aiOrigin origin)
 {
   MeshCursor *c = (MeshCursor *) f->UserData;
   const gsize length = c->files->length;
-  const gsize base = origin == aiOrigin_SET ? 0 : origin == aiOrigin_CUR ? c->at : length;
-  if (offset > length - base)
+  gsize to;
+  if (origin == aiOrigin_END)
+    {
+      if (offset > length)
+        return aiReturn_FAILURE;
+      to = length - offset;
+    }
+  else
+    to = (origin == aiOrigin_CUR ? c->at : 0) + offset;
+  if (to > length)
     return aiReturn_FAILURE;
-  c->at = base + offset;
+  c->at = to;
   return aiReturn_SUCCESS;
 }
 
@@ -162,7 +172,8 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
       return FALSE;
     }
   /* assimp picks the format by the name's extension, then its bytes. */
-  const char *dot = strrchr (path, '.');
+  g_autofree char *file = g_path_get_basename (path);
+  const char *dot = strrchr (file, '.');
   g_autofree char *name = g_strdup_printf ("mesh.%s", dot ? dot + 1 : "");
   MeshFiles files = { name, bytes, length, NULL };
   struct aiFileIO io = { mesh_open, mesh_close, (aiUserData) &files };
@@ -177,7 +188,8 @@ wg_hull_load_mesh (WgHull *hull, const char *path, const double size[3], GError 
       if (refused != NULL)
         g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                      "%s: refers to another file (\"%s\"), which is not read: embed it (a .glb, "
-                     "or a .gltf with data: URIs)", path, refused);
+                     "or a .gltf with data: URIs); assimp says: %s", path, refused,
+                     aiGetErrorString ());
       else
         g_set_error (error, WG_NODE_ERROR, WG_NODE_ERROR_DATA,
                      "%s: not a mesh assimp can read (%s)", path, aiGetErrorString ());
