@@ -153,8 +153,15 @@ moving_process_cpu (WgNodeContext *ctx, GError **error)
   b->submerged_volume = (float) (area * p->draft);
   b->volume_rate = (float) (area * o.draft_rate + area_rate * p->draft);
   out->count = n + 1;
-  wg_ctx_note (ctx, FALSE, "moving at %.3g m/s, %u outline samples",
-               hypot (o.x_rate, o.y_rate), b->n_contour);
+  /* Polygons past 512 points go unchecked: the check is O(n²) a frame. */
+  g_autofree char *problem = p->shape + WG_WAKE_CIRCLE == WG_WAKE_POLYGON && p->points.n <= 512
+                               ? wg_shape_polygon_problem (pt, p->points.n)
+                               : NULL;
+  if (problem)
+    wg_ctx_note (ctx, TRUE, "%s", problem);
+  else
+    wg_ctx_note (ctx, FALSE, "moving at %.3g m/s, %u outline samples",
+                 hypot (o.x_rate, o.y_rate), b->n_contour);
   return TRUE;
 }
 

@@ -82,6 +82,7 @@ typedef struct {
   float *image_distance; /* image: signed distance (m) per grid cell */
   float *points;         /* polygon vertices (x, y) in the shape's frame */
   guint n_points;
+  char *points_problem;  /* wg_shape_polygon_problem() of them, or NULL */
   GLuint gpu_image;      /* GPU: image_distance uploaded */
   GLuint gpu_points;     /* GPU: made in prepare for WG_SHAPE_MAX_POINTS vertices */
   WgGpuKernel image_kernel, shape_kernel; /* built in prepare: the shape may be a graph input */
@@ -95,6 +96,7 @@ obstacle_state_free (gpointer data)
     return;
   g_free (st->image_path);
   g_free (st->points_src);
+  g_free (st->points_problem);
   g_free (st->image_distance);
   g_free (st->points);
   if (st->gpu_image)
@@ -282,6 +284,8 @@ take_points (WgNodeContext *ctx, ObstacleState *st, GError **error)
     }
   g_free (st->points_src);
   g_free (st->points);
+  g_free (st->points_problem);
+  st->points_problem = wg_shape_polygon_problem (in, list->n);
   st->n_points = list->n;
   st->points_src = g_memdup2 (in, list->n * sizeof (WgShapePoint));
   st->points = g_new (float, 2 * list->n);
@@ -433,10 +437,16 @@ ramp (float distance, float inv_border)
 
 /* A valid shape can still leave no water at all (a radius of 99999 m over a
  * 32 m pool): the node says so rather than let the simulation go flat
- * without a word. Sampled 32 × 32 over the patch, the same on both backends. */
+ * without a word. Sampled 32 × 32 over the patch, the same on both backends.
+ * A polygon that is no single loop is said first. */
 static void
-note_coverage (WgNodeContext *ctx, const Shape *sh, const WgBuffer *ob)
+note_coverage (WgNodeContext *ctx, const ObstacleState *st, const Shape *sh, const WgBuffer *ob)
 {
+  if (sh->shape == SHAPE_POLYGON && st->points_problem)
+    {
+      wg_ctx_note (ctx, TRUE, "%s", st->points_problem);
+      return;
+    }
   const int n = 32;
   for (int j = 0; j <= n; j++)
     for (int i = 0; i <= n; i++)
@@ -467,7 +477,7 @@ obstacle_process_cpu (WgNodeContext *ctx, GError **error)
   shape_from_params (ctx, st, &sh);
   const gboolean image = sh.shape == SHAPE_IMAGE;
   if (!image)
-    note_coverage (ctx, &sh, ob);
+    note_coverage (ctx, st, &sh, ob);
 
 #pragma omp parallel for schedule(static)
   for (guint j = 0; j < h; j++)
@@ -492,7 +502,7 @@ obstacle_process_gpu (WgNodeContext *ctx, GError **error)
   Shape sh;
   shape_from_params (ctx, st, &sh);
   if (sh.shape != SHAPE_IMAGE)
-    note_coverage (ctx, &sh, ob);
+    note_coverage (ctx, st, &sh, ob);
   GLuint out, in;
   if (!(out = wg_buffer_gpu_write (ob, error)) || !(in = ib ? wg_buffer_gpu (ib, error) : out))
     return FALSE;

@@ -16,6 +16,13 @@ typedef struct {
 
 extern const WgParamSpec wg_shape_point_fields[2];
 
+/* What is wrong with the polygon @points (@n ≥ 3) as an outline, for a
+ * node's warning note, or NULL: it encloses no area (its points on a line
+ * or on one point), or two of its edges cross (its outline is not one
+ * loop; the first pair found, numbered from 0: edge k joins points k and
+ * k + 1). O(n²): call it when the points change. */
+char *wg_shape_polygon_problem (const WgShapePoint *points, gsize n);
+
 /* The older text form of `points`, "x,y x,y …", as JSON [[x, y], …]. */
 JsonNode *wg_shape_points_from_text (const char *text, GError **error);
 

@@ -2,7 +2,9 @@
  * wake emitter. Its velocity, spin and volume rate are the keyframes'
  * slopes (worked out here from the keys), its waterline that of
  * wg_wake_contour(); bodies chained in come first; a polygon without
- * three points is refused with its parameter named. */
+ * three points is refused with its parameter named, one that is no single
+ * loop (edges crossing, no area) is warned of — by moving-object and by
+ * obstacle-mask, which share the check. */
 #include "wg-test-util.h"
 
 #include <math.h>
@@ -105,6 +107,44 @@ test_refusal (void)
   g_assert_nonnull (strstr (error->message, "a polygon needs at least 3 points, it has 2"));
 }
 
+/* A bow tie (edges 0 and 2 cross), points on a line, and a square: the
+ * first two are warned of in each node's note, the square is not. */
+static void
+test_polygon_notes (void)
+{
+  static const char *const cases[][2] = {
+    { "[[0, 0], [1, 1], [1, 0], [0, 1]]",
+      "the polygon's edges 0 and 2 cross: its outline is not one loop (check the points' "
+      "order)" },
+    { "[[0, 0], [1, 1], [2, 2]]",
+      "the polygon encloses no area (its points lie on a line): it makes no outline" },
+    { "[[0, 0], [1, 0], [1, 1], [0, 1]]", NULL },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr (WgGraph) g = wg_test_graph (64, 64, 30, 1);
+      g_autofree char *points = g_strconcat ("points=", cases[k][0], NULL);
+      wg_test_add (g, "moving-object", "plank", "shape=polygon", points, "scale=2", NULL);
+      wg_test_add (g, "obstacle-mask", "rock", "shape=polygon", points, "scale=2", "x=32",
+                   "y=32", NULL);
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      bodies_at (plan, 0, "plank");
+      wg_test_eval (plan, 0, "rock:mask");
+      for (int node = 0; node < 2; node++)
+        {
+          gboolean warning = FALSE;
+          const char *note = wg_plan_get_node_note (plan, node ? "rock" : "plank", &warning);
+          if (cases[k][1])
+            {
+              g_assert_cmpstr (note, ==, cases[k][1]);
+              g_assert_true (warning);
+            }
+          else
+            g_assert_false (warning);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -112,5 +152,6 @@ main (int argc, char **argv)
   g_test_add_func ("/moving-object/keyframed-motion", test_keyframed_motion);
   g_test_add_func ("/moving-object/chain", test_chain);
   g_test_add_func ("/moving-object/refusal", test_refusal);
+  g_test_add_func ("/moving-object/polygon-notes", test_polygon_notes);
   return g_test_run ();
 }
