@@ -51,7 +51,8 @@ JsonNode *wg_shape_points_from_text (const char *text, GError **error);
                  "Capsule length between the centres of its rounded ends", 10, 0, 1e6, 0,   \
                  100, .visible_when = "shape=capsule", .offset = OFF (length) },            \
   [P_POINTS] = { "points", "Polygon points", WG_PARAM_LIST, "m",                            \
-                 "Vertices [x, y] in the shape's frame (at least 3; older files: \"x,y x,y …\")", \
+                 "Vertices [x, y] in the shape's frame, one loop (at least 3; edges that cross or " \
+                 "no area are warned of; older files: \"x,y x,y …\")", \
                  .default_string = "[[-5, -5], [5, -5], [0, 5]]",                           \
                  .visible_when = "shape=polygon", .min = 0, .max = WG_SHAPE_MAX_POINTS,     \
                  .flags = WG_PARAM_FLAG_TUPLE, .fields = wg_shape_point_fields,             \
