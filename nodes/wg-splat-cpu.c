@@ -79,9 +79,9 @@ splat_cells1 (float *row, long w, long i, long i1, const float wx[2], float wy, 
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
  * its bucket's splat of @channels channels. */
 static WG_HOT_KERNEL void
-splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h, double dx,
-            double dy, gboolean wrap, const WgParticle *particles, guint count, long row0,
-            long row1)
+splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
+            double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
+            long row0, long row1)
 {
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
   const double inv_dx = 1 / dx, inv_dy = 1 / dy;
@@ -378,8 +378,9 @@ window_row (const FilterRow *f, Window *win, long v)
       win->row[s] = in;
       return s;
     }
-  win->row[s] = win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
-  deinterleave (in, win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w, f->w);
+  float *rows = win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
+  win->row[s] = rows;
+  deinterleave (in, rows, f->w);
   return s;
 }
 

@@ -54,14 +54,6 @@ claimed_by (gpointer key, gpointer value, gpointer ctx)
   return ((const OutputClaim *) value)->ctx == ctx;
 }
 
-/* The claim of @value is @mine's: the same node and parameter. */
-static gboolean
-same_claimant (gpointer key, gpointer value, gpointer mine)
-{
-  const OutputClaim *a = value, *b = mine;
-  return a->ctx == b->ctx && strcmp (a->where, b->where) == 0;
-}
-
 void
 wg_node_context_release_outputs (WgNodeContext *ctx)
 {
@@ -422,9 +414,8 @@ wg_ctx_claim_output (WgNodeContext *ctx, const char *key, const char *where)
   WgPlan *plan = ctx->plan;
   if (plan->outputs == NULL)
     plan->outputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, output_claim_free);
-  OutputClaim mine = { ctx, (char *) where };
   const OutputClaim *other = g_hash_table_lookup (plan->outputs, key);
-  if (other && !same_claimant (NULL, (gpointer) other, &mine))
+  if (other && (other->ctx != ctx || strcmp (other->where, where) != 0))
     return other->where;
   OutputClaim *claim = g_new (OutputClaim, 1);
   *claim = (OutputClaim) { ctx, g_strdup (where) };
