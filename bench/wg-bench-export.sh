@@ -10,7 +10,7 @@
 # bench exports a copy without that node and with spectrum-evolve's
 # loop_period set to 20 s. BUILD_DIR (default: build) must hold
 # runtime/wavegraph (`ninja -C build runtime/wavegraph`); the web player's
-# three.js is the one tests/test-web-player.sh installs in BUILD_DIR/npm
+# three.js is the one tests/test-web-player.sh installs in BUILD_DIR/npm/web
 # when there is one ($WAVEGRAPH_THREE otherwise; without it, no web/). On a shared
 # machine wall time depends on the neighbours: user + system time is the
 # work done.
@@ -26,8 +26,8 @@ fi
 bin=$build/runtime/wavegraph
 [ -x "$bin" ] || { echo "wg-bench-export: $bin not found: ninja -C $build runtime/wavegraph" >&2; exit 1; }
 
-[ -z "${WAVEGRAPH_THREE:-}" ] && [ -d "$build/npm/node_modules/three" ] &&
-  export WAVEGRAPH_THREE=$build/npm/node_modules/three
+[ -z "${WAVEGRAPH_THREE:-}" ] && [ -d "$build/npm/web/node_modules/three" ] &&
+  export WAVEGRAPH_THREE=$build/npm/web/node_modules/three
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 - graphs/ocean.json "$tmp/ocean-loop.json" <<'EOF'

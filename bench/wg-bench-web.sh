@@ -7,12 +7,12 @@
 #
 #   bench/wg-bench-web.sh [BUILD_DIR]
 #
-# Needs what tests/test-web-player.sh installs under BUILD_DIR/npm (npm
+# Needs what tests/test-web-player.sh installs under BUILD_DIR/npm/web (npm
 # three and playwright-core: run that test once) and Debian's chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-prefix=$(realpath "$build/npm")
+prefix=$(realpath "$build/npm/web")
 for m in three playwright-core; do
   [ -d "$prefix/node_modules/$m" ] || {
     echo "wg-bench-web: no $prefix/node_modules/$m: run meson test -C $build test-web-player first" >&2

@@ -194,7 +194,7 @@ GdkTexture *
 screenshot (WgEditorWindow *win, const char *name)
 {
   GdkTexture *shot = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while ((shot = wg_editor_window_screenshot (win)) == NULL && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (shot);

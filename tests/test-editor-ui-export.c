@@ -93,7 +93,7 @@ save_dialog (GtkWindow *dialog, const char *name)
 {
   GtkWidget *w = GTK_WIDGET (dialog);
   g_autoptr (GdkTexture) shot = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while (shot == NULL && g_get_monotonic_time () < deadline)
     {
       int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);

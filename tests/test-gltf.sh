@@ -1,6 +1,6 @@
 #!/bin/sh
 # test-gltf.sh BUILD_DIR — the package's water.glb passes the Khronos glTF
-# Validator (npm gltf-validator, installed once under BUILD_DIR/npm, not
+# Validator (npm gltf-validator, installed once under BUILD_DIR/npm/gltf, not
 # vendored) with no errors and no warnings, and agrees with manifest.json
 # (tests/gltf-validate.mjs). Without node or npm, or when the npm registry
 # cannot be reached, it is skipped (77) with the reason — or fails under
@@ -22,7 +22,9 @@ unavailable () {
 for tool in node npm; do
   command -v "$tool" >/dev/null 2>&1 || unavailable "$tool not found (Debian: nodejs npm)"
 done
-prefix=$build/npm
+# A prefix of its own: npm install prunes what its package.json does not
+# list, so test-web-player installing beside it removed the validator.
+prefix=$build/npm/gltf
 installed=$(node -p "require('$prefix/node_modules/gltf-validator/package.json').version" 2>/dev/null || true)
 if [ "gltf-validator@$installed" != "$validator" ]; then
   npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "$validator" ||

@@ -3,7 +3,7 @@
 # headless Chromium (tests/web-player.mjs check): no console errors, a
 # picture, and its height debug view equal to the EXR frames. npm three (for
 # the exporter's --three) and playwright-core are installed once under
-# BUILD_DIR/npm, not vendored; Chromium is Debian's. Without node, npm,
+# BUILD_DIR/npm/web, not vendored; Chromium is Debian's. Without node, npm,
 # chromium or python3, or when the npm registry cannot be reached, it is
 # skipped (77) with the reason — or fails under WAVEGRAPH_REQUIRE_GPU=1 (CI).
 set -eu
@@ -27,7 +27,8 @@ for tool in node npm python3; do
 done
 [ -x "${WAVEGRAPH_CHROMIUM:-/usr/bin/chromium}" ] ||
   unavailable "${WAVEGRAPH_CHROMIUM:-/usr/bin/chromium} not found (Debian: chromium)"
-prefix=$build/npm
+# Its own prefix, apart from test-gltf.sh's (see there).
+prefix=$build/npm/web
 for want in $three $playwright; do
   name=${want%@*}
   installed=$(node -p "require('$prefix/node_modules/$name/package.json').version" 2>/dev/null || true)
