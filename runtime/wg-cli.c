@@ -26,9 +26,43 @@ wg_cli_eprintf (const char *fmt, ...)
   va_end (args);
 }
 
+/* The --set specs applied (a process runs one command): an error about
+ * a value one of them gave names it, as the graph file does not hold it. */
+static GPtrArray *applied_sets;
+
+/* Prefixes @error with the --set it is about: "--set N.P=V: " where it
+ * names N's parameter P (or an item or field of it), "with --set N.P=V: "
+ * where it names another of N's parameters (a conflict with P). */
+static void
+attribute_set (GError **error)
+{
+  const char *about_node = NULL;
+  for (guint i = 0; applied_sets && i < applied_sets->len; i++)
+    {
+      const char *spec = g_ptr_array_index (applied_sets, i);
+      const char *dot = strchr (spec, '.'), *eq = strchr (spec, '=');
+      g_autofree char *node = g_strdup_printf ("(\"%.*s\").params.", (int) (dot - spec), spec);
+      const char *at = strstr ((*error)->message, node);
+      if (at == NULL)
+        continue;
+      const gsize n = (gsize) (eq - dot - 1);
+      const char *after = at + strlen (node) + n;
+      if (strncmp (at + strlen (node), dot + 1, n) == 0 && strchr (":.[", *after) != NULL &&
+          *after != '\0')
+        {
+          g_prefix_error (error, "--set %s: ", spec);
+          return;
+        }
+      about_node = about_node ? about_node : spec;
+    }
+  if (about_node)
+    g_prefix_error (error, "with --set %s: ", about_node);
+}
+
 int
 wg_cli_fail (GError *error)
 {
+  attribute_set (&error);
   wg_cli_eprintf ("wavegraph: %s\n", error->message);
   int code = wg_error_exit_code (error);
   g_error_free (error);
@@ -96,6 +130,9 @@ wg_cli_apply_set (WgGraph *graph, const char *spec, GError **error)
       g_prefix_error (error, "--set %s: ", spec);
       return FALSE;
     }
+  if (applied_sets == NULL)
+    applied_sets = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (applied_sets, g_strdup (spec));
   return TRUE;
 }
 

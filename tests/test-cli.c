@@ -320,6 +320,7 @@ static void
 test_usage_errors (void)
 {
   g_autofree char *graph = wg_test_source_path ("graphs", "ocean-calm.json", NULL);
+  g_autofree char *pool = wg_test_source_path ("graphs", "pool-drop.json", NULL);
   struct {
     const char *args[8];
     const char *message;
@@ -331,6 +332,18 @@ test_usage_errors (void)
     { { "run", graph, "--set", "nosuch.x=1", NULL }, "--set nosuch.x=1: no node \"nosuch\"" },
     { { "run", graph, "--set", "spectrum.nope=1", NULL }, "has no parameter \"nope\"" },
     { { "run", graph, "--set", "wind_speed", NULL }, "--set wind_speed: expected node.param=value" },
+    /* Refused when the plan is made, not as the value is set: still named
+     * by the --set that gave it, not by the graph file alone. */
+    { { "run", graph, "--set", "spectrum.wind_speed=5", "--set", "height_out.path=h.exr", NULL },
+      "wavegraph: --set height_out.path=h.exr: " },
+    { { "run", graph, "--set", "height_out.path=h.exr", NULL },
+      "ocean-calm.json: nodes[7] (\"height_out\").params.path: expected one frame-number "
+      "placeholder such as %04d (width at most 12), got \"h.exr\"" },
+    /* A value that clashes with another of its node's parameters. */
+    { { "run", pool, "--set", "surface.radius=0.7", NULL },
+      "wavegraph: with --set surface.radius=0.7: " },
+    { { "run", pool, "--set", "surface.radius=0.7", NULL },
+      "pool-drop.json: nodes[2] (\"surface\").params.radii[0].radius: 0.7 m is within 0.1% of" },
     { { "run", graph, "--threads", "-3", NULL }, "--threads -3" },
     { { "run", graph, "--threads", "0", NULL }, "--threads 0: expected a count in [1, 1024]" },
     { { "run", graph, "--threads", "-1", NULL }, "--threads -1: expected a count in [1, 1024]" },
