@@ -125,7 +125,8 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_MESH] = { "mesh", "Mesh file", WG_PARAM_PATH, "",
                "Hull of the bodies of shape mesh: a closed triangle mesh (OBJ, glTF as .glb "
                "or with embedded buffers, other formats assimp reads; at most 256 MiB), "
-               "relative to the graph file, +x forward and +z up; read again when it changes",
+               "relative to the graph file, +x forward and +z up; read again when it changes "
+               "(the note warns when no body's shape is mesh)",
                .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (mesh) },
   [P_CAPACITY] = { "capacity", "Capacity", WG_PARAM_INT, "",
                    "Body slots of the output set (at least the number of bodies); a wake "
@@ -265,6 +266,29 @@ build_hull (WgNodeContext *ctx, const FloatingParams *p, guint i, WgHull *hull, 
   return TRUE;
 }
 
+/* Whether a body's shape is "mesh". */
+static gboolean
+uses_mesh (const FloatingParams *p)
+{
+  for (gsize i = 0; i < p->bodies.n; i++)
+    if (((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH)
+      return TRUE;
+  return FALSE;
+}
+
+/* The frame's note: the count, and a mesh file that no body uses (a shape
+ * left at "box" would otherwise pass without a word). */
+static void
+note_bodies (WgNodeContext *ctx, const FloatingParams *p, guint n)
+{
+  const char *bodies = n == 1 ? "body" : "bodies";
+  if (*p->mesh && !uses_mesh (p))
+    wg_ctx_note (ctx, TRUE, "%u %s; the mesh %s is not used: no body's shape is \"mesh\"", n,
+                 bodies, p->mesh);
+  else
+    wg_ctx_note (ctx, FALSE, "%u %s", n, bodies);
+}
+
 /* Field by field: a record's padding holds anything. */
 static gboolean
 same_bodies (const BodyParam *a, const BodyParam *b, gsize n)
@@ -307,10 +331,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
           return FALSE;
         }
     }
-  gboolean any_mesh = FALSE;
-  for (gsize i = 0; i < p->bodies.n; i++)
-    any_mesh |= ((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH;
-  if (any_mesh && *p->mesh)
+  if (uses_mesh (p) && *p->mesh)
     wg_ctx_watch_file (ctx, p->mesh);
   /* Prepare also runs when an output is first read or a file is touched:
    * the bodies restart from their parameters only when those changed. */
@@ -527,7 +548,7 @@ floating_process_cpu (WgNodeContext *ctx, GError **error)
     }
   f.set->count = f.st->n;
   draw_footprint (ctx, f.set, f.p->wrap);
-  wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
+  note_bodies (ctx, f.p, f.st->n);
   return TRUE;
 }
 
@@ -569,7 +590,7 @@ floating_process_gpu (WgNodeContext *ctx, GError **error)
                   &f.set->bodies[i]);
   f.set->count = f.st->n;
   draw_footprint (ctx, f.set, f.p->wrap);
-  wg_ctx_note (ctx, FALSE, "%u bodies", f.st->n);
+  note_bodies (ctx, f.p, f.st->n);
   return TRUE;
 }
 

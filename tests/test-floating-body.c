@@ -534,6 +534,20 @@ test_mesh (void)
   const WgBody *b = &run_frames (plan, 0, 60)->bodies[0];
   g_assert_cmpfloat (fabs (b->position[2]), <, 1e-6);
   g_assert_cmpfloat (fabs (b->submerged_volume - 0.5), <, 1e-6);
+  gboolean warning = TRUE;
+  g_assert_cmpstr (wg_plan_get_node_note (plan, "float", &warning), ==, "1 body");
+  g_assert_false (warning);
+
+  /* A mesh file given while every body is a box: said, not passed over. */
+  g_autoptr (WgGraph) boxes = calm_graph (
+    30, "[{\"shape\": \"box\", \"size\": [2, 1, 0.5], \"density\": 500, "
+        "\"position\": [32, 32, 0]}]", mesh, NULL);
+  g_autoptr (WgPlan) box_plan = wg_test_plan (boxes, 1);
+  run_frames (box_plan, 0, 1);
+  g_autofree char *expect =
+    g_strdup_printf ("1 body; the mesh %s is not used: no body's shape is \"mesh\"", obj);
+  g_assert_cmpstr (wg_plan_get_node_note (box_plan, "float", &warning), ==, expect);
+  g_assert_true (warning);
 }
 
 /* Mesh files a graph must not be trusted with, each refused with its
