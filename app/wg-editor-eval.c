@@ -193,9 +193,21 @@ shade_input (WgPlan *plan, const char *port)
   return NULL;
 }
 
+/* Whether @body is byte for byte one of @seen's: a body passed on along a
+ * chain (moving objects, floating bodies) is in every set after its own. */
+static gboolean
+seen_body (GPtrArray *seen, const WgBody *body)
+{
+  for (guint k = 0; k < seen->len; k++)
+    if (memcmp (g_ptr_array_index (seen, k), body, sizeof *body) == 0)
+      return TRUE;
+  g_ptr_array_add (seen, (gpointer) body);
+  return FALSE;
+}
+
 /* What the viewport draws of particle and body sets: every particles
  * output's live particles as x, y, amplitude (a GPU plan's sets are read
- * back), every bodies output's bodies as their waterlines. */
+ * back), every body of the bodies outputs once, as its waterline. */
 static void
 collect_sets (WgPlan *plan, WgEvalResult *r)
 {
@@ -203,6 +215,7 @@ collect_sets (WgPlan *plan, WgEvalResult *r)
   g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr (GArray) outlines = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
   for (guint i = 0; i < wg_graph_get_n_nodes (g); i++)
     {
       const char *id = wg_graph_get_node_id (g, i);
@@ -226,6 +239,8 @@ collect_sets (WgPlan *plan, WgEvalResult *r)
           for (guint k = 0; bodies && k < bodies->count; k++)
             {
               const WgBody *body = &bodies->bodies[k];
+              if (seen_body (seen, body))
+                continue;
               for (guint c = 0; c < body->n_contour; c++)
                 g_array_append_vals (outlines, &body->contour[c].x, 2);
               g_array_append_val (sizes, body->n_contour);

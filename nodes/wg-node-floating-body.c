@@ -13,7 +13,9 @@
  * buoyancy reads the water last drawn. The optional velocity input (the
  * water's surface velocity, previous frame too) makes drag and lift act on
  * the hull's velocity relative to the water: currents and orbital motion
- * carry the bodies.
+ * carry the bodies. The optional bodies input is passed on after this
+ * node's own bodies (chain nodes of other meshes, and moving objects, into
+ * one emitter): the own bodies keep the first slots, where their state is.
  * Bodies are stepped independently, one per OpenMP iteration, each summing
  * its triangles in order: the same bytes for any thread count.
  */
@@ -172,12 +174,16 @@ static const WgPortSpec inputs[] = {
     "output gives it; drag and lift then act on the hull's velocity relative to it (a "
     "current carries the bodies). Unlinked: the water at rest",
     .previous_frame = TRUE },
+  { "bodies", WG_PORT_BODIES, 0, TRUE,
+    "Bodies passed on after this node's own (chain floating bodies of other meshes, and "
+    "moving objects, into one emitter); they do not touch this node's bodies" },
 };
 static const WgPortSpec outputs[] = {
   { "bodies", WG_PORT_BODIES, 0, FALSE,
-    "Poses, velocities, submerged volumes and waterline contours of the bodies" },
+    "Poses, velocities, submerged volumes and waterline contours of the bodies, then the "
+    "input's bodies" },
   { "footprint", WG_PORT_FIELD, 1, FALSE,
-    "1 under the bodies' submerged part seen from above (inside every contour sample's "
+    "1 under this node's bodies' submerged part seen from above (inside every contour sample's "
     "tangent line), 0 elsewhere, a one-cell ramp across the outline; computed only when "
     "linked" },
 };
@@ -318,6 +324,16 @@ floating_prepare (WgNodeContext *ctx, GError **error)
                     p->capacity, p->bodies.n);
       return FALSE;
     }
+  WgBuffer *passed = wg_ctx_input (ctx, 2);
+  const guint before = passed ? wg_buffer_get_width (passed) : 0;
+  if (before > WG_MAX_BODIES - (guint) p->capacity)
+    {
+      wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, P_CAPACITY,
+                    "input \"bodies\" has room for %u bodies and capacity is %" G_GINT64_FORMAT
+                    ": together above the %u a set holds",
+                    before, p->capacity, WG_MAX_BODIES);
+      return FALSE;
+    }
   static const char *const wanted[] = { "a height (1) or a displacement (3)",
                                         "(vx, vy, vz) (3) or vz (1)" };
   for (guint k = 0; k < G_N_ELEMENTS (wanted); k++)
@@ -358,7 +374,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
       if (!wg_floating_gpu_init (&st->gpu, wg_ctx_gpu (ctx), st->hulls, st->n, error))
         return FALSE;
     }
-  wg_ctx_define_bodies (ctx, 0, (guint) p->capacity);
+  wg_ctx_define_bodies (ctx, 0, (guint) p->capacity + before);
   const WgSettings *grid = wg_ctx_settings (ctx);
   wg_ctx_define_field (ctx, 1, grid->grid[0], grid->grid[1], 1, grid->extent);
   if (restart)
@@ -451,7 +467,7 @@ state_finish (FloatingState *st, guint i, const WgWater *water, const WgFluid *f
  * coverage clamp(½ − max_k (p − c_k)·n_k / Δ, 0, 1) with Δ the cell size,
  * the largest over the bodies, wrapping over the patch with @wrap. */
 static void
-draw_footprint (WgNodeContext *ctx, const WgBodySet *set, gboolean wrap)
+draw_footprint (WgNodeContext *ctx, const WgBodySet *set, guint n, gboolean wrap)
 {
   if (!wg_ctx_output_used (ctx, 1))
     return;
@@ -462,7 +478,7 @@ draw_footprint (WgNodeContext *ctx, const WgBodySet *set, gboolean wrap)
   wg_buffer_get_extent (out, extent);
   const double dx = extent[0] / w, dy = extent[1] / h, cell = MIN (dx, dy);
   memset (f, 0, (gsize) w * h * sizeof (float));
-  for (guint b = 0; b < set->count; b++)
+  for (guint b = 0; b < n; b++)
     {
       const WgBody *body = &set->bodies[b];
       if (body->n_contour == 0)
@@ -520,12 +536,34 @@ frame_begin (WgNodeContext *ctx, Frame *f, gboolean cpu, GError **error)
   f->set = wg_buffer_bodies (wg_ctx_output (ctx, 0));
   f->fluid = (WgFluid) { f->p->water_density, f->p->gravity, f->p->drag, f->p->lift };
   f->dt = wg_ctx_dt (ctx);
-  f->start = f->set->count != f->st->n;
+  /* Zeroed (reset, or the bodies changed): fewer than the own bodies. */
+  f->start = f->set->count < f->st->n;
   if (!field_of (ctx, 0, f->p, TRUE, &f->water, error) ||
       !field_of (ctx, 1, f->p, cpu, &f->velocity, error))
     return FALSE;
   if (wg_ctx_input (ctx, 1))
     f->water.velocity = &f->velocity;
+  return TRUE;
+}
+
+/* The own bodies are stepped: the input's after them, the footprint, the
+ * note. */
+static gboolean
+frame_end (WgNodeContext *ctx, Frame *f, GError **error)
+{
+  f->set->count = f->st->n;
+  WgBuffer *passed = wg_ctx_input (ctx, 2);
+  if (passed)
+    {
+      const WgBodySet *in = wg_buffer_read_bodies (passed, error);
+      if (in == NULL)
+        return FALSE;
+      const guint n = MIN (in->count, f->set->capacity - f->st->n);
+      memcpy (f->set->bodies + f->st->n, in->bodies, n * sizeof (WgBody));
+      f->set->count += n;
+    }
+  draw_footprint (ctx, f->set, f->st->n, f->p->wrap);
+  note_bodies (ctx, f->p, f->st->n);
   return TRUE;
 }
 
@@ -546,10 +584,7 @@ floating_process_cpu (WgNodeContext *ctx, GError **error)
                       f.st->scratch[i]);
       state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &s, &f.set->bodies[i]);
     }
-  f.set->count = f.st->n;
-  draw_footprint (ctx, f.set, f.p->wrap);
-  note_bodies (ctx, f.p, f.st->n);
-  return TRUE;
+  return frame_end (ctx, &f, error);
 }
 
 /* The forces of every sub-step on the GPU (a parallel reduction per body);
@@ -588,10 +623,7 @@ floating_process_gpu (WgNodeContext *ctx, GError **error)
   for (guint i = 0; i < f.st->n; i++)
     state_finish (f.st, i, &f.water, &f.fluid, f.start, f.dt, &f.st->states[i],
                   &f.set->bodies[i]);
-  f.set->count = f.st->n;
-  draw_footprint (ctx, f.set, f.p->wrap);
-  note_bodies (ctx, f.p, f.st->n);
-  return TRUE;
+  return frame_end (ctx, &f, error);
 }
 
 static void

@@ -219,6 +219,46 @@ test_node_notes (void)
   g_assert_true (g_str_has_prefix (note, "warning: loop period 20 s moves wave speeds: dominant "));
 }
 
+/* A chain of bodies (a floating body passed on through another, then a
+ * moving object after them) is drawn as its three waterlines, not once per
+ * set each body is in (1 + 2 + 3). */
+static void
+test_body_chain (void)
+{
+  g_autoptr (Collector) c = collector_new ();
+  g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WgGraph) g = wg_graph_load_data (
+    "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[64,64],"
+    "\"extent\":[32,32],\"fps\":24},\"nodes\":["
+    "{\"id\":\"ball\",\"type\":\"floating-body\",\"params\":{\"bodies\":[{\"shape\":"
+    "\"sphere\",\"size\":[2,2,2],\"position\":[8,8,0]}]}},"
+    "{\"id\":\"float\",\"type\":\"floating-body\",\"params\":{\"bodies\":[{\"size\":"
+    "[3,1,1],\"position\":[20,8,0]}]}},"
+    "{\"id\":\"paddle\",\"type\":\"moving-object\",\"params\":{\"x\":16,\"y\":24}}],"
+    "\"links\":[{\"from\":\"ball:bodies\",\"to\":\"float:bodies\"},"
+    "{\"from\":\"float:bodies\",\"to\":\"paddle:bodies\"}]}",
+    -1, NULL, "chain.json", &error);
+  g_assert_no_error (error);
+  wg_evaluator_set_graph (ev, g, TRUE);
+  WgEvalResult *r = wait_result (ev, c);
+  g_assert_cmpuint (g_hash_table_size (r->node_errors), ==, 0);
+  g_assert_cmpuint (r->n_outlines, ==, 3);
+  /* Each around its own centre: the ball, the box, the paddle. */
+  const double centre[3][2] = { { 8, 8 }, { 20, 8 }, { 16, 24 } };
+  const float *at = r->outlines;
+  for (guint k = 0; k < 3; k++)
+    {
+      double cx = 0, cy = 0;
+      g_assert_cmpuint (r->outline_sizes[k], >, 8);
+      for (guint s = 0; s < r->outline_sizes[k]; s++)
+        cx += at[2 * s] / r->outline_sizes[k], cy += at[2 * s + 1] / r->outline_sizes[k];
+      at += 2 * r->outline_sizes[k];
+      g_assert_cmpfloat (fabs (cx - centre[k][0]), <, 0.2);
+      g_assert_cmpfloat (fabs (cy - centre[k][1]), <, 0.2);
+    }
+}
+
 /* Unlinked inputs and a node whose prepare fails (a missing buoy file) leave
  * those nodes and what they feed out, each with its reason; the rest runs. */
 static void
@@ -685,6 +725,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/cancel-by-next-change", test_cancel_by_next_change);
   g_test_add_func ("/eval/left-out", test_left_out);
   g_test_add_func ("/eval/node-notes", test_node_notes);
+  g_test_add_func ("/eval/body-chain", test_body_chain);
   g_test_add_func ("/eval/dropped-inputs-forgotten", test_dropped_inputs_forgotten);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);

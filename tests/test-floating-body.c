@@ -354,8 +354,9 @@ test_gpu_parity (void)
   g_autoptr (WgPlan) cpu = wg_test_plan_on (g, WG_BACKEND_CPU);
   g_autoptr (WgPlan) gpu = wg_test_plan_on (g, WG_BACKEND_GPU);
   const WgBodySet *a = run_frames (cpu, 0, 30), *b = run_frames (gpu, 0, 30);
-  g_assert_cmpuint (a->count, ==, 3);
-  g_assert_cmpuint (b->count, ==, 3);
+  /* Three bodies, then the dinghy's mesh hull passed on from its node. */
+  g_assert_cmpuint (a->count, ==, 4);
+  g_assert_cmpuint (b->count, ==, 4);
   double dx = 0, dq = 0, dv = 0;
   for (guint i = 0; i < a->count; i++)
     {
@@ -370,6 +371,44 @@ test_gpu_parity (void)
   g_assert_cmpfloat (dx, <, 1e-4);
   g_assert_cmpfloat (dq, <, 1e-5);
   g_assert_cmpfloat (dv, <, 1e-4);
+}
+
+/* Another node's bodies on the bodies input are passed on after the own
+ * ones, byte for byte as that node gives them; the own bodies move byte for
+ * byte as they do alone, and the footprint is theirs alone. */
+static void
+test_chain (void)
+{
+  g_autofree char *box = g_strdup (
+    "bodies=[{\"size\": [2, 1, 0.5], \"density\": 500, \"position\": [10, 16, 0.1]}]");
+  g_autofree char *ball = g_strdup (
+    "bodies=[{\"shape\": \"sphere\", \"size\": [1.5, 1.5, 1.5], \"density\": 300, "
+    "\"position\": [22, 16, 0.3], \"yaw\": 40}]");
+  g_autoptr (WgGraph) alone = wg_test_graph (128, 32, 30, 1);
+  wg_test_add (alone, "floating-body", "float", "water_density=1000", box, NULL);
+  g_autoptr (WgGraph) chain = wg_test_graph (128, 32, 30, 1);
+  wg_test_add (chain, "floating-body", "ball", "water_density=1000", ball, NULL);
+  wg_test_add (chain, "floating-body", "float", "water_density=1000", box, NULL);
+  wg_test_link (chain, "ball:bodies", "float:bodies");
+  g_autoptr (WgPlan) a = wg_test_plan (alone, 1), c = wg_test_plan (chain, 2);
+  const WgBodySet *own = run_frames (a, 0, 30), *both = run_frames (c, 0, 30);
+  g_autoptr (GError) error = NULL;
+  const WgBodySet *passed =
+    wg_buffer_read_bodies (wg_plan_get_node_output (c, "ball", "bodies"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (own->count, ==, 1);
+  g_assert_cmpuint (both->count, ==, 2);
+  g_assert_cmpuint (both->capacity, ==, 32);
+  /* It heaved: the comparison is of a moving body. */
+  g_assert_cmpfloat (fabs (own->bodies[0].position[2] - 0.1), >, 1e-3);
+  g_assert_cmpint (memcmp (&both->bodies[0], &own->bodies[0], sizeof (WgBody)), ==, 0);
+  g_assert_cmpint (memcmp (&both->bodies[1], &passed->bodies[0], sizeof (WgBody)), ==, 0);
+  g_assert_cmpfloat (fabs (both->bodies[1].position[0] - 22), <, 0.01);
+  gboolean warning = TRUE;
+  g_assert_cmpstr (wg_plan_get_node_note (c, "float", &warning), ==, "1 body");
+  const float *f = wg_test_eval (c, 31, "float:footprint");
+  g_assert_cmpfloat (f[64 * 128 + 40], ==, 1); /* the box's centre (10, 16) */
+  g_assert_cmpfloat (f[64 * 128 + 88], ==, 0); /* the ball's (22, 16) */
 }
 
 /* `wavegraph validate` on a graph with one bad body: exit 2, and stderr
@@ -657,6 +696,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-body/mesh", test_mesh);
   g_test_add_func ("/floating-body/mesh-files", test_mesh_files);
   g_test_add_func ("/floating-body/footprint", test_footprint);
+  g_test_add_func ("/floating-body/chain", test_chain);
   g_test_add_func ("/floating-body/resume", test_resume);
   g_test_add_func ("/floating-body/gpu-parity", test_gpu_parity);
   g_test_add_func ("/floating-body/refused", test_refused);
