@@ -40,27 +40,26 @@ wrap_index (long k, long n)
  * would each be a cache miss. */
 #define SPLAT_AHEAD 16
 
-/* Adds to the cells of @row at @i and @i1 (wrapped or -1 when off the
- * grid) @value weighted by @wx times @wy. */
-static inline void
-splat_cells (float *row, long w, long i, long i1, const float wx[2], float wy,
-             const float value[WG_SPLAT_CHANNELS])
+/* Adds to the cells of @row at @i and @i1 (wrapped, or -1 when off the
+ * grid) a particle's channel values @v (twice: for either cell) weighted by
+ * @wx (1 − tx four times, then tx four times) times @wy; @adjacent when the
+ * two cells are next to each other in the row: one 32-byte add. */
+static inline __attribute__ ((always_inline)) void
+splat_cells (float *row, long w, long i, long i1, gboolean adjacent, const WgFloat8 *wx,
+             float wy, const WgFloat8 *v)
 {
-  const float w0 = wx[0] * wy, w1 = wx[1] * wy;
-  if (i >= 0 && i1 == i + 1 && i1 < w)
+  const WgFloat8 weight = *wx * wy;
+  if (adjacent)
     {
-      const WgFloat8 weight = { w0, w0, w0, w0, w1, w1, w1, w1 };
-      const WgFloat8 v = { value[0], value[1], value[2], value[3],
-                           value[0], value[1], value[2], value[3] };
-      V8 (row + 4 * i) += weight * v;
+      V8 (row + 4 * i) += weight * *v;
       return;
     }
   for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
     {
       if (i >= 0 && i < w)
-        row[4 * i + c] += w0 * value[c];
+        row[4 * i + c] += weight[0] * (*v)[c];
       if (i1 >= 0 && i1 < w)
-        row[4 * i1 + c] += w1 * value[c];
+        row[4 * i1 + c] += weight[4] * (*v)[c];
     }
 }
 
@@ -77,9 +76,9 @@ splat_cells1 (float *row, long w, long i, long i1, const float wx[2], float wy, 
 }
 
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
- * its bucket's splat of @channels channels. */
-static WG_HOT_KERNEL void
-splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
+ * its bucket's splat of @channels channels (a constant where inlined). */
+static inline __attribute__ ((always_inline)) void
+splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
             long row0, long row1)
 {
@@ -88,9 +87,8 @@ splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, g
   long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
   guint pick[SPLAT_BATCH];
   float *base_of[SPLAT_BATCH];
-  float px[SPLAT_BATCH], angle[SPLAT_BATCH], amp[SPLAT_BATCH], tx[SPLAT_BATCH],
-    ty[SPLAT_BATCH], value[SPLAT_BATCH][WG_SPLAT_CHANNELS];
-  double fi[SPLAT_BATCH];
+  float angle[SPLAT_BATCH], amp[SPLAT_BATCH], tx[SPLAT_BATCH], ty[SPLAT_BATCH],
+    value[SPLAT_BATCH][WG_SPLAT_CHANNELS];
   for (guint base = 0; base < count; base += SPLAT_BATCH)
     {
       const WgParticle *q = particles + base;
@@ -111,23 +109,22 @@ splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, g
           const long j1 = wrap && j0 + 1 == (long) h ? 0 : j0 + 1;
           if ((j0 < row0 || j0 >= row1) && (j1 < row0 || j1 >= row1))
             continue;
+          const double fx = q[k].x * inv_dx, fi = floor (fx);
+          long i0 = (long) fi;
+          if (wrap && (i0 < 0 || i0 >= (long) w))
+            i0 = wrap_index (i0, w);
           pick[m] = k;
           base_of[m] = splat + wg_splat_bucket (q[k].radius, bounds, n_bounds) * size;
+          ci[m] = i0;
           cj[m] = j0;
+          tx[m] = (float) (fx - fi);
           ty[m] = (float) (fy - fj);
           m++;
         }
       for (guint s = 0; s < m; s++)
         {
-          px[s] = q[pick[s]].x;
           angle[s] = q[pick[s]].angle;
           amp[s] = q[pick[s]].amplitude;
-        }
-      for (guint s = 0; s < m; s++)
-        {
-          const double fx = px[s] * inv_dx;
-          fi[s] = floor (fx);
-          tx[s] = (float) (fx - fi[s]);
         }
       for (guint s = 0; s < m && channels == 1; s++)
         value[s][WG_SPLAT_A] = amp[s];
@@ -139,13 +136,6 @@ splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, g
           value[s][WG_SPLAT_CC] = amp[s] * c * c;
           value[s][WG_SPLAT_CS] = amp[s] * c * sn;
           value[s][WG_SPLAT_SS] = amp[s] * sn * sn;
-        }
-      for (guint s = 0; s < m; s++)
-        {
-          long i0 = (long) fi[s];
-          if (wrap && (i0 < 0 || i0 >= (long) w))
-            i0 = wrap_index (i0, w);
-          ci[s] = i0;
         }
       for (guint s = 0; s < m; s++)
         {
@@ -171,13 +161,32 @@ splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, g
                               value[s][WG_SPLAT_A]);
               continue;
             }
+          const WgFloat4 v4 = V4 (value[s]);
+          const WgFloat8 v = __builtin_shufflevector (v4, v4, 0, 1, 2, 3, 0, 1, 2, 3);
+          const WgFloat8 wx8 = { wx[0], wx[0], wx[0], wx[0], wx[1], wx[1], wx[1], wx[1] };
+          const gboolean adjacent = ci[s] >= 0 && i1 == ci[s] + 1 && i1 < (long) w;
           if (cj[s] >= row0 && cj[s] < row1)
-            splat_cells (base_of[s] + (gsize) cj[s] * stride, w, ci[s], i1, wx, 1 - ty[s],
-                         value[s]);
+            splat_cells (base_of[s] + (gsize) cj[s] * stride, w, ci[s], i1, adjacent, &wx8,
+                         1 - ty[s], &v);
           if (j1 >= row0 && j1 < row1)
-            splat_cells (base_of[s] + (gsize) j1 * stride, w, ci[s], i1, wx, ty[s], value[s]);
+            splat_cells (base_of[s] + (gsize) j1 * stride, w, ci[s], i1, adjacent, &wx8, ty[s],
+                         &v);
         }
     }
+}
+
+/* splat_band() compiled once per channel count, so that its loops
+ * specialise. */
+static WG_HOT_KERNEL void
+splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
+            double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
+            long row0, long row1)
+{
+  if (channels == 1)
+    splat_band (splat, 1, bounds, n_bounds, w, h, dx, dy, wrap, particles, count, row0, row1);
+  else
+    splat_band (splat, WG_SPLAT_CHANNELS, bounds, n_bounds, w, h, dx, dy, wrap, particles,
+                count, row0, row1);
 }
 
 void
