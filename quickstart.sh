@@ -68,9 +68,10 @@ summary() {
   awk '/^Ok:/ {ok += $2} /^Expected Fail:/ {ok += $3}
        /^Fail:/ {bad += $2} /^Unexpected Pass:/ {bad += $3} /^Timeout:/ {bad += $2}
        /^Summary of Failures:/ {listed = 1} /^Ok:/ {listed = 0; run++}
-       /^ *[0-9]+\/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS) / && !listed {
+       /^ *[0-9]+\/[0-9]+ .* (FAIL|ERROR|TIMEOUT|UNEXPECTEDPASS) / && !listed {
          sub(/^ *[0-9]+\/[0-9]+ +/, "")
          names = names "failed in " (run ? "build-clang-kissfft" : "build") ": " $0 "\n" }
+       /^▶ / && !listed {sub(/ +$/, ""); names = names "  (" $0 ")\n"}
        /^build-[a-z-]+: FAILED to build/ {bad++; names = names $0 "\n"}
        /^fuzz-[a-z]+: ok/ {ok++} /^fuzz-[a-z]+: FAILED/ {bad++; names = names $0 "\n"}
        END {printf "%s%d passed, %d failed\n", names, ok, bad}' "$1"
