@@ -157,7 +157,7 @@ void wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *b
  * does not depend on the thread count. Working set per thread: 2 ry + 1
  * splat rows per bucket (copied into per-channel rows unless the splat has
  * one channel), one buffered row and three output rows.
- * (nodes/wg-splat-cpu.c)
+ * (nodes/wg-splat-filter-cpu.c)
  */
 void wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets,
                           const WgSplatKernel *kernels, guint w, guint h, int edges,

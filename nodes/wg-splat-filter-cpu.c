@@ -1,0 +1,431 @@
+/* wg-splat-filter-cpu.c — splat-filter's CPU filter: the separable terms of
+ * wg-wave-particles.c applied row by row to wg_splat_cpu()'s splat.
+ *
+ * The filter wants each channel's row contiguous, so each thread turns the
+ * 2 ry + 1 splat rows around its output row into per-channel rows (a
+ * window of rows that slides down the thread's band: one new row per
+ * output row); a one-channel splat's rows are read in place. Every cell's
+ * sums are in one fixed order, whatever the thread count. */
+#include "wg-wave-particles.h"
+#include "splat-filter.h"
+#include "wg-simd.h"
+
+#include <string.h>
+
+#define V8(p) (*(WgFloat8 *) (p))
+#define V4(p) (*(WgFloat4 *) (p))
+
+/* Index @k of an axis of @n cells wrapped into [0, n). */
+static inline long
+wrap_index (long k, long n)
+{
+  k %= n;
+  return k < 0 ? k + n : k;
+}
+
+/* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
+ * through the first and last cells (k < 0 reads −k: the image of a bump
+ * near the wall, the wall's own cell counted once), or -1 outside. */
+static inline long
+axis_index (long i, long d, long n, int edges)
+{
+  long k = i + d;
+  if (k >= 0 && k < n)
+    return k;
+  if (edges == WG_SPLAT_EDGES_WRAP)
+    return wrap_index (k, n);
+  if (edges == WG_SPLAT_EDGES_WALLS)
+    k = k < 0 ? -k : 2 * (n - 1) - k;
+  return edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
+}
+
+/* A wall's image of a particle has its direction mirrored across the wall:
+ * A c s changes sign (A c², A s² and A do not). −1 for that channel read
+ * at @k in place of @virtual_k beyond a wall. */
+G_STATIC_ASSERT (WG_SPLAT_CS == WG_SPLAT_CHANNEL_CS);
+
+static inline float
+image_sign (guint src, long k, long virtual_k, int edges)
+{
+  return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
+}
+
+/* o[i] (+)= Σ_k c[k] · in[k][i] for i < @n, k from 0 to @taps − 1 in
+ * order; sixteen cells at a time, so that two sums are in flight. */
+static inline __attribute__ ((always_inline)) void
+taps_run (float *restrict o, const float *const *in, const float *c, int taps, long n,
+          gboolean add)
+{
+  long i = 0;
+  for (; i + 16 <= n; i += 16)
+    {
+      WgFloat8 s0 = c[0] * V8 (in[0] + i), s1 = c[0] * V8 (in[0] + i + 8);
+      for (int k = 1; k < taps; k++)
+        {
+          s0 += c[k] * V8 (in[k] + i);
+          s1 += c[k] * V8 (in[k] + i + 8);
+        }
+      if (add)
+        {
+          V8 (o + i) += s0;
+          V8 (o + i + 8) += s1;
+        }
+      else
+        {
+          V8 (o + i) = s0;
+          V8 (o + i + 8) = s1;
+        }
+    }
+  for (; i < n; i++)
+    {
+      float sum = c[0] * in[0][i];
+      for (int k = 1; k < taps; k++)
+        sum += c[k] * in[k][i];
+      o[i] = add ? o[i] + sum : sum;
+    }
+}
+
+/* taps_run() with the usual tap counts (radii of 2 to 7 cells) as
+ * constants: the loops over taps unroll and their pointers and
+ * coefficients stay in registers. */
+static inline __attribute__ ((always_inline)) void
+taps_sum (float *restrict o, const float *const *in, const float *c, int taps, long n,
+          gboolean add)
+{
+  switch (taps)
+    {
+#define TAPS_CASE(t)                                                                         \
+  case t:                                                                                    \
+    taps_run (o, in, c, t, n, add);                                                          \
+    break;
+      TAPS_CASE (3) TAPS_CASE (5) TAPS_CASE (7) TAPS_CASE (9) TAPS_CASE (11) TAPS_CASE (13)
+#undef TAPS_CASE
+    default:
+      taps_run (o, in, c, taps, n, add);
+    }
+}
+
+/* o[i] (+)= Σ_k c[k] · in[k][i] for taps whose coefficients are even
+ * (@parity 1: c[k] = c[T − 1 − k]) or odd (−1: c[k] = −c[T − 1 − k], the
+ * middle one 0) about the middle tap m: c[m] in[m] + Σ_{k<m} c[k] (in[k] ±
+ * in[T − 1 − k]), outermost pair first. One product per pair, and none for
+ * an odd kernel's middle: the separable kernels' 7 taps (radius 4 cells)
+ * take 4 or 3 products in place of 7. */
+static inline __attribute__ ((always_inline)) void
+taps_run_folded (float *restrict o, const float *const *in, const float *c, int taps, long n,
+                 gboolean add, int parity)
+{
+  const int m = taps / 2;
+  long i = 0;
+  for (; i + 16 <= n; i += 16)
+    {
+      WgFloat8 s0, s1;
+      if (parity > 0)
+        {
+          s0 = c[m] * V8 (in[m] + i);
+          s1 = c[m] * V8 (in[m] + i + 8);
+          for (int k = 0; k < m; k++)
+            {
+              s0 += c[k] * (V8 (in[k] + i) + V8 (in[taps - 1 - k] + i));
+              s1 += c[k] * (V8 (in[k] + i + 8) + V8 (in[taps - 1 - k] + i + 8));
+            }
+        }
+      else
+        {
+          s0 = c[0] * (V8 (in[0] + i) - V8 (in[taps - 1] + i));
+          s1 = c[0] * (V8 (in[0] + i + 8) - V8 (in[taps - 1] + i + 8));
+          for (int k = 1; k < m; k++)
+            {
+              s0 += c[k] * (V8 (in[k] + i) - V8 (in[taps - 1 - k] + i));
+              s1 += c[k] * (V8 (in[k] + i + 8) - V8 (in[taps - 1 - k] + i + 8));
+            }
+        }
+      if (add)
+        {
+          V8 (o + i) += s0;
+          V8 (o + i + 8) += s1;
+        }
+      else
+        {
+          V8 (o + i) = s0;
+          V8 (o + i + 8) = s1;
+        }
+    }
+  for (; i < n; i++)
+    {
+      float sum;
+      if (parity > 0)
+        {
+          sum = c[m] * in[m][i];
+          for (int k = 0; k < m; k++)
+            sum += c[k] * (in[k][i] + in[taps - 1 - k][i]);
+        }
+      else
+        {
+          sum = c[0] * (in[0][i] - in[taps - 1][i]);
+          for (int k = 1; k < m; k++)
+            sum += c[k] * (in[k][i] - in[taps - 1 - k][i]);
+        }
+      o[i] = add ? o[i] + sum : sum;
+    }
+}
+
+/* 1 when the @taps coefficients @c are even about the middle one, −1 when
+ * odd (the middle 0), 0 otherwise (an SVD term, or a column near a wall
+ * where an image changes a sign, or an open edge dropped taps). */
+static int
+taps_parity (const float *c, int taps)
+{
+  gboolean even = taps % 2 == 1, odd = taps % 2 == 1 && taps > 1;
+  for (int k = 0; k <= taps / 2; k++)
+    {
+      even = even && c[k] == c[taps - 1 - k];
+      odd = odd && c[k] == -c[taps - 1 - k];
+    }
+  return even ? 1 : odd ? -1 : 0;
+}
+
+/* taps_sum() folding even or odd coefficients (taps_run_folded()). */
+static inline __attribute__ ((always_inline)) void
+taps_sum_any (float *restrict o, const float *const *in, const float *c, int taps, long n,
+              gboolean add)
+{
+  const int parity = taps_parity (c, taps);
+  if (parity == 0)
+    {
+      taps_sum (o, in, c, taps, n, add);
+      return;
+    }
+  switch (taps)
+    {
+#define TAPS_CASE(t)                                                                         \
+  case t:                                                                                    \
+    if (parity > 0)                                                                          \
+      taps_run_folded (o, in, c, t, n, add, 1);                                              \
+    else                                                                                     \
+      taps_run_folded (o, in, c, t, n, add, -1);                                             \
+    break;
+      TAPS_CASE (3) TAPS_CASE (5) TAPS_CASE (7) TAPS_CASE (9) TAPS_CASE (11) TAPS_CASE (13)
+#undef TAPS_CASE
+    default:
+      taps_run_folded (o, in, c, taps, n, add, parity);
+    }
+}
+
+/* One bucket's window of splat rows, as per-channel rows. */
+typedef struct {
+  const WgSplatKernel *k;
+  const float *splat; /* the bucket's splat */
+  guint n_slots;      /* 2 ry + 1 */
+  long *tag;          /* the virtual row (j − b) each slot holds, or G_MINLONG */
+  long *real;         /* its grid row, or -1 beyond an open edge */
+  const float **row;  /* its channel A row (channel c at + c w) */
+  float *slots;       /* n_slots × WG_SPLAT_CHANNELS rows of w floats (none for one channel) */
+} Window;
+
+/* One thread's state: a window per bucket, and the buffers of one output
+ * row. */
+typedef struct {
+  long w, h;
+  int edges;
+  guint channels; /* the splat's */
+  guint n_buckets;
+  Window window[WG_SPLAT_MAX_BUCKETS];
+  float *pad;  /* w + 2 max rx: one term's column pass and the cells beyond its ends */
+  float *acc;  /* 3 × w: the output row's channels */
+  const float **rows; /* 2 · max(rx, ry) + 1 tap pointers */
+  float *coef;        /* their coefficients */
+} FilterRow;
+
+/* @n cells of four channels at @in into four rows of @n at @out (channel
+ * c at out + c n): four cells at a time, a 4 × 4 transpose in shuffles
+ * (__builtin_shufflevector: clang, and GCC from 12; indices 4–7 pick from
+ * the second operand). */
+static inline void
+deinterleave (const float *restrict in, float *restrict out, long n)
+{
+  long i = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      const WgFloat4 v0 = V4 (in + 4 * i), v1 = V4 (in + 4 * i + 4), v2 = V4 (in + 4 * i + 8),
+                     v3 = V4 (in + 4 * i + 12);
+      const WgFloat4 t0 = __builtin_shufflevector (v0, v1, 0, 4, 2, 6);
+      const WgFloat4 t1 = __builtin_shufflevector (v0, v1, 1, 5, 3, 7);
+      const WgFloat4 t2 = __builtin_shufflevector (v2, v3, 0, 4, 2, 6);
+      const WgFloat4 t3 = __builtin_shufflevector (v2, v3, 1, 5, 3, 7);
+      V4 (out + i) = __builtin_shufflevector (t0, t2, 0, 1, 4, 5);
+      V4 (out + n + i) = __builtin_shufflevector (t1, t3, 0, 1, 4, 5);
+      V4 (out + 2 * n + i) = __builtin_shufflevector (t0, t2, 2, 3, 6, 7);
+      V4 (out + 3 * n + i) = __builtin_shufflevector (t1, t3, 2, 3, 6, 7);
+    }
+  for (; i < n; i++)
+    for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
+      out[c * n + i] = in[WG_SPLAT_CHANNELS * i + c];
+}
+
+/* @n cells of (s·a, s·b, c) from the rows @a, @b, @c into @out, four cells
+ * at a time as three whole vectors (compilers leave the plain loop's
+ * stride-3 stores scalar). */
+static inline void
+interleave3 (float *restrict out, const float *restrict a, const float *restrict b,
+             const float *restrict c, float scale, long n)
+{
+  long i = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      const WgFloat4 va = scale * V4 (a + i), vb = scale * V4 (b + i), vc = V4 (c + i);
+      const WgFloat4 t0 = __builtin_shufflevector (va, vb, 0, 4, 1, 5); /* a0 b0 a1 b1 */
+      const WgFloat4 t1 = __builtin_shufflevector (va, vb, 2, 6, 3, 7); /* a2 b2 a3 b3 */
+      const WgFloat4 u = __builtin_shufflevector (t0, t1, 3, 4, 5, 0);  /* b1 a2 b2 . */
+      V4 (out + 3 * i) = __builtin_shufflevector (t0, vc, 0, 1, 4, 2);
+      V4 (out + 3 * i + 4) = __builtin_shufflevector (u, vc, 0, 5, 1, 2);
+      V4 (out + 3 * i + 8) = __builtin_shufflevector (t1, vc, 6, 2, 3, 7);
+    }
+  for (; i < n; i++)
+    {
+      out[3 * i] = scale * a[i];
+      out[3 * i + 1] = scale * b[i];
+      out[3 * i + 2] = c[i];
+    }
+}
+
+/* The slot of virtual row @v (a row index before wrapping or mirroring) in
+ * @win, filled from the splat unless it holds v already. */
+static WG_HOT_KERNEL guint
+window_row (const FilterRow *f, Window *win, long v)
+{
+  const guint s = (guint) wrap_index (v, win->n_slots);
+  if (win->tag[s] == v)
+    return s;
+  win->tag[s] = v;
+  win->real[s] = axis_index (v, 0, f->h, f->edges);
+  if (win->real[s] < 0)
+    return s;
+  const float *in = win->splat + (gsize) win->real[s] * wg_splat_row_stride (f->w, f->channels);
+  if (f->channels == 1)
+    {
+      win->row[s] = in;
+      return s;
+    }
+  float *rows = win->slots + (gsize) s * WG_SPLAT_CHANNELS * f->w;
+  win->row[s] = rows;
+  deinterleave (in, rows, f->w);
+  return s;
+}
+
+/* Adds bucket @win's terms at output row @j to the row's sums: for each
+ * term in order, its column kernel over its splat channel's rows around j
+ * (the cells' taps in order), then its row kernel over that (taps in
+ * order), added to its output channel. With @height_only the terms of Dx
+ * and Dy are left out. */
+static WG_HOT_KERNEL void
+filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
+{
+  const WgSplatKernel *k = win->k;
+  const long w = f->w, rx = k->rx, ry = k->ry;
+  guint slot[2 * WG_SPLAT_MAX_CELLS + 1];
+  for (long b = -ry; b <= ry; b++)
+    slot[b + ry] = window_row (f, win, j - b);
+  for (guint t = 0; t < k->n_terms; t++)
+    {
+      const WgSplatTerm *term = &k->terms[t];
+      if (height_only && term->out != 2)
+        continue;
+      const float *col = k->coefs + term->col, *row = k->coefs + term->row;
+      int taps = 0;
+      for (long b = -ry; b <= ry; b++)
+        {
+          const guint s = slot[b + ry];
+          if (win->real[s] < 0)
+            continue;
+          f->rows[taps] = win->row[s] + (gsize) term->src * w;
+          f->coef[taps++] = col[b + ry] * image_sign (term->src, win->real[s], j - b, f->edges);
+        }
+      if (taps == 0)
+        continue;
+      float *pad = f->pad + rx;
+      taps_sum_any (pad, f->rows, f->coef, taps, w, FALSE);
+      /* The cells beyond the ends, as the edges have them. */
+      for (long v = -rx; v < 0; v++)
+        {
+          const long c = axis_index (v, 0, w, f->edges);
+          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+        }
+      for (long v = w; v < w + rx; v++)
+        {
+          const long c = axis_index (v, 0, w, f->edges);
+          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+        }
+      /* acc[i] += Σ_a row[a] · pad[i − a], a from −rx to rx. */
+      for (long a = -rx; a <= rx; a++)
+        {
+          f->rows[a + rx] = pad - a;
+          f->coef[a + rx] = row[a + rx];
+        }
+      taps_sum_any (f->acc + term->out * w, f->rows, f->coef, 2 * (int) rx + 1, w, TRUE);
+    }
+}
+
+/* Output row @j: the buckets' terms in bucket order, then (λDx, λDy, h). */
+static WG_HOT_KERNEL void
+filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only)
+{
+  const long w = f->w;
+  memset (f->acc, 0, 3 * sizeof (float) * w);
+  for (guint b = 0; b < f->n_buckets; b++)
+    filter_bucket (f, &f->window[b], j, height_only);
+  interleave3 (out_row, f->acc, f->acc + w, f->acc + 2 * w, -strength, w);
+}
+
+void
+wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets, const WgSplatKernel *kernels,
+                     guint w, guint h, int edges, float strength)
+{
+  g_return_if_fail (n_buckets >= 1 && n_buckets <= WG_SPLAT_MAX_BUCKETS);
+  guint rx = 0, ry = 0, slots = 0;
+  for (guint b = 0; b < n_buckets; b++)
+    {
+      rx = MAX (rx, kernels[b].rx);
+      ry = MAX (ry, kernels[b].ry);
+      slots += 2 * kernels[b].ry + 1;
+    }
+  const gboolean height_only = strength == 0;
+  const guint channels = height_only ? 1 : WG_SPLAT_CHANNELS;
+  /* A one-channel splat's rows are read in place: no per-channel copies. */
+  const gsize taps = 2 * MAX (rx, ry) + 1, row = height_only ? 0 : WG_SPLAT_CHANNELS * (gsize) w;
+  /* Each thread a contiguous band of rows (static schedule), so that its
+   * windows slide: one new splat row per bucket and output row. */
+#pragma omp parallel
+  {
+    g_autofree float *buffers = g_new (float, slots * row + w + 2 * rx + 3 * (gsize) w + taps);
+    g_autofree long *tags = g_new (long, 2 * (gsize) slots);
+    g_autofree const float **rows = g_new (const float *, taps + slots);
+    FilterRow f = { w, h, edges, channels, n_buckets };
+    const float **next_row = rows + taps;
+    float *next = buffers;
+    long *next_tag = tags;
+    for (guint b = 0; b < n_buckets; b++)
+      {
+        Window *win = &f.window[b];
+        win->k = &kernels[b];
+        win->splat = splat + b * wg_splat_size (w, h, channels);
+        win->n_slots = 2 * kernels[b].ry + 1;
+        win->tag = next_tag;
+        win->real = next_tag + win->n_slots;
+        win->slots = next;
+        win->row = next_row;
+        next_row += win->n_slots;
+        for (guint s = 0; s < win->n_slots; s++)
+          win->tag[s] = G_MINLONG;
+        next_tag += 2 * win->n_slots;
+        next += win->n_slots * row;
+      }
+    f.pad = next;
+    f.acc = f.pad + w + 2 * rx;
+    f.coef = f.acc + 3 * (gsize) w;
+    f.rows = rows;
+#pragma omp for schedule(static)
+    for (long j = 0; j < (long) h; j++)
+      filter_row (&f, j, out + 3 * (gsize) j * w, strength, height_only);
+  }
+}
