@@ -13,16 +13,6 @@
 #include <omp.h>
 #include <string.h>
 
-#define V8(p) (*(WgFloat8 *) (p))
-#define V4(p) (*(WgFloat4 *) (p))
-
-/* Index @k of an axis of @n cells wrapped into [0, n). */
-static inline long
-wrap_index (long k, long n)
-{
-  k %= n;
-  return k < 0 ? k + n : k;
-}
 
 /* Particles are splatted in batches: those with a row in the thread's
  * band picked, their weights and channel values computed in loops that
@@ -44,7 +34,7 @@ splat_cells (float *row, long w, long i, long i1, gboolean adjacent, const WgFlo
   const WgFloat8 weight = *wx * wy;
   if (adjacent)
     {
-      V8 (row + 4 * i) += weight * *v;
+      WG_V8 (row + 4 * i) += weight * *v;
       return;
     }
   for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
@@ -98,14 +88,14 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
           const double fj = floor (fy);
           long j0 = (long) fj;
           if (wrap && (j0 < 0 || j0 >= (long) h))
-            j0 = wrap_index (j0, h);
+            j0 = wg_wrap_index (j0, h);
           const long j1 = wrap && j0 + 1 == (long) h ? 0 : j0 + 1;
           if ((j0 < row0 || j0 >= row1) && (j1 < row0 || j1 >= row1))
             continue;
           const double fx = q[k].x * inv_dx, fi = floor (fx);
           long i0 = (long) fi;
           if (wrap && (i0 < 0 || i0 >= (long) w))
-            i0 = wrap_index (i0, w);
+            i0 = wg_wrap_index (i0, w);
           pick[m] = k;
           base_of[m] = splat + wg_splat_bucket (q[k].radius, bounds, n_bounds) * size;
           ci[m] = i0;
@@ -154,7 +144,7 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
                               value[s][WG_SPLAT_A]);
               continue;
             }
-          const WgFloat4 v4 = V4 (value[s]);
+          const WgFloat4 v4 = WG_V4 (value[s]);
           const WgFloat8 v = __builtin_shufflevector (v4, v4, 0, 1, 2, 3, 0, 1, 2, 3);
           const WgFloat8 wx8 = { wx[0], wx[0], wx[0], wx[0], wx[1], wx[1], wx[1], wx[1] };
           const gboolean adjacent = ci[s] >= 0 && i1 == ci[s] + 1 && i1 < (long) w;

@@ -12,16 +12,6 @@
 
 #include <string.h>
 
-#define V8(p) (*(WgFloat8 *) (p))
-#define V4(p) (*(WgFloat4 *) (p))
-
-/* Index @k of an axis of @n cells wrapped into [0, n). */
-static inline long
-wrap_index (long k, long n)
-{
-  k %= n;
-  return k < 0 ? k + n : k;
-}
 
 /* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
  * through the first and last cells (k < 0 reads −k: the image of a bump
@@ -33,7 +23,7 @@ axis_index (long i, long d, long n, int edges)
   if (k >= 0 && k < n)
     return k;
   if (edges == WG_SPLAT_EDGES_WRAP)
-    return wrap_index (k, n);
+    return wg_wrap_index (k, n);
   if (edges == WG_SPLAT_EDGES_WALLS)
     k = k < 0 ? -k : 2 * (n - 1) - k;
   return edges == WG_SPLAT_EDGES_WALLS && k >= 0 && k < n ? k : -1;
@@ -50,6 +40,22 @@ image_sign (guint src, long k, long virtual_k, int edges)
   return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
 }
 
+/* o[0..15] = or += the two eight-float sums @s0, @s1. */
+static inline __attribute__ ((always_inline)) void
+store_sums (float *restrict o, const WgFloat8 *s0, const WgFloat8 *s1, gboolean add)
+{
+  if (add)
+    {
+      WG_V8 (o) += *s0;
+      WG_V8 (o + 8) += *s1;
+    }
+  else
+    {
+      WG_V8 (o) = *s0;
+      WG_V8 (o + 8) = *s1;
+    }
+}
+
 /* o[i] (+)= Σ_k c[k] · in[k][i] for i < @n, k from 0 to @taps − 1 in
  * order; sixteen cells at a time, so that two sums are in flight. */
 static inline __attribute__ ((always_inline)) void
@@ -59,22 +65,13 @@ taps_run (float *restrict o, const float *const *in, const float *c, int taps, l
   long i = 0;
   for (; i + 16 <= n; i += 16)
     {
-      WgFloat8 s0 = c[0] * V8 (in[0] + i), s1 = c[0] * V8 (in[0] + i + 8);
+      WgFloat8 s0 = c[0] * WG_V8 (in[0] + i), s1 = c[0] * WG_V8 (in[0] + i + 8);
       for (int k = 1; k < taps; k++)
         {
-          s0 += c[k] * V8 (in[k] + i);
-          s1 += c[k] * V8 (in[k] + i + 8);
+          s0 += c[k] * WG_V8 (in[k] + i);
+          s1 += c[k] * WG_V8 (in[k] + i + 8);
         }
-      if (add)
-        {
-          V8 (o + i) += s0;
-          V8 (o + i + 8) += s1;
-        }
-      else
-        {
-          V8 (o + i) = s0;
-          V8 (o + i + 8) = s1;
-        }
+      store_sums (o + i, &s0, &s1, add);
     }
   for (; i < n; i++)
     {
@@ -122,34 +119,25 @@ taps_run_folded (float *restrict o, const float *const *in, const float *c, int 
       WgFloat8 s0, s1;
       if (parity > 0)
         {
-          s0 = c[m] * V8 (in[m] + i);
-          s1 = c[m] * V8 (in[m] + i + 8);
+          s0 = c[m] * WG_V8 (in[m] + i);
+          s1 = c[m] * WG_V8 (in[m] + i + 8);
           for (int k = 0; k < m; k++)
             {
-              s0 += c[k] * (V8 (in[k] + i) + V8 (in[taps - 1 - k] + i));
-              s1 += c[k] * (V8 (in[k] + i + 8) + V8 (in[taps - 1 - k] + i + 8));
+              s0 += c[k] * (WG_V8 (in[k] + i) + WG_V8 (in[taps - 1 - k] + i));
+              s1 += c[k] * (WG_V8 (in[k] + i + 8) + WG_V8 (in[taps - 1 - k] + i + 8));
             }
         }
       else
         {
-          s0 = c[0] * (V8 (in[0] + i) - V8 (in[taps - 1] + i));
-          s1 = c[0] * (V8 (in[0] + i + 8) - V8 (in[taps - 1] + i + 8));
+          s0 = c[0] * (WG_V8 (in[0] + i) - WG_V8 (in[taps - 1] + i));
+          s1 = c[0] * (WG_V8 (in[0] + i + 8) - WG_V8 (in[taps - 1] + i + 8));
           for (int k = 1; k < m; k++)
             {
-              s0 += c[k] * (V8 (in[k] + i) - V8 (in[taps - 1 - k] + i));
-              s1 += c[k] * (V8 (in[k] + i + 8) - V8 (in[taps - 1 - k] + i + 8));
+              s0 += c[k] * (WG_V8 (in[k] + i) - WG_V8 (in[taps - 1 - k] + i));
+              s1 += c[k] * (WG_V8 (in[k] + i + 8) - WG_V8 (in[taps - 1 - k] + i + 8));
             }
         }
-      if (add)
-        {
-          V8 (o + i) += s0;
-          V8 (o + i + 8) += s1;
-        }
-      else
-        {
-          V8 (o + i) = s0;
-          V8 (o + i + 8) = s1;
-        }
+      store_sums (o + i, &s0, &s1, add);
     }
   for (; i < n; i++)
     {
@@ -247,16 +235,16 @@ deinterleave (const float *restrict in, float *restrict out, long n)
   long i = 0;
   for (; i + 4 <= n; i += 4)
     {
-      const WgFloat4 v0 = V4 (in + 4 * i), v1 = V4 (in + 4 * i + 4), v2 = V4 (in + 4 * i + 8),
-                     v3 = V4 (in + 4 * i + 12);
+      const WgFloat4 v0 = WG_V4 (in + 4 * i), v1 = WG_V4 (in + 4 * i + 4),
+                     v2 = WG_V4 (in + 4 * i + 8), v3 = WG_V4 (in + 4 * i + 12);
       const WgFloat4 t0 = __builtin_shufflevector (v0, v1, 0, 4, 2, 6);
       const WgFloat4 t1 = __builtin_shufflevector (v0, v1, 1, 5, 3, 7);
       const WgFloat4 t2 = __builtin_shufflevector (v2, v3, 0, 4, 2, 6);
       const WgFloat4 t3 = __builtin_shufflevector (v2, v3, 1, 5, 3, 7);
-      V4 (out + i) = __builtin_shufflevector (t0, t2, 0, 1, 4, 5);
-      V4 (out + n + i) = __builtin_shufflevector (t1, t3, 0, 1, 4, 5);
-      V4 (out + 2 * n + i) = __builtin_shufflevector (t0, t2, 2, 3, 6, 7);
-      V4 (out + 3 * n + i) = __builtin_shufflevector (t1, t3, 2, 3, 6, 7);
+      WG_V4 (out + i) = __builtin_shufflevector (t0, t2, 0, 1, 4, 5);
+      WG_V4 (out + n + i) = __builtin_shufflevector (t1, t3, 0, 1, 4, 5);
+      WG_V4 (out + 2 * n + i) = __builtin_shufflevector (t0, t2, 2, 3, 6, 7);
+      WG_V4 (out + 3 * n + i) = __builtin_shufflevector (t1, t3, 2, 3, 6, 7);
     }
   for (; i < n; i++)
     for (int c = 0; c < WG_SPLAT_CHANNELS; c++)
@@ -273,13 +261,13 @@ interleave3 (float *restrict out, const float *restrict a, const float *restrict
   long i = 0;
   for (; i + 4 <= n; i += 4)
     {
-      const WgFloat4 va = scale * V4 (a + i), vb = scale * V4 (b + i), vc = V4 (c + i);
+      const WgFloat4 va = scale * WG_V4 (a + i), vb = scale * WG_V4 (b + i), vc = WG_V4 (c + i);
       const WgFloat4 t0 = __builtin_shufflevector (va, vb, 0, 4, 1, 5); /* a0 b0 a1 b1 */
       const WgFloat4 t1 = __builtin_shufflevector (va, vb, 2, 6, 3, 7); /* a2 b2 a3 b3 */
       const WgFloat4 u = __builtin_shufflevector (t0, t1, 3, 4, 5, 0);  /* b1 a2 b2 . */
-      V4 (out + 3 * i) = __builtin_shufflevector (t0, vc, 0, 1, 4, 2);
-      V4 (out + 3 * i + 4) = __builtin_shufflevector (u, vc, 0, 5, 1, 2);
-      V4 (out + 3 * i + 8) = __builtin_shufflevector (t1, vc, 6, 2, 3, 7);
+      WG_V4 (out + 3 * i) = __builtin_shufflevector (t0, vc, 0, 1, 4, 2);
+      WG_V4 (out + 3 * i + 4) = __builtin_shufflevector (u, vc, 0, 5, 1, 2);
+      WG_V4 (out + 3 * i + 8) = __builtin_shufflevector (t1, vc, 6, 2, 3, 7);
     }
   for (; i < n; i++)
     {
@@ -294,7 +282,7 @@ interleave3 (float *restrict out, const float *restrict a, const float *restrict
 static WG_HOT_KERNEL guint
 window_row (const FilterRow *f, Window *win, long v)
 {
-  const guint s = (guint) wrap_index (v, win->n_slots);
+  const guint s = (guint) wg_wrap_index (v, win->n_slots);
   if (win->tag[s] == v)
     return s;
   win->tag[s] = v;

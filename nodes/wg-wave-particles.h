@@ -120,6 +120,14 @@ wg_splat_size (guint w, guint h, guint channels)
   return wg_splat_row_stride (w, channels) * h;
 }
 
+/** wg_wrap_index: index @k of an axis of @n cells wrapped into [0, n). */
+static inline long
+wg_wrap_index (long k, long n)
+{
+  k %= n;
+  return k < 0 ? k + n : k;
+}
+
 /**
  * wg_splat_cpu:
  * Clears @n_buckets splats (each wg_splat_size(@w, @h, @channels) floats,

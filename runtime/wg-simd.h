@@ -18,3 +18,7 @@
  * element type, so *(WgFloat8 *) (float_pointer) loads and stores. */
 typedef float WgFloat4 __attribute__ ((vector_size (16), aligned (4)));
 typedef float WgFloat8 __attribute__ ((vector_size (32), aligned (4)));
+
+/* The four or eight floats at float pointer @p, as an lvalue. */
+#define WG_V4(p) (*(WgFloat4 *) (p))
+#define WG_V8(p) (*(WgFloat8 *) (p))
