@@ -265,6 +265,102 @@ context_try_display (WgGpuContext *ctx, EGLDisplay display, gboolean surfaceless
   return TRUE;
 }
 
+/* The EGL devices (EGL_EXT_device_enumeration), up to @max in @devices;
+ * -1 when the client extensions offer no device platform. */
+static int
+query_devices (const char *client, EGLDeviceEXT *devices, int max)
+{
+  if (!has_extension (client, "EGL_EXT_platform_base") ||
+      !has_extension (client, "EGL_EXT_platform_device") ||
+      !(has_extension (client, "EGL_EXT_device_enumeration") ||
+        has_extension (client, "EGL_EXT_device_base")))
+    return -1;
+  EGLint n = 0;
+  if (!eglQueryDevicesEXT (max, devices, &n))
+    return 0;
+  return n;
+}
+
+/* Device @device's extensions, or NULL when EGL cannot query them (no
+ * EGL_EXT_device_query: libepoxy would abort on the call). */
+static const char *
+device_extensions (const char *client, EGLDeviceEXT device)
+{
+  if (!has_extension (client, "EGL_EXT_device_query") &&
+      !has_extension (client, "EGL_EXT_device_base"))
+    return NULL;
+  return eglQueryDeviceStringEXT (device, EGL_EXTENSIONS);
+}
+
+/* A context on EGL device @index's display (EGL_PLATFORM_DEVICE_EXT): a
+ * GPU with no window system, as NVIDIA's driver offers one on a render
+ * node; Mesa lists its software renderer as a device too. */
+static gboolean
+context_try_device (WgGpuContext *ctx, const char *client, EGLDeviceEXT device, int index,
+                    GString *tried, GError **version_error)
+{
+  const char *extensions = device_extensions (client, device);
+  g_string_append_printf (tried, "device %d (%s): ", index,
+                          extensions && *extensions ? extensions : "no extensions");
+  EGLDisplay display = eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT, device, NULL);
+  if (display == EGL_NO_DISPLAY)
+    {
+      g_string_append_printf (tried, "eglGetPlatformDisplayEXT failed (%s)",
+                              egl_error_name (eglGetError ()));
+      return FALSE;
+    }
+  if (context_try_display (ctx, display, TRUE, tried, version_error) &&
+      context_query_current (ctx, version_error))
+    return TRUE;
+  context_clear_egl (ctx);
+  return FALSE;
+}
+
+#define MAX_DEVICES 16
+
+/* The context on the device WAVEGRAPH_EGL_DEVICE=@choice names, or an
+ * error that says which devices there are. */
+static WgGpuContext *
+context_new_on_device (const char *choice, const char *client, GError **error)
+{
+  EGLDeviceEXT devices[MAX_DEVICES];
+  const int n = query_devices (client, devices, MAX_DEVICES);
+  guint64 index = 0;
+  if (n < 0)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "WAVEGRAPH_EGL_DEVICE=%s: this EGL offers no devices (no "
+                   "EGL_EXT_platform_device among its client extensions \"%s\")",
+                   choice, client ? client : "");
+      return NULL;
+    }
+  if (n == 0)
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "WAVEGRAPH_EGL_DEVICE=%s: EGL lists no devices", choice);
+      return NULL;
+    }
+  if (!g_ascii_string_to_unsigned (choice, 10, 0, n - 1, &index, NULL))
+    {
+      g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                   "WAVEGRAPH_EGL_DEVICE=%s: expected a device index from 0 to %d (EGL lists %d "
+                   "device%s)",
+                   choice, n - 1, n, n == 1 ? "" : "s");
+      return NULL;
+    }
+  g_autoptr (WgGpuContext) ctx = context_alloc (TRUE);
+  g_autoptr (GString) tried = g_string_new (NULL);
+  g_autoptr (GError) version_error = NULL;
+  if (context_try_device (ctx, client, devices[index], (int) index, tried, &version_error))
+    return g_steal_pointer (&ctx);
+  if (version_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&version_error));
+  else
+    g_set_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT,
+                 "WAVEGRAPH_EGL_DEVICE=%s: no OpenGL context on EGL %s", choice, tried->str);
+  return NULL;
+}
+
 WgGpuContext *
 wg_gpu_context_new_headless (GError **error)
 {
@@ -275,32 +371,65 @@ wg_gpu_context_new_headless (GError **error)
       return NULL;
     }
 
-  g_autoptr (WgGpuContext) ctx = context_alloc (TRUE);
-  g_autoptr (GString) tried = g_string_new (NULL);
-  g_autoptr (GError) version_error = NULL;
-
   /* With no EGL vendor (glvnd found no ICD) the client extension string is
    * empty; eglGetPlatformDisplayEXT must not be called then (libepoxy aborts
    * on an entry point no provider offers). */
   const char *client = eglQueryString (EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  g_string_append (tried, "surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA): ");
+  const char *choice = g_getenv ("WAVEGRAPH_EGL_DEVICE");
+  if (choice != NULL && *choice != '\0')
+    return context_new_on_device (choice, client, error);
+
+  g_autoptr (WgGpuContext) ctx = context_alloc (TRUE);
+  g_autoptr (GString) tried = g_string_new (NULL);
+  g_autoptr (GError) version_error = NULL;
+  /* A GPU first, with no window system: NVIDIA's EGL lists its GPUs as
+   * devices, and where Mesa is installed beside it, Mesa's surfaceless
+   * platform would give its software renderer. Mesa's own software device
+   * is left to the surfaceless platform. */
+  g_string_append (tried, "EGL devices (EGL_PLATFORM_DEVICE_EXT): ");
+  EGLDeviceEXT devices[MAX_DEVICES];
+  const int n = query_devices (client, devices, MAX_DEVICES);
+  if (n < 0)
+    g_string_append (tried, "EGL_EXT_platform_device not offered");
+  else if (n == 0)
+    g_string_append (tried, "none listed");
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append (tried, ", ");
+      if (has_extension (device_extensions (client, devices[i]), "EGL_MESA_device_software"))
+        {
+          g_string_append_printf (tried, "device %d: software (left to Mesa's platform)", i);
+          continue;
+        }
+      g_autoptr (GError) too_old = NULL;
+      if (context_try_device (ctx, client, devices[i], i, tried, &too_old))
+        return g_steal_pointer (&ctx);
+      /* Another device may be newer; the first too old one is reported
+       * if none is. */
+      if (too_old != NULL && version_error == NULL)
+        version_error = g_steal_pointer (&too_old);
+    }
+
+  g_string_append (tried, "; surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA): ");
   if (has_extension (client, "EGL_EXT_platform_base") &&
       has_extension (client, "EGL_MESA_platform_surfaceless"))
     {
       EGLDisplay display = eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
                                                      EGL_DEFAULT_DISPLAY, NULL);
+      g_autoptr (GError) too_old = NULL;
       if (display == EGL_NO_DISPLAY)
         g_string_append_printf (tried, "eglGetPlatformDisplayEXT failed (%s)",
                                 egl_error_name (eglGetError ()));
-      else if (context_try_display (ctx, display, TRUE, tried, &version_error) &&
-               context_query_current (ctx, &version_error))
+      else if (context_try_display (ctx, display, TRUE, tried, &too_old) &&
+               context_query_current (ctx, &too_old))
         return g_steal_pointer (&ctx);
       context_clear_egl (ctx);
       /* A context came up but is too old: the default display would give
        * the same driver. */
-      if (version_error != NULL)
+      if (too_old != NULL)
         {
-          g_propagate_error (error, g_steal_pointer (&version_error));
+          g_propagate_error (error, g_steal_pointer (&too_old));
           return NULL;
         }
     }
@@ -310,12 +439,15 @@ wg_gpu_context_new_headless (GError **error)
 
   g_string_append (tried, "; default display with a 16x16 pbuffer: ");
   EGLDisplay display = eglGetDisplay (EGL_DEFAULT_DISPLAY);
+  g_autoptr (GError) too_old = NULL;
   if (display == EGL_NO_DISPLAY)
     g_string_append_printf (tried, "eglGetDisplay failed (%s)", egl_error_name (eglGetError ()));
-  else if (context_try_display (ctx, display, FALSE, tried, &version_error) &&
-           context_query_current (ctx, &version_error))
+  else if (context_try_display (ctx, display, FALSE, tried, &too_old) &&
+           context_query_current (ctx, &too_old))
     return g_steal_pointer (&ctx);
   context_clear_egl (ctx);
+  if (too_old != NULL && version_error == NULL)
+    version_error = g_steal_pointer (&too_old);
 
   if (version_error != NULL)
     g_propagate_error (error, g_steal_pointer (&version_error));

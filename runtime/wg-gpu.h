@@ -44,14 +44,18 @@ typedef struct _WgGpuContext WgGpuContext;
 /**
  * wg_gpu_context_new_headless:
  * Creates and makes current (on the calling thread) our own OpenGL context
- * without a window system: EGL on the EGL_PLATFORM_SURFACELESS_MESA display
- * (eglGetPlatformDisplayEXT, when the client extensions offer it), else on the
- * default display with a 16×16 pbuffer surface. Asks for OpenGL 4.5 core and
- * falls back to 4.3 core; compute shaders need 4.3.
+ * without a window system: EGL on the display of the first EGL device
+ * (EGL_EXT_device_enumeration, EGL_PLATFORM_DEVICE_EXT) that gives one, Mesa's
+ * software device left out; else on the EGL_PLATFORM_SURFACELESS_MESA display
+ * (eglGetPlatformDisplayEXT, when the client extensions offer it); else on the
+ * default display with a 16×16 pbuffer surface. With the environment variable
+ * WAVEGRAPH_EGL_DEVICE=N, on EGL device N's display alone. Asks for OpenGL 4.5
+ * core and falls back to 4.3 core; compute shaders need 4.3.
  *
  * Errors: WG_GPU_ERROR_NO_CONTEXT when libEGL is missing or every attempt
  * failed — the message lists each attempt and the EGL error it got
- * (EGL_NOT_INITIALIZED, EGL_BAD_MATCH, …); WG_GPU_ERROR_VERSION when the
+ * (EGL_NOT_INITIALIZED, EGL_BAD_MATCH, …) — or WAVEGRAPH_EGL_DEVICE names no
+ * device (the message gives the range); WG_GPU_ERROR_VERSION when the
  * context is older than 4.3 or not core, with its GL_VERSION string.
  * Returns: (transfer full): the context, current on the calling thread.
  */

@@ -215,9 +215,89 @@ test_context_no_vendor (void)
       g_test_skip ("this libEGL is not glvnd: __EGL_VENDOR_LIBRARY_FILENAMES has no effect");
       return;
     }
-  g_test_trap_assert_stdout ("*headless: no headless OpenGL context; tried surfaceless platform*"
-                             "EGL_MESA_platform_surfaceless not among*"
+  g_test_trap_assert_stdout ("*headless: no headless OpenGL context; tried EGL devices "
+                             "(EGL_PLATFORM_DEVICE_EXT): EGL_EXT_platform_device not offered; "
+                             "surfaceless platform*EGL_MESA_platform_surfaceless not among*"
                              "default display*eglGetDisplay failed (EGL_BAD_PARAMETER)*");
+}
+
+/* Whether this process's EGL lists devices (EGL_EXT_platform_device), so
+ * that WAVEGRAPH_EGL_DEVICE can pick one; else the test is unavailable. */
+static gboolean
+egl_has_devices (void)
+{
+  const char *client = epoxy_has_egl () ? eglQueryString (EGL_NO_DISPLAY, EGL_EXTENSIONS) : NULL;
+  if (client != NULL && strstr (client, "EGL_EXT_platform_device") != NULL)
+    return TRUE;
+  gpu_unavailable ("this EGL lists no devices (no EGL_EXT_platform_device)");
+  return FALSE;
+}
+
+/* WAVEGRAPH_EGL_DEVICE=0: a context on the first EGL device's display
+ * alone (EGL_PLATFORM_DEVICE_EXT: how NVIDIA's driver offers a GPU with no
+ * window system; Mesa lists its software renderer as a device), so that a
+ * pass shows that path works. */
+static void
+test_context_egl_device (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_setenv ("WAVEGRAPH_EGL_DEVICE", "0", TRUE);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
+      g_assert_no_error (error);
+      guint major = 0, minor = 0;
+      g_assert_cmpint (sscanf (wg_gpu_context_get_version (ctx), "%u.%u", &major, &minor), ==, 2);
+      g_assert_cmpuint (major * 10 + minor, >=, 43);
+      GLint profile = 0;
+      glGetIntegerv (GL_CONTEXT_PROFILE_MASK, &profile);
+      g_assert_true (profile & GL_CONTEXT_CORE_PROFILE_BIT);
+      /* The context's display is device 0's (EGL returns one handle per
+       * platform and native display), not the surfaceless platform's. */
+      EGLDeviceEXT device;
+      EGLint n = 0;
+      g_assert_true (eglQueryDevicesEXT (1, &device, &n));
+      g_assert_cmpint (n, ==, 1);
+      g_assert_true (eglGetCurrentDisplay () ==
+                     eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT, device, NULL));
+      g_print ("device 0: %s, OpenGL %s\n", wg_gpu_context_get_renderer (ctx),
+               wg_gpu_context_get_version (ctx));
+      return;
+    }
+  if (!egl_has_devices ())
+    return;
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*device 0: *, OpenGL 4.*");
+}
+
+/* A WAVEGRAPH_EGL_DEVICE that names no device is an error naming the
+ * variable and the devices there are; no other display is tried. */
+static void
+test_context_egl_device_errors (void)
+{
+  static const char *const values[] = { "99", "one", "-1" };
+  if (g_test_subprocess ())
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+        {
+          g_setenv ("WAVEGRAPH_EGL_DEVICE", values[i], TRUE);
+          g_autoptr (GError) error = NULL;
+          g_autoptr (WgGpuContext) ctx = wg_gpu_context_new_headless (&error);
+          g_assert_null (ctx);
+          g_assert_error (error, WG_GPU_ERROR, WG_GPU_ERROR_NO_CONTEXT);
+          g_print ("[%s]\n", error->message);
+        }
+      return;
+    }
+  if (!egl_has_devices ())
+    return;
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("[WAVEGRAPH_EGL_DEVICE=99: expected a device index from 0 to * (EGL "
+                             "lists * device*)]\n"
+                             "[WAVEGRAPH_EGL_DEVICE=one: expected a device index from 0 to *]\n"
+                             "[WAVEGRAPH_EGL_DEVICE=-1: expected a device index from 0 to *]\n");
 }
 
 /* Mesa's MESA_GL_VERSION_OVERRIDE=3.3 (read when EGL initialises the
@@ -852,6 +932,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu/context/adopt-none", test_context_adopt_none);
   g_test_add_func ("/gpu/context/no-vendor", test_context_no_vendor);
   g_test_add_func ("/gpu/context/too-old", test_context_too_old);
+  g_test_add_func ("/gpu/context/egl-device", test_context_egl_device);
+  g_test_add_func ("/gpu/context/egl-device-errors", test_context_egl_device_errors);
   g_test_add_func ("/gpu/program/errors", test_shader_errors);
   g_test_add_func ("/gpu/fft/sizes", test_fft_sizes);
   g_test_add_func ("/gpu/fft/batch-offset", test_fft_batch_offset);
