@@ -84,6 +84,7 @@ wg_floating_gpu_forces (WgFloatingGpu *g, GLuint surface, GLuint velocity, const
     .u_gravity = (float) fluid->gravity,
     .u_drag = (float) fluid->drag,
     .u_lift = (float) fluid->lift,
+    .u_velocity_k = (float) fluid->velocity_k,
   };
   if (velocity && water->velocity)
     {

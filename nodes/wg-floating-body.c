@@ -3,9 +3,11 @@
  *
  * Forces on each submerged piece of hull (area A, outward normal n,
  * centroid velocity u relative to the water: the velocity of the water's
- * surface point above the centroid when a velocity field is given, not
- * decayed with depth; else the water at rest, whose motion then reaches
- * the body through the heights only):
+ * surface point above the centroid when a velocity field is given, times
+ * e^(−k d) at the centroid's depth d for waves of wave number k (linear
+ * deep-water orbital motion; k = 0: a current, the same at every depth);
+ * else the water at rest, whose motion then reaches the body through the
+ * heights only):
  * - hydrostatic pressure ρ g d (d the depth below the local surface),
  *   integrated exactly over the piece (wg_body_forces());
  * - drag, on the pieces facing the flow (n·û > 0), of their area seen by
@@ -439,8 +441,9 @@ add_piece (const double *r[3], const double d[3], const WgBodyState *s, const Wg
   double u[3], current[3];
   cross (s->w, centroid, u);
   wg_water_velocity (water, s->x[0] + centroid[0], s->x[1] + centroid[1], current);
+  const double decay = f->velocity_k > 0 ? exp (-f->velocity_k * dsum / 3) : 1;
   for (int k = 0; k < 3; k++)
-    u[k] += s->v[k] - current[k];
+    u[k] += s->v[k] - decay * current[k];
   const double speed = sqrt (dot (u, u));
   if (!(speed > 0))
     return;

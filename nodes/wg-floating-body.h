@@ -105,9 +105,15 @@ double wg_water_height (const WgWater *water, double x, double y);
  */
 void wg_water_velocity (const WgWater *water, double x, double y, double v[3]);
 
-/** WgFluid: the water's density (kg/m³), gravity (m/s²), drag and lift coefficients. */
+/**
+ * WgFluid: the water's density (kg/m³), gravity (m/s²), drag and lift
+ * coefficients, and the wave number k (rad/m) of the waves in the velocity
+ * field: at depth d below the surface the water moves at e^(−k d) times the
+ * surface point's velocity (linear deep-water waves); 0: the same at every
+ * depth.
+ */
 typedef struct {
-  double density, gravity, drag, lift;
+  double density, gravity, drag, lift, velocity_k;
 } WgFluid;
 
 /**

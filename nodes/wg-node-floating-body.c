@@ -34,6 +34,7 @@ enum {
   P_GRAVITY,
   P_DRAG,
   P_LIFT,
+  P_VELOCITY_WAVELENGTH,
   P_SUBSTEPS,
   P_SEGMENTS,
   P_RESPONSE,
@@ -61,6 +62,7 @@ typedef struct {
   double gravity;
   double drag;
   double lift;
+  double velocity_wavelength;
   gint64 substeps;
   gint64 segments;
   double response;
@@ -147,6 +149,12 @@ static const WgParamSpec params[N_PARAMS] = {
                "C_l of F = −½ ρ C_l A (n·û) |u|² n⊥ on each submerged face facing its "
                "velocity (n⊥: its normal's part across u, unit)", 0.2, 0, 100, 0, 2,
                .offset = OFFSET (lift) },
+  [P_VELOCITY_WAVELENGTH] = { "velocity_wavelength", "Velocity wavelength", WG_PARAM_FLOAT, "m",
+                              "Wavelength λ of the waves in the velocity input: below the "
+                              "surface it decays as e^(−2π d/λ), d the depth (linear deep-water "
+                              "waves; the spectrum's peak wavelength for an ocean); 0: the same "
+                              "at every depth (a current)",
+                              0, 0, 1e5, 0, 500, .offset = OFFSET (velocity_wavelength) },
   [P_SUBSTEPS] = { "substeps", "Sub-steps", WG_PARAM_INT, "",
                    "Semi-implicit Euler steps per frame", 8, 1, 256, 1, 32,
                    .offset = OFFSET (substeps) },
@@ -172,7 +180,8 @@ static const WgPortSpec inputs[] = {
     "Velocity (m/s) of the water's surface points, of the previous frame as the surface: "
     "(vx, vy, vz) (3 channels) or vz (1), over their rest positions as an ocean's velocity "
     "output gives it; drag and lift then act on the hull's velocity relative to it (a "
-    "current carries the bodies). Unlinked: the water at rest",
+    "current carries the bodies; velocity_wavelength makes it decay with depth). Unlinked: "
+    "the water at rest",
     .previous_frame = TRUE },
   { "bodies", WG_PORT_BODIES, 0, TRUE,
     "Bodies passed on after this node's own (chain floating bodies of other meshes, and "
@@ -534,7 +543,9 @@ frame_begin (WgNodeContext *ctx, Frame *f, gboolean cpu, GError **error)
   f->p = wg_ctx_params (ctx);
   f->st = wg_ctx_get_state (ctx);
   f->set = wg_buffer_bodies (wg_ctx_output (ctx, 0));
-  f->fluid = (WgFluid) { f->p->water_density, f->p->gravity, f->p->drag, f->p->lift };
+  f->fluid = (WgFluid) { f->p->water_density, f->p->gravity, f->p->drag, f->p->lift,
+                         f->p->velocity_wavelength > 0 ? 2 * G_PI / f->p->velocity_wavelength
+                                                       : 0 };
   f->dt = wg_ctx_dt (ctx);
   /* Zeroed (reset, or the bodies changed): fewer than the own bodies. */
   f->start = f->set->count < f->st->n;

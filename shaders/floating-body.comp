@@ -135,7 +135,8 @@ add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, ino
   force.w -= area.z * dsum / 3.0;
   if (u_drag == 0.0 && u_lift == 0.0)
     return;
-  vec3 u = s.v.xyz + cross (s.w.xyz, mid) - water_velocity (s.x.xy + mid.xy);
+  float decay = u_velocity_k > 0.0 ? exp (-u_velocity_k * dsum / 3.0) : 1.0;
+  vec3 u = s.v.xyz + cross (s.w.xyz, mid) - decay * water_velocity (s.x.xy + mid.xy);
   float speed = length (u);
   if (!(speed > 0.0))
     return;

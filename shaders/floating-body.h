@@ -18,4 +18,5 @@ WG_UNIFORMS (FloatingUniforms)
   WG_UVEC2 (u_vsize);    /* the water's velocity field: width and height (cells); 0: at rest */
   WG_VEC2 (u_vcell);     /* its cell size (m) */
   WG_UINT (u_vchannels); /* 3: vx, vy, vz; 1: vz */
+  WG_FLOAT (u_velocity_k); /* k (rad/m): the velocity decays as e^(−k d) at depth d; 0: none */
 };
