@@ -265,6 +265,20 @@ test_rest_position (void)
   g_assert_cmpfloat (fabs (v[0]) + fabs (v[1]) + fabs (v[2]), ==, 0);
 }
 
+/* Calm water at z = 0 whose surface flows at 1 m/s along x everywhere (a
+ * tiling 100 m patch of 2 × 2 cells). */
+static const WgWater *
+calm_water_flowing_x (void)
+{
+  static float surface[4], velocity[4 * 3];
+  static WgWater field, water;
+  for (guint c = 0; c < 4; c++)
+    velocity[3 * c] = 1;
+  field = (WgWater) { velocity, 2, 2, 3, 50, 50, TRUE, NULL };
+  water = (WgWater) { surface, 2, 2, 1, 50, 50, TRUE, &field };
+  return &water;
+}
+
 /* Lift alone (C_l 1 against 0, drag 0) on a 2 × 1 × 0.5 m box pitched 30°,
  * at rest 2 m under calm water flowing at 1 m/s along x: of the faces the
  * flow meets, the end face (0.5 m², n·û = cos 30°) and the bottom or top
@@ -275,11 +289,7 @@ test_rest_position (void)
 static void
 test_lift (void)
 {
-  static float surface[4], velocity[4 * 3];
-  for (guint c = 0; c < 4; c++)
-    velocity[3 * c] = 1;
-  const WgWater field = { velocity, 2, 2, 3, 50, 50, TRUE, NULL };
-  const WgWater water = { surface, 2, 2, 1, 50, 50, TRUE, &field };
+  const WgWater *water = calm_water_flowing_x ();
   WgHull hull = { 0 };
   wg_hull_box (&hull, 2, 1, 0.5, 4);
   g_assert_true (wg_hull_finish (&hull, 500, 0));
@@ -293,7 +303,7 @@ test_lift (void)
   for (int l = 0; l < 2; l++)
     {
       const WgFluid fluid = { 1000, 9.81, 0, l };
-      wg_body_forces (&hull, &s, &water, &fluid, force[l], torque, &volume, NULL, scratch);
+      wg_body_forces (&hull, &s, water, &fluid, force[l], torque, &volume, NULL, scratch);
       g_assert_cmpfloat (fabs (volume - 1), <, 1e-9);
     }
   /* The bottom (normal −z_axis) meets the flow (u = −x̂ relative to the
@@ -318,11 +328,7 @@ test_lift (void)
 static void
 test_decay (void)
 {
-  static float surface[4], velocity[4 * 3];
-  for (guint c = 0; c < 4; c++)
-    velocity[3 * c] = 1;
-  const WgWater field = { velocity, 2, 2, 3, 50, 50, TRUE, NULL };
-  const WgWater water = { surface, 2, 2, 1, 50, 50, TRUE, &field };
+  const WgWater *water = calm_water_flowing_x ();
   WgHull hull = { 0 };
   wg_hull_box (&hull, 2, 1, 4, 16);
   g_assert_true (wg_hull_finish (&hull, 500, 0));
@@ -333,7 +339,7 @@ test_decay (void)
   for (int decay = 0; decay < 2; decay++)
     {
       const WgFluid fluid = { 1000, 9.81, 1, 0, decay ? k : 0 };
-      wg_body_forces (&hull, &s, &water, &fluid, force[decay], torque, &volume, NULL, scratch);
+      wg_body_forces (&hull, &s, water, &fluid, force[decay], torque, &volume, NULL, scratch);
       g_assert_cmpfloat (fabs (volume - 6), <, 1e-9);
     }
   const double flat = 0.5 * 1000 * 1 * depth, ratio = (1 - exp (-2 * k * depth)) / (2 * k * depth);
