@@ -13,7 +13,6 @@
 #include <omp.h>
 #include <string.h>
 
-
 /* Particles are splatted in batches: those with a row in the thread's
  * band picked, their weights and channel values computed in loops that
  * vectorise, then added one by one. */
