@@ -958,13 +958,33 @@ typedef struct {            /* one waterline sample, 32 bytes */
 } WgContourSample;
 
 /**
+ * WgBodyShape:
+ * The form of a body's hull in its own frame (+x forward, +z up, centred on
+ * WgBody.position), as a renderer draws it from WgBody.size (m):
+ * @WG_BODY_SHAPE_NONE: no hull to draw (a moving object's outline);
+ * @WG_BODY_SHAPE_BOX: size = (length, width, height) along x, y, z;
+ * @WG_BODY_SHAPE_SPHERE: diameter size[0];
+ * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
+ * @WG_BODY_SHAPE_MESH: a triangle mesh the port does not carry, size its
+ *   bounding box (renderers draw none; the pose track places it).
+ */
+typedef enum {
+  WG_BODY_SHAPE_NONE,
+  WG_BODY_SHAPE_BOX,
+  WG_BODY_SHAPE_SPHERE,
+  WG_BODY_SHAPE_CAPSULE,
+  WG_BODY_SHAPE_MESH,
+} WgBodyShape;
+
+/**
  * WgBody:
  * One rigid body's state as `floating-body` outputs it each frame: pose,
  * velocities, the submerged volume and its rate (Yuksel's indirect effect
- * ∝ volume_rate), and up to WG_BODY_CONTOUR waterline samples, the first
- * @n_contour in use. 64 + 64 × 32 = 2112 bytes (528 floats).
+ * ∝ volume_rate), the hull's shape and size for renderers, and up to
+ * WG_BODY_CONTOUR waterline samples, the first @n_contour in use.
+ * 96 + 64 × 32 = 2144 bytes (536 floats).
  */
-typedef struct {            /* one rigid body, 64-byte header + contour */
+typedef struct {            /* one rigid body, 96-byte header + contour */
   float position[3];        /* centre of mass (m); z up, 0 = mean water level */
   float orientation[4];     /* unit quaternion (x, y, z, w), body -> world */
   float velocity[3];        /* m/s */
@@ -972,23 +992,27 @@ typedef struct {            /* one rigid body, 64-byte header + contour */
   float submerged_volume;   /* m^3 */
   float volume_rate;        /* d(submerged_volume)/dt (m^3/s) */
   guint32 n_contour;        /* samples in use, <= WG_BODY_CONTOUR */
+  guint32 shape;            /* WgBodyShape */
+  float size[3];            /* m, as WgBodyShape reads it */
+  float reserved[4];        /* 0 */
   WgContourSample contour[WG_BODY_CONTOUR];
 } WgBody;
 
 /**
  * WgBodySet:
  * A bodies port's data: a 32-byte header, then @capacity bodies of which the
- * first @count are live. One array of 8 + 528 × capacity floats on the CPU
+ * first @count are live. One array of 8 + 536 × capacity floats on the CPU
  * and one storage buffer of the same bytes on the GPU (std430: `uint count,
  * capacity, reserved[6]; Body b[];` with `Body { float position[3],
  * orientation[4], velocity[3], angular_velocity[3], submerged_volume,
- * volume_rate; uint n_contour; Contour c[64]; }`), synced lazily like a
+ * volume_rate; uint n_contour, shape; float size[3], reserved[4]; Contour c[64]; }`),
+ * synced lazily like a
  * field; plan states save and restore it bit for bit.
  */
 typedef struct { guint32 count, capacity, reserved[6]; WgBody bodies[]; } WgBodySet;
 
 G_STATIC_ASSERT (sizeof (WgContourSample) == 32);
-G_STATIC_ASSERT (sizeof (WgBody) == 64 + WG_BODY_CONTOUR * 32);
+G_STATIC_ASSERT (sizeof (WgBody) == 96 + WG_BODY_CONTOUR * 32);
 G_STATIC_ASSERT (sizeof (WgBodySet) == 32);
 
 /**

@@ -557,11 +557,23 @@ frame_begin (WgNodeContext *ctx, Frame *f, gboolean cpu, GError **error)
   return TRUE;
 }
 
-/* The own bodies are stepped: the input's after them, the footprint, the
- * note. */
+/* The own bodies are stepped: their hulls' shapes for renderers, the
+ * input's bodies after them, the footprint, the note. */
 static gboolean
 frame_end (WgNodeContext *ctx, Frame *f, GError **error)
 {
+  static const guint32 shape_of[] = { [SHAPE_BOX] = WG_BODY_SHAPE_BOX,
+                                      [SHAPE_SPHERE] = WG_BODY_SHAPE_SPHERE,
+                                      [SHAPE_CAPSULE] = WG_BODY_SHAPE_CAPSULE,
+                                      [SHAPE_MESH] = WG_BODY_SHAPE_MESH };
+  for (guint i = 0; i < f->st->n; i++)
+    {
+      const BodyParam *bp = (const BodyParam *) f->p->bodies.items + i;
+      WgBody *b = &f->set->bodies[i];
+      b->shape = shape_of[bp->shape];
+      for (int k = 0; k < 3; k++)
+        b->size[k] = (float) bp->size[k];
+    }
   f->set->count = f->st->n;
   WgBuffer *passed = wg_ctx_input (ctx, 2);
   if (passed)

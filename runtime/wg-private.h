@@ -327,7 +327,7 @@ gboolean wg_buffer_same_shape (const WgBuffer *a, const WgBuffer *b);
 gboolean wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error);
 /**
  * wg_buffer_new_bodies: room for @capacity bodies (a WgBodySet: width =
- * capacity, height 1, 528 channels (sizeof (WgBody) / 4), 8 + 528 × capacity
+ * capacity, height 1, 536 channels (sizeof (WgBody) / 4), 8 + 536 × capacity
  * floats with the header), none live, on a patch of @extent metres.
  */
 WgBuffer *wg_buffer_new_bodies (guint capacity, const double extent[2],
