@@ -18,7 +18,7 @@ enum {
   P_FOV, P_WIDTH, P_HEIGHT, P_SUN_AZIMUTH, P_SUN_ELEVATION, P_SUN_INTENSITY, P_EXPOSURE,
   P_TONE_MAPPING, P_IOR, P_FRESNEL, P_ABSORPTION_R, P_ABSORPTION_G, P_ABSORPTION_B, P_WATER_R,
   P_WATER_G, P_WATER_B, P_SCATTERING, P_BOTTOM_R, P_BOTTOM_G, P_BOTTOM_B, P_FOAM_R, P_FOAM_G,
-  P_FOAM_B, P_CREST_HEIGHT, P_REPEAT, P_FADE_START, P_DETAIL_DISTANCE, P_HAZE_DISTANCE, N_PARAMS
+  P_FOAM_B, P_HULL_R, P_HULL_G, P_HULL_B, P_CREST_HEIGHT, P_REPEAT, P_FADE_START, P_DETAIL_DISTANCE, P_HAZE_DISTANCE, N_PARAMS
 };
 
 #define OFFSET(x) offsetof (WgSurfaceShadeParams, x)
@@ -119,6 +119,13 @@ static const WgParamSpec params[N_PARAMS] = {
                  0, 10, 0, 1, .offset = OFFSET (foam_g) },
   [P_FOAM_B] = { "foam_b", "Foam (blue)", WG_PARAM_FLOAT, "", "Colour of full foam, blue", 0.92, 0,
                  10, 0, 1, .offset = OFFSET (foam_b) },
+  [P_HULL_R] = { "hull_r", "Hull (red)", WG_PARAM_FLOAT, "",
+                 "Albedo of the hulls drawn from input bodies, red", 0.62, 0, 1, 0, 1,
+                 .offset = OFFSET (hull_r) },
+  [P_HULL_G] = { "hull_g", "Hull (green)", WG_PARAM_FLOAT, "", "Albedo of the hulls, green",
+                 0.60, 0, 1, 0, 1, .offset = OFFSET (hull_g) },
+  [P_HULL_B] = { "hull_b", "Hull (blue)", WG_PARAM_FLOAT, "", "Albedo of the hulls, blue", 0.56,
+                 0, 1, 0, 1, .offset = OFFSET (hull_b) },
   [P_CREST_HEIGHT] = { "crest_height", "Crest height", WG_PARAM_FLOAT, "m",
                        "Height above mean sea level at which crests take their full scattered "
                        "colour (about half the significant wave height)",
@@ -155,6 +162,11 @@ static const WgPortSpec inputs[WG_SHADE_N_INPUTS] = {
   [WG_SHADE_IN_DEPTH] = { "depth", WG_PORT_FIELD, 1, TRUE,
                           "Water depth (m, e.g. from bathymetry) over the field's extent: the "
                           "bottom shows through shallow water; without, open sea" },
+  [WG_SHADE_IN_BODIES] = { "bodies", WG_PORT_BODIES, 0, TRUE,
+                           "Floating bodies (from floating-body) drawn as opaque hulls lit by the "
+                           "sun and the sky, hidden where water is in front of them: boxes, "
+                           "spheres and capsules; mesh hulls and moving objects' outlines are not "
+                           "drawn (their poses are in the bodies' track)" },
 };
 
 static const WgPortSpec outputs[] = {
@@ -304,6 +316,7 @@ wg_surface_shade_look (const WgSurfaceShadeParams *p, WgShadeView *view)
   view->detail_distance = (float) p->detail_distance;
   view->haze_distance = (float) p->haze_distance;
   view->encode = FALSE;
+  view->hull = (WgVec3){ (float) p->hull_r, (float) p->hull_g, (float) p->hull_b };
 }
 
 void

@@ -37,6 +37,8 @@ struct _WgShadeCpu {
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
   gsize cells;
+  WgShadeHull *hulls; /* the input bodies' */
+  guint hull_room;
 };
 
 typedef struct {
@@ -53,6 +55,8 @@ typedef struct {
   guint sky_w, sky_h;
   float lo, hi;        /* bounds of the surface's height (0 included) */
   float extent[2];     /* covered by the field when it does not tile */
+  const WgShadeHull *hulls;
+  guint n_hulls;
 } Scene;
 
 WgShadeCpu *
@@ -71,6 +75,7 @@ wg_shade_cpu_free (WgShadeCpu *cpu)
   g_free (cpu->packed);
   g_free (cpu->normal.own);
   g_free (cpu->foam.own);
+  g_free (cpu->hulls);
   g_free (cpu);
 }
 
@@ -270,6 +275,19 @@ shade_hit (const Scene *s, const WgShadeView *view, const float d[3], float t, c
   return wg_shade_finish (c, haze, t, view->haze_distance, view->exposure, view->tone_mapping);
 }
 
+/* What the camera sees along unit @d when a hull is nearer than the water:
+ * the hull at distance @t, with outward normal @n, in the haze. */
+static WgVec3
+shade_hull (const Scene *s, const WgShadeView *view, const float d[3], float t, const float n[3])
+{
+  WgVec3 normal = { n[0], n[1], n[2] };
+  WgVec3 sky_up = sky_along (s, view, wg_shade_hull_sky_direction (normal));
+  WgVec3 c = wg_shade_hull_colour (view->hull, normal, view->shading.sun,
+                                   view->shading.sun_intensity, sky_up);
+  WgVec3 haze = view->haze_distance > 0 ? sky_along (s, view, normalized (d[0], d[1], 0.02f)) : c;
+  return wg_shade_finish (c, haze, t, view->haze_distance, view->exposure, view->tone_mapping);
+}
+
 /* The ray's height above the surface at distance @t. */
 static inline float
 above (const Scene *s, const WgShadeView *view, const float d[3], float dxy, float t)
@@ -454,7 +472,10 @@ shade_strip (const Scene *s, const WgShadeView *view, float *out, guint i0, guin
         float p[3] = { view->eye[0] + t * d[0], view->eye[1] + t * d[1],
                        view->eye[2] + t * d[2] };
         near[i - i0] = t < 0 ? 0 : COHERENCE * t * length2 (d[0], d[1]);
-        WgVec3 c = shade_hit (s, view, d, t, p);
+        float n[3];
+        float th = s->n_hulls ? wg_shade_hulls_hit (s->hulls, s->n_hulls, view->eye, d, n) : -1;
+        WgVec3 c = th > 0 && (t < 0 || th < t) ? shade_hull (s, view, d, th, n)
+                                               : shade_hit (s, view, d, t, p);
         float *o = out + ((gsize) j * view->width + i) * 4;
         o[0] = c.x;
         o[1] = c.y;
@@ -468,13 +489,28 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
                       GError **error)
 {
   Scene s = { 0 };
-  WgBuffer *in[WG_SHADE_N_INPUTS];
-  const float *data[WG_SHADE_N_INPUTS] = { NULL };
-  for (guint k = 0; k < WG_SHADE_N_INPUTS; k++)
+  WgBuffer *in[WG_SHADE_N_TEXTURES];
+  const float *data[WG_SHADE_N_TEXTURES] = { NULL };
+  for (guint k = 0; k < WG_SHADE_N_TEXTURES; k++)
     {
       in[k] = wg_ctx_input (ctx, k);
       if (in[k] && (data[k] = wg_buffer_cpu (in[k], error)) == NULL)
         return FALSE;
+    }
+  WgBuffer *bodies = wg_ctx_input (ctx, WG_SHADE_IN_BODIES);
+  if (bodies)
+    {
+      const WgBodySet *set = wg_buffer_read_bodies (bodies, error);
+      if (set == NULL)
+        return FALSE;
+      if (cpu->hull_room < set->count)
+        {
+          g_free (cpu->hulls);
+          cpu->hulls = g_new (WgShadeHull, set->count);
+          cpu->hull_room = set->count;
+        }
+      s.n_hulls = wg_shade_hulls (set, cpu->hulls);
+      s.hulls = cpu->hulls;
     }
   WgBuffer *disp = in[WG_SHADE_IN_DISPLACEMENT];
   const gboolean wrap = view->repeat;

@@ -13,6 +13,7 @@
  * the same into its own framebuffer (wg-shade-renderer.c). */
 #include "wg-surface-shade.h"
 #include "wg-gpu-kernel.h"
+#include "wg-shade-gl-state.h"
 #include "surface-shade.h"
 
 #include <math.h>
@@ -26,6 +27,8 @@
 
 /* The texture units the shaders' samplers are bound to. */
 enum { UNIT_SURFACE, UNIT_NORMAL, UNIT_FOAM, UNIT_SKY, UNIT_DEPTH, N_UNITS };
+G_STATIC_ASSERT ((int) N_UNITS == (int) WG_SHADE_N_TEXTURES);
+G_STATIC_ASSERT ((int) N_UNITS == WG_SHADE_GL_UNITS);
 
 typedef struct {
   float block[4]; /* a_block: origin x, y and step in finest steps, stitched sides */
@@ -35,7 +38,8 @@ typedef struct {
 struct _WgShadeGpu {
   WgGpuContext *gpu;
   WgGpuKernel kernel; /* the render program and its uniform block */
-  GLint mode_location;
+  WgGpuKernel hull_kernel; /* the hull pass's program (WG_SHADE_HULL_PASS) */
+  GLint mode_location, hull_mode_location;
   GLuint framebuffer, colour, depth;
   GLuint vao, instances, indices;
   guint width, height;
@@ -46,6 +50,10 @@ struct _WgShadeGpu {
    * from the inputs' storage buffers each frame: 0 where not linked. */
   GLuint mips[2];
   guint levels;
+  /* The bodies' hulls (WgShadeHull), refilled each frame. */
+  GLuint hulls;
+  WgShadeHull *hull_upload;
+  guint hull_room;
 };
 
 /* The inputs filtered through mip levels, and their textures' formats. */
@@ -269,7 +277,15 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
       wg_shade_gpu_free (gpu);
       return NULL;
     }
+  if (!wg_gpu_kernel_init_render (&gpu->hull_kernel, gpu->gpu, "surface-shade.vert",
+                                  "surface-shade.frag", "#define WG_SHADE_HULL_PASS 1\n",
+                                  sizeof (ShadeUniforms), error))
+    {
+      wg_shade_gpu_free (gpu);
+      return NULL;
+    }
   gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
+  gpu->hull_mode_location = glGetUniformLocation (gpu->hull_kernel.program, "u_mode");
   gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
 
   GLint bound_vao = 0, bound_array = 0;
@@ -286,6 +302,8 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
   glVertexAttribDivisor (0, 1);
   g_autofree GLushort *indices = g_new (GLushort, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK);
   block_indices (indices);
+  glGenBuffers (1, &gpu->hulls);
+  wg_gpu_context_count_object (gpu->gpu);
   glGenBuffers (1, &gpu->indices);
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, gpu->indices);
   glBufferData (GL_ELEMENT_ARRAY_BUFFER, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK * sizeof (GLushort),
@@ -383,90 +401,6 @@ uniforms_fill (ShadeUniforms *u, const WgShadeView *v, const WgShadeLod *lod,
   u->u_encode = v->encode != FALSE;
 }
 
-/* The GL state a frame changes, saved so that a host sharing the context
- * (the editor) finds its own again. */
-typedef struct {
-  GLint draw_fb, read_fb, viewport[4], program, vao, array, pack, pack_store[3];
-  GLint depth_func, clip_origin, clip_depth, active, textures[N_UNITS];
-  GLboolean depth_test, depth_mask, blend, cull, scissor;
-  GLfloat clear_colour[4], clear_depth;
-} SavedState;
-
-static const GLenum pack_params[3] = { GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS,
-                                       GL_PACK_SKIP_PIXELS };
-
-static void
-state_save (SavedState *s, gboolean clip_control)
-{
-  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fb);
-  glGetIntegerv (GL_READ_FRAMEBUFFER_BINDING, &s->read_fb);
-  glGetIntegerv (GL_VIEWPORT, s->viewport);
-  glGetIntegerv (GL_CURRENT_PROGRAM, &s->program);
-  glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &s->vao);
-  glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &s->array);
-  glGetIntegerv (GL_PIXEL_PACK_BUFFER_BINDING, &s->pack);
-  for (int i = 0; i < 3; i++)
-    glGetIntegerv (pack_params[i], &s->pack_store[i]);
-  glGetIntegerv (GL_DEPTH_FUNC, &s->depth_func);
-  if (clip_control)
-    {
-      glGetIntegerv (GL_CLIP_ORIGIN, &s->clip_origin);
-      glGetIntegerv (GL_CLIP_DEPTH_MODE, &s->clip_depth);
-    }
-  glGetIntegerv (GL_ACTIVE_TEXTURE, &s->active);
-  for (int u = 0; u < N_UNITS; u++)
-    {
-      glActiveTexture (GL_TEXTURE0 + u);
-      glGetIntegerv (GL_TEXTURE_BINDING_2D, &s->textures[u]);
-    }
-  s->depth_test = glIsEnabled (GL_DEPTH_TEST);
-  glGetBooleanv (GL_DEPTH_WRITEMASK, &s->depth_mask);
-  s->blend = glIsEnabled (GL_BLEND);
-  s->cull = glIsEnabled (GL_CULL_FACE);
-  s->scissor = glIsEnabled (GL_SCISSOR_TEST);
-  glGetFloatv (GL_COLOR_CLEAR_VALUE, s->clear_colour);
-  glGetFloatv (GL_DEPTH_CLEAR_VALUE, &s->clear_depth);
-}
-
-static void
-enable (GLenum cap, GLboolean on)
-{
-  if (on)
-    glEnable (cap);
-  else
-    glDisable (cap);
-}
-
-static void
-state_restore (const SavedState *s, gboolean clip_control)
-{
-  glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) s->draw_fb);
-  glBindFramebuffer (GL_READ_FRAMEBUFFER, (GLuint) s->read_fb);
-  glViewport (s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
-  glUseProgram ((GLuint) s->program);
-  glBindVertexArray ((GLuint) s->vao);
-  glBindBuffer (GL_ARRAY_BUFFER, (GLuint) s->array);
-  glBindBuffer (GL_PIXEL_PACK_BUFFER, (GLuint) s->pack);
-  for (int i = 0; i < 3; i++)
-    glPixelStorei (pack_params[i], s->pack_store[i]);
-  glDepthFunc ((GLenum) s->depth_func);
-  if (clip_control)
-    glClipControl ((GLenum) s->clip_origin, (GLenum) s->clip_depth);
-  for (int u = 0; u < N_UNITS; u++)
-    {
-      glActiveTexture (GL_TEXTURE0 + u);
-      glBindTexture (GL_TEXTURE_2D, (GLuint) s->textures[u]);
-    }
-  glActiveTexture ((GLenum) s->active);
-  enable (GL_DEPTH_TEST, s->depth_test);
-  glDepthMask (s->depth_mask);
-  enable (GL_BLEND, s->blend);
-  enable (GL_CULL_FACE, s->cull);
-  enable (GL_SCISSOR_TEST, s->scissor);
-  glClearColor (s->clear_colour[0], s->clear_colour[1], s->clear_colour[2], s->clear_colour[3]);
-  glClearDepthf (s->clear_depth);
-}
-
 /* The node's inputs as textures: normal and foam through their mip levels. */
 static gboolean
 inputs_get (WgNodeContext *ctx, WgShadeGpu *gpu, WgShadeInputs *in, GError **error)
@@ -485,15 +419,40 @@ inputs_get (WgNodeContext *ctx, WgShadeGpu *gpu, WgShadeInputs *in, GError **err
   for (int k = 0; k < 2; k++)
     if (gpu->mips[k])
       in->textures[mip_inputs[k]] = gpu->mips[k];
+  WgBuffer *bodies = wg_ctx_input (ctx, WG_SHADE_IN_BODIES);
+  if (bodies && (in->bodies = wg_buffer_read_bodies (bodies, error)) == NULL)
+    return FALSE;
   return mips_fill (ctx, gpu, error);
 }
 
+/* The hulls of @bodies (NULL: none) into the hulls' buffer; how many. */
+static guint
+hulls_upload (WgShadeGpu *gpu, const WgBodySet *bodies)
+{
+  if (bodies == NULL || bodies->count == 0)
+    return 0;
+  if (gpu->hull_room < bodies->count)
+    {
+      g_free (gpu->hull_upload);
+      gpu->hull_upload = g_new (WgShadeHull, bodies->count);
+      gpu->hull_room = bodies->count;
+    }
+  const guint n = wg_shade_hulls (bodies, gpu->hull_upload);
+  if (n > 0)
+    {
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->hulls);
+      glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (n * sizeof (WgShadeHull)),
+                    gpu->hull_upload, GL_STREAM_DRAW);
+    }
+  return n;
+}
+
 /* Draws @view of @in into @framebuffer (bound as it is), its viewport the
- * view's picture: the LOD mesh, the skirt, then the sky where no water is. */
+ * view's picture: the LOD mesh, the skirt, the hulls ray-cast over them
+ * (the depth test keeps the nearer), then the sky where nothing is. */
 static void
 draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint framebuffer)
 {
-  G_STATIC_ASSERT ((int) N_UNITS == (int) WG_SHADE_N_INPUTS);
   WgShadeLod lod;
   guint per_step = MAX (in->mesh_cells, 1u);
   const guint cells[2] = { MAX (in->width / per_step, 1u), MAX (in->height / per_step, 1u) };
@@ -508,6 +467,10 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
     }
   ShadeUniforms u;
   uniforms_fill (&u, view, &lod, in);
+  const guint n_hulls = hulls_upload (gpu, in->bodies);
+  const float hull[4] = { view->hull.x, view->hull.y, view->hull.z, gpu->clip_control ? 1 : 0 };
+  memcpy (u.u_hull, hull, sizeof hull);
+  u.u_hull_count = (int32_t) n_hulls;
   wg_gpu_kernel_use (&gpu->kernel, &u);
 
   glBindFramebuffer (GL_FRAMEBUFFER, framebuffer);
@@ -534,7 +497,15 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
                            NULL, (GLsizei) n_blocks);
   glUniform1i (gpu->mode_location, WG_SHADE_MODE_SKIRT);
   glDrawArrays (GL_TRIANGLES, 0, 24);
-  /* The sky at depth 0 fills what no water covered. */
+  if (n_hulls > 0)
+    {
+      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, gpu->hulls);
+      wg_gpu_kernel_use (&gpu->hull_kernel, &u);
+      glUniform1i (gpu->hull_mode_location, WG_SHADE_MODE_HULLS);
+      glDrawArrays (GL_TRIANGLES, 0, 3);
+      wg_gpu_kernel_use (&gpu->kernel, &u);
+    }
+  /* The sky at depth 0 fills what no water or hull covered. */
   glDepthFunc (GL_GEQUAL);
   glUniform1i (gpu->mode_location, WG_SHADE_MODE_SKY);
   glDrawArrays (GL_TRIANGLES, 0, 3);
@@ -544,10 +515,10 @@ gboolean
 wg_shade_gpu_render (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in,
                      GLuint framebuffer, GError **error)
 {
-  SavedState saved;
-  state_save (&saved, gpu->clip_control);
+  WgShadeGlState saved;
+  wg_shade_gl_state_save (&saved, gpu->clip_control);
   draw (gpu, view, in, framebuffer);
-  state_restore (&saved, gpu->clip_control);
+  wg_shade_gl_state_restore (&saved, gpu->clip_control);
   return wg_gpu_check ("surface-shade: rendering", error);
 }
 
@@ -558,12 +529,12 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
   GLuint out = wg_buffer_gpu_write (wg_ctx_output (ctx, 0), error);
   if (out == 0)
     return FALSE;
-  SavedState saved;
-  state_save (&saved, gpu->clip_control);
+  WgShadeGlState saved;
+  wg_shade_gl_state_save (&saved, gpu->clip_control);
   WgShadeInputs in;
   if (!inputs_get (ctx, gpu, &in, error))
     {
-      state_restore (&saved, gpu->clip_control);
+      wg_shade_gl_state_restore (&saved, gpu->clip_control);
       return FALSE;
     }
   draw (gpu, view, &in, gpu->framebuffer);
@@ -571,9 +542,9 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
   glReadBuffer (GL_COLOR_ATTACHMENT0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, out);
   for (int i = 0; i < 3; i++)
-    glPixelStorei (pack_params[i], 0);
+    glPixelStorei (wg_shade_pack_params[i], 0);
   glReadPixels (0, 0, (GLsizei) gpu->width, (GLsizei) gpu->height, GL_RGBA, GL_FLOAT, NULL);
-  state_restore (&saved, gpu->clip_control);
+  wg_shade_gl_state_restore (&saved, gpu->clip_control);
   if (!wg_gpu_check ("surface-shade: rendering", error))
     {
       wg_ctx_prefix_error (ctx, error, -1);
@@ -588,6 +559,7 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   if (gpu == NULL)
     return;
   wg_gpu_kernel_clear (&gpu->kernel);
+  wg_gpu_kernel_clear (&gpu->hull_kernel);
   glDeleteTextures (2, gpu->mips);
   glDeleteFramebuffers (1, &gpu->framebuffer);
   glDeleteRenderbuffers (1, &gpu->colour);
@@ -595,5 +567,7 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   glDeleteVertexArrays (1, &gpu->vao);
   glDeleteBuffers (1, &gpu->instances);
   glDeleteBuffers (1, &gpu->indices);
+  glDeleteBuffers (1, &gpu->hulls);
+  g_free (gpu->hull_upload);
   g_free (gpu);
 }

@@ -26,8 +26,11 @@ enum {
   WG_SHADE_IN_FOAM,         /* 1, optional */
   WG_SHADE_IN_SKY,          /* image, optional: an equirectangular sky map */
   WG_SHADE_IN_DEPTH,        /* 1, optional: water depth (m) */
+  WG_SHADE_IN_BODIES,       /* bodies, optional: hulls drawn on the water */
   WG_SHADE_N_INPUTS
 };
+/* The inputs that are fields or images (the GPU path's textures). */
+#define WG_SHADE_N_TEXTURES WG_SHADE_IN_BODIES
 
 typedef enum { WG_SHADE_AIM_YAW_PITCH, WG_SHADE_AIM_TARGET } WgShadeAim;
 
@@ -56,6 +59,7 @@ typedef struct {
   double scattering;
   double bottom_r, bottom_g, bottom_b;
   double foam_r, foam_g, foam_b;
+  double hull_r, hull_g, hull_b;
   double crest_height;
   gboolean repeat;
   double fade_start, detail_distance;
@@ -83,6 +87,7 @@ typedef struct {
   float fade_start, detail_distance; /* m from the eye, horizontally */
   float haze_distance;               /* m; 0: no haze */
   gboolean encode; /* gamma-encode for an 8-bit display (the node's image stays display-linear) */
+  WgVec3 hull;     /* albedo of the bodies' hulls */
 } WgShadeView;
 
 /**
@@ -192,6 +197,56 @@ wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float
   return level < (float) (levels - 1) ? level : (float) (levels - 1);
 }
 
+/**
+ * WgShadeHull:
+ * One body's hull as both paths draw it (shaders/shade-hulls.glsl): its
+ * centre (m), WgBodyShape, orientation quaternion @q (x, y, z, w: body →
+ * world), the half extents @a that wg_hull_hit() reads (box: half length,
+ * width, height; sphere: radius a[0]; capsule: half its axis segment a[0],
+ * radius a[1]) and the radius @bound of a sphere around it. 48 bytes: the
+ * GPU path's storage buffer holds it as three vec4.
+ */
+typedef struct {
+  float centre[3];
+  float shape;
+  float q[4];
+  float a[3];
+  float bound;
+} WgShadeHull;
+G_STATIC_ASSERT (sizeof (WgShadeHull) == 48);
+
+/**
+ * wg_shade_hulls:
+ * The live bodies of @set that have a hull to draw (box, sphere or capsule
+ * of positive size and a finite pose) into @hulls (room for set->count);
+ * returns how many. (nodes/wg-shade-hulls.c)
+ */
+guint wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls);
+
+/**
+ * wg_shade_hull_hit:
+ * GLSL wg_hull_hit() for @hull: the distance (m) along unit @d from @o to
+ * the hull's first hit, or −1 for none (or @o inside), and the outward unit
+ * normal @n there.
+ */
+float wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], float n[3]);
+
+/**
+ * wg_shade_hulls_hit:
+ * The nearest of the @count hulls' hits by wg_shade_hull_hit() (each
+ * skipped when the ray passes farther than its bound from its centre):
+ * distance or −1, normal in @n.
+ */
+float wg_shade_hulls_hit (const WgShadeHull *hulls, guint count, const float o[3],
+                          const float d[3], float n[3]);
+
+/** wg_shade_hull_colour: GLSL wg_hull_colour(): a hull's Lambertian light under the sun and @sky_up. */
+WgVec3 wg_shade_hull_colour (WgVec3 albedo, WgVec3 n, WgVec3 sun, float sun_intensity,
+                             WgVec3 sky_up);
+
+/** wg_shade_hull_sky_direction: GLSL wg_hull_sky_direction(): @n turned halfway to the zenith. */
+WgVec3 wg_shade_hull_sky_direction (WgVec3 n);
+
 /* The CPU path (wg-surface-shade-cpu.c): state made in prepare. */
 typedef struct _WgShadeCpu WgShadeCpu;
 WgShadeCpu *wg_shade_cpu_new (WgNodeContext *ctx);
@@ -206,16 +261,18 @@ typedef struct _WgShadeGpu WgShadeGpu;
  * WgShadeInputs:
  * What the GPU path shades, as GL_TEXTURE_2D names by WG_SHADE_IN_* (0: not
  * linked; the displacement is required): textures repeating, the normal and
- * foam with mip levels or a non-mipmap minification filter. @width × @height
+ * foam with mip levels or a non-mipmap minification filter; @bodies the
+ * floating bodies whose hulls are drawn (NULL: none). @width × @height
  * cells of the displacement over @extent (m), its @channels 3 or 1. The
  * mesh's finest vertex step is @mesh_cells cells (0 or 1: one, as the node
  * renders; a host on software GL may take fewer vertices).
  */
 typedef struct {
-  GLuint textures[WG_SHADE_N_INPUTS];
+  GLuint textures[WG_SHADE_N_TEXTURES];
   guint width, height, channels;
   double extent[2];
   guint mesh_cells;
+  const WgBodySet *bodies; /* hulls to draw, or NULL */
 } WgShadeInputs;
 
 /**

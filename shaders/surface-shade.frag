@@ -6,6 +6,7 @@
  * for a host's display (the editor's viewport) gamma encoding. */
 #include "surface-shade.glsl"
 #include "surface-shading.glsl"
+#include "shade-hulls.glsl"
 
 uniform int u_mode; /* WG_SHADE_MODE_* */
 layout (binding = 0) uniform sampler2D u_surface;
@@ -13,6 +14,7 @@ layout (binding = 1) uniform sampler2D u_normal;
 layout (binding = 2) uniform sampler2D u_foam;
 layout (binding = 3) uniform sampler2D u_sky;
 layout (binding = 4) uniform sampler2D u_depth;
+layout (std430, binding = WG_SHADE_HULLS_BINDING) restrict readonly buffer Hulls { vec4 hulls[]; };
 
 in vec2 v_rest;
 in vec3 v_world;
@@ -72,6 +74,52 @@ picture (vec3 c)
   return vec4 (u_encode ? wg_display_encode (c) : c, 1.0);
 }
 
+/* The nearest hull along unit @dir from the eye (distance, or −1) and its
+ * normal @n, as wg_shade_hulls_hit() finds it. */
+float
+hulls_hit (vec3 dir, out vec3 n)
+{
+  float best = -1.0;
+  n = vec3 (0.0, 0.0, 1.0);
+  for (int k = 0; k < u_hull_count; k++)
+    {
+      vec4 c = hulls[3 * k], q = hulls[3 * k + 1], a = hulls[3 * k + 2];
+      vec3 rel = c.xyz - u_eye.xyz;
+      float along = dot (rel, dir);
+      float miss2 = dot (rel, rel) - along * along;
+      if (miss2 > a.w * a.w || along < -a.w || (best > 0.0 && along - a.w > best))
+        continue;
+      vec3 nk;
+      float t = wg_hull_hit (c.xyz, q, int (c.w), a.xyz, u_eye.xyz, dir, nk);
+      if (t > 0.0 && (best < 0.0 || t < best))
+        {
+          best = t;
+          n = nk;
+        }
+    }
+  return best;
+}
+
+#ifdef WG_SHADE_HULL_PASS
+/* The hull pass's program (WG_SHADE_MODE_HULLS): a program of its own, as
+ * writing gl_FragDepth in one branch would leave the water's depth
+ * undefined in the others. */
+void
+main ()
+{
+  vec3 dir = pixel_ray ();
+  vec3 n;
+  float t = hulls_hit (dir, n);
+  if (t < 0.0)
+    discard;
+  /* The depth the mesh's projection gives the hit: near/z, reversed. */
+  float ndc = u_eye.w / (t * dot (dir, u_forward.xyz));
+  gl_FragDepth = u_hull.w > 0.5 ? ndc : 0.5 * ndc + 0.5;
+  vec3 c = wg_hull_colour (u_hull.rgb, n, u_sun.xyz, u_sun.w, sky_along (wg_hull_sky_direction (n)));
+  vec3 haze = sky_along (normalize (vec3 (dir.xy, 0.02)));
+  o_colour = picture (wg_shade_finish (c, haze, t, u_haze_distance, u_water.w, u_tone));
+}
+#else
 void
 main ()
 {
@@ -119,3 +167,4 @@ main ()
   o_colour = picture (wg_shade_finish (c, haze, distance (u_eye.xyz, world), u_haze_distance,
                                        exposure, u_tone));
 }
+#endif

@@ -9,6 +9,10 @@
 #define WG_SHADE_MODE_MESH 0  /* the LOD blocks, instanced */
 #define WG_SHADE_MODE_SKIRT 1 /* the flat sea from the mesh's edge to the horizon */
 #define WG_SHADE_MODE_SKY 2   /* a full-screen triangle behind everything */
+#define WG_SHADE_MODE_HULLS 3 /* a full-screen triangle: the hull pass (its own program) */
+
+/* Binding of the hulls' storage buffer: WgShadeHull as three vec4 each. */
+#define WG_SHADE_HULLS_BINDING 5
 
 WG_UNIFORMS (ShadeUniforms)
 {
@@ -23,6 +27,7 @@ WG_UNIFORMS (ShadeUniforms)
   WG_VEC4 (u_water);        /* rgb; w: exposure (2^EV) */
   WG_VEC4 (u_field);        /* extent x, y (m); cells along x, y */
   WG_VEC4 (u_skirt);        /* mesh centre x, y (m); skirt inner, outer half-size (m) */
+  WG_VEC4 (u_hull);         /* rgb: the hulls' albedo; w: 1 for depth 0 … 1 (glClipControl) */
   WG_VEC2 (u_picture);      /* width, height (px) */
   WG_FLOAT (u_crest_height);
   WG_FLOAT (u_fade_start);
@@ -32,6 +37,7 @@ WG_UNIFORMS (ShadeUniforms)
   WG_INT (u_fresnel);
   WG_INT (u_tone);
   WG_INT (u_channels);      /* of the displacement: 3 (λDx, λDy, h) or 1 (h) */
+  WG_INT (u_hull_count);    /* hulls in the storage buffer */
   WG_BOOL (u_repeat);
   WG_BOOL (u_has_normal);
   WG_BOOL (u_has_foam);

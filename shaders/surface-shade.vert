@@ -2,7 +2,7 @@
  * node (nodes/wg-surface-shade-gpu.c): square blocks of WG_SHADE_BLOCK²
  * quads at the step of their level (instance attribute a_block), displaced
  * by the field with the detail fade; the flat skirt out to the horizon; a
- * full-screen triangle for the sky. The pinhole projection is
+ * full-screen triangle for the sky and for the hulls. The pinhole projection is
  * wg_shade_view_ray()'s with y flipped, so that framebuffer row 0 is the
  * picture's top row, and reversed depth (near/z, no far plane). */
 #include "surface-shade.glsl"
@@ -41,7 +41,7 @@ project (vec3 p)
 void
 main ()
 {
-  if (u_mode == WG_SHADE_MODE_SKY)
+  if (u_mode == WG_SHADE_MODE_SKY || u_mode == WG_SHADE_MODE_HULLS)
     {
       vec2 corner = vec2 (gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
       v_rest = vec2 (0.0);

@@ -29,19 +29,7 @@ fresnel (double k, double n)
 static void
 ray (double yaw, double pitch, double fov, double i, double j, double d[3])
 {
-  double f[3] = { cos (pitch) * cos (yaw), cos (pitch) * sin (yaw), sin (pitch) };
-  double r[3] = { sin (yaw), -cos (yaw), 0 };
-  double u[3] = { r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0] };
-  double ty = tan (fov / 2), tx = ty * W / H;
-  double x = (2 * (i + 0.5) / W - 1) * tx, y = (1 - 2 * (j + 0.5) / H) * ty;
-  double l = 0;
-  for (int k = 0; k < 3; k++)
-    {
-      d[k] = f[k] + x * r[k] + y * u[k];
-      l += d[k] * d[k];
-    }
-  for (int k = 0; k < 3; k++)
-    d[k] /= sqrt (l);
+  wg_test_camera_ray (yaw, pitch, fov, W, H, i, j, d);
 }
 
 /* The sky map @sky (w × h) along unit @d: its azimuth and angle from the

@@ -395,3 +395,22 @@ wg_test_particles_resume (WgPlan *first, WgPlan *other, WgPlan *resumed, const c
   for (int p = 1; p < 3; p++)
     g_assert_cmpmem (sets[0], bytes, sets[p], sizeof *sets[p] + sets[p]->count * sizeof (WgParticle));
 }
+
+void
+wg_test_camera_ray (double yaw, double pitch, double fov, guint w, guint h, double i, double j,
+                    double d[3])
+{
+  double f[3] = { cos (pitch) * cos (yaw), cos (pitch) * sin (yaw), sin (pitch) };
+  double r[3] = { sin (yaw), -cos (yaw), 0 };
+  double u[3] = { r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0] };
+  double ty = tan (fov / 2), tx = ty * w / h;
+  double x = (2 * (i + 0.5) / w - 1) * tx, y = (1 - 2 * (j + 0.5) / h) * ty;
+  double l = 0;
+  for (int k = 0; k < 3; k++)
+    {
+      d[k] = f[k] + x * r[k] + y * u[k];
+      l += d[k] * d[k];
+    }
+  for (int k = 0; k < 3; k++)
+    d[k] /= sqrt (l);
+}

@@ -95,3 +95,10 @@ typedef struct {
  * that it exits rather than dies by a signal. */
 WgTestRun wg_test_run (const char *cwd, const char *const *argv);
 void wg_test_run_clear (WgTestRun *r);
+
+/* The unit ray through pixel (@i, @j) (its centre at + ½) of a @w × @h
+ * picture from a level-roll pinhole camera at @yaw, @pitch (rad) with
+ * vertical field of view @fov (rad), in double: surface-shade's camera
+ * (wg_shade_view_ray()) computed independently. */
+void wg_test_camera_ray (double yaw, double pitch, double fov, guint w, guint h, double i,
+                         double j, double d[3]);

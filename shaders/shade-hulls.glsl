@@ -1,0 +1,128 @@
+/* shade-hulls.glsl — floating bodies' hulls as surface-shade draws them
+ * (WgBodyShape in include/wavegraph.h): the first hit of a ray on a posed
+ * box, sphere or capsule, and the hull's colour, a Lambertian surface under
+ * the sun and the sky. nodes/wg-shade-hulls.c is its C port for the CPU
+ * path, operation for operation; change the two together. */
+
+/* WgBodyShape's drawn shapes. */
+const int WG_HULL_BOX = 1;
+const int WG_HULL_SPHERE = 2;
+const int WG_HULL_CAPSULE = 3;
+
+/* @v rotated by unit quaternion @q (x, y, z, w). */
+vec3
+wg_quat_rotate (vec4 q, vec3 v)
+{
+  vec3 t = 2.0 * cross (q.xyz, v);
+  return v + q.w * t + cross (q.xyz, t);
+}
+
+/* 1/x, with ±1e-12 in place of a zero x (a ray parallel to a face). */
+float
+wg_safe_inverse (float x)
+{
+  return 1.0 / (abs (x) > 1e-12 ? x : (x < 0.0 ? -1e-12 : 1e-12));
+}
+
+/* Entry distance along unit @d from @o into the sphere of radius @r at the
+ * origin, or −1 (missed, or @o inside). */
+float
+wg_sphere_entry (vec3 o, vec3 d, float r)
+{
+  float b = dot (o, d);
+  /* r² less the squared distance of the ray from the centre: no b² − c
+   * cancellation when the eye is far. */
+  vec3 perp = o - b * d;
+  float h = r * r - dot (perp, perp);
+  if (h < 0.0)
+    return -1.0;
+  float t = -b - sqrt (h);
+  return t > 0.0 ? t : -1.0;
+}
+
+/* The first hit along unit @d from @o (m, world) on the hull of @shape
+ * centred at @c, turned by @q (body → world), of half extents @a (box:
+ * half length, width, height; sphere: radius a.x; capsule: half its
+ * segment a.x along x, radius a.y): the distance, or −1 for none (or @o
+ * inside), and the outward unit normal @n there (world). */
+float
+wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
+{
+  vec4 qi = vec4 (-q.xyz, q.w);
+  vec3 ro = wg_quat_rotate (qi, o - c), rd = wg_quat_rotate (qi, d);
+  vec3 nb = vec3 (0.0, 0.0, 1.0);
+  float t = -1.0;
+  if (shape == WG_HULL_BOX)
+    {
+      vec3 inv = vec3 (wg_safe_inverse (rd.x), wg_safe_inverse (rd.y), wg_safe_inverse (rd.z));
+      vec3 t1 = (-a - ro) * inv, t2 = (a - ro) * inv;
+      vec3 lo = min (t1, t2), hi = max (t1, t2);
+      float entry = max (max (lo.x, lo.y), lo.z), exit = min (min (hi.x, hi.y), hi.z);
+      if (entry <= exit && entry > 0.0)
+        {
+          t = entry;
+          if (entry == lo.x)
+            nb = vec3 (rd.x < 0.0 ? 1.0 : -1.0, 0.0, 0.0);
+          else if (entry == lo.y)
+            nb = vec3 (0.0, rd.y < 0.0 ? 1.0 : -1.0, 0.0);
+          else
+            nb = vec3 (0.0, 0.0, rd.z < 0.0 ? 1.0 : -1.0);
+        }
+    }
+  else if (shape == WG_HULL_SPHERE)
+    {
+      t = wg_sphere_entry (ro, rd, a.x);
+      if (t > 0.0)
+        nb = (ro + t * rd) / a.x;
+    }
+  else if (shape == WG_HULL_CAPSULE)
+    {
+      /* The side of the cylinder between the ends, then either end's sphere. */
+      float r = a.y, s = a.x;
+      float qa = rd.y * rd.y + rd.z * rd.z, qb = ro.y * rd.y + ro.z * rd.z;
+      float qc = ro.y * ro.y + ro.z * ro.z - r * r, h = qb * qb - qa * qc;
+      if (qa > 0.0 && h >= 0.0)
+        {
+          float ts = (-qb - sqrt (h)) / qa;
+          float x = ro.x + ts * rd.x;
+          if (ts > 0.0 && abs (x) <= s)
+            {
+              t = ts;
+              nb = vec3 (0.0, ro.y + ts * rd.y, ro.z + ts * rd.z) / r;
+            }
+        }
+      for (int e = 0; e < 2; e++)
+        {
+          vec3 end = vec3 (e == 0 ? -s : s, 0.0, 0.0);
+          float te = wg_sphere_entry (ro - end, rd, r);
+          if (te > 0.0 && (t < 0.0 || te < t))
+            {
+              t = te;
+              nb = (ro + te * rd - end) / r;
+            }
+        }
+    }
+  n = wg_quat_rotate (q, nb);
+  return t;
+}
+
+/* Light leaving a hull of @albedo with outward unit normal @n: the sun
+ * (intensity × cos, as the bottom gets it) and the sky, whose light on a
+ * face is @sky_up (the sky's radiance along the normal turned halfway to
+ * the zenith) times the part of the sky the face sees, (1 + n.z)/2. */
+vec3
+wg_hull_colour (vec3 albedo, vec3 n, vec3 sun, float sun_intensity, vec3 sky_up)
+{
+  float sky = 0.5 * (1.0 + n.z);
+  return albedo * (sky_up * sky + vec3 (sun_intensity * max (dot (n, sun), 0.0)));
+}
+
+/* The direction wg_hull_colour()'s @sky_up is sampled along: unit normal
+ * @n turned halfway to the zenith (the zenith for a face looking down). */
+vec3
+wg_hull_sky_direction (vec3 n)
+{
+  vec3 m = n + vec3 (0.0, 0.0, 1.0);
+  float l = length (m);
+  return l > 1e-3 ? m / l : vec3 (0.0, 0.0, 1.0);
+}

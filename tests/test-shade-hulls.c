@@ -1,0 +1,335 @@
+/* test-shade-hulls.c — floating bodies' hulls in surface-shade's picture,
+ * against geometry computed here: each shape's ray hit lies on its surface
+ * (its signed distance function, written independently of the ray code),
+ * with no nearer point of the ray inside, and the normal is the distance
+ * function's gradient; in a picture, the pixels whose rays meet a hull
+ * above the water show the hull, lit as the formula says, and the pixels
+ * whose rays meet the water first (the hull's part below the waterline)
+ * are the picture without the bodies, value for value. Both backends. */
+#include "wg-test-util.h"
+#include "wg-surface-shade.h"
+
+#include <math.h>
+#include <string.h>
+
+#define W 160
+#define H 96
+
+/* Signed distance (m) from body-frame point @p to hull @h's surface. */
+static double
+sdf (const WgShadeHull *h, const double p[3])
+{
+  const double *a = (const double[3]){ h->a[0], h->a[1], h->a[2] };
+  switch ((int) h->shape)
+    {
+    case WG_BODY_SHAPE_BOX:
+      {
+        double q[3], outside = 0, inside = -INFINITY;
+        for (int k = 0; k < 3; k++)
+          {
+            q[k] = fabs (p[k]) - a[k];
+            outside += fmax (q[k], 0) * fmax (q[k], 0);
+            inside = fmax (inside, q[k]);
+          }
+        return sqrt (outside) + fmin (inside, 0);
+      }
+    case WG_BODY_SHAPE_SPHERE:
+      return sqrt (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) - a[0];
+    default:
+      {
+        double x = CLAMP (p[0], -a[0], a[0]);
+        return sqrt ((p[0] - x) * (p[0] - x) + p[1] * p[1] + p[2] * p[2]) - a[1];
+      }
+    }
+}
+
+/* World point @w into @h's body frame (the inverse rotation of its
+ * quaternion, in double). */
+static void
+to_body (const WgShadeHull *h, const double w[3], double p[3])
+{
+  const double x = -h->q[0], y = -h->q[1], z = -h->q[2], s = h->q[3];
+  const double v[3] = { w[0] - h->centre[0], w[1] - h->centre[1], w[2] - h->centre[2] };
+  const double t[3] = { 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]),
+                        2 * (x * v[1] - y * v[0]) };
+  p[0] = v[0] + s * t[0] + (y * t[2] - z * t[1]);
+  p[1] = v[1] + s * t[1] + (z * t[0] - x * t[2]);
+  p[2] = v[2] + s * t[2] + (x * t[1] - y * t[0]);
+}
+
+static double
+world_sdf (const WgShadeHull *h, const double w[3])
+{
+  double p[3];
+  to_body (h, w, p);
+  return sdf (h, p);
+}
+
+/* Random rays at random posed boxes, spheres and capsules (the capsule
+ * also shorter than wide: a sphere): a hit is on the surface to 1e-4 of
+ * the size, no point of the ray before it is inside, and its normal is the
+ * distance function's gradient; a miss has no point of the ray inside. */
+static void
+test_geometry (void)
+{
+  GRand *rng = g_rand_new_with_seed (7);
+  guint hits = 0, misses = 0;
+  for (int n = 0; n < 3000; n++)
+    {
+      WgShadeHull h = { { 0 } };
+      const int kind = n % 4;
+      double size[3] = { g_rand_double_range (rng, 0.5, 6), g_rand_double_range (rng, 0.5, 3),
+                         g_rand_double_range (rng, 0.3, 2) };
+      WgBody body = { .shape = kind == 0 ? WG_BODY_SHAPE_BOX
+                               : kind == 1 ? WG_BODY_SHAPE_SPHERE
+                                           : WG_BODY_SHAPE_CAPSULE };
+      if (kind == 3)
+        size[0] = 0.5 * size[1];
+      double q[4], norm = 0;
+      for (int k = 0; k < 4; k++)
+        {
+          q[k] = g_rand_double_range (rng, -1, 1);
+          norm += q[k] * q[k];
+        }
+      for (int k = 0; k < 3; k++)
+        {
+          body.size[k] = (float) size[k];
+          body.position[k] = (float) g_rand_double_range (rng, -3, 3);
+        }
+      for (int k = 0; k < 4; k++)
+        body.orientation[k] = (float) (q[k] / sqrt (norm));
+      g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
+      set->count = set->capacity = 1;
+      set->bodies[0] = body;
+      g_assert_cmpuint (wg_shade_hulls (set, &h), ==, 1);
+      /* From a point outside, toward a point near the centre. */
+      float o[3], d[3], nrm[3];
+      double dir[3], l = 0;
+      for (int k = 0; k < 3; k++)
+        {
+          o[k] = (float) (body.position[k] + g_rand_double_range (rng, -15, 15));
+          dir[k] = body.position[k] + g_rand_double_range (rng, -1.5, 1.5) - o[k];
+          l += dir[k] * dir[k];
+        }
+      const double oo[3] = { o[0], o[1], o[2] };
+      if (world_sdf (&h, oo) < 0.01)
+        continue;
+      for (int k = 0; k < 3; k++)
+        d[k] = (float) (dir[k] / sqrt (l));
+      const float t = wg_shade_hull_hit (&h, o, d, nrm);
+      const double scale = fmax (size[0], size[1]);
+      double reach = t > 0 ? t : 40, first_inside = INFINITY;
+      for (int s = 0; s <= 4000; s++)
+        {
+          const double u = reach * s / 4000;
+          const double pt[3] = { o[0] + u * d[0], o[1] + u * d[1], o[2] + u * d[2] };
+          if (world_sdf (&h, pt) < -1e-4 * scale)
+            {
+              first_inside = u;
+              break;
+            }
+        }
+      if (t < 0)
+        {
+          g_assert_true (isinf (first_inside));
+          misses++;
+          continue;
+        }
+      hits++;
+      const double hit[3] = { o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2] };
+      /* Float rounding of a ray from up to 26 m away. */
+      g_assert_cmpfloat (fabs (world_sdf (&h, hit)), <, 1e-5 * (t + scale));
+      g_assert_true (isinf (first_inside));
+      double grad[3], gl = 0;
+      for (int k = 0; k < 3; k++)
+        {
+          double e[3] = { hit[0], hit[1], hit[2] }, f[3] = { hit[0], hit[1], hit[2] };
+          e[k] += 1e-4 * scale;
+          f[k] -= 1e-4 * scale;
+          grad[k] = world_sdf (&h, e) - world_sdf (&h, f);
+          gl += grad[k] * grad[k];
+        }
+      double cosine = 0;
+      for (int k = 0; k < 3; k++)
+        cosine += grad[k] / sqrt (gl) * nrm[k];
+      /* A box's edge has no one gradient: skip hits within 1e-3 of one. */
+      double p[3];
+      to_body (&h, hit, p);
+      int on_faces = 0;
+      for (int k = 0; k < 3 && kind == 0; k++)
+        on_faces += fabs (fabs (p[k]) - h.a[k]) < 1e-3 * scale;
+      if (on_faces <= 1)
+        g_assert_cmpfloat (cosine, >, 0.999);
+    }
+  g_test_message ("%u hits, %u misses", hits, misses);
+  g_assert_cmpuint (hits, >, 1200);
+  g_assert_cmpuint (misses, >, 300);
+  g_rand_free (rng);
+}
+
+/* A flat sea (a ripple tank left alone) seen from @camera (x, y, z; yaw,
+ * pitch in degrees; fov), no haze, linear output; with the bodies
+ * @bodies (JSON) of a floating-body linked to the picture when @linked. */
+static WgGraph *
+hull_graph (const double camera[6], const char *bodies, gboolean linked)
+{
+  WgGraph *g = wg_test_graph (64, 64, 24, 1);
+  char *cam[6];
+  static const char *const names[6] = { "camera_x", "camera_y", "camera_z", "yaw", "pitch",
+                                        "fov" };
+  for (int k = 0; k < 6; k++)
+    cam[k] = g_strdup_printf ("%s=%.17g", names[k], camera[k]);
+  g_autofree char *b = g_strdup_printf ("bodies=%s", bodies);
+  wg_test_add (g, "ripple", "sea", NULL);
+  wg_test_add (g, "floating-body", "boats", b, NULL);
+  wg_test_add (g, "surface-shade", "shade", cam[0], cam[1], cam[2], cam[3], cam[4], cam[5],
+               "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H), "haze_distance=0",
+               "tone_mapping=none", NULL);
+  for (int k = 0; k < 6; k++)
+    g_free (cam[k]);
+  wg_test_link (g, "sea:height", "shade:displacement");
+  if (linked)
+    wg_test_link (g, "boats:bodies", "shade:bodies");
+  return g;
+}
+
+/* The ray through pixel (@i, @j) of the camera @camera (angles in degrees). */
+static void
+pixel_ray (const double camera[6], double i, double j, double d[3])
+{
+  wg_test_camera_ray (camera[3] * G_PI / 180, camera[4] * G_PI / 180, camera[5] * G_PI / 180, W,
+                      H, i, j, d);
+}
+
+/* Pictures of @bodies from @camera with and without the hulls. */
+static void
+render_pair (const double camera[6], const char *bodies, float **with, float **without)
+{
+  for (int linked = 0; linked < 2; linked++)
+    {
+      g_autoptr (WgGraph) g = hull_graph (camera, bodies, linked);
+      g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+      gsize n;
+      float *img = wg_test_eval_copy (plan, 0, "shade:image", &n);
+      g_assert_cmpuint (n, ==, W * H * 4);
+      *(linked ? with : without) = img;
+    }
+}
+
+static gboolean
+same_pixel (const float *a, const float *b)
+{
+  return memcmp (a, b, 4 * sizeof (float)) == 0;
+}
+
+/* A 4 × 2 × 1 m box floating with its top 0.75 m above calm water, seen
+ * from 10 m straight above (pitch −89.9°): the pixels whose rays meet the
+ * top face (the plane z = 0.75 within the rectangle, by more than a
+ * pixel's footprint) show the hull, lit by the sky at the zenith and the
+ * sun at its elevation (n = +z); those that miss it by as much are the
+ * picture without the box, value for value. The body's output carries its
+ * shape. */
+static void
+test_box_from_above (void)
+{
+  static const double camera[6] = { 20, 30, 10, 0, -89.9, 40 };
+  const char *bodies = "[{\"shape\": \"box\", \"size\": [4, 2, 1], \"density\": 500, "
+                       "\"position\": [20, 30, 0.25]}]";
+  g_autofree float *with = NULL, *without = NULL;
+  render_pair (camera, bodies, &with, &without);
+  /* The expected light of the top face, from the shading's own sky and sun
+   * (defaults: sun at azimuth 120°, elevation 25°, intensity 1). */
+  const double el = 25 * G_PI / 180, az = 120 * G_PI / 180;
+  const WgVec3 sun = { (float) (cos (el) * cos (az)), (float) (cos (el) * sin (az)),
+                       (float) sin (el) };
+  const WgVec3 zenith = wg_shade_sky ((WgVec3){ 0, 0, 1 }, sun);
+  const double albedo[3] = { 0.62, 0.60, 0.56 }, sky[3] = { zenith.x, zenith.y, zenith.z };
+  const double footprint = 9.25 * 2 * tan (20 * G_PI / 180) / H;
+  guint hull = 0, water = 0;
+  for (guint j = 0; j < H; j++)
+    for (guint i = 0; i < W; i++)
+      {
+        double d[3];
+        pixel_ray (camera, i, j, d);
+        const double t = (0.75 - camera[2]) / d[2];
+        const double x = camera[0] + t * d[0] - 20, y = camera[1] + t * d[1] - 30;
+        const double margin = fmin (2 - fabs (x), 1 - fabs (y));
+        const float *got = with + ((gsize) j * W + i) * 4, *bare = without + ((gsize) j * W + i) * 4;
+        if (margin > footprint)
+          {
+            hull++;
+            for (int c = 0; c < 3; c++)
+              g_assert_cmpfloat (fabs (got[c] - albedo[c] * (sky[c] + sin (el))), <,
+                                 1e-4 * albedo[c] * (sky[c] + sin (el)));
+          }
+        else if (margin < -footprint)
+          {
+            water++;
+            g_assert_true (same_pixel (got, bare));
+          }
+      }
+  g_test_message ("%u hull pixels, %u water pixels", hull, water);
+  /* The top's 8 m² over a footprint of 7 cm: about 1600 pixels. */
+  g_assert_cmpuint (hull, >, 1200);
+  g_assert_cmpuint (water, >, 10000);
+
+  g_autoptr (WgGraph) g = hull_graph (camera, bodies, TRUE);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const WgBodySet *set = (const WgBodySet *) wg_test_eval (plan, 0, "boats:bodies");
+  g_assert_cmpuint (set->count, ==, 1);
+  g_assert_cmpuint (set->bodies[0].shape, ==, WG_BODY_SHAPE_BOX);
+  g_assert_cmpfloat (set->bodies[0].size[0], ==, 4);
+  g_assert_cmpfloat (set->bodies[0].size[1], ==, 2);
+  g_assert_cmpfloat (set->bodies[0].size[2], ==, 1);
+}
+
+/* A sphere of 2 m half under calm water, seen from 12 m away and 0.6 m up:
+ * where a pixel's ray meets the sphere above the water (by 2 cm) it shows
+ * the hull; where the ray would meet it below the waterline it meets the
+ * water first, and the pixel is the picture without the sphere. */
+static void
+test_waterline (void)
+{
+  static const double camera[6] = { 8, 30, 0.6, 0, -2, 30 };
+  const char *bodies = "[{\"shape\": \"sphere\", \"size\": [2, 2, 2], \"density\": 500, "
+                       "\"position\": [20, 30, 0]}]";
+  g_autofree float *with = NULL, *without = NULL;
+  render_pair (camera, bodies, &with, &without);
+  guint above = 0, below = 0;
+  for (guint j = 0; j < H; j++)
+    for (guint i = 0; i < W; i++)
+      {
+        double d[3];
+        pixel_ray (camera, i, j, d);
+        const double oc[3] = { camera[0] - 20, camera[1] - 30, camera[2] };
+        const double b = oc[0] * d[0] + oc[1] * d[1] + oc[2] * d[2];
+        const double c = oc[0] * oc[0] + oc[1] * oc[1] + oc[2] * oc[2] - 1;
+        if (b * b - c < 0.01)
+          continue; /* a miss, or a graze: the silhouette's pixels */
+        const double t = -b - sqrt (b * b - c), z = camera[2] + t * d[2];
+        const float *got = with + ((gsize) j * W + i) * 4, *bare = without + ((gsize) j * W + i) * 4;
+        if (z > 0.02)
+          {
+            above++;
+            g_assert_false (same_pixel (got, bare));
+          }
+        else if (z < -0.02)
+          {
+            below++;
+            g_assert_true (same_pixel (got, bare));
+          }
+      }
+  g_test_message ("%u pixels of the sphere above the water, %u below", above, below);
+  g_assert_cmpuint (above, >, 200);
+  g_assert_cmpuint (below, >, 100);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/shade-hulls/geometry", test_geometry);
+  wg_test_add_both ("shade-hulls", "box-from-above", test_box_from_above);
+  wg_test_add_both ("shade-hulls", "waterline", test_waterline);
+  return g_test_run ();
+}
