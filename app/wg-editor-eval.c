@@ -97,6 +97,7 @@ wg_eval_result_free (WgEvalResult *r)
   g_free (r->particles);
   g_free (r->outlines);
   g_free (r->outline_sizes);
+  g_free (r->hulls);
   wg_eval_field_free (r->view);
   g_free (r->view_node);
   g_free (r->view_port);
@@ -475,6 +476,13 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
   r->foam = wg_eval_field_new (output_with (ev->plan, "foam", 1), ev->gpu, 1);
   r->sky = wg_eval_field_new (shade_input (ev->plan, "sky"), ev->gpu, 4);
   r->depth = wg_eval_field_new (shade_input (ev->plan, "depth"), ev->gpu, 1);
+  WgBuffer *bodies = shade_input (ev->plan, "bodies");
+  const WgBodySet *set = bodies ? wg_buffer_read_bodies (bodies, NULL) : NULL;
+  if (set)
+    {
+      r->hulls = g_memdup2 (set, sizeof *set + set->count * sizeof (WgBody));
+      r->hulls->capacity = set->count;
+    }
   collect_sets (ev->plan, r);
   if (job->view_node)
     wg_eval_view (ev->plan, ev->gpu, job->view_node, job->view_port, r);

@@ -66,6 +66,8 @@ typedef struct {
   float *outlines;        /* every bodies output's waterlines: x, y (m) of each sample, */
   guint *outline_sizes;   /* body after body, outline_sizes[b] samples each */
   guint n_outlines;
+  WgBodySet *hulls;       /* the bodies linked into wg_eval_shade_node()'s "bodies", a copy
+                           * (count = capacity = its live bodies), or NULL */
   char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
   WgField *view;          /* it, when it is a field that was computed */
   char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */

@@ -350,7 +350,8 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
         add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
       add_line (b, (double *) xy->data, CIRCLE_SEGMENTS, TRUE, LINE_PX, source_line);
     }
-  /* Bodies (floating bodies, moving objects): their waterlines, filled. */
+  /* Bodies (floating bodies, moving objects): their waterlines, filled
+   * unless the shading draws the hulls themselves. */
   const float *outline = self->outlines;
   for (guint k = 0; k < self->n_outlines; k++)
     {
@@ -361,7 +362,7 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
       outline += 2 * n;
       if (n < 3)
         continue;
-      if (!flat)
+      if (!flat && self->hulls == NULL)
         add_fill (b, (double *) xy->data, n, hull_fill, TRUE);
       add_line (b, (double *) xy->data, n, TRUE, LINE_PX, hull_line);
     }

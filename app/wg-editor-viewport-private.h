@@ -92,6 +92,7 @@ struct _WgViewport {
   gboolean show_particles;
   float *outlines;      /* the last result's bodies' waterlines (x, y), body after body */
   guint *outline_sizes; /* samples per body */
+  WgBodySet *hulls;     /* the last result's hulls for the shading (WgEvalResult.hulls), or NULL */
   guint n_outlines;
 };
 

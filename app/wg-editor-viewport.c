@@ -86,6 +86,9 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
   self->outlines = g_memdup2 (r->outlines, n_points * 2 * sizeof (float));
   self->outline_sizes = g_memdup2 (r->outline_sizes, r->n_outlines * sizeof (guint));
   self->n_outlines = r->n_outlines;
+  g_free (self->hulls);
+  self->hulls = r->hulls ? g_memdup2 (r->hulls, sizeof *r->hulls + r->hulls->count * sizeof (WgBody))
+                         : NULL;
   if (!self->ready)
     return;
   gtk_gl_area_make_current (GTK_GL_AREA (self));
@@ -211,6 +214,7 @@ draw_water (WgViewport *self, GLuint framebuffer, int w, int h)
     .mesh_cells = self->software ? SOFTWARE_MESH_CELLS : 1,
     .sky = self->has_sky ? self->tex_sky : 0,
     .depth = self->has_depth ? self->tex_depth : 0,
+    .bodies = self->hulls,
   };
   g_autoptr (GError) error = NULL;
   if (!wg_shade_renderer_draw (self->shade, &self->camera, &fields, framebuffer, &error))
@@ -469,6 +473,7 @@ wg_viewport_finalize (GObject *object)
   g_free (self->particles);
   g_free (self->outlines);
   g_free (self->outline_sizes);
+  g_free (self->hulls);
   wg_interaction_free (self->poke);
   g_array_unref (self->handles);
   g_hash_table_unref (self->mask_textures);

@@ -1784,7 +1784,9 @@ typedef struct {
  * map (linear radiance; surface-shade's `sky` input) reflected instead of
  * the analytic sky, 0 for that one. @depth: the water depth (m, 1
  * channel, over the same @extent; surface-shade's `depth` input) through
- * which the bottom is seen, 0 for deep water.
+ * which the bottom is seen, 0 for deep water. @bodies: floating bodies
+ * whose hulls are drawn on the water (surface-shade's `bodies` input: its
+ * boxes, spheres and capsules), NULL for none.
  */
 typedef struct {
   guint surface, normal, foam;
@@ -1793,6 +1795,7 @@ typedef struct {
   gboolean repeat;
   guint mesh_cells;
   guint sky, depth;
+  const WgBodySet *bodies;
 } WgShadeFields;
 
 /**

@@ -67,7 +67,8 @@ wg_shade_renderer_draw (WgShadeRenderer *renderer, const WgShadeCamera *camera,
                        .height = fields->height,
                        .channels = fields->channels,
                        .extent = { fields->extent[0], fields->extent[1] },
-                       .mesh_cells = fields->mesh_cells };
+                       .mesh_cells = fields->mesh_cells,
+                       .bodies = fields->bodies };
   return wg_shade_gpu_render (renderer->gpu, &view, &in, framebuffer, error);
 }
 

@@ -259,6 +259,45 @@ test_body_chain (void)
     }
 }
 
+/* The bodies linked into the graph's surface-shade node reach the result
+ * for the viewport's hulls, live bodies only; unlinked, none. */
+static void
+test_hulls (void)
+{
+  for (int linked = 0; linked < 2; linked++)
+    {
+      g_autoptr (Collector) c = collector_new ();
+      g_autoptr (WgEvaluator) ev = wg_evaluator_new (FALSE, collect, c);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *json = g_strdup_printf (
+        "{\"format\":\"wavegraph\",\"version\":1,\"settings\":{\"grid\":[32,32],"
+        "\"extent\":[32,32],\"fps\":24},\"nodes\":["
+        "{\"id\":\"sea\",\"type\":\"ripple\"},"
+        "{\"id\":\"ball\",\"type\":\"floating-body\",\"params\":{\"capacity\":4,"
+        "\"bodies\":[{\"shape\":\"sphere\",\"size\":[2,2,2],\"position\":[8,8,0]}]}},"
+        "{\"id\":\"shade\",\"type\":\"surface-shade\",\"params\":{\"width\":32,"
+        "\"height\":18}}],"
+        "\"links\":[{\"from\":\"sea:height\",\"to\":\"shade:displacement\"}%s]}",
+        linked ? ",{\"from\":\"ball:bodies\",\"to\":\"shade:bodies\"}" : "");
+      g_autoptr (WgGraph) g = wg_graph_load_data (json, -1, NULL, "hulls.json", &error);
+      g_assert_no_error (error);
+      wg_evaluator_set_graph (ev, g, TRUE);
+      WgEvalResult *r = wait_result (ev, c);
+      g_assert_cmpuint (g_hash_table_size (r->node_errors), ==, 0);
+      if (!linked)
+        {
+          g_assert_null (r->hulls);
+          continue;
+        }
+      g_assert_nonnull (r->hulls);
+      g_assert_cmpuint (r->hulls->count, ==, 1);
+      g_assert_cmpuint (r->hulls->capacity, ==, 1);
+      g_assert_cmpuint (r->hulls->bodies[0].shape, ==, WG_BODY_SHAPE_SPHERE);
+      g_assert_cmpfloat (r->hulls->bodies[0].size[0], ==, 2);
+      g_assert_cmpfloat (r->hulls->bodies[0].position[0], ==, 8);
+    }
+}
+
 /* Unlinked inputs and a node whose prepare fails (a missing buoy file) leave
  * those nodes and what they feed out, each with its reason; the rest runs. */
 static void
@@ -726,6 +765,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/left-out", test_left_out);
   g_test_add_func ("/eval/node-notes", test_node_notes);
   g_test_add_func ("/eval/body-chain", test_body_chain);
+  g_test_add_func ("/eval/hulls", test_hulls);
   g_test_add_func ("/eval/dropped-inputs-forgotten", test_dropped_inputs_forgotten);
   g_test_add_func ("/eval/interaction-plumbing", test_interaction_plumbing);
   g_test_add_func ("/eval/thumbnails", test_thumbnails);

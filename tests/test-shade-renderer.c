@@ -3,7 +3,8 @@
  * and, as textures, the fields the node shades (a displacement, a sky map,
  * a bathymetry), it draws the node's beauty pass, gamma-encoded for a
  * display; without the sky map or the depth it draws what the node draws
- * without them. Skipped without an OpenGL context unless
+ * without them; given the node's bodies it draws their hulls as the node
+ * does. Skipped without an OpenGL context unless
  * WAVEGRAPH_REQUIRE_GPU=1. */
 #include "wg-test-util.h"
 #include "wg-gpu.h"
@@ -16,10 +17,11 @@
 #define H 144
 
 /* A 1.5 m bump on a 64 m patch over 1.2 m of water, under a sky map that
- * varies with azimuth and elevation, seen from 6 m up; @sky and @depth:
- * link the sky map and the bathymetry into the shade node. */
+ * varies with azimuth and elevation, seen from 6 m up, a box and a capsule
+ * floating in view; @sky, @depth and @bodies: link the sky map, the
+ * bathymetry and the bodies into the shade node. */
 static WgGraph *
-scene (const char *sky_path, gboolean sky, gboolean depth)
+scene (const char *sky_path, gboolean sky, gboolean depth, gboolean bodies)
 {
   WgGraph *g = wg_test_graph (64, 64, 24, 1);
   wg_test_add (g, "source", "bump", "amplitude=1.5", "radius=6", "x=30", "y=28", NULL);
@@ -29,7 +31,14 @@ scene (const char *sky_path, gboolean sky, gboolean depth)
   wg_test_add (g, "surface-shade", "shade", "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H),
                "camera_x=8", "camera_y=6", "camera_z=6", "yaw=40", "pitch=-28", "fov=60",
                "sun_azimuth=200", "sun_elevation=35", "haze_distance=0", NULL);
+  wg_test_add (g, "floating-body", "boats",
+               "bodies=[{\"size\": [3, 1.5, 1], \"position\": [15, 14, 0.2], \"yaw\": 30}, "
+               "{\"shape\": \"capsule\", \"size\": [4, 1.2, 1.2], \"position\": [20, 9, 0], "
+               "\"yaw\": -20, \"roll\": 10}]",
+               NULL);
   wg_test_link (g, "bump:source", "shade:displacement");
+  if (bodies)
+    wg_test_link (g, "boats:bodies", "shade:bodies");
   if (sky)
     wg_test_link (g, "sky:image", "shade:sky");
   if (depth)
@@ -73,7 +82,8 @@ texture_of (WgPlan *plan, const char *node, const char *port)
  * through the same camera with @sky and @depth textures (RGBA float, GL's
  * rows: row 0 at the bottom), both W × H × 4, in the current context. */
 static void
-draw_both (WgGraph *g, gboolean sky, gboolean depth, float **node_image, float **drawn)
+draw_both (WgGraph *g, gboolean sky, gboolean depth, gboolean bodies, float **node_image,
+           float **drawn)
 {
   WgPlanOptions o = { WG_BACKEND_GPU, 1, FALSE, NULL, TRUE, FALSE };
   g_autoptr (GError) error = NULL;
@@ -83,6 +93,7 @@ draw_both (WgGraph *g, gboolean sky, gboolean depth, float **node_image, float *
   wg_plan_get_node_output (plan, "bump", "source");
   wg_plan_get_node_output (plan, "sky", "image");
   wg_plan_get_node_output (plan, "bottom", "depth");
+  wg_plan_get_node_output (plan, "boats", "bodies");
   *node_image = wg_test_eval_copy (plan, 0, "shade:image", NULL);
 
   WgSurfaceShadeParams p;
@@ -107,7 +118,11 @@ draw_both (WgGraph *g, gboolean sky, gboolean depth, float **node_image, float *
     .repeat = TRUE,
     .sky = sky ? texture_of (plan, "sky", "image") : 0,
     .depth = depth ? texture_of (plan, "bottom", "depth") : 0,
+    .bodies = bodies ? wg_buffer_read_bodies (wg_plan_get_node_output (plan, "boats", "bodies"),
+                                              &error)
+                     : NULL,
   };
+  g_assert_no_error (error);
   wg_buffer_get_extent (d, fields.extent);
 
   GLuint colour, depth_rb, fbo;
@@ -169,19 +184,23 @@ test_draws_the_beauty_pass (void)
   g_assert_no_error (error);
   g_assert_true (wg_gpu_context_make_current (ctx, &error));
   g_autofree char *sky_path = write_sky ();
-  static const gboolean cases[][2] = { { TRUE, TRUE }, { FALSE, TRUE }, { TRUE, FALSE } };
+  static const gboolean cases[][3] = { { TRUE, TRUE, FALSE },
+                                        { FALSE, TRUE, FALSE },
+                                        { TRUE, FALSE, FALSE },
+                                        { TRUE, TRUE, TRUE } };
   g_autofree float *full_node = NULL, *full_drawn = NULL;
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
     {
-      g_autoptr (WgGraph) g = scene (sky_path, cases[k][0], cases[k][1]);
+      g_autoptr (WgGraph) g = scene (sky_path, cases[k][0], cases[k][1], cases[k][2]);
       g_autofree float *node_image = NULL, *drawn = NULL;
-      draw_both (g, cases[k][0], cases[k][1], &node_image, &drawn);
+      draw_both (g, cases[k][0], cases[k][1], cases[k][2], &node_image, &drawn);
       /* The same mesh and shading in float: equal but for rasterisation at
        * a few crest and horizon edges. */
       float worst;
       guint n = differing (node_image, drawn, 2e-3f, &worst);
-      g_test_message ("sky %d depth %d: %u of %u pixels differ by more than 2e-3 (worst %.2e)",
-                      cases[k][0], cases[k][1], n, W * H, worst);
+      g_test_message ("sky %d depth %d bodies %d: %u of %u pixels differ by more than 2e-3 "
+                      "(worst %.2e)",
+                      cases[k][0], cases[k][1], cases[k][2], n, W * H, worst);
       g_assert_cmpuint (n, <=, W * H / 1000);
       if (k == 0)
         {
@@ -189,11 +208,11 @@ test_draws_the_beauty_pass (void)
           full_drawn = g_steal_pointer (&drawn);
           continue;
         }
-      /* Leaving out the sky map (or the bottom) changes much of the picture:
-       * the renderer did use the one it was given. */
+      /* Leaving out the sky map (or the bottom) changes much of the picture,
+       * the hulls a part of it: the renderer did use what it was given. */
       n = differing (full_node, drawn, 0.02f, &worst);
-      g_test_message ("  against sky and depth: %u pixels differ by more than 0.02", n);
-      g_assert_cmpuint (n, >, W * H / 10);
+      g_test_message ("  against sky and depth alone: %u pixels differ by more than 0.02", n);
+      g_assert_cmpuint (n, >, cases[k][2] ? W * H / 100 : W * H / 10);
     }
   wg_gpu_context_release_current (ctx);
   wg_gpu_context_free (ctx);
