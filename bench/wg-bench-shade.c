@@ -1,7 +1,9 @@
 /* wg-bench-shade — ms/frame of the surface-shade node on graphs/ocean.json's
- * 512² surface at 1280×720 and 1920×1080, from a low and a high camera: its
- * CPU path (the ray march) on 1 and 2 threads, its GPU path (papers/003
- * §5.1's LOD mesh, rasterised). Prints a table; asserts nothing.
+ * 512² surface at 1280×720 and 1920×1080, from a low and a high camera, and
+ * from the low one with 16 floating boxes' hulls in view (its bodies
+ * input): its CPU path (the ray march) on 1 and 2 threads, its GPU path
+ * (papers/003 §5.1's LOD mesh, rasterised). Prints a table; asserts
+ * nothing.
  *
  * The node's own time, not the ocean chain before it. On the GPU it is
  * taken with glFinish after the node (wg_plan_set_gpu_sync_timing), so it
@@ -12,13 +14,16 @@
  */
 #include "wg-private.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 /* ocean.json without its file sinks, its surface-shade at @width × @height
- * seen from @camera_z m at @pitch degrees. */
+ * seen from @camera_z m at @pitch degrees; with @hulls, 16 boxes of 6 × 2.5
+ * × 1.5 m float 20 to 200 m ahead of the camera (which looks along 105°),
+ * linked into its bodies input. */
 static WgGraph *
-shade_graph (guint width, guint height, double camera_z, double pitch)
+shade_graph (guint width, guint height, double camera_z, double pitch, gboolean hulls)
 {
   g_autoptr (GError) error = NULL;
   WgGraph *g = wg_graph_load_file (WG_SOURCE_DIR "/graphs/ocean.json", &error);
@@ -33,15 +38,34 @@ shade_graph (guint width, guint height, double camera_z, double pitch)
       !wg_graph_set_param_double (g, "shade", "camera_z", camera_z, &error) ||
       !wg_graph_set_param_double (g, "shade", "pitch", pitch, &error))
     g_error ("%s", error->message);
+  if (hulls)
+    {
+      GString *bodies = g_string_new ("[");
+      for (int k = 0; k < 16; k++)
+        {
+          const double d = 20 + 12 * k, a = (105 + 12 * ((k % 5) - 2)) * G_PI / 180;
+          g_string_append_printf (bodies,
+                                  "%s{\"size\": [6, 2.5, 1.5], \"density\": 500, "
+                                  "\"position\": [%.3f, %.3f, 0], \"yaw\": %d}",
+                                  k ? ", " : "", d * cos (a), d * sin (a), 20 * k);
+        }
+      g_string_append (bodies, "]");
+      g_autofree char *list = g_string_free (bodies, FALSE);
+      if (!wg_graph_add_node (g, "floating-body", "boats", &error) ||
+          !wg_graph_set_param_from_text (g, "boats", "bodies", list, &error) ||
+          !wg_graph_set_param_int (g, "boats", "capacity", 16, &error) ||
+          !wg_graph_link (g, "boats", "bodies", "shade", "bodies", &error))
+        g_error ("%s", error->message);
+    }
   return g;
 }
 
 /* Mean ms/frame of the shade node over @frames frames, or < 0 (printed why). */
 static double
 measure (WgBackend backend, int threads, guint width, guint height, double camera_z,
-         double pitch, int frames)
+         double pitch, gboolean hulls, int frames)
 {
-  g_autoptr (WgGraph) g = shade_graph (width, height, camera_z, pitch);
+  g_autoptr (WgGraph) g = shade_graph (width, height, camera_z, pitch, hulls);
   WgPlanOptions o = { backend, threads, FALSE, NULL, FALSE };
   g_autoptr (GError) error = NULL;
   g_autoptr (WgPlan) plan = wg_plan_new (g, &o, &error);
@@ -101,8 +125,9 @@ main (int argc, char **argv)
                 { WG_BACKEND_CPU, 2, "cpu, 2 threads" },
                 { WG_BACKEND_GPU, 0, "gpu" } };
   printf ("surface-shade, graphs/ocean.json (512² over 256 m), ms/frame of the node\n\n");
-  printf ("| path | picture | camera 10 m, pitch −10° | camera 120 m, pitch −35° |\n");
-  printf ("|---|---|---|---|\n");
+  printf ("| path | picture | camera 10 m, pitch −10° | camera 120 m, pitch −35° | "
+          "camera 10 m, 16 hulls |\n");
+  printf ("|---|---|---|---|---|\n");
   for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       {
@@ -110,12 +135,12 @@ main (int argc, char **argv)
         if ((only && (strcmp (only, "gpu") == 0) != (paths[p].backend == WG_BACKEND_GPU)) ||
             (only_threads && paths[p].threads != only_threads) || (size && strcmp (size, wxh)))
           continue;
-        double ms[2];
-        for (guint c = 0; c < 2; c++)
+        double ms[3];
+        for (guint c = 0; c < 3; c++)
           ms[c] = measure (paths[p].backend, paths[p].threads, sizes[s][0], sizes[s][1],
-                           cameras[c][0], cameras[c][1], frames);
-        printf ("| %s | %u×%u | %.1f | %.1f |\n", paths[p].name, sizes[s][0], sizes[s][1], ms[0],
-                ms[1]);
+                           cameras[c % 2][0], cameras[c % 2][1], c == 2, frames);
+        printf ("| %s | %u×%u | %.1f | %.1f | %.1f |\n", paths[p].name, sizes[s][0],
+                sizes[s][1], ms[0], ms[1], ms[2]);
       }
   return 0;
 }
