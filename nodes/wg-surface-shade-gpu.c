@@ -39,7 +39,7 @@ struct _WgShadeGpu {
   WgGpuContext *gpu;
   WgGpuKernel kernel; /* the render program and its uniform block */
   WgGpuKernel hull_kernel; /* the hull pass's program (WG_SHADE_HULL_PASS) */
-  GLint mode_location, hull_mode_location;
+  GLint mode_location;
   GLuint framebuffer, colour, depth;
   GLuint vao, instances, indices;
   guint width, height;
@@ -50,8 +50,9 @@ struct _WgShadeGpu {
    * from the inputs' storage buffers each frame: 0 where not linked. */
   GLuint mips[2];
   guint levels;
-  /* The bodies' hulls (WgShadeHull), refilled each frame. */
-  GLuint hulls;
+  /* The bodies' hulls (WgShadeHull), refilled each frame: a storage buffer
+   * for the fragments, instance attributes (centre, bound) for the squares. */
+  GLuint hulls, hull_vao;
   WgShadeHull *hull_upload;
   guint hull_room;
 };
@@ -285,7 +286,6 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
       return NULL;
     }
   gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
-  gpu->hull_mode_location = glGetUniformLocation (gpu->hull_kernel.program, "u_mode");
   gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
 
   GLint bound_vao = 0, bound_array = 0;
@@ -303,7 +303,20 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
   g_autofree GLushort *indices = g_new (GLushort, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK);
   block_indices (indices);
   glGenBuffers (1, &gpu->hulls);
-  wg_gpu_context_count_object (gpu->gpu);
+  glGenVertexArrays (1, &gpu->hull_vao);
+  glBindVertexArray (gpu->hull_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, gpu->hulls);
+  for (GLuint a = 1; a <= 2; a++)
+    {
+      glEnableVertexAttribArray (a);
+      glVertexAttribPointer (a, 4, GL_FLOAT, GL_FALSE, sizeof (WgShadeHull),
+                             (const void *) (a == 1 ? offsetof (WgShadeHull, centre)
+                                                    : offsetof (WgShadeHull, a)));
+      glVertexAttribDivisor (a, 1);
+    }
+  glBindVertexArray (gpu->vao);
+  for (int i = 0; i < 2; i++)
+    wg_gpu_context_count_object (gpu->gpu);
   glGenBuffers (1, &gpu->indices);
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, gpu->indices);
   glBufferData (GL_ELEMENT_ARRAY_BUFFER, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK * sizeof (GLushort),
@@ -449,7 +462,8 @@ hulls_upload (WgShadeGpu *gpu, const WgBodySet *bodies)
 
 /* Draws @view of @in into @framebuffer (bound as it is), its viewport the
  * view's picture: the LOD mesh, the skirt, the hulls ray-cast over them
- * (the depth test keeps the nearer), then the sky where nothing is. */
+ * (a square around each; the depth test keeps the nearer), then the sky
+ * where nothing is. */
 static void
 draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint framebuffer)
 {
@@ -470,7 +484,6 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
   const guint n_hulls = hulls_upload (gpu, in->bodies);
   const float hull[4] = { view->hull.x, view->hull.y, view->hull.z, gpu->clip_control ? 1 : 0 };
   memcpy (u.u_hull, hull, sizeof hull);
-  u.u_hull_count = (int32_t) n_hulls;
   wg_gpu_kernel_use (&gpu->kernel, &u);
 
   glBindFramebuffer (GL_FRAMEBUFFER, framebuffer);
@@ -501,8 +514,9 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
     {
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, gpu->hulls);
       wg_gpu_kernel_use (&gpu->hull_kernel, &u);
-      glUniform1i (gpu->hull_mode_location, WG_SHADE_MODE_HULLS);
-      glDrawArrays (GL_TRIANGLES, 0, 3);
+      glBindVertexArray (gpu->hull_vao);
+      glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) n_hulls);
+      glBindVertexArray (gpu->vao);
       wg_gpu_kernel_use (&gpu->kernel, &u);
     }
   /* The sky at depth 0 fills what no water or hull covered. */
@@ -568,6 +582,7 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   glDeleteBuffers (1, &gpu->instances);
   glDeleteBuffers (1, &gpu->indices);
   glDeleteBuffers (1, &gpu->hulls);
+  glDeleteVertexArrays (1, &gpu->hull_vao);
   g_free (gpu->hull_upload);
   g_free (gpu);
 }

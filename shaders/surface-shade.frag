@@ -74,43 +74,20 @@ picture (vec3 c)
   return vec4 (u_encode ? wg_display_encode (c) : c, 1.0);
 }
 
-/* The nearest hull along unit @dir from the eye (distance, or −1) and its
- * normal @n, as wg_shade_hulls_hit() finds it. */
-float
-hulls_hit (vec3 dir, out vec3 n)
-{
-  float best = -1.0;
-  n = vec3 (0.0, 0.0, 1.0);
-  for (int k = 0; k < u_hull_count; k++)
-    {
-      vec4 c = hulls[3 * k], q = hulls[3 * k + 1], a = hulls[3 * k + 2];
-      vec3 rel = c.xyz - u_eye.xyz;
-      float along = dot (rel, dir);
-      float miss2 = dot (rel, rel) - along * along;
-      if (miss2 > a.w * a.w || along < -a.w || (best > 0.0 && along - a.w > best))
-        continue;
-      vec3 nk;
-      float t = wg_hull_hit (c.xyz, q, int (c.w), a.xyz, u_eye.xyz, dir, nk);
-      if (t > 0.0 && (best < 0.0 || t < best))
-        {
-          best = t;
-          n = nk;
-        }
-    }
-  return best;
-}
-
 #ifdef WG_SHADE_HULL_PASS
-/* The hull pass's program (WG_SHADE_MODE_HULLS): a program of its own, as
- * writing gl_FragDepth in one branch would leave the water's depth
- * undefined in the others. */
+flat in int v_hull;
+
+/* The hull pass's program: a program of its own, as writing gl_FragDepth in
+ * one branch would leave the water's depth undefined in the others. Hull
+ * v_hull's hit as wg_shade_hull_hit() finds it, or none. */
 void
 main ()
 {
   vec3 dir = pixel_ray ();
+  vec4 centre = hulls[3 * v_hull], q = hulls[3 * v_hull + 1], a = hulls[3 * v_hull + 2];
   vec3 n;
-  float t = hulls_hit (dir, n);
-  if (t < 0.0)
+  float t = wg_hull_hit (centre.xyz, q, int (centre.w), a.xyz, u_eye.xyz, dir, n);
+  if (t <= 0.0)
     discard;
   /* The depth the mesh's projection gives the hit: near/z, reversed. */
   float ndc = u_eye.w / (t * dot (dir, u_forward.xyz));

@@ -9,7 +9,6 @@
 #define WG_SHADE_MODE_MESH 0  /* the LOD blocks, instanced */
 #define WG_SHADE_MODE_SKIRT 1 /* the flat sea from the mesh's edge to the horizon */
 #define WG_SHADE_MODE_SKY 2   /* a full-screen triangle behind everything */
-#define WG_SHADE_MODE_HULLS 3 /* a full-screen triangle: the hull pass (its own program) */
 
 /* Binding of the hulls' storage buffer: WgShadeHull as three vec4 each. */
 #define WG_SHADE_HULLS_BINDING 5
@@ -37,7 +36,6 @@ WG_UNIFORMS (ShadeUniforms)
   WG_INT (u_fresnel);
   WG_INT (u_tone);
   WG_INT (u_channels);      /* of the displacement: 3 (λDx, λDy, h) or 1 (h) */
-  WG_INT (u_hull_count);    /* hulls in the storage buffer */
   WG_BOOL (u_repeat);
   WG_BOOL (u_has_normal);
   WG_BOOL (u_has_foam);
