@@ -959,14 +959,18 @@ typedef struct {            /* one waterline sample, 32 bytes */
 
 /**
  * WgBodyShape:
- * The form of a body's hull in its own frame (+x forward, +z up, centred on
- * WgBody.position), as a renderer draws it from WgBody.size (m):
- * @WG_BODY_SHAPE_NONE: no hull to draw (a moving object's outline);
+ * The form of a body's hull in its own frame (+x forward, +z up, centred
+ * WgBody.hull_z above WgBody.position), as a renderer draws it from
+ * WgBody.size (m):
+ * @WG_BODY_SHAPE_NONE: no hull to draw (a polygon moving object);
  * @WG_BODY_SHAPE_BOX: size = (length, width, height) along x, y, z;
  * @WG_BODY_SHAPE_SPHERE: diameter size[0];
  * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
  * @WG_BODY_SHAPE_MESH: a triangle mesh the port does not carry, size its
- *   bounding box (renderers draw none; the pose track places it).
+ *   bounding box (renderers draw none; the pose track places it);
+ * @WG_BODY_SHAPE_CYLINDER: upright, diameter size[0], height size[2];
+ * @WG_BODY_SHAPE_STADIUM: upright, a capsule's outline (along x, size[0] end
+ *   to end, width size[1]) raised to height size[2].
  */
 typedef enum {
   WG_BODY_SHAPE_NONE,
@@ -974,6 +978,8 @@ typedef enum {
   WG_BODY_SHAPE_SPHERE,
   WG_BODY_SHAPE_CAPSULE,
   WG_BODY_SHAPE_MESH,
+  WG_BODY_SHAPE_CYLINDER,
+  WG_BODY_SHAPE_STADIUM,
 } WgBodyShape;
 
 /**
@@ -994,7 +1000,8 @@ typedef struct {            /* one rigid body, 96-byte header + contour */
   guint32 n_contour;        /* samples in use, <= WG_BODY_CONTOUR */
   guint32 shape;            /* WgBodyShape */
   float size[3];            /* m, as WgBodyShape reads it */
-  float reserved[4];        /* 0 */
+  float hull_z;             /* m: the hull's centre above position (a moving object's column) */
+  float reserved[3];        /* 0 */
   WgContourSample contour[WG_BODY_CONTOUR];
 } WgBody;
 
@@ -1005,7 +1012,7 @@ typedef struct {            /* one rigid body, 96-byte header + contour */
  * and one storage buffer of the same bytes on the GPU (std430: `uint count,
  * capacity, reserved[6]; Body b[];` with `Body { float position[3],
  * orientation[4], velocity[3], angular_velocity[3], submerged_volume,
- * volume_rate; uint n_contour, shape; float size[3], reserved[4]; Contour c[64]; }`),
+ * volume_rate; uint n_contour, shape; float size[3], hull_z, reserved[3]; Contour c[64]; }`),
  * synced lazily like a
  * field; plan states save and restore it bit for bit.
  */

@@ -7,6 +7,8 @@
  * set: the bodies of the optional input first (moving objects and floating
  * bodies chain into one emitter), then this one with
  *  - position (x, y, −draft/2), orientation about z, velocity and spin;
+ *  - for renderers, the column of the outline from −draft to +freeboard
+ *    (an upright cylinder, box or stadium; a polygon's is not drawn);
  *  - submerged volume area · draft and its rate (a plunge's indirect effect);
  *  - its waterline: up to WG_BODY_CONTOUR samples of the outline with the
  *    velocity of each point and the draft (wg_wake_contour()).
@@ -20,13 +22,13 @@
 #include <string.h>
 
 enum { P_SHAPE, P_X, P_Y, P_ROTATION, P_SCALE, P_RADIUS, P_WIDTH, P_HEIGHT, P_LENGTH, P_POINTS,
-       P_DRAFT, N_PARAMS };
+       P_DRAFT, P_FREEBOARD, N_PARAMS };
 
 typedef struct {
   int shape;
   double x, y, rotation, scale, radius, width, height, length;
   WgList points; /* WgShapePoint */
-  double draft;
+  double draft, freeboard;
 } MovingParams;
 
 #define OFFSET(x) offsetof (MovingParams, x)
@@ -43,6 +45,10 @@ static const WgParamSpec params[N_PARAMS] = {
                 "Depth of the hull below the water: the column the outline pushes as it moves "
                 "(keyframe it to lower or lift the object)",
                 1, 0, 1e4, 0, 10, .offset = OFFSET (draft) },
+  [P_FREEBOARD] = { "freeboard", "Freeboard", WG_PARAM_FLOAT, "m",
+                    "Height of the hull above the water: surface-shade draws the outline's "
+                    "column from the draft below to this above (a polygon's is not drawn)",
+                    1, 0, 1e4, 0, 10, .offset = OFFSET (freeboard) },
 };
 
 static const WgPortSpec inputs[] = {
@@ -150,6 +156,20 @@ moving_process_cpu (WgNodeContext *ctx, GError **error)
   b->velocity[1] = (float) o.y_rate;
   b->velocity[2] = (float) (-0.5 * o.draft_rate);
   b->angular_velocity[2] = (float) o.rotation_rate;
+  /* The column renderers draw, from −draft to +freeboard. */
+  const double across = 2 * p->radius * p->scale, tall = p->draft + p->freeboard;
+  const float column[][3] = { [WG_WAKE_CIRCLE - WG_WAKE_CIRCLE] = { across, across, tall },
+                              [WG_WAKE_BOX - WG_WAKE_CIRCLE] = { p->width * p->scale,
+                                                                 p->height * p->scale, tall },
+                              [WG_WAKE_CAPSULE - WG_WAKE_CIRCLE] = { p->length * p->scale + across,
+                                                                     across, tall },
+                              [WG_WAKE_POLYGON - WG_WAKE_CIRCLE] = { 0, 0, 0 } };
+  static const guint32 drawn[] = { WG_BODY_SHAPE_CYLINDER, WG_BODY_SHAPE_BOX,
+                                   WG_BODY_SHAPE_STADIUM, WG_BODY_SHAPE_NONE };
+  G_STATIC_ASSERT (WG_WAKE_POLYGON - WG_WAKE_CIRCLE == 3);
+  b->shape = drawn[p->shape];
+  memcpy (b->size, column[p->shape], sizeof b->size);
+  b->hull_z = (float) (0.5 * p->freeboard);
   b->submerged_volume = (float) (area * p->draft);
   b->volume_rate = (float) (area * o.draft_rate + area_rate * p->draft);
   out->count = n + 1;

@@ -163,10 +163,11 @@ static const WgPortSpec inputs[WG_SHADE_N_INPUTS] = {
                           "Water depth (m, e.g. from bathymetry) over the field's extent: the "
                           "bottom shows through shallow water; without, open sea" },
   [WG_SHADE_IN_BODIES] = { "bodies", WG_PORT_BODIES, 0, TRUE,
-                           "Floating bodies (from floating-body) drawn as opaque hulls lit by the "
-                           "sun and the sky, hidden where water is in front of them: boxes, "
-                           "spheres and capsules; mesh hulls and moving objects' outlines are not "
-                           "drawn (their poses are in the bodies' track)" },
+                           "Bodies drawn as opaque hulls lit by the sun and the sky, hidden where "
+                           "water is in front of them: floating-body's boxes, spheres and capsules, "
+                           "moving-object's columns (circle, box, capsule outlines from the draft "
+                           "to the freeboard); mesh hulls and polygon outlines are not drawn "
+                           "(their poses are in the bodies' track)" },
 };
 
 static const WgPortSpec outputs[] = {

@@ -1,6 +1,7 @@
 /* wg-shade-hulls.c — shaders/shade-hulls.glsl in C for surface-shade's CPU
- * path: the first hit of a ray on a floating body's hull (a box, sphere or
- * capsule posed by its quaternion) and the hull's colour. Operation for
+ * path: the first hit of a ray on a body's hull (a box, sphere, capsule,
+ * upright cylinder or stadium posed by its quaternion) and the hull's
+ * colour. Operation for
  * operation the GLSL's, in float, so that both paths draw the same hulls;
  * change the two together. */
 #include "wg-surface-shade.h"
@@ -55,6 +56,63 @@ sphere_entry (const float o[3], const float d[3], float r)
   return t > 0.0f ? t : -1.0f;
 }
 
+/* GLSL wg_box_span(): @span (entry, exit) inside |p| ≤ @a; the entry's axis. */
+static int
+box_span (const float o[3], const float d[3], const float a[3], float span[2])
+{
+  float lo[3], hi[3];
+  for (int k = 0; k < 3; k++)
+    {
+      float inv = safe_inverse (d[k]);
+      float t1 = (-a[k] - o[k]) * inv, t2 = (a[k] - o[k]) * inv;
+      lo[k] = fminf (t1, t2);
+      hi[k] = fmaxf (t1, t2);
+    }
+  span[0] = fmaxf (fmaxf (lo[0], lo[1]), lo[2]);
+  span[1] = fminf (fminf (hi[0], hi[1]), hi[2]);
+  return span[0] == lo[0] ? 0 : (span[0] == lo[1] ? 1 : 2);
+}
+
+/* GLSL wg_cylinder_entry(). */
+static float
+cylinder_entry (const float o[3], const float d[3], const float c[3], float r, float h, float nb[3])
+{
+  const float p[3] = { o[0] - c[0], o[1] - c[1], o[2] - c[2] };
+  nb[0] = nb[1] = 0.0f;
+  nb[2] = 1.0f;
+  float lo = -1e30f, hi = 1e30f;
+  float l = sqrtf (d[0] * d[0] + d[1] * d[1]);
+  if (l > 1e-6f)
+    {
+      const float u[2] = { d[0] / l, d[1] / l };
+      float b = p[0] * u[0] + p[1] * u[1];
+      const float perp[2] = { p[0] - b * u[0], p[1] - b * u[1] };
+      float h2 = r * r - (perp[0] * perp[0] + perp[1] * perp[1]);
+      if (h2 < 0.0f)
+        return -1.0f;
+      float q = sqrtf (h2);
+      lo = (-b - q) / l;
+      hi = (-b + q) / l;
+    }
+  else if (p[0] * p[0] + p[1] * p[1] > r * r)
+    return -1.0f;
+  float inv = safe_inverse (d[2]);
+  float z1 = (-h - p[2]) * inv, z2 = (h - p[2]) * inv;
+  float zlo = fminf (z1, z2), zhi = fmaxf (z1, z2);
+  float entry = fmaxf (lo, zlo), exit = fminf (hi, zhi);
+  if (entry > exit || entry <= 0.0f)
+    return -1.0f;
+  if (entry == zlo)
+    nb[2] = d[2] < 0.0f ? 1.0f : -1.0f;
+  else
+    {
+      nb[0] = (p[0] + entry * d[0]) / r;
+      nb[1] = (p[1] + entry * d[1]) / r;
+      nb[2] = 0.0f;
+    }
+  return entry;
+}
+
 float
 wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], float n[3])
 {
@@ -66,25 +124,33 @@ wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], 
   quat_rotate (qi, d, rd);
   float t = -1.0f;
   const int shape = (int) hull->shape;
-  if (shape == WG_BODY_SHAPE_BOX)
+  if (shape == WG_BODY_SHAPE_BOX || shape == WG_BODY_SHAPE_STADIUM)
     {
-      float lo[3], hi[3];
-      for (int k = 0; k < 3; k++)
+      /* A stadium: the box between its ends' centres, then the ends. */
+      float span[2];
+      int axis = box_span (ro, rd, a, span);
+      if (span[0] <= span[1] && span[0] > 0.0f)
         {
-          float inv = safe_inverse (rd[k]);
-          float t1 = (-a[k] - ro[k]) * inv, t2 = (a[k] - ro[k]) * inv;
-          lo[k] = fminf (t1, t2);
-          hi[k] = fmaxf (t1, t2);
-        }
-      float entry = fmaxf (fmaxf (lo[0], lo[1]), lo[2]);
-      float exit = fminf (fminf (hi[0], hi[1]), hi[2]);
-      if (entry <= exit && entry > 0.0f)
-        {
-          t = entry;
-          int axis = entry == lo[0] ? 0 : entry == lo[1] ? 1 : 2;
+          t = span[0];
           nb[0] = nb[1] = nb[2] = 0.0f;
           nb[axis] = rd[axis] < 0.0f ? 1.0f : -1.0f;
         }
+      for (int e = 0; e < 2 && shape == WG_BODY_SHAPE_STADIUM; e++)
+        {
+          const float end[3] = { e == 0 ? -a[0] : a[0], 0.0f, 0.0f };
+          float ne[3];
+          float te = cylinder_entry (ro, rd, end, a[1], a[2], ne);
+          if (te > 0.0f && (t < 0.0f || te < t))
+            {
+              t = te;
+              nb[0] = ne[0], nb[1] = ne[1], nb[2] = ne[2];
+            }
+        }
+    }
+  else if (shape == WG_BODY_SHAPE_CYLINDER)
+    {
+      static const float origin[3] = { 0.0f, 0.0f, 0.0f };
+      t = cylinder_entry (ro, rd, origin, a[0], a[2], nb);
     }
   else if (shape == WG_BODY_SHAPE_SPHERE)
     {
@@ -180,7 +246,7 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
     {
       const WgBody *body = &set->bodies[b];
       const float *size = body->size;
-      WgShadeHull h = { { body->position[0], body->position[1], body->position[2] },
+      WgShadeHull h = { { body->position[0], body->position[1], body->position[2] + body->hull_z },
                         (float) body->shape,
                         { body->orientation[0], body->orientation[1], body->orientation[2],
                           body->orientation[3] } };
@@ -199,6 +265,17 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
           h.a[1] = 0.5f * fminf (size[0], size[1]);
           h.a[0] = 0.5f * size[0] - h.a[1];
           h.bound = h.a[0] + h.a[1];
+          break;
+        case WG_BODY_SHAPE_CYLINDER:
+          h.a[0] = 0.5f * size[0];
+          h.a[2] = 0.5f * size[2];
+          h.bound = sqrtf (h.a[0] * h.a[0] + h.a[2] * h.a[2]);
+          break;
+        case WG_BODY_SHAPE_STADIUM:
+          h.a[1] = 0.5f * fminf (size[0], size[1]);
+          h.a[0] = 0.5f * size[0] - h.a[1];
+          h.a[2] = 0.5f * size[2];
+          h.bound = sqrtf ((h.a[0] + h.a[1]) * (h.a[0] + h.a[1]) + h.a[2] * h.a[2]);
           break;
         default:
           continue;

@@ -203,7 +203,9 @@ wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float
  * centre (m), WgBodyShape, orientation quaternion @q (x, y, z, w: body →
  * world), the half extents @a that wg_hull_hit() reads (box: half length,
  * width, height; sphere: radius a[0]; capsule: half its axis segment a[0],
- * radius a[1]) and the radius @bound of a sphere around it. 48 bytes: the
+ * radius a[1]; cylinder: radius a[0], half-height a[2]; stadium: half its
+ * segment a[0], radius a[1], half-height a[2]) and the radius @bound of a
+ * sphere around it. 48 bytes: the
  * GPU path's storage buffer holds it as three vec4.
  */
 typedef struct {
@@ -217,8 +219,9 @@ G_STATIC_ASSERT (sizeof (WgShadeHull) == 48);
 
 /**
  * wg_shade_hulls:
- * The live bodies of @set that have a hull to draw (box, sphere or capsule
- * of positive size and a finite pose) into @hulls (room for set->count);
+ * The live bodies of @set that have a hull to draw (box, sphere, capsule,
+ * cylinder or stadium of positive size and a finite pose, centred hull_z
+ * above the position) into @hulls (room for set->count);
  * returns how many. (nodes/wg-shade-hulls.c)
  */
 guint wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls);

@@ -8,6 +8,8 @@
 const int WG_HULL_BOX = 1;
 const int WG_HULL_SPHERE = 2;
 const int WG_HULL_CAPSULE = 3;
+const int WG_HULL_CYLINDER = 5;
+const int WG_HULL_STADIUM = 6;
 
 /* @v rotated by unit quaternion @q (x, y, z, w). */
 vec3
@@ -40,11 +42,65 @@ wg_sphere_entry (vec3 o, vec3 d, float r)
   return t > 0.0 ? t : -1.0;
 }
 
+/* The span (entry, exit) of the ray from @o along @d inside the box
+ * |p| ≤ @a (entry > exit: a miss), and the axis whose faces it enters by. */
+vec2
+wg_box_span (vec3 o, vec3 d, vec3 a, out int axis)
+{
+  vec3 inv = vec3 (wg_safe_inverse (d.x), wg_safe_inverse (d.y), wg_safe_inverse (d.z));
+  vec3 t1 = (-a - o) * inv, t2 = (a - o) * inv;
+  vec3 lo = min (t1, t2), hi = max (t1, t2);
+  float entry = max (max (lo.x, lo.y), lo.z), exit = min (min (hi.x, hi.y), hi.z);
+  axis = entry == lo.x ? 0 : (entry == lo.y ? 1 : 2);
+  return vec2 (entry, exit);
+}
+
+/* Entry distance along unit @d from @o into the upright cylinder of
+ * radius @r and half-height @h around @c, or −1 (missed, or @o inside),
+ * and the outward normal @nb there: the slab |z| ≤ h and the infinite
+ * cylinder, each entered, the later entry the solid's. */
+float
+wg_cylinder_entry (vec3 o, vec3 d, vec3 c, float r, float h, out vec3 nb)
+{
+  vec3 p = o - c;
+  nb = vec3 (0.0, 0.0, 1.0);
+  float lo = -1e30, hi = 1e30;
+  float l = length (d.xy);
+  if (l > 1e-6)
+    {
+      /* Along the ray's horizontal direction, without b² − c cancellation. */
+      vec2 u = d.xy / l;
+      float b = dot (p.xy, u);
+      vec2 perp = p.xy - b * u;
+      float h2 = r * r - dot (perp, perp);
+      if (h2 < 0.0)
+        return -1.0;
+      float q = sqrt (h2);
+      lo = (-b - q) / l;
+      hi = (-b + q) / l;
+    }
+  else if (dot (p.xy, p.xy) > r * r)
+    return -1.0;
+  float inv = wg_safe_inverse (d.z);
+  float z1 = (-h - p.z) * inv, z2 = (h - p.z) * inv;
+  float zlo = min (z1, z2), zhi = max (z1, z2);
+  float entry = max (lo, zlo), exit = min (hi, zhi);
+  if (entry > exit || entry <= 0.0)
+    return -1.0;
+  if (entry == zlo)
+    nb = vec3 (0.0, 0.0, d.z < 0.0 ? 1.0 : -1.0);
+  else
+    nb = vec3 ((p.xy + entry * d.xy) / r, 0.0);
+  return entry;
+}
+
 /* The first hit along unit @d from @o (m, world) on the hull of @shape
  * centred at @c, turned by @q (body → world), of half extents @a (box:
  * half length, width, height; sphere: radius a.x; capsule: half its
- * segment a.x along x, radius a.y): the distance, or −1 for none (or @o
- * inside), and the outward unit normal @n there (world). */
+ * segment a.x along x, radius a.y; cylinder: radius a.x, half-height a.z;
+ * stadium: half its segment a.x, radius a.y, half-height a.z): the
+ * distance, or −1 for none (or @o inside), and the outward unit normal @n
+ * there (world). */
 float
 wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
 {
@@ -52,23 +108,30 @@ wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
   vec3 ro = wg_quat_rotate (qi, o - c), rd = wg_quat_rotate (qi, d);
   vec3 nb = vec3 (0.0, 0.0, 1.0);
   float t = -1.0;
-  if (shape == WG_HULL_BOX)
+  if (shape == WG_HULL_BOX || shape == WG_HULL_STADIUM)
     {
-      vec3 inv = vec3 (wg_safe_inverse (rd.x), wg_safe_inverse (rd.y), wg_safe_inverse (rd.z));
-      vec3 t1 = (-a - ro) * inv, t2 = (a - ro) * inv;
-      vec3 lo = min (t1, t2), hi = max (t1, t2);
-      float entry = max (max (lo.x, lo.y), lo.z), exit = min (min (hi.x, hi.y), hi.z);
-      if (entry <= exit && entry > 0.0)
+      /* A stadium: the box between its ends' centres, then the ends. */
+      int axis;
+      vec2 span = wg_box_span (ro, rd, a, axis);
+      if (span.x <= span.y && span.x > 0.0)
         {
-          t = entry;
-          if (entry == lo.x)
-            nb = vec3 (rd.x < 0.0 ? 1.0 : -1.0, 0.0, 0.0);
-          else if (entry == lo.y)
-            nb = vec3 (0.0, rd.y < 0.0 ? 1.0 : -1.0, 0.0);
-          else
-            nb = vec3 (0.0, 0.0, rd.z < 0.0 ? 1.0 : -1.0);
+          t = span.x;
+          nb = vec3 (0.0);
+          nb[axis] = rd[axis] < 0.0 ? 1.0 : -1.0;
+        }
+      for (int e = 0; e < 2 && shape == WG_HULL_STADIUM; e++)
+        {
+          vec3 ne;
+          float te = wg_cylinder_entry (ro, rd, vec3 (e == 0 ? -a.x : a.x, 0.0, 0.0), a.y, a.z, ne);
+          if (te > 0.0 && (t < 0.0 || te < t))
+            {
+              t = te;
+              nb = ne;
+            }
         }
     }
+  else if (shape == WG_HULL_CYLINDER)
+    t = wg_cylinder_entry (ro, rd, vec3 (0.0), a.x, a.z, nb);
   else if (shape == WG_HULL_SPHERE)
     {
       t = wg_sphere_entry (ro, rd, a.x);

@@ -57,6 +57,13 @@ test_keyframed_motion (void)
   g_assert_cmpfloat_with_epsilon (b->orientation[3], cos (G_PI / 8), 1e-6);
   g_assert_cmpfloat_with_epsilon (b->submerged_volume, 12 * 1.0, 1e-5);
   g_assert_cmpfloat_with_epsilon (b->volume_rate, 12 * 0.5, 1e-5);
+  /* For renderers: the box's column from 1 m down to 1 m up (the default
+   * freeboard), centred 0.5 m above the position. */
+  g_assert_cmpuint (b->shape, ==, WG_BODY_SHAPE_BOX);
+  g_assert_cmpfloat_with_epsilon (b->size[0], 6, 1e-6);
+  g_assert_cmpfloat_with_epsilon (b->size[1], 2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (b->size[2], 2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (b->position[2] + b->hull_z, 0, 1e-6);
   /* The whole outline, each point moving as the rigid box does. */
   double perimeter = 0;
   g_assert_cmpuint (b->n_contour, >, 50);

@@ -5,7 +5,8 @@
  * function's gradient; in a picture, the pixels whose rays meet a hull
  * above the water show the hull, lit as the formula says, and the pixels
  * whose rays meet the water first (the hull's part below the waterline)
- * are the picture without the bodies, value for value. Both backends. */
+ * are the picture without the bodies, value for value; a moving object's
+ * column likewise. Both backends. */
 #include "wg-test-util.h"
 #include "wg-surface-shade.h"
 
@@ -35,6 +36,19 @@ sdf (const WgShadeHull *h, const double p[3])
       }
     case WG_BODY_SHAPE_SPHERE:
       return sqrt (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) - a[0];
+    case WG_BODY_SHAPE_CYLINDER:
+      {
+        const double radial = sqrt (p[0] * p[0] + p[1] * p[1]) - a[0], up = fabs (p[2]) - a[2];
+        return fmin (fmax (radial, up), 0) + hypot (fmax (radial, 0), fmax (up, 0));
+      }
+    case WG_BODY_SHAPE_STADIUM:
+      {
+        /* The distance to the segment's nearest point in the plane, then
+         * the upright extent, as for a cylinder. */
+        const double x = CLAMP (p[0], -a[0], a[0]);
+        const double radial = hypot (p[0] - x, p[1]) - a[1], up = fabs (p[2]) - a[2];
+        return fmin (fmax (radial, up), 0) + hypot (fmax (radial, 0), fmax (up, 0));
+      }
     default:
       {
         double x = CLAMP (p[0], -a[0], a[0]);
@@ -65,24 +79,26 @@ world_sdf (const WgShadeHull *h, const double w[3])
   return sdf (h, p);
 }
 
-/* Random rays at random posed boxes, spheres and capsules (the capsule
- * also shorter than wide: a sphere): a hit is on the surface to 1e-4 of
- * the size, no point of the ray before it is inside, and its normal is the
- * distance function's gradient; a miss has no point of the ray inside. */
+/* Random rays at random posed boxes, spheres, capsules (also shorter than
+ * wide: a sphere), upright cylinders and stadiums: a hit is on the surface
+ * to float rounding, no point of the ray before it is inside, and its
+ * normal is the distance function's gradient (away from edges); a miss has
+ * no point of the ray inside. */
 static void
 test_geometry (void)
 {
   GRand *rng = g_rand_new_with_seed (7);
   guint hits = 0, misses = 0;
-  for (int n = 0; n < 3000; n++)
+  static const WgBodyShape kinds[] = { WG_BODY_SHAPE_BOX, WG_BODY_SHAPE_SPHERE,
+                                        WG_BODY_SHAPE_CAPSULE, WG_BODY_SHAPE_CAPSULE,
+                                        WG_BODY_SHAPE_CYLINDER, WG_BODY_SHAPE_STADIUM };
+  for (int n = 0; n < 4500; n++)
     {
       WgShadeHull h = { { 0 } };
-      const int kind = n % 4;
+      const int kind = n % G_N_ELEMENTS (kinds);
       double size[3] = { g_rand_double_range (rng, 0.5, 6), g_rand_double_range (rng, 0.5, 3),
                          g_rand_double_range (rng, 0.3, 2) };
-      WgBody body = { .shape = kind == 0 ? WG_BODY_SHAPE_BOX
-                               : kind == 1 ? WG_BODY_SHAPE_SPHERE
-                                           : WG_BODY_SHAPE_CAPSULE };
+      WgBody body = { .shape = kinds[kind] };
       if (kind == 3)
         size[0] = 0.5 * size[1];
       double q[4], norm = 0;
@@ -152,24 +168,30 @@ test_geometry (void)
       double cosine = 0;
       for (int k = 0; k < 3; k++)
         cosine += grad[k] / sqrt (gl) * nrm[k];
-      /* A box's edge has no one gradient: skip hits within 1e-3 of one. */
+      /* An edge (a box's, a column's rim) has no one gradient: skip hits
+       * within 1e-3 of one. */
       double p[3];
       to_body (&h, hit, p);
       int on_faces = 0;
       for (int k = 0; k < 3 && kind == 0; k++)
         on_faces += fabs (fabs (p[k]) - h.a[k]) < 1e-3 * scale;
-      if (on_faces <= 1)
+      const double seg = kind == 5 ? CLAMP (p[0], -h.a[0], h.a[0]) : 0;
+      const double side = hypot (p[0] - seg, p[1]) - (kind == 5 ? h.a[1] : h.a[0]);
+      const gboolean rim = kind >= 4 && fabs (fabs (p[2]) - h.a[2]) < 1e-3 * scale &&
+                           fabs (side) < 1e-3 * scale;
+      if (on_faces <= 1 && !rim)
         g_assert_cmpfloat (cosine, >, 0.999);
     }
   g_test_message ("%u hits, %u misses", hits, misses);
-  g_assert_cmpuint (hits, >, 1200);
-  g_assert_cmpuint (misses, >, 300);
+  g_assert_cmpuint (hits, >, 1800);
+  g_assert_cmpuint (misses, >, 400);
   g_rand_free (rng);
 }
 
 /* A flat sea (a ripple tank left alone) seen from @camera (x, y, z; yaw,
- * pitch in degrees; fov), no haze, linear output; with the bodies
- * @bodies (JSON) of a floating-body linked to the picture when @linked. */
+ * pitch in degrees; fov), no haze, linear output; with @bodies linked to
+ * the picture when @linked: a floating-body's bodies (a JSON list) or a
+ * moving-object's parameters ("name=value"s, space-separated, up to 8). */
 static WgGraph *
 hull_graph (const double camera[6], const char *bodies, gboolean linked)
 {
@@ -181,7 +203,17 @@ hull_graph (const double camera[6], const char *bodies, gboolean linked)
     cam[k] = g_strdup_printf ("%s=%.17g", names[k], camera[k]);
   g_autofree char *b = g_strdup_printf ("bodies=%s", bodies);
   wg_test_add (g, "ripple", "sea", NULL);
-  wg_test_add (g, "floating-body", "boats", b, NULL);
+  if (bodies[0] == '[')
+    wg_test_add (g, "floating-body", "boats", b, NULL);
+  else
+    {
+      g_auto (GStrv) words = g_strsplit (bodies, " ", 8);
+      const char *kv[9] = { NULL };
+      for (guint k = 0; words[k]; k++)
+        kv[k] = words[k];
+      wg_test_add (g, "moving-object", "boats", kv[0], kv[1], kv[2], kv[3], kv[4], kv[5], kv[6],
+                   kv[7], NULL);
+    }
   wg_test_add (g, "surface-shade", "shade", cam[0], cam[1], cam[2], cam[3], cam[4], cam[5],
                "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H), "haze_distance=0",
                "tone_mapping=none", NULL);
@@ -336,6 +368,61 @@ test_waterline (void)
   g_assert_cmpuint (below, >, 100);
 }
 
+/* The first hit along unit @d from @o on the upright cylinder of radius @r
+ * around (20, 30) from @z0 to @z1 (m): TRUE with the hit's height @z. */
+static gboolean
+column_hit (const double o[3], const double d[3], double r, double z0, double z1, double *z)
+{
+  const double p[2] = { o[0] - 20, o[1] - 30 };
+  const double qa = d[0] * d[0] + d[1] * d[1], qb = p[0] * d[0] + p[1] * d[1];
+  const double disc = qb * qb - qa * (p[0] * p[0] + p[1] * p[1] - r * r);
+  if (qa == 0 || disc < 0)
+    return FALSE;
+  double lo = (-qb - sqrt (disc)) / qa, hi = (-qb + sqrt (disc)) / qa;
+  const double t0 = (z0 - o[2]) / d[2], t1 = (z1 - o[2]) / d[2];
+  lo = fmax (lo, fmin (t0, t1));
+  hi = fmin (hi, fmax (t0, t1));
+  *z = o[2] + lo * d[2];
+  return lo <= hi && lo > 0;
+}
+
+/* A moving object's column — a circle of 1 m radius, 0.5 m of draft, 1 m of
+ * freeboard — seen from 12 m away and 0.6 m up: rays meeting the column
+ * (shrunk by 2 cm) above the water show the hull; rays that would meet it
+ * (grown by 2 cm) only below the water, or miss it, show the picture
+ * without it. */
+static void
+test_column (void)
+{
+  static const double camera[6] = { 8, 30, 0.6, 0, -2, 30 };
+  g_autofree float *with = NULL, *without = NULL;
+  render_pair (camera, "shape=circle x=20 y=30 radius=1 draft=0.5 freeboard=1", &with,
+               &without);
+  guint above = 0, below = 0, clear = 0;
+  for (guint j = 0; j < H; j++)
+    for (guint i = 0; i < W; i++)
+      {
+        double d[3], z_in, z_out;
+        pixel_ray (camera, i, j, d);
+        const float *got = with + ((gsize) j * W + i) * 4, *bare = without + ((gsize) j * W + i) * 4;
+        const gboolean inner = column_hit (camera, d, 0.98, -0.48, 0.98, &z_in);
+        const gboolean outer = column_hit (camera, d, 1.02, -0.52, 1.02, &z_out);
+        if (inner && z_in > 0.03)
+          {
+            above++;
+            g_assert_false (same_pixel (got, bare));
+          }
+        else if (!outer || z_out < -0.03)
+          {
+            *(outer ? &below : &clear) += 1;
+            g_assert_true (same_pixel (got, bare));
+          }
+      }
+  g_test_message ("column: %u pixels above the water, %u below, %u clear", above, below, clear);
+  g_assert_cmpuint (above, >, 300);
+  g_assert_cmpuint (below, >, 100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,5 +430,6 @@ main (int argc, char **argv)
   g_test_add_func ("/shade-hulls/geometry", test_geometry);
   wg_test_add_both ("shade-hulls", "box-from-above", test_box_from_above);
   wg_test_add_both ("shade-hulls", "waterline", test_waterline);
+  wg_test_add_both ("shade-hulls", "column", test_column);
   return g_test_run ();
 }
