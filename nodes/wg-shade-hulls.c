@@ -1,9 +1,8 @@
 /* wg-shade-hulls.c — shaders/shade-hulls.glsl in C for surface-shade's CPU
  * path: the first hit of a ray on a body's hull (a box, sphere, capsule,
  * upright cylinder or stadium posed by its quaternion) and the hull's
- * colour. Operation for
- * operation the GLSL's, in float, so that both paths draw the same hulls;
- * change the two together. */
+ * colour. Operation for operation the GLSL's, in float, so that both paths
+ * draw the same hulls; change the two together. */
 #include "wg-surface-shade.h"
 
 #include <math.h>
@@ -161,22 +160,14 @@ wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], 
     }
   else if (shape == WG_BODY_SHAPE_CAPSULE)
     {
-      /* The side of the cylinder between the ends, then either end's sphere. */
+      /* The cylinder between the ends (along x: its axes turned so that x
+       * is the upright one), then either end's sphere. */
       float r = a[1], s = a[0];
-      float qa = rd[1] * rd[1] + rd[2] * rd[2], qb = ro[1] * rd[1] + ro[2] * rd[2];
-      float qc = ro[1] * ro[1] + ro[2] * ro[2] - r * r, h = qb * qb - qa * qc;
-      if (qa > 0.0f && h >= 0.0f)
-        {
-          float ts = (-qb - sqrtf (h)) / qa;
-          float x = ro[0] + ts * rd[0];
-          if (ts > 0.0f && fabsf (x) <= s)
-            {
-              t = ts;
-              nb[0] = 0.0f;
-              nb[1] = (ro[1] + ts * rd[1]) / r;
-              nb[2] = (ro[2] + ts * rd[2]) / r;
-            }
-        }
+      static const float origin[3] = { 0.0f, 0.0f, 0.0f };
+      const float ro_c[3] = { ro[1], ro[2], ro[0] }, rd_c[3] = { rd[1], rd[2], rd[0] };
+      float nc[3];
+      t = cylinder_entry (ro_c, rd_c, origin, r, s, nc);
+      nb[0] = nc[2], nb[1] = nc[0], nb[2] = nc[1];
       for (int e = 0; e < 2; e++)
         {
           const float end[3] = { e == 0 ? -s : s, 0.0f, 0.0f };

@@ -1,7 +1,7 @@
-/* shade-hulls.glsl — floating bodies' hulls as surface-shade draws them
- * (WgBodyShape in include/wavegraph.h): the first hit of a ray on a posed
- * box, sphere or capsule, and the hull's colour, a Lambertian surface under
- * the sun and the sky. nodes/wg-shade-hulls.c is its C port for the CPU
+/* shade-hulls.glsl — bodies' hulls as surface-shade draws them (WgBodyShape
+ * in include/wavegraph.h): the first hit of a ray on a posed box, sphere,
+ * capsule, upright cylinder or stadium, and the hull's colour, a Lambertian
+ * surface under the sun and the sky. nodes/wg-shade-hulls.c is its C port for the CPU
  * path, operation for operation; change the two together. */
 
 /* WgBodyShape's drawn shapes. */
@@ -140,20 +140,12 @@ wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
     }
   else if (shape == WG_HULL_CAPSULE)
     {
-      /* The side of the cylinder between the ends, then either end's sphere. */
+      /* The cylinder between the ends (along x: its axes turned so that x
+       * is the upright one), then either end's sphere. */
       float r = a.y, s = a.x;
-      float qa = rd.y * rd.y + rd.z * rd.z, qb = ro.y * rd.y + ro.z * rd.z;
-      float qc = ro.y * ro.y + ro.z * ro.z - r * r, h = qb * qb - qa * qc;
-      if (qa > 0.0 && h >= 0.0)
-        {
-          float ts = (-qb - sqrt (h)) / qa;
-          float x = ro.x + ts * rd.x;
-          if (ts > 0.0 && abs (x) <= s)
-            {
-              t = ts;
-              nb = vec3 (0.0, ro.y + ts * rd.y, ro.z + ts * rd.z) / r;
-            }
-        }
+      vec3 nc;
+      t = wg_cylinder_entry (ro.yzx, rd.yzx, vec3 (0.0), r, s, nc);
+      nb = nc.zxy;
       for (int e = 0; e < 2; e++)
         {
           vec3 end = vec3 (e == 0 ? -s : s, 0.0, 0.0);
