@@ -268,8 +268,10 @@ sync_to_cpu (WgBuffer *b, GError **error)
     return TRUE;
   if (b->gpu_valid)
     {
-      /* Kernels that wrote the buffer must finish before the copy. */
-      glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+      /* Kernels that wrote the buffer must finish before the copy (all
+       * bits: NVIDIA's driver returned a buffer's earlier contents to a
+       * second read-back after GL_BUFFER_UPDATE_BARRIER_BIT alone). */
+      glMemoryBarrier (GL_ALL_BARRIER_BITS);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
       if (b->kind == WG_PORT_PARTICLES)
         {
@@ -356,7 +358,9 @@ wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error)
 void
 wg_buffer_zero (WgBuffer *b)
 {
-  if (b->ssbo)
+  /* A set is empty once its header says so (a clear followed by the
+   * header's upload lost the upload on NVIDIA: wg_gpu_buffer_new()). */
+  if (b->ssbo && !is_set (b))
     {
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
       glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);

@@ -143,7 +143,9 @@ wg_cli_run (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("GRAPH — bake a graph to files");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "Environment:\n  WAVEGRAPH_EGL_DEVICE=N   the GPU "
-                                         "backend's GPU: EGL device N (default: the first GPU)");
+                                         "backend's GPU: EGL device N (default: the first GPU)\n"
+                                         "  WAVEGRAPH_GL_DEBUG=1|2   the GL driver's messages on "
+                                         "stderr (2: its notes too)");
   GError *error = NULL;
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error))

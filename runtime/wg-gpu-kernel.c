@@ -116,9 +116,11 @@ wg_gpu_buffer_new (WgGpuContext *gpu, gsize bytes, const void *data, GLenum usag
   glGenBuffers (1, &buffer);
   wg_gpu_context_count_object (gpu);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, buffer);
-  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) MAX (bytes, 4), data, usage);
-  if (data == NULL)
-    glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);
+  /* Zeros from memory, not glClearBufferData: on NVIDIA's driver (580, an
+   * H100) a glBufferSubData right after that clear was overwritten by it —
+   * the first upload into a new buffer read back as zeros. */
+  g_autofree void *zeros = data ? NULL : g_malloc0 (MAX (bytes, 4));
+  glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) MAX (bytes, 4), data ? data : zeros, usage);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   return buffer;
 }

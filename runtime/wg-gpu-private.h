@@ -21,4 +21,10 @@ struct _WgGpuContext {
   guint64 lookups;       /* wg_gpu_program() calls */
 };
 
+/* WAVEGRAPH_GL_DEBUG: 0 (unset), 1 (the driver's messages but notes) or 2
+ * (all); wg-gpu-debug.c. */
+int wg_gpu_debug_level (void);
+/* Sends the current context's debug messages to stderr at that level. */
+void wg_gpu_debug_install (void);
+
 G_END_DECLS

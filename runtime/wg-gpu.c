@@ -136,6 +136,7 @@ context_query_current (WgGpuContext *ctx, GError **error)
                    renderer ? renderer : "unknown renderer");
       return FALSE;
     }
+  wg_gpu_debug_install ();
   GLint max_shared = 0;
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &max_shared);
   g_free (ctx->version);
@@ -232,6 +233,7 @@ context_try_display (WgGpuContext *ctx, EGLDisplay display, gboolean surfaceless
         EGL_CONTEXT_MAJOR_VERSION_KHR, versions[i][0],
         EGL_CONTEXT_MINOR_VERSION_KHR, versions[i][1],
         EGL_CONTEXT_OPENGL_PROFILE_MASK_KHR, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT_KHR,
+        EGL_CONTEXT_FLAGS_KHR, wg_gpu_debug_level () ? EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR : 0,
         EGL_NONE,
       };
       ctx->context = eglCreateContext (display, config, EGL_NO_CONTEXT, attribs);

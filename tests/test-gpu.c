@@ -1,7 +1,8 @@
 /* test-gpu.c — the GPU foundation: headless and adopted contexts, their
  * errors, shader build errors, the Stockham FFT against FFTW in double, the
- * GLSL Philox generator against runtime/wg-rng.h, and plan buffers drawn
- * from as GL textures.
+ * GLSL Philox generator against runtime/wg-rng.h, plan buffers drawn
+ * from as GL textures, and storage buffers' first upload and repeated
+ * read-backs (two patterns that NVIDIA's driver got wrong).
  *
  * Without an OpenGL 4.3 context GPU tests are skipped with the reason, unless
  * WAVEGRAPH_REQUIRE_GPU=1, which makes that a failure (CI sets it: there
@@ -11,6 +12,7 @@
  */
 #include "wg-gpu.h"
 #include "wg-gpu-fft.h"
+#include "wg-gpu-kernel.h"
 #include "wg-rng.h"
 #include "wg-test-util.h"
 
@@ -692,7 +694,7 @@ test_rng_parity (void)
       glUniform1ui (glGetUniformLocation (program, "u_stream"), cases[c].stream);
       glUniform2i (glGetUniformLocation (program, "u_origin"), cases[c].n0, cases[c].m0);
       glDispatchCompute (w / 8, h / 8, 1);
-      glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+      glMemoryBarrier (GL_ALL_BARRIER_BITS);
       ssbo_read (out, 0, w * h * sizeof (Draw), draws);
       for (guint y = 0; y < h; y++)
         for (guint x = 0; x < w; x++)
@@ -742,7 +744,7 @@ test_rng_parity (void)
   glUniform1ui (glGetUniformLocation (program, "u_mode"), 1);
   glMemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT);
   glDispatchCompute (w / 8, h / 8, 1);
-  glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT);
+  glMemoryBarrier (GL_ALL_BARRIER_BITS);
   ssbo_read (out, 0, w * h * sizeof (Draw), draws);
   for (guint i = 0; i < w * h; i++)
     {
@@ -922,6 +924,72 @@ test_texture (gconstpointer data)
   glDeleteTextures (1, &host);
 }
 
+/* WAVEGRAPH_GL_DEBUG=1 puts the driver's message about a refused call on
+ * stderr, tagged; unset, nothing is printed. In a subprocess each: the
+ * variable is read when a context is made. */
+static void
+test_debug_messages (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GError) error = NULL;
+      WgGpuContext *ctx = wg_gpu_context_new_headless (&error);
+      g_assert_no_error (error);
+      glBindBuffer (0x1234, 0);
+      g_assert_cmpuint (glGetError (), ==, GL_INVALID_ENUM);
+      wg_gpu_context_free (ctx);
+      return;
+    }
+  if (gpu_context () == NULL)
+    return;
+  for (int level = 0; level < 2; level++)
+    {
+      /* The subprocess inherits the environment. */
+      g_setenv ("WAVEGRAPH_GL_DEBUG", level ? "1" : "0", TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_unsetenv ("WAVEGRAPH_GL_DEBUG");
+      g_test_trap_assert_passed ();
+      if (level)
+        g_test_trap_assert_stderr ("*wavegraph: GL * error (api, id *");
+      else
+        g_test_trap_assert_stderr_unmatched ("*wavegraph: GL*");
+    }
+}
+
+/* A new zeroed storage buffer, then data uploaded into it: the data, not
+ * the zeros (NVIDIA's driver ran a glClearBufferData after a later
+ * glBufferSubData, so wg_gpu_buffer_new() zeroes from memory). Then six
+ * uploads and read-backs in turn, each seeing its own data. */
+static void
+test_buffer_first_upload (void)
+{
+  WgGpuContext *ctx = gpu_context ();
+  if (ctx == NULL)
+    return;
+  const guint sizes[] = { 4096, 1u << 20 };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      const guint n = sizes[s];
+      g_autofree guint32 *data = g_new (guint32, n), *back = g_new (guint32, n);
+      GLuint b = wg_gpu_buffer_new (ctx, n * sizeof (guint32), NULL, GL_DYNAMIC_COPY);
+      for (guint round = 0; round < 6; round++)
+        {
+          for (guint i = 0; i < n; i++)
+            data[i] = round * 7919u + i + 1;
+          glBindBuffer (GL_SHADER_STORAGE_BUFFER, b);
+          glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, n * sizeof (guint32), data);
+          memset (back, 0, n * sizeof (guint32));
+          ssbo_read (b, 0, n * sizeof (guint32), back);
+          for (guint i = 0; i < n; i++)
+            if (back[i] != data[i])
+              g_error ("%u words, round %u: word %u reads %u, uploaded %u", n, round, i, back[i],
+                       data[i]);
+        }
+      glDeleteBuffers (1, &b);
+    }
+  assert_gl_ok ("first upload");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -949,6 +1017,8 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &sizes[i], test_fft_accuracy);
     }
   g_test_add_func ("/gpu/rng/parity", test_rng_parity);
+  g_test_add_func ("/gpu/buffer/first-upload", test_buffer_first_upload);
+  g_test_add_func ("/gpu/debug-messages", test_debug_messages);
   g_test_add_data_func ("/gpu/texture/ocean-calm", "ocean-calm.json", test_texture);
   g_test_add_data_func ("/gpu/texture/wave-trains", "wave-trains.json", test_texture);
   if (g_test_perf ())
