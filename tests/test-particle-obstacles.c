@@ -240,7 +240,12 @@ pillar_reflected (const WgParticleSet *set)
 
 /* 100 steps of pillar_graph() on the CPU and the GPU: the same count and
  * dropped, each CPU particle matched to its own GPU particle within 1e-4
- * of the pool (6.4 mm) in position (1e-5 relative in amplitude and δ). */
+ * of the pool (6.4 mm) in position, 1e-5 relative in amplitude, and in δ
+ * what the wall's measured curvature allows: eq. 7's δ' = δ r/r' moves with
+ * κ, which comes from three ½-level points each bisected to one step of
+ * 2 arc / 2^16 (arc = 2 cells = 1 m here), over a sagitta of arc²/2R =
+ * 0.1 m for the 5 m pillar. A driver whose mask sample differs in its last
+ * bit can end a bisection a step apart (an H100: 7.9e-5 relative). */
 static void
 test_parity (void)
 {
@@ -253,7 +258,8 @@ test_parity (void)
   g_assert_cmpuint (a->count, >, 300);
   g_assert_cmpuint (a->count, ==, b->count);
   g_assert_cmpuint (a->dropped, ==, b->dropped);
-  const double worst = wg_test_match_particles (a, b);
+  const double arc = 2 * 64.0 / 128, step = 2 * arc / 65536, sagitta = arc * arc / (2 * 5);
+  const double worst = wg_test_match_particles (a, b, 1e-5 + 2 * step / sagitta);
   const guint reflected = pillar_reflected (a);
   g_test_message ("%u particles, %u reflected off the pillar: worst position difference %.3g m",
                   a->count, reflected, worst);

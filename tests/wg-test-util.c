@@ -350,7 +350,8 @@ particle_distance (const WgParticle *a, const WgParticle *b)
 }
 
 double
-wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b)
+wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b,
+                         double dispersion_rel)
 {
   g_autofree gboolean *used = g_new0 (gboolean, b->count);
   double worst = 0;
@@ -369,7 +370,8 @@ wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b)
       const WgParticle *p = &a->particles[i], *q = &b->particles[best];
       worst = MAX (worst, hypot (p->x - q->x, p->y - q->y));
       g_assert_cmpfloat (fabs (p->amplitude - q->amplitude), <=, 1e-5 * fabs (p->amplitude));
-      g_assert_cmpfloat (fabs (p->dispersion - q->dispersion), <=, 1e-5 * p->dispersion);
+      g_assert_cmpfloat (fabs (p->dispersion - q->dispersion), <=,
+                         dispersion_rel * p->dispersion);
     }
   return worst;
 }

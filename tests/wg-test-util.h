@@ -16,10 +16,12 @@ const WgParticleSet *wg_test_step_particles (WgPlan *plan, gint64 from, gint64 t
                                              const char *node);
 
 /* Matches each particle of @a (same count as @b) to its nearest in @b
- * (position, origin and angle), each used once, asserting amplitude and
- * dispersion within 1e-5 relative; returns the largest position
- * difference (m). The CPU/GPU parity check: the GPU's order is its own. */
-double wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b);
+ * (position, origin and angle), each used once, asserting amplitude within
+ * 1e-5 relative and dispersion within @dispersion_rel relative; returns the
+ * largest position difference (m). The CPU/GPU parity check: the GPU's
+ * order is its own. */
+double wg_test_match_particles (const WgParticleSet *a, const WgParticleSet *b,
+                                double dispersion_rel);
 
 /* Bit-for-bit particle sets of @node (CPU plans of one graph): @first
  * steps to frame @save and its state is restored into @resumed; then
