@@ -91,7 +91,7 @@ typedef struct {
   float bounds[WG_SPLAT_MAX_BUCKETS];  /* between buckets b and b + 1: √(r_b r_b+1) */
   WgSplatKernel kernel[WG_SPLAT_MAX_BUCKETS];
   float *splat;                        /* CPU: n_buckets × wg_splat_size(…, 4) floats */
-  WgGpuKernel passes[3];
+  WgGpuKernel passes[4];
   /* GPU: every bucket's terms, their splat channels b·4 + c, and each
    * term's tap radii */
   guint n_terms;
@@ -100,7 +100,7 @@ typedef struct {
   GLuint splat_ssbo, terms_ssbo, coefs_ssbo, tmp_ssbo;
 } SplatFilterState;
 
-enum { PASS_SPLAT, PASS_ROWS, PASS_COLS };
+enum { PASS_CLEAR, PASS_SPLAT, PASS_ROWS, PASS_COLS };
 
 static void
 splat_filter_state_free (gpointer data)
@@ -168,7 +168,8 @@ collect_radii (WgNodeContext *ctx, const SplatFilterParams *p, double dx, double
 static gboolean
 prepare_gpu (WgGpuContext *gpu, SplatFilterState *st, gsize plane, GError **error)
 {
-  static const char *const defines[] = { "#define SPLAT 1\n", "#define ROWS 1\n", "" };
+  static const char *const defines[] = { "#define CLEAR 1\n", "#define SPLAT 1\n",
+                                         "#define ROWS 1\n", "" };
   for (guint k = 0; k < G_N_ELEMENTS (st->passes); k++)
     if (!wg_gpu_kernel_init (&st->passes[k], gpu, "splat-filter.comp", defines[k],
                              sizeof (SplatFilterUniforms), error))
@@ -303,17 +304,17 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   };
   for (guint b = 0; b + 1 < st->n_buckets; b++)
     u.u_bounds[b / 4][b % 4] = st->bounds[b];
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, st->splat_ssbo);
-  glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32I, GL_RED_INTEGER, GL_INT, NULL);
-  glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   wg_gpu_bind (0, particles);
   wg_gpu_bind (1, st->splat_ssbo);
   wg_gpu_bind (2, st->terms_ssbo);
   wg_gpu_bind (3, st->coefs_ssbo);
   wg_gpu_bind (4, st->tmp_ssbo);
   wg_gpu_bind (5, field);
-  /* One invocation per slot, in rows of at most 65535 groups of 64 (GL's
-   * guaranteed count per dimension); those past the live count return. */
+  /* In rows of at most 65535 groups (GL's guaranteed count per dimension):
+   * CLEAR one invocation per cell of every bucket, SPLAT one per slot
+   * (those past the live count return). */
+  const guint cells = (st->n_buckets * w * h + 255) / 256, cx = MIN (cells, 65535u);
+  wg_gpu_kernel_dispatch (&st->passes[PASS_CLEAR], &u, cx, (cells + cx - 1) / cx, 1);
   const guint groups = (in->width + 63) / 64, gx = MIN (groups, 65535u);
   wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, gx, (groups + gx - 1) / gx, 1);
   /* One term at a time, as on the CPU: the scratch is one plane. Term 0

@@ -1,7 +1,7 @@
 /* splat-filter.comp — GPU path of splat-filter (nodes/wg-node-splat-filter.c,
  * nodes/wg-wave-particles.c has the maths): papers/004 §4.2's splat of the
  * particles into a texture and its separable filter (eq. 8–9), as three
- * passes: SPLAT (one invocation per particle, bilinear weights added as
+ * passes after CLEAR: SPLAT (one invocation per particle, bilinear weights added as
  * fixed-point integers), then for each term in turn ROWS (its row kernel)
  * and COLS (its column kernel, added to its output channel; the last term
  * scales Dx, Dy by −strength). Particles are bucketed by radius: bucket b's
@@ -10,7 +10,21 @@
 
 #define CHANNELS 4u
 
-#ifdef SPLAT
+#ifdef CLEAR
+/* Zeros every bucket's splat, one cell (four channels) an invocation: a
+ * kernel, not glClearBufferData, which NVIDIA's driver (580) did not order
+ * with a later glBufferSubData (runtime/wg-gpu-kernel.c). */
+layout (local_size_x = 256) in;
+layout (std430, binding = 1) restrict writeonly buffer Splat { ivec4 s4[]; };
+
+void
+main ()
+{
+  uint k = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u + gl_GlobalInvocationID.x;
+  if (k < (u_n_bounds + 1u) * u_size.x * u_size.y)
+    s4[k] = ivec4 (0);
+}
+#elif defined (SPLAT)
 #include "wg-trig.glsl"
 
 layout (local_size_x = 64) in;
