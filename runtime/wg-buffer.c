@@ -358,12 +358,14 @@ wg_buffer_copy (WgBuffer *dst, WgBuffer *src, GError **error)
 void
 wg_buffer_zero (WgBuffer *b)
 {
-  /* A set is empty once its header says so (a clear followed by the
-   * header's upload lost the upload on NVIDIA: wg_gpu_buffer_new()). */
+  /* Zeros uploaded, not glClearBufferData: NVIDIA's driver ran that clear
+   * after a later upload (wg_gpu_buffer_new()). A set is empty once its
+   * header says so. */
   if (b->ssbo && !is_set (b))
     {
+      g_autofree void *zeros = g_malloc0 (buffer_bytes (b));
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, b->ssbo);
-      glClearBufferData (GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, NULL);
+      glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr) buffer_bytes (b), zeros);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     }
   if (b->data)
