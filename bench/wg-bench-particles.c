@@ -189,7 +189,7 @@ time_splat (float *out, float *splat, const WgParticleSet *set,
     {
       gint64 t0 = g_get_monotonic_time ();
       if (filter == NULL)
-        wg_splat_cpu (splat, channels, 1, NULL, GRID, GRID, dx, dx, FALSE, set->particles,
+        wg_splat_cpu (splat, channels, 1, NULL, NULL, GRID, GRID, dx, dx, FALSE, set->particles,
                       set->count);
       else
         wg_splat_filter_cpu (out, splat, 1, filter, GRID, GRID, WG_SPLAT_EDGES_WALLS, strength);

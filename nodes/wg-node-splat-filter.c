@@ -229,20 +229,11 @@ splat_filter_prepare (WgNodeContext *ctx, GError **error)
   return prepare_gpu (gpu, st, (gsize) w * h, error);
 }
 
-/* Says how many live particles have a radius other than their bucket's
- * (they are filtered with the bucket's all the same). */
+/* Says that @other of @count live particles have a radius other than
+ * their bucket's (they are filtered with the bucket's all the same). */
 static void
-note_radius (WgNodeContext *ctx, const WgParticleSet *set, const SplatFilterState *st)
+note_radius (WgNodeContext *ctx, guint other, guint count, const SplatFilterState *st)
 {
-  guint other = 0;
-  const guint count = MIN (set->count, set->capacity);
-#pragma omp parallel for reduction(+ : other) schedule(static)
-  for (guint k = 0; k < count; k++)
-    {
-      const float r = set->particles[k].radius;
-      const guint b = wg_splat_bucket (r, st->bounds, st->n_buckets - 1);
-      other += fabs (r - st->radius[b]) > 1e-3 * st->radius[b];
-    }
   if (other)
     {
       g_autoptr (GString) radii = g_string_new (NULL);
@@ -266,15 +257,17 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   const WgParticleSet *set = wg_buffer_read_particles (wg_ctx_input (ctx, 0), error);
   if (set == NULL)
     return FALSE;
-  note_radius (ctx, set, st);
   WgBuffer *out = wg_ctx_output (ctx, 0);
   const guint w = out->width, h = out->height;
   /* With strength 0 (the height only) the splat needs channel A alone;
    * the filter reads it so from the same float. */
   const float strength = (float) p->strength;
-  wg_splat_cpu (st->splat, strength == 0 ? 1 : WG_SPLAT_CHANNELS, st->n_buckets, st->bounds, w,
-                h, out->extent[0] / w, out->extent[1] / h, p->edges == WG_SPLAT_EDGES_WRAP,
-                set->particles, MIN (set->count, set->capacity));
+  const guint count = MIN (set->count, set->capacity);
+  const guint other = wg_splat_cpu (st->splat, strength == 0 ? 1 : WG_SPLAT_CHANNELS,
+                                    st->n_buckets, st->bounds, st->radius, w, h,
+                                    out->extent[0] / w, out->extent[1] / h,
+                                    p->edges == WG_SPLAT_EDGES_WRAP, set->particles, count);
+  note_radius (ctx, other, count, st);
   wg_splat_filter_cpu (wg_buffer_data (out), st->splat, st->n_buckets, st->kernel, w, h,
                        p->edges, strength);
   return TRUE;
@@ -292,7 +285,16 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   /* The radii are checked where they can be read without a read-back (a
    * CPU producer's set). */
   if (in->cpu_valid)
-    note_radius (ctx, (const WgParticleSet *) in->data, st);
+    {
+      const WgParticleSet *set = (const WgParticleSet *) in->data;
+      const guint count = MIN (set->count, set->capacity);
+      guint other = 0;
+#pragma omp parallel for reduction(+ : other) schedule(static)
+      for (guint k = 0; k < count; k++)
+        other += wg_splat_radius_other (set->particles[k].radius, st->bounds, st->n_buckets - 1,
+                                        st->radius);
+      note_radius (ctx, other, count, st);
+    }
   const guint w = out->width, h = out->height;
   SplatFilterUniforms u = {
     .u_size = { w, h },

@@ -58,12 +58,17 @@ splat_cells1 (float *row, long w, long i, long i1, const float wx[2], float wy, 
 }
 
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
- * its bucket's splat of @channels channels (a constant where inlined). */
-static inline __attribute__ ((always_inline)) void
+ * its bucket's splat of @channels channels (a constant where inlined);
+ * returns how many of particles [@share0, @share1) wg_splat_radius_other()
+ * finds
+ * (none counted when @radius is NULL): read as they pass, not in a pass of
+ * their own over the set. */
+static inline __attribute__ ((always_inline)) guint
 splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
-            long row0, long row1)
+            long row0, long row1, const double *radius, guint share0, guint share1)
 {
+  guint other = 0;
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
   const double inv_dx = 1 / dx, inv_dy = 1 / dy;
   long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
@@ -77,6 +82,9 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
       const guint n = MIN (SPLAT_BATCH, count - base);
       for (guint k = 0; k < SPLAT_BATCH && base + 2 * SPLAT_BATCH + k < count; k += 2)
         __builtin_prefetch (q + 2 * SPLAT_BATCH + k, 0, 0);
+      if (radius)
+        for (guint k = MAX (base, share0); k < MIN (base + n, share1); k++)
+          other += wg_splat_radius_other (particles[k].radius, bounds, n_bounds, radius);
       guint m = 0;
       for (guint k = 0; k < n; k++)
         {
@@ -155,39 +163,43 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
                          &v);
         }
     }
+  return other;
 }
 
 /* splat_band() compiled once per channel count, so that its loops
  * specialise. */
-static WG_HOT_KERNEL void
+static WG_HOT_KERNEL guint
 splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
-            long row0, long row1)
+            long row0, long row1, const double *radius, guint share0, guint share1)
 {
   if (channels == 1)
-    splat_band (splat, 1, bounds, n_bounds, w, h, dx, dy, wrap, particles, count, row0, row1);
-  else
-    splat_band (splat, WG_SPLAT_CHANNELS, bounds, n_bounds, w, h, dx, dy, wrap, particles,
-                count, row0, row1);
+    return splat_band (splat, 1, bounds, n_bounds, w, h, dx, dy, wrap, particles, count, row0,
+                       row1, radius, share0, share1);
+  return splat_band (splat, WG_SPLAT_CHANNELS, bounds, n_bounds, w, h, dx, dy, wrap, particles,
+                     count, row0, row1, radius, share0, share1);
 }
 
-void
-wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds, guint w,
-              guint h, double dx, double dy, gboolean wrap, const WgParticle *particles,
-              guint count)
+guint
+wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds,
+              const double *radius, guint w, guint h, double dx, double dy, gboolean wrap,
+              const WgParticle *particles, guint count)
 {
-  g_return_if_fail (channels == 1 || channels == WG_SPLAT_CHANNELS);
+  g_return_val_if_fail (channels == 1 || channels == WG_SPLAT_CHANNELS, 0);
   /* Each thread clears and adds the corners in its band of rows, going
    * through all the particles in order: every cell sums in particle order. */
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
-#pragma omp parallel
+  guint other = 0;
+#pragma omp parallel reduction(+ : other)
   {
     const int n = omp_get_num_threads (), t = omp_get_thread_num ();
     const long row0 = (long) h * t / n, row1 = (long) h * (t + 1) / n;
     for (guint b = 0; b < n_buckets; b++)
       memset (splat + b * size + (gsize) row0 * stride, 0,
               sizeof (float) * stride * (row1 - row0));
-    splat_rows (splat, channels, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles, count, row0,
-                row1);
+    other += splat_rows (splat, channels, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles,
+                         count, row0, row1, radius, (guint) ((guint64) count * t / n),
+                         (guint) ((guint64) count * (t + 1) / n));
   }
+  return other;
 }

@@ -6,6 +6,8 @@
 
 #include "wavegraph.h"
 
+#include <math.h>
+
 G_BEGIN_DECLS
 
 /* Splat channels: a particle's amplitude A and A·c², A·c·s, A·s² of its
@@ -80,6 +82,20 @@ wg_splat_bucket (float r, const float *bounds, guint n)
     b += r > bounds[k];
   return b;
 }
+
+/**
+ * wg_splat_radius_other:
+ * Whether a particle of radius @r (m) is more than 0.1% off the radius of
+ * its bucket (wg_splat_bucket() of the @n ascending @bounds; @radius: the
+ * n + 1 buckets' radii, ascending): filtered with a bump not its own.
+ */
+static inline gboolean
+wg_splat_radius_other (float r, const float *bounds, guint n, const double *radius)
+{
+  const guint b = wg_splat_bucket (r, bounds, n);
+  return fabs (r - radius[b]) > 1e-3 * radius[b];
+}
+
 void wg_splat_kernel_init (WgSplatKernel *k, double radius, double dx, double dy,
                            WgSplatFilter filter);
 /**
@@ -144,11 +160,14 @@ wg_wrap_index (long k, long n)
  * corners in its band of rows, going through the particles in order, so
  * every cell sums in particle order whatever the thread count; A sums the
  * same with 1 channel as with 4. The direction's cosine and sine come from
- * wg-trig.h, as on the GPU. (nodes/wg-splat-cpu.c)
+ * wg-trig.h, as on the GPU. Returns how many particles have a radius more
+ * than 0.1% off their bucket's (@radius: the @n_buckets radii, ascending;
+ * NULL: 0, not counted), counted as the splat reads them.
+ * (nodes/wg-splat-cpu.c)
  */
-void wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds, guint w,
-                   guint h, double dx, double dy, gboolean wrap, const WgParticle *particles,
-                   guint count);
+guint wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds,
+                    const double *radius, guint w, guint h, double dx, double dy, gboolean wrap,
+                    const WgParticle *particles, guint count);
 
 /**
  * wg_splat_filter_cpu:
