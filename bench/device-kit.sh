@@ -9,7 +9,7 @@
 #                                    ignored by git; about 15 MiB)
 #   bench/device-kit.sh run [DIR]    there, from the repository root: unpacks the loaders
 #                                    when the machine has none, checks the EGL context,
-#                                    then runs the benchmarks, each under 90 s, into
+#                                    then runs the benchmarks, each under 150 s, into
 #                                    $OUT/device-bench.md (or DIR/device-bench.md),
 #                                    then the GPU test programs, each case under 60 s, into
 #                                    $OUT/device-tests.md: CPU/GPU parity on real hardware
@@ -86,7 +86,7 @@ run() {
   } > "$log" 2>&1
   for b in $benches; do
     echo "== $b" >&2
-    { echo; echo "<!-- $b -->"; timeout 90 "$kit/bin/$b" 2>&1 || echo "($b: exit $?)"; } >> "$log"
+    { echo; echo "<!-- $b -->"; timeout 150 "$kit/bin/$b" 2>&1 || echo "($b: exit $?)"; } >> "$log"
   done
   echo "device-kit: $log" >&2
   tlog="$out/device-tests.md"

@@ -19,11 +19,13 @@
  * last tables time the CPU splat and filter apart: at the target's radius
  * of 4 cells for both filters and strengths (0: a one-channel splat), then
  * with the filter's SVD cut at the node's 1e-10, at float precision and at
- * 1e-4, and the separable filter of eq. 8–9. On Mesa's llvmpipe the GPU rows only show that
+ * 1e-4, and the separable filter of eq. 8–9. Last, graphs/boat-wakes.json and
+ * pool-drop.json end to end. On Mesa's llvmpipe the GPU rows only show that
  * the path works.
  *
- * Usage: wg-bench-particles [--quick | --splat]
- *   --quick: 10k and 600k, 4 frames; --splat: only the last tables
+ * Usage: wg-bench-particles [--quick | --splat | --graphs]
+ *   --quick: 10k and 600k, 4 frames; --splat: only the CPU splat and filter
+ *   tables; --graphs: only the example graphs end to end
  */
 #include "wg-bench-util.h"
 #include "wg-wave-particles.h"
@@ -305,6 +307,44 @@ splat_breakdown (gboolean quick)
       }
 }
 
+/* The example graphs of wave particles whole: wg_plan_evaluate() of their
+ * outputs (no files written), timed once their wakes and rings are under
+ * way. */
+static void
+graphs_end_to_end (gboolean quick)
+{
+  static const struct {
+    const char *file;
+    int first;
+  } graphs[] = { { "boat-wakes.json", 90 }, { "pool-drop.json", 60 } };
+  printf ("\n## example graphs end to end, ms/frame (median of %d frames from the frame "
+          "given; no files written)\n\n| graph | from frame | backend | threads | ms/frame |\n"
+          "|---|---|---|---|---|\n", quick ? 3 : 30);
+  for (guint k = 0; k < G_N_ELEMENTS (graphs); k++)
+    {
+      g_autofree char *path = g_build_filename (WG_SOURCE_DIR, "graphs", graphs[k].file, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WgGraph) g = wg_graph_load_file (path, &error);
+      if (g == NULL)
+        g_error ("%s", error->message);
+      const int first = quick ? 10 : graphs[k].first;
+      for (int r = 0; r < 3; r++)
+        {
+          const WgBackend backend = r < 2 ? WG_BACKEND_CPU : WG_BACKEND_GPU;
+          g_autofree char *why = NULL;
+          const double ms = wg_bench_median_frame_ms_from (g, backend, r + 1, first,
+                                                           quick ? 3 : 30, NULL, &why);
+          if (ms < 0)
+            printf ("| %s | %d | %s | %s | %s |\n", graphs[k].file, first,
+                    wg_backend_name (backend), r < 2 ? (r ? "2" : "1") : "—", why);
+          else
+            printf ("| %s | %d | %s | %s | %.1f |\n", graphs[k].file, first,
+                    wg_backend_name (backend), r < 2 ? (r ? "2" : "1") : "—", ms);
+          fflush (stdout);
+        }
+    }
+}
+
 static const struct {
   WgBackend backend;
   int threads;
@@ -323,6 +363,11 @@ main (int argc, char **argv)
   if (argc > 1 && g_str_equal (argv[1], "--splat"))
     {
       splat_breakdown (FALSE);
+      return 0;
+    }
+  if (argc > 1 && g_str_equal (argv[1], "--graphs"))
+    {
+      graphs_end_to_end (FALSE);
       return 0;
     }
   const guint sizes[] = { 10000, 600000, 8000000 };
@@ -411,6 +456,7 @@ main (int argc, char **argv)
           }
       }
   splat_breakdown (quick);
+  graphs_end_to_end (quick);
   printf ("\nGPU: %s\n", gpu ? gpu : "none");
   return 0;
 }

@@ -15,3 +15,12 @@
  */
 double wg_bench_median_frame_ms (const WgGraph *graph, WgBackend backend, int threads, int frames,
                                  char **runs_on, char **why);
+
+/**
+ * wg_bench_median_frame_ms_from:
+ * wg_bench_median_frame_ms() evaluating frames 0 to @first − 1 untimed
+ * (a graph's simulations under way: wakes spread, particles multiplied),
+ * then timing frames @first to @first + @frames − 1.
+ */
+double wg_bench_median_frame_ms_from (const WgGraph *graph, WgBackend backend, int threads,
+                                      int first, int frames, char **runs_on, char **why);
