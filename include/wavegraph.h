@@ -962,7 +962,8 @@ typedef struct {            /* one waterline sample, 32 bytes */
  * The form of a body's hull in its own frame (+x forward, +z up, centred
  * WgBody.hull_z above WgBody.position), as a renderer draws it from
  * WgBody.size (m):
- * @WG_BODY_SHAPE_NONE: no hull to draw (a polygon moving object);
+ * @WG_BODY_SHAPE_NONE: no hull to draw (a polygon moving object of more
+ *   edges than WG_BODY_CONTOUR);
  * @WG_BODY_SHAPE_BOX: size = (length, width, height) along x, y, z;
  * @WG_BODY_SHAPE_SPHERE: diameter size[0];
  * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
@@ -970,7 +971,12 @@ typedef struct {            /* one waterline sample, 32 bytes */
  *   bounding box (renderers draw none; the pose track places it);
  * @WG_BODY_SHAPE_CYLINDER: upright, diameter size[0], height size[2];
  * @WG_BODY_SHAPE_STADIUM: upright, a capsule's outline (along x, size[0] end
- *   to end, width size[1]) raised to height size[2].
+ *   to end, width size[1]) raised to height size[2];
+ * @WG_BODY_SHAPE_PRISM: upright, its outline the body's @n_contour waterline
+ *   samples, each a straight piece (x, y its middle, n its outward normal,
+ *   length its length: a polygon's edges cut into pieces), raised to height
+ *   size[2] (size[0], size[1]: the outline's extents along x and y; the
+ *   orientation is already in the pieces).
  */
 typedef enum {
   WG_BODY_SHAPE_NONE,
@@ -980,6 +986,7 @@ typedef enum {
   WG_BODY_SHAPE_MESH,
   WG_BODY_SHAPE_CYLINDER,
   WG_BODY_SHAPE_STADIUM,
+  WG_BODY_SHAPE_PRISM,
 } WgBodyShape;
 
 /**

@@ -8,7 +8,7 @@
  * bodies chain into one emitter), then this one with
  *  - position (x, y, −draft/2), orientation about z, velocity and spin;
  *  - for renderers, the column of the outline from −draft to +freeboard
- *    (an upright cylinder, box or stadium; a polygon's is not drawn);
+ *    (an upright cylinder, box, stadium, or a polygon's prism);
  *  - submerged volume area · draft and its rate (a plunge's indirect effect);
  *  - its waterline: up to WG_BODY_CONTOUR samples of the outline with the
  *    velocity of each point and the draft (wg_wake_contour()).
@@ -47,7 +47,7 @@ static const WgParamSpec params[N_PARAMS] = {
                 1, 0, 1e4, 0, 10, .offset = OFFSET (draft) },
   [P_FREEBOARD] = { "freeboard", "Freeboard", WG_PARAM_FLOAT, "m",
                     "Height of the hull above the water: surface-shade draws the outline's "
-                    "column from the draft below to this above (a polygon's is not drawn)",
+                    "column from the draft below to this above",
                     1, 0, 1e4, 0, 10, .offset = OFFSET (freeboard) },
 };
 
@@ -163,12 +163,28 @@ moving_process_cpu (WgNodeContext *ctx, GError **error)
                                                                  p->height * p->scale, tall },
                               [WG_WAKE_CAPSULE - WG_WAKE_CIRCLE] = { p->length * p->scale + across,
                                                                      across, tall },
-                              [WG_WAKE_POLYGON - WG_WAKE_CIRCLE] = { 0, 0, 0 } };
+                              [WG_WAKE_POLYGON - WG_WAKE_CIRCLE] = { 0, 0, tall } };
   static const guint32 drawn[] = { WG_BODY_SHAPE_CYLINDER, WG_BODY_SHAPE_BOX,
-                                   WG_BODY_SHAPE_STADIUM, WG_BODY_SHAPE_NONE };
+                                   WG_BODY_SHAPE_STADIUM, WG_BODY_SHAPE_PRISM };
   G_STATIC_ASSERT (WG_WAKE_POLYGON - WG_WAKE_CIRCLE == 3);
   b->shape = drawn[p->shape];
   memcpy (b->size, column[p->shape], sizeof b->size);
+  if (b->shape == WG_BODY_SHAPE_PRISM)
+    {
+      /* The outline's extents, from its pieces' ends. */
+      float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+      for (guint k = 0; k < b->n_contour; k++)
+        for (int e = -1; e <= 1; e += 2)
+          {
+            const WgContourSample *c = &b->contour[k];
+            const float end[2] = { c->x + e * 0.5f * c->length * c->ny,
+                                   c->y - e * 0.5f * c->length * c->nx };
+            for (int a = 0; a < 2; a++)
+              lo[a] = fminf (lo[a], end[a]), hi[a] = fmaxf (hi[a], end[a]);
+          }
+      b->size[0] = b->n_contour ? hi[0] - lo[0] : 0;
+      b->size[1] = b->n_contour ? hi[1] - lo[1] : 0;
+    }
   b->hull_z = (float) (0.5 * p->freeboard);
   b->submerged_volume = (float) (area * p->draft);
   b->volume_rate = (float) (area * o.draft_rate + area_rate * p->draft);

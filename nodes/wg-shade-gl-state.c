@@ -39,6 +39,7 @@ wg_shade_gl_state_save (WgShadeGlState *s, gboolean clip_control)
   glGetFloatv (GL_DEPTH_CLEAR_VALUE, &s->clear_depth);
   glGetIntegerv (GL_SHADER_STORAGE_BUFFER_BINDING, &s->storage);
   glGetIntegeri_v (GL_SHADER_STORAGE_BUFFER_BINDING, WG_SHADE_HULLS_BINDING, &s->hulls);
+  glGetIntegeri_v (GL_SHADER_STORAGE_BUFFER_BINDING, WG_SHADE_PIECES_BINDING, &s->pieces);
 }
 
 static void
@@ -80,6 +81,7 @@ wg_shade_gl_state_restore (const WgShadeGlState *s, gboolean clip_control)
   glClearDepthf (s->clear_depth);
   /* Binding the indexed point binds the generic one too: that one last. */
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, (GLuint) s->hulls);
+  glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_PIECES_BINDING, (GLuint) s->pieces);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, (GLuint) s->storage);
 }
 

@@ -1,7 +1,7 @@
 /* wg-shade-hulls.c — shaders/shade-hulls.glsl in C for surface-shade's CPU
  * path: the first hit of a ray on a body's hull (a box, sphere, capsule,
- * upright cylinder or stadium posed by its quaternion) and the hull's
- * colour. Operation for operation the GLSL's, in float, so that both paths
+ * upright cylinder or stadium posed by its quaternion, or an upright prism
+ * of outline pieces) and the hull's colour. Operation for operation the GLSL's, in float, so that both paths
  * draw the same hulls; change the two together. */
 #include "wg-surface-shade.h"
 
@@ -112,8 +112,61 @@ cylinder_entry (const float o[3], const float d[3], const float c[3], float r, f
   return entry;
 }
 
+/* GLSL wg_crosses(): whether the piece from @a to @b crosses the ray from
+ * (@x, @y) towards +x (crossing-number point-in-polygon test). */
+static inline gboolean
+crosses (float ax, float ay, float bx, float by, float x, float y)
+{
+  return (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay);
+}
+
+/* GLSL wg_prism_entry(). */
+static float
+prism_entry (const float (*pieces)[4], int first, int count, float hh, const float o[3],
+             const float d[3], float nb[3])
+{
+  float best = -1.0f;
+  float s_top = (hh - o[2]) * safe_inverse (d[2]), s_bottom = (-hh - o[2]) * safe_inverse (d[2]);
+  float xt = o[0] + s_top * d[0], yt = o[1] + s_top * d[1];
+  float xb = o[0] + s_bottom * d[0], yb = o[1] + s_bottom * d[1];
+  gboolean in_top = FALSE, in_bottom = FALSE;
+  for (int k = first; k < first + count; k++)
+    {
+      const float px = pieces[k][0], py = pieces[k][1], ex = pieces[k][2], ey = pieces[k][3];
+      float h2 = ex * ex + ey * ey;
+      /* The piece's ends: its middle ± h along its tangent (−ny, nx). */
+      float ax = px + ey, ay = py - ex, bx = px - ey, by = py + ex;
+      in_top = in_top != crosses (ax, ay, bx, by, xt, yt);
+      in_bottom = in_bottom != crosses (ax, ay, bx, by, xb, yb);
+      /* Its wall, from outside (the ray against its normal). */
+      float facing = d[0] * ex + d[1] * ey;
+      if (!(facing < 0.0f))
+        continue;
+      float s = ((px - o[0]) * ex + (py - o[1]) * ey) / facing;
+      float hx = o[0] + s * d[0] - px, hy = o[1] + s * d[1] - py, z = o[2] + s * d[2];
+      if (s > 0.0f && fabsf (ey * hx - ex * hy) <= h2 && fabsf (z) <= hh && (best < 0.0f || s < best))
+        {
+          float l = sqrtf (h2);
+          best = s;
+          nb[0] = ex / l, nb[1] = ey / l, nb[2] = 0.0f;
+        }
+    }
+  if (in_top && o[2] > hh && s_top > 0.0f && (best < 0.0f || s_top < best))
+    {
+      best = s_top;
+      nb[0] = nb[1] = 0.0f, nb[2] = 1.0f;
+    }
+  if (in_bottom && o[2] < -hh && s_bottom > 0.0f && (best < 0.0f || s_bottom < best))
+    {
+      best = s_bottom;
+      nb[0] = nb[1] = 0.0f, nb[2] = -1.0f;
+    }
+  return best;
+}
+
 float
-wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], float n[3])
+wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], const float o[3],
+                   const float d[3], float n[3])
 {
   const float qi[4] = { -hull->q[0], -hull->q[1], -hull->q[2], hull->q[3] };
   const float *a = hull->a;
@@ -151,6 +204,8 @@ wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], 
       static const float origin[3] = { 0.0f, 0.0f, 0.0f };
       t = cylinder_entry (ro, rd, origin, a[0], a[2], nb);
     }
+  else if (shape == WG_BODY_SHAPE_PRISM)
+    t = prism_entry (pieces, (int) a[0], (int) a[1], a[2], ro, rd, nb);
   else if (shape == WG_BODY_SHAPE_SPHERE)
     {
       t = sphere_entry (ro, rd, a[0]);
@@ -186,13 +241,12 @@ wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], 
 }
 
 float
-wg_shade_hulls_hit (const WgShadeHull *hulls, guint count, const float o[3], const float d[3],
-                    float n[3])
+wg_shade_hulls_hit (const WgShadeHulls *list, const float o[3], const float d[3], float n[3])
 {
   float best = -1.0f;
-  for (guint k = 0; k < count; k++)
+  for (guint k = 0; k < list->n; k++)
     {
-      const WgShadeHull *h = &hulls[k];
+      const WgShadeHull *h = &list->hull[k];
       const float rel[3] = { h->centre[0] - o[0], h->centre[1] - o[1], h->centre[2] - o[2] };
       float along = dot3 (rel, d);
       /* The ray's closest approach to the centre, and whether the hull is
@@ -202,7 +256,7 @@ wg_shade_hulls_hit (const WgShadeHull *hulls, guint count, const float o[3], con
           (best > 0.0f && along - h->bound > best))
         continue;
       float nk[3];
-      float t = wg_shade_hull_hit (h, o, d, nk);
+      float t = wg_shade_hull_hit (h, (const float (*)[4]) list->pieces, o, d, nk);
       if (t > 0.0f && (best < 0.0f || t < best))
         {
           best = t;
@@ -229,10 +283,65 @@ wg_shade_hull_sky_direction (WgVec3 n)
   return l > 1e-3f ? (WgVec3){ m.x / l, m.y / l, m.z / l } : (WgVec3){ 0.0f, 0.0f, 1.0f };
 }
 
-guint
-wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
+/* Whether @body's @n outline pieces close, walked with tangent @sign ×
+ * (−ny, nx): each ends where the next begins, the last where the first
+ * does, to @tol (m). */
+static gboolean
+pieces_close (const WgBody *body, guint n, float sign, float tol)
 {
-  guint n = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const WgContourSample *c = &body->contour[k], *next = &body->contour[(k + 1) % n];
+      const float h = sign * 0.5f * c->length, hn = sign * 0.5f * next->length;
+      const float ex = c->x - h * c->ny, ey = c->y + h * c->nx;
+      const float sx = next->x + hn * next->ny, sy = next->y - hn * next->nx;
+      if (!(c->length > 0.0f) || !(fabsf (ex - sx) <= tol && fabsf (ey - sy) <= tol))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The pieces of @body's outline, relative to (@cx, @cy), into @out as
+ * WgShadeHulls keeps them, and the farthest end's squared distance; FALSE
+ * unless they close (to 1e-4 of the outline's size, either way round): a
+ * polygon with more edges than samples does not. */
+static gboolean
+prism_pieces (const WgBody *body, float cx, float cy, float (*out)[4], float *reach2)
+{
+  const guint n = MIN (body->n_contour, WG_BODY_CONTOUR);
+  const float tol = 1e-4f * fmaxf (body->size[0], body->size[1]);
+  if (n < 3 || !(pieces_close (body, n, 1.0f, tol) || pieces_close (body, n, -1.0f, tol)))
+    return FALSE;
+  *reach2 = 0.0f;
+  for (guint k = 0; k < n; k++)
+    {
+      const WgContourSample *c = &body->contour[k];
+      const float h = 0.5f * c->length;
+      out[k][0] = c->x - cx;
+      out[k][1] = c->y - cy;
+      out[k][2] = h * c->nx;
+      out[k][3] = h * c->ny;
+      for (int e = -1; e <= 1; e += 2)
+        {
+          const float x = out[k][0] - e * out[k][3], y = out[k][1] + e * out[k][2];
+          *reach2 = fmaxf (*reach2, x * x + y * y);
+        }
+    }
+  return TRUE;
+}
+
+guint
+wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list)
+{
+  if (list->room < set->count)
+    {
+      g_free (list->hull);
+      g_free (list->pieces);
+      list->hull = g_new (WgShadeHull, set->count);
+      list->pieces = g_malloc_n ((gsize) set->count * WG_BODY_CONTOUR, sizeof *list->pieces);
+      list->room = set->count;
+    }
+  guint n = 0, n_pieces = 0;
   for (guint b = 0; b < set->count; b++)
     {
       const WgBody *body = &set->bodies[b];
@@ -241,6 +350,7 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
                         (float) body->shape,
                         { body->orientation[0], body->orientation[1], body->orientation[2],
                           body->orientation[3] } };
+      float reach2 = 0.0f;
       switch (body->shape)
         {
         case WG_BODY_SHAPE_BOX:
@@ -268,6 +378,17 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
           h.a[2] = 0.5f * size[2];
           h.bound = sqrtf ((h.a[0] + h.a[1]) * (h.a[0] + h.a[1]) + h.a[2] * h.a[2]);
           break;
+        case WG_BODY_SHAPE_PRISM:
+          /* The pieces are in the world's orientation. */
+          h.q[0] = h.q[1] = h.q[2] = 0.0f;
+          h.q[3] = 1.0f;
+          if (!prism_pieces (body, h.centre[0], h.centre[1], list->pieces + n_pieces, &reach2))
+            continue;
+          h.a[0] = (float) n_pieces;
+          h.a[1] = (float) MIN (body->n_contour, WG_BODY_CONTOUR);
+          h.a[2] = 0.5f * size[2];
+          h.bound = sqrtf (reach2 + h.a[2] * h.a[2]);
+          break;
         default:
           continue;
         }
@@ -277,7 +398,21 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls)
       for (int k = 0; k < 4; k++)
         finite = finite && isfinite (h.q[k]);
       if (finite)
-        hulls[n++] = h;
+        {
+          if (body->shape == WG_BODY_SHAPE_PRISM)
+            n_pieces += (guint) h.a[1];
+          list->hull[n++] = h;
+        }
     }
+  list->n = n;
+  list->n_pieces = n_pieces;
   return n;
+}
+
+void
+wg_shade_hulls_clear (WgShadeHulls *list)
+{
+  g_free (list->hull);
+  g_free (list->pieces);
+  *list = (WgShadeHulls) { 0 };
 }

@@ -37,8 +37,7 @@ struct _WgShadeCpu {
   float *offset; /* w × h × 2: x − x0, y − y0 there (a choppy surface) */
   float *block_max; /* ⌈w/BLOCK⌉ × ⌈h/BLOCK⌉ */
   gsize cells;
-  WgShadeHull *hulls; /* the input bodies' */
-  guint hull_room;
+  WgShadeHulls hulls; /* the input bodies' */
 };
 
 typedef struct {
@@ -55,8 +54,7 @@ typedef struct {
   guint sky_w, sky_h;
   float lo, hi;        /* bounds of the surface's height (0 included) */
   float extent[2];     /* covered by the field when it does not tile */
-  const WgShadeHull *hulls;
-  guint n_hulls;
+  const WgShadeHulls *hulls; /* NULL: none */
 } Scene;
 
 WgShadeCpu *
@@ -75,7 +73,7 @@ wg_shade_cpu_free (WgShadeCpu *cpu)
   g_free (cpu->packed);
   g_free (cpu->normal.own);
   g_free (cpu->foam.own);
-  g_free (cpu->hulls);
+  wg_shade_hulls_clear (&cpu->hulls);
   g_free (cpu);
 }
 
@@ -473,7 +471,7 @@ shade_strip (const Scene *s, const WgShadeView *view, float *out, guint i0, guin
                        view->eye[2] + t * d[2] };
         near[i - i0] = t < 0 ? 0 : COHERENCE * t * length2 (d[0], d[1]);
         float n[3];
-        float th = s->n_hulls ? wg_shade_hulls_hit (s->hulls, s->n_hulls, view->eye, d, n) : -1;
+        float th = s->hulls ? wg_shade_hulls_hit (s->hulls, view->eye, d, n) : -1;
         WgVec3 c = th > 0 && (t < 0 || th < t) ? shade_hull (s, view, d, th, n)
                                                : shade_hit (s, view, d, t, p);
         float *o = out + ((gsize) j * view->width + i) * 4;
@@ -503,14 +501,8 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       const WgBodySet *set = wg_buffer_read_bodies (bodies, error);
       if (set == NULL)
         return FALSE;
-      if (cpu->hull_room < set->count)
-        {
-          g_free (cpu->hulls);
-          cpu->hulls = g_new (WgShadeHull, set->count);
-          cpu->hull_room = set->count;
-        }
-      s.n_hulls = wg_shade_hulls (set, cpu->hulls);
-      s.hulls = cpu->hulls;
+      if (wg_shade_hulls (set, &cpu->hulls) > 0)
+        s.hulls = &cpu->hulls;
     }
   WgBuffer *disp = in[WG_SHADE_IN_DISPLACEMENT];
   const gboolean wrap = view->repeat;

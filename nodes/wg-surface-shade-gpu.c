@@ -53,8 +53,8 @@ struct _WgShadeGpu {
   /* The bodies' hulls (WgShadeHull), refilled each frame: a storage buffer
    * for the fragments, instance attributes (centre, bound) for the squares. */
   GLuint hulls, hull_vao;
-  WgShadeHull *hull_upload;
-  guint hull_room;
+  WgShadeHulls hull_list;
+  GLuint pieces; /* the prisms' outline pieces (WgShadeHulls.pieces) */
 };
 
 /* The inputs filtered through mip levels, and their textures' formats. */
@@ -303,6 +303,7 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
   g_autofree GLushort *indices = g_new (GLushort, 6 * WG_SHADE_BLOCK * WG_SHADE_BLOCK);
   block_indices (indices);
   glGenBuffers (1, &gpu->hulls);
+  glGenBuffers (1, &gpu->pieces);
   glGenVertexArrays (1, &gpu->hull_vao);
   glBindVertexArray (gpu->hull_vao);
   glBindBuffer (GL_ARRAY_BUFFER, gpu->hulls);
@@ -438,24 +439,25 @@ inputs_get (WgNodeContext *ctx, WgShadeGpu *gpu, WgShadeInputs *in, GError **err
   return mips_fill (ctx, gpu, error);
 }
 
-/* The hulls of @bodies (NULL: none) into the hulls' buffer; how many. */
+/* The hulls of @bodies (NULL: none) into the hulls' buffer, a prism's
+ * outline pieces into theirs; how many hulls. */
 static guint
 hulls_upload (WgShadeGpu *gpu, const WgBodySet *bodies)
 {
   if (bodies == NULL || bodies->count == 0)
     return 0;
-  if (gpu->hull_room < bodies->count)
-    {
-      g_free (gpu->hull_upload);
-      gpu->hull_upload = g_new (WgShadeHull, bodies->count);
-      gpu->hull_room = bodies->count;
-    }
-  const guint n = wg_shade_hulls (bodies, gpu->hull_upload);
+  const guint n = wg_shade_hulls (bodies, &gpu->hull_list);
   if (n > 0)
     {
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->hulls);
       glBufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (n * sizeof (WgShadeHull)),
-                    gpu->hull_upload, GL_STREAM_DRAW);
+                    gpu->hull_list.hull, GL_STREAM_DRAW);
+      /* Never empty: a binding needs a buffer with storage. */
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->pieces);
+      glBufferData (GL_SHADER_STORAGE_BUFFER,
+                    (GLsizeiptr) (MAX (gpu->hull_list.n_pieces, 1) * sizeof (float[4])),
+                    gpu->hull_list.n_pieces ? (const void *) gpu->hull_list.pieces : NULL,
+                    GL_STREAM_DRAW);
     }
   return n;
 }
@@ -513,6 +515,7 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
   if (n_hulls > 0)
     {
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, gpu->hulls);
+      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_PIECES_BINDING, gpu->pieces);
       wg_gpu_kernel_use (&gpu->hull_kernel, &u);
       glBindVertexArray (gpu->hull_vao);
       glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) n_hulls);
@@ -582,7 +585,8 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   glDeleteBuffers (1, &gpu->instances);
   glDeleteBuffers (1, &gpu->indices);
   glDeleteBuffers (1, &gpu->hulls);
+  glDeleteBuffers (1, &gpu->pieces);
   glDeleteVertexArrays (1, &gpu->hull_vao);
-  g_free (gpu->hull_upload);
+  wg_shade_hulls_clear (&gpu->hull_list);
   g_free (gpu);
 }

@@ -204,9 +204,10 @@ wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float
  * world), the half extents @a that wg_hull_hit() reads (box: half length,
  * width, height; sphere: radius a[0]; capsule: half its axis segment a[0],
  * radius a[1]; cylinder: radius a[0], half-height a[2]; stadium: half its
- * segment a[0], radius a[1], half-height a[2]) and the radius @bound of a
- * sphere around it. 48 bytes: the
- * GPU path's storage buffer holds it as three vec4.
+ * segment a[0], radius a[1], half-height a[2]; prism: its first piece
+ * a[0] and count a[1] in the list's pieces, half-height a[2], @q the
+ * identity) and the radius @bound of a sphere around it. 48 bytes: the GPU
+ * path's storage buffer holds it as three vec4.
  */
 typedef struct {
   float centre[3];
@@ -218,30 +219,46 @@ typedef struct {
 G_STATIC_ASSERT (sizeof (WgShadeHull) == 48);
 
 /**
+ * WgShadeHulls:
+ * The hulls of a body set as both paths draw them: @n hulls, and the
+ * @n_pieces outline pieces of the prisms among them, each (x, y, h nx,
+ * h ny): the middle of a straight piece of half-length h relative to its
+ * hull's centre (m) and its outward normal n scaled by h (one vec4 on the
+ * GPU). Zero-initialise; wg_shade_hulls_clear() frees it.
+ */
+typedef struct {
+  WgShadeHull *hull;
+  float (*pieces)[4];
+  guint n, n_pieces, room;
+} WgShadeHulls;
+
+/**
  * wg_shade_hulls:
  * The live bodies of @set that have a hull to draw (box, sphere, capsule,
- * cylinder or stadium of positive size and a finite pose, centred hull_z
- * above the position) into @hulls (room for set->count);
- * returns how many. (nodes/wg-shade-hulls.c)
+ * cylinder, stadium of positive size, or a prism of a closed outline of
+ * pieces, with a finite pose, centred hull_z above the position) into
+ * @list; returns how many. (nodes/wg-shade-hulls.c)
  */
-guint wg_shade_hulls (const WgBodySet *set, WgShadeHull *hulls);
+guint wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list);
+void wg_shade_hulls_clear (WgShadeHulls *list);
 
 /**
  * wg_shade_hull_hit:
- * GLSL wg_hull_hit() for @hull: the distance (m) along unit @d from @o to
- * the hull's first hit, or −1 for none (or @o inside), and the outward unit
- * normal @n there.
+ * GLSL wg_hull_hit() for @hull (a prism's pieces in @pieces): the distance
+ * (m) along unit @d from @o to the hull's first hit, or −1 for none (or @o
+ * inside), and the outward unit normal @n there.
  */
-float wg_shade_hull_hit (const WgShadeHull *hull, const float o[3], const float d[3], float n[3]);
+float wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], const float o[3],
+                         const float d[3], float n[3]);
 
 /**
  * wg_shade_hulls_hit:
- * The nearest of the @count hulls' hits by wg_shade_hull_hit() (each
- * skipped when the ray passes farther than its bound from its centre):
- * distance or −1, normal in @n.
+ * The nearest of @list's hulls' hits by wg_shade_hull_hit() (each skipped
+ * when the ray passes farther than its bound from its centre): distance or
+ * −1, normal in @n.
  */
-float wg_shade_hulls_hit (const WgShadeHull *hulls, guint count, const float o[3],
-                          const float d[3], float n[3]);
+float wg_shade_hulls_hit (const WgShadeHulls *list, const float o[3], const float d[3],
+                          float n[3]);
 
 /** wg_shade_hull_colour: GLSL wg_hull_colour(): a hull's Lambertian light under the sun and @sky_up. */
 WgVec3 wg_shade_hull_colour (WgVec3 albedo, WgVec3 n, WgVec3 sun, float sun_intensity,

@@ -1,6 +1,7 @@
 /* shade-hulls.glsl — bodies' hulls as surface-shade draws them (WgBodyShape
  * in include/wavegraph.h): the first hit of a ray on a posed box, sphere,
- * capsule, upright cylinder or stadium, and the hull's colour, a Lambertian
+ * capsule, upright cylinder or stadium, or an upright prism of outline
+ * pieces (their storage buffer at WG_SHADE_PIECES_BINDING), and the hull's colour, a Lambertian
  * surface under the sun and the sky. nodes/wg-shade-hulls.c is its C port for the CPU
  * path, operation for operation; change the two together. */
 
@@ -10,6 +11,14 @@ const int WG_HULL_SPHERE = 2;
 const int WG_HULL_CAPSULE = 3;
 const int WG_HULL_CYLINDER = 5;
 const int WG_HULL_STADIUM = 6;
+const int WG_HULL_PRISM = 7;
+
+/* The prisms' outline pieces (WgShadeHulls.pieces): (x, y) the middle of a
+ * straight piece relative to its hull's centre, (h nx, h ny) its outward
+ * normal scaled by its half-length h. */
+layout (std430, binding = WG_SHADE_PIECES_BINDING) restrict readonly buffer HullPieces {
+  vec4 hull_pieces[];
+};
 
 /* @v rotated by unit quaternion @q (x, y, z, w). */
 vec3
@@ -94,11 +103,68 @@ wg_cylinder_entry (vec3 o, vec3 d, vec3 c, float r, float h, out vec3 nb)
   return entry;
 }
 
+/* Whether the piece from @a to @b crosses the ray from @p towards +x (the
+ * crossing-number test of a point in a polygon). */
+bool
+wg_crosses (vec2 a, vec2 b, vec2 p)
+{
+  return (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+}
+
+/* Entry distance along unit @d from @o into the upright prism whose outline
+ * is pieces [@first, @first + @count) and |z| ≤ @hh, or −1 (missed, or @o
+ * inside), and the outward normal @nb there: the walls facing the ray,
+ * and the top or bottom where the ray meets its plane inside the outline. */
+float
+wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
+{
+  nb = vec3 (0.0, 0.0, 1.0);
+  float best = -1.0;
+  float s_top = (hh - o.z) * wg_safe_inverse (d.z), s_bottom = (-hh - o.z) * wg_safe_inverse (d.z);
+  vec2 top = vec2 (o.x + s_top * d.x, o.y + s_top * d.y);
+  vec2 bottom = vec2 (o.x + s_bottom * d.x, o.y + s_bottom * d.y);
+  bool in_top = false, in_bottom = false;
+  for (int k = first; k < first + count; k++)
+    {
+      vec4 piece = hull_pieces[k];
+      float px = piece.x, py = piece.y, ex = piece.z, ey = piece.w;
+      float h2 = ex * ex + ey * ey;
+      /* The piece's ends: its middle ± h along its tangent (−ny, nx). */
+      vec2 a = vec2 (px + ey, py - ex), b = vec2 (px - ey, py + ex);
+      in_top = in_top != wg_crosses (a, b, top);
+      in_bottom = in_bottom != wg_crosses (a, b, bottom);
+      /* Its wall, from outside (the ray against its normal). */
+      float facing = d.x * ex + d.y * ey;
+      if (!(facing < 0.0))
+        continue;
+      float s = ((px - o.x) * ex + (py - o.y) * ey) / facing;
+      float hx = o.x + s * d.x - px, hy = o.y + s * d.y - py, z = o.z + s * d.z;
+      if (s > 0.0 && abs (ey * hx - ex * hy) <= h2 && abs (z) <= hh && (best < 0.0 || s < best))
+        {
+          float l = sqrt (h2);
+          best = s;
+          nb = vec3 (ex / l, ey / l, 0.0);
+        }
+    }
+  if (in_top && o.z > hh && s_top > 0.0 && (best < 0.0 || s_top < best))
+    {
+      best = s_top;
+      nb = vec3 (0.0, 0.0, 1.0);
+    }
+  if (in_bottom && o.z < -hh && s_bottom > 0.0 && (best < 0.0 || s_bottom < best))
+    {
+      best = s_bottom;
+      nb = vec3 (0.0, 0.0, -1.0);
+    }
+  return best;
+}
+
 /* The first hit along unit @d from @o (m, world) on the hull of @shape
  * centred at @c, turned by @q (body → world), of half extents @a (box:
  * half length, width, height; sphere: radius a.x; capsule: half its
  * segment a.x along x, radius a.y; cylinder: radius a.x, half-height a.z;
- * stadium: half its segment a.x, radius a.y, half-height a.z): the
+ * stadium: half its segment a.x, radius a.y, half-height a.z; prism: its
+ * first piece a.x and count a.y, half-height a.z): the
  * distance, or −1 for none (or @o inside), and the outward unit normal @n
  * there (world). */
 float
@@ -132,6 +198,8 @@ wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
     }
   else if (shape == WG_HULL_CYLINDER)
     t = wg_cylinder_entry (ro, rd, vec3 (0.0), a.x, a.z, nb);
+  else if (shape == WG_HULL_PRISM)
+    t = wg_prism_entry (int (a.x), int (a.y), a.z, ro, rd, nb);
   else if (shape == WG_HULL_SPHERE)
     {
       t = wg_sphere_entry (ro, rd, a.x);

@@ -10,8 +10,10 @@
 #define WG_SHADE_MODE_SKIRT 1 /* the flat sea from the mesh's edge to the horizon */
 #define WG_SHADE_MODE_SKY 2   /* a full-screen triangle behind everything */
 
-/* Binding of the hulls' storage buffer: WgShadeHull as three vec4 each. */
+/* Binding of the hulls' storage buffer: WgShadeHull as three vec4 each;
+ * and of the prisms' outline pieces (WgShadeHulls.pieces), a vec4 each. */
 #define WG_SHADE_HULLS_BINDING 5
+#define WG_SHADE_PIECES_BINDING 6
 
 WG_UNIFORMS (ShadeUniforms)
 {

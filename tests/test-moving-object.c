@@ -115,7 +115,8 @@ test_refusal (void)
 }
 
 /* A bow tie (edges 0 and 2 cross), points on a line, and a square: the
- * first two are warned of in each node's note, the square is not. */
+ * first two are warned of in each node's note, the square is not; each is
+ * a prism for renderers, the square's 2 × 2 m (scale 2). */
 static void
 test_polygon_notes (void)
 {
@@ -135,8 +136,17 @@ test_polygon_notes (void)
       wg_test_add (g, "obstacle-mask", "rock", "shape=polygon", points, "scale=2", "x=32",
                    "y=32", NULL);
       g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
-      bodies_at (plan, 0, "plank");
+      const WgBodySet *set = bodies_at (plan, 0, "plank");
       wg_test_eval (plan, 0, "rock:mask");
+      /* A polygon is drawn as its prism: the outline's extents, the
+       * column from the draft (1 m) to the freeboard (1 m). */
+      g_assert_cmpuint (set->bodies[0].shape, ==, WG_BODY_SHAPE_PRISM);
+      if (cases[k][1] == NULL)
+        {
+          g_assert_cmpfloat_with_epsilon (set->bodies[0].size[0], 2, 1e-5);
+          g_assert_cmpfloat_with_epsilon (set->bodies[0].size[1], 2, 1e-5);
+          g_assert_cmpfloat (set->bodies[0].size[2], ==, 2);
+        }
       for (int node = 0; node < 2; node++)
         {
           gboolean warning = FALSE;

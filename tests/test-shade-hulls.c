@@ -6,7 +6,10 @@
  * above the water show the hull, lit as the formula says, and the pixels
  * whose rays meet the water first (the hull's part below the waterline)
  * are the picture without the bodies, value for value; a moving object's
- * column likewise. Both backends. */
+ * columns likewise, a polygon's drawn as its prism. Both backends.
+ *
+ * Longer than ~600 lines: the shapes' distance functions and the picture
+ * helpers serve every case here. */
 #include "wg-test-util.h"
 #include "wg-surface-shade.h"
 
@@ -89,12 +92,12 @@ test_geometry (void)
 {
   GRand *rng = g_rand_new_with_seed (7);
   guint hits = 0, misses = 0;
+  WgShadeHulls list = { 0 };
   static const WgBodyShape kinds[] = { WG_BODY_SHAPE_BOX, WG_BODY_SHAPE_SPHERE,
                                         WG_BODY_SHAPE_CAPSULE, WG_BODY_SHAPE_CAPSULE,
                                         WG_BODY_SHAPE_CYLINDER, WG_BODY_SHAPE_STADIUM };
   for (int n = 0; n < 4500; n++)
     {
-      WgShadeHull h = { { 0 } };
       const int kind = n % G_N_ELEMENTS (kinds);
       double size[3] = { g_rand_double_range (rng, 0.5, 6), g_rand_double_range (rng, 0.5, 3),
                          g_rand_double_range (rng, 0.3, 2) };
@@ -117,7 +120,8 @@ test_geometry (void)
       g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
       set->count = set->capacity = 1;
       set->bodies[0] = body;
-      g_assert_cmpuint (wg_shade_hulls (set, &h), ==, 1);
+      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+      const WgShadeHull h = list.hull[0];
       /* From a point outside, toward a point near the centre. */
       float o[3], d[3], nrm[3];
       double dir[3], l = 0;
@@ -132,7 +136,7 @@ test_geometry (void)
         continue;
       for (int k = 0; k < 3; k++)
         d[k] = (float) (dir[k] / sqrt (l));
-      const float t = wg_shade_hull_hit (&h, o, d, nrm);
+      const float t = wg_shade_hull_hit (&h, NULL, o, d, nrm);
       const double scale = fmax (size[0], size[1]);
       double reach = t > 0 ? t : 40, first_inside = INFINITY;
       for (int s = 0; s <= 4000; s++)
@@ -185,6 +189,150 @@ test_geometry (void)
   g_test_message ("%u hits, %u misses", hits, misses);
   g_assert_cmpuint (hits, >, 1800);
   g_assert_cmpuint (misses, >, 400);
+  wg_shade_hulls_clear (&list);
+  g_rand_free (rng);
+}
+
+/* Signed distance (m) from @p to the upright prism over polygon @v (@nv
+ * vertices, world x, y) from z = @z0 to @z1: the distance to the outline,
+ * negative inside (crossing number), raised as a cylinder's is. */
+static double
+prism_sdf (const double (*v)[2], int nv, double z0, double z1, const double p[3])
+{
+  double d2 = INFINITY;
+  gboolean inside = FALSE;
+  for (int k = 0; k < nv; k++)
+    {
+      const double *a = v[k], *b = v[(k + 1) % nv];
+      const double ex = b[0] - a[0], ey = b[1] - a[1];
+      const double u = CLAMP (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey), 0, 1);
+      d2 = fmin (d2, hypot (p[0] - a[0] - u * ex, p[1] - a[1] - u * ey));
+      if ((a[1] > p[1]) != (b[1] > p[1]) && p[0] < a[0] + (p[1] - a[1]) * ex / ey)
+        inside = !inside;
+    }
+  const double side = inside ? -d2 : d2, up = fabs (p[2] - 0.5 * (z0 + z1)) - 0.5 * (z1 - z0);
+  return fmin (fmax (side, up), 0) + hypot (fmax (side, 0), fmax (up, 0));
+}
+
+/* Random rays at random star-shaped (mostly not convex) prisms, their
+ * outlines given either way round as waterline pieces of 1 to 3 per edge,
+ * as a polygon moving object's are: a hit is on the surface to float
+ * rounding with no point of the ray before it inside, its normal the
+ * distance's gradient (away from edges); a miss has no point inside. */
+static void
+test_prism_geometry (void)
+{
+  GRand *rng = g_rand_new_with_seed (11);
+  guint hits = 0, misses = 0, concave = 0;
+  WgShadeHulls list = { 0 };
+  g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
+  set->count = set->capacity = 1;
+  for (int n = 0; n < 1500; n++)
+    {
+      WgBody *body = &set->bodies[0];
+      memset (body, 0, sizeof *body);
+      const int nv = g_rand_int_range (rng, 3, 10);
+      const gboolean ccw = n % 2 == 0;
+      const double cx = g_rand_double_range (rng, -3, 3), cy = g_rand_double_range (rng, -3, 3);
+      double v[9][2], lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+      for (int k = 0; k < nv; k++)
+        {
+          const double angle = 2 * G_PI * (ccw ? k : nv - k) / nv, r = g_rand_double_range (rng, 0.5, 3);
+          v[k][0] = cx + r * cos (angle);
+          v[k][1] = cy + r * sin (angle);
+          for (int c = 0; c < 2; c++)
+            lo[c] = fmin (lo[c], v[k][c]), hi[c] = fmax (hi[c], v[k][c]);
+        }
+      for (int k = 0; k < nv; k++)
+        {
+          const double *a = v[k], *b = v[(k + 1) % nv], *c = v[(k + 2) % nv];
+          const double turn = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+          concave += ccw ? turn < 0 : turn > 0;
+          const int parts = g_rand_int_range (rng, 1, 4);
+          const double ex = b[0] - a[0], ey = b[1] - a[1], len = hypot (ex, ey);
+          for (int i = 0; i < parts; i++)
+            {
+              WgContourSample *q = &body->contour[body->n_contour++];
+              q->x = (float) (a[0] + (i + 0.5) / parts * ex);
+              q->y = (float) (a[1] + (i + 0.5) / parts * ey);
+              q->nx = (float) ((ccw ? ey : -ey) / len);
+              q->ny = (float) ((ccw ? -ex : ex) / len);
+              q->length = (float) (len / parts);
+            }
+        }
+      const double height = g_rand_double_range (rng, 0.3, 3), pz = g_rand_double_range (rng, -1, 1);
+      body->shape = WG_BODY_SHAPE_PRISM;
+      body->position[0] = (float) cx, body->position[1] = (float) cy, body->position[2] = (float) pz;
+      body->orientation[3] = 1;
+      body->size[0] = (float) (hi[0] - lo[0]), body->size[1] = (float) (hi[1] - lo[1]);
+      body->size[2] = (float) height;
+      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+      const double z0 = pz - 0.5 * height, z1 = pz + 0.5 * height;
+      float o[3], d[3], nrm[3];
+      double dir[3], l = 0;
+      const double centre[3] = { cx, cy, pz };
+      for (int k = 0; k < 3; k++)
+        {
+          o[k] = (float) (centre[k] + g_rand_double_range (rng, -15, 15));
+          dir[k] = centre[k] + g_rand_double_range (rng, -1.5, 1.5) - o[k];
+          l += dir[k] * dir[k];
+        }
+      const double oo[3] = { o[0], o[1], o[2] };
+      if (prism_sdf (v, nv, z0, z1, oo) < 0.01)
+        continue;
+      for (int k = 0; k < 3; k++)
+        d[k] = (float) (dir[k] / sqrt (l));
+      const float t = wg_shade_hulls_hit (&list, o, d, nrm);
+      const double scale = fmax (body->size[0], body->size[1]);
+      double first_inside = INFINITY;
+      for (int s = 0; s <= 4000; s++)
+        {
+          const double u = (t > 0 ? t : 40) * s / 4000;
+          const double pt[3] = { o[0] + u * d[0], o[1] + u * d[1], o[2] + u * d[2] };
+          if (prism_sdf (v, nv, z0, z1, pt) < -1e-4 * scale)
+            {
+              first_inside = u;
+              break;
+            }
+        }
+      g_assert_true (isinf (first_inside));
+      if (t < 0)
+        {
+          misses++;
+          continue;
+        }
+      hits++;
+      const double hit[3] = { o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2] };
+      g_assert_cmpfloat (fabs (prism_sdf (v, nv, z0, z1, hit)), <, 1e-5 * (t + scale));
+      /* The normal, away from the upright edges and the rims. */
+      double corner = INFINITY;
+      for (int k = 0; k < nv; k++)
+        corner = fmin (corner, hypot (hit[0] - v[k][0], hit[1] - v[k][1]));
+      const double up = fmin (fabs (hit[2] - z0), fabs (hit[2] - z1));
+      double flat[3] = { hit[0], hit[1], 0.5 * (z0 + z1) };
+      if (corner < 1e-3 * scale || (up < 1e-3 * scale && fabs (prism_sdf (v, nv, z0, z1, flat)) < 1e-3 * scale))
+        continue;
+      double grad[3], gl = 0, cosine = 0;
+      for (int k = 0; k < 3; k++)
+        {
+          double e[3] = { hit[0], hit[1], hit[2] }, f[3] = { hit[0], hit[1], hit[2] };
+          e[k] += 1e-4 * scale;
+          f[k] -= 1e-4 * scale;
+          grad[k] = prism_sdf (v, nv, z0, z1, e) - prism_sdf (v, nv, z0, z1, f);
+          gl += grad[k] * grad[k];
+        }
+      for (int k = 0; k < 3; k++)
+        cosine += grad[k] / sqrt (gl) * nrm[k];
+      g_assert_cmpfloat (cosine, >, 0.999);
+    }
+  g_test_message ("%u hits, %u misses, %u concave corners", hits, misses, concave);
+  g_assert_cmpuint (hits, >, 500);
+  g_assert_cmpuint (misses, >, 100);
+  g_assert_cmpuint (concave, >, 500);
+  /* An outline that does not close (a piece missing) is not drawn. */
+  set->bodies[0].n_contour--;
+  g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 0);
+  wg_shade_hulls_clear (&list);
   g_rand_free (rng);
 }
 
@@ -386,27 +534,33 @@ column_hit (const double o[3], const double d[3], double r, double z0, double z1
   return lo <= hi && lo > 0;
 }
 
-/* A moving object's column — a circle of 1 m radius, 0.5 m of draft, 1 m of
- * freeboard — seen from 12 m away and 0.6 m up: rays meeting the column
- * (shrunk by 2 cm) above the water show the hull; rays that would meet it
- * (grown by 2 cm) only below the water, or miss it, show the picture
- * without it. */
-static void
-test_column (void)
+/* The circle column below (radius 1 m around (20, 30), from −0.5 to 1 m)
+ * grown by @grow (m) on every side: TRUE with the hit's height @z. */
+static gboolean
+circle_hit (const double o[3], const double d[3], double grow, double *z)
 {
-  static const double camera[6] = { 8, 30, 0.6, 0, -2, 30 };
+  return column_hit (o, d, 1 + grow, -0.5 - grow, 1 + grow, z);
+}
+
+/* Pixels of a moving object's column seen from @camera, its first hit
+ * @hit (grown by a signed margin): where a ray meets it shrunk by 2 cm
+ * above the water (by 3 cm) the hull shows, where it meets it grown by
+ * 2 cm only below the water, or misses it, the picture without it. */
+static void
+check_column (const double camera[6], const char *object, const char *what,
+              gboolean (*hit) (const double o[3], const double d[3], double grow, double *z))
+{
   g_autofree float *with = NULL, *without = NULL;
-  render_pair (camera, "shape=circle x=20 y=30 radius=1 draft=0.5 freeboard=1", &with,
-               &without);
+  render_pair (camera, object, &with, &without);
   guint above = 0, below = 0, clear = 0;
   for (guint j = 0; j < H; j++)
     for (guint i = 0; i < W; i++)
       {
-        double d[3], z_in, z_out;
+        double d[3], z_in = 0, z_out = 0;
         pixel_ray (camera, i, j, d);
         const float *got = with + ((gsize) j * W + i) * 4, *bare = without + ((gsize) j * W + i) * 4;
-        const gboolean inner = column_hit (camera, d, 0.98, -0.48, 0.98, &z_in);
-        const gboolean outer = column_hit (camera, d, 1.02, -0.52, 1.02, &z_out);
+        const gboolean inner = hit (camera, d, -0.02, &z_in);
+        const gboolean outer = hit (camera, d, 0.02, &z_out);
         if (inner && z_in > 0.03)
           {
             above++;
@@ -418,9 +572,70 @@ test_column (void)
             g_assert_true (same_pixel (got, bare));
           }
       }
-  g_test_message ("column: %u pixels above the water, %u below, %u clear", above, below, clear);
+  g_test_message ("%s: %u pixels above the water, %u below, %u clear", what, above, below, clear);
   g_assert_cmpuint (above, >, 300);
   g_assert_cmpuint (below, >, 100);
+}
+
+/* A moving object's column — a circle of 1 m radius, 0.5 m of draft, 1 m of
+ * freeboard — seen from 12 m away and 0.6 m up (check_column()). */
+static void
+test_column (void)
+{
+  static const double camera[6] = { 8, 30, 0.6, 0, -2, 30 };
+  check_column (camera, "shape=circle x=20 y=30 radius=1 draft=0.5 freeboard=1", "column",
+                circle_hit);
+}
+
+/* The first hit along unit @d from @o on the box [@lo, @hi] (m): TRUE
+ * with its height @z (the slab method, in double). */
+static gboolean
+box_hit (const double o[3], const double d[3], const double lo[3], const double hi[3],
+         double *t_hit, double *z)
+{
+  double enter = -INFINITY, leave = INFINITY;
+  for (int k = 0; k < 3; k++)
+    {
+      const double t0 = (lo[k] - o[k]) / d[k], t1 = (hi[k] - o[k]) / d[k];
+      enter = fmax (enter, fmin (t0, t1));
+      leave = fmin (leave, fmax (t0, t1));
+    }
+  *t_hit = enter;
+  *z = o[2] + enter * d[2];
+  return enter <= leave && enter > 0;
+}
+
+/* The nearer hit of the L-shaped column below (the union of two boxes),
+ * grown by @grow (m) on every side. */
+static gboolean
+ell_hit (const double o[3], const double d[3], double grow, double *z)
+{
+  static const double boxes[2][2][3] = { { { 19, 29, -0.5 }, { 21.5, 30, 1 } },
+                                         { { 19, 30, -0.5 }, { 20, 31.5, 1 } } };
+  double best = INFINITY;
+  for (int b = 0; b < 2; b++)
+    {
+      double lo[3], hi[3], t, zb;
+      for (int k = 0; k < 3; k++)
+        lo[k] = boxes[b][0][k] - grow, hi[k] = boxes[b][1][k] + grow;
+      if (box_hit (o, d, lo, hi, &t, &zb) && t < best)
+        best = t, *z = zb;
+    }
+  return isfinite (best);
+}
+
+/* A polygon moving object — an L of six corners, 0.5 m of draft, 1 m of
+ * freeboard — drawn as its upright prism (its waterline's pieces), seen
+ * from 12 m away and 0.6 m up, against the union of two boxes
+ * (check_column()). */
+static void
+test_polygon_column (void)
+{
+  static const double camera[6] = { 8, 27, 0.6, 12, -2, 40 };
+  check_column (camera,
+                "shape=polygon x=20 y=30 points=[[-1,-1],[1.5,-1],[1.5,0],[0,0],[0,1.5],[-1,1.5]] "
+                "draft=0.5 freeboard=1",
+                "L column", ell_hit);
 }
 
 int
@@ -428,8 +643,10 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/shade-hulls/geometry", test_geometry);
+  g_test_add_func ("/shade-hulls/prism-geometry", test_prism_geometry);
   wg_test_add_both ("shade-hulls", "box-from-above", test_box_from_above);
   wg_test_add_both ("shade-hulls", "waterline", test_waterline);
   wg_test_add_both ("shade-hulls", "column", test_column);
+  wg_test_add_both ("shade-hulls", "polygon-column", test_polygon_column);
   return g_test_run ();
 }
