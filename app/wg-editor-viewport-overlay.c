@@ -319,6 +319,23 @@ shape_outline (const WgGraph *graph, const char *node, double t, GArray *xy)
 }
 
 /* The shapes, sources and edge, then the handles on top. */
+/* Whether @hulls (the bodies the shading draws, or NULL) has a body of a
+ * shape it draws whose waterline is @outline (@n samples, x, y). */
+static gboolean
+hull_drawn (const WgBodySet *hulls, const float *outline, guint n)
+{
+  for (guint k = 0; hulls && k < hulls->count; k++)
+    {
+      const WgBody *body = &hulls->bodies[k];
+      const gboolean shaded = body->shape != WG_BODY_SHAPE_NONE &&
+                              body->shape != WG_BODY_SHAPE_MESH;
+      if (shaded && body->n_contour == n && n > 0 && body->contour[0].x == outline[0] &&
+          body->contour[0].y == outline[1])
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 build (WgViewport *self, const WgGraph *graph, Builder *b)
 {
@@ -350,8 +367,9 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
         add_fill (b, (double *) xy->data, CIRCLE_SEGMENTS, source_fill, FALSE);
       add_line (b, (double *) xy->data, CIRCLE_SEGMENTS, TRUE, LINE_PX, source_line);
     }
-  /* Bodies (floating bodies, moving objects): their waterlines, filled
-   * unless the shading draws the hulls themselves. */
+  /* Bodies (floating bodies, moving objects): their waterlines, filled;
+   * in the picture, none where the shading draws the hull itself (a line
+   * at the water's level would cross it). */
   const float *outline = self->outlines;
   for (guint k = 0; k < self->n_outlines; k++)
     {
@@ -359,8 +377,9 @@ build (WgViewport *self, const WgGraph *graph, Builder *b)
       g_array_set_size (xy, 0);
       for (guint c = 0; c < 2 * n; c++)
         g_array_append_val (xy, (double) { outline[c] });
+      const gboolean drawn = !flat && hull_drawn (self->hulls, outline, n);
       outline += 2 * n;
-      if (n < 3)
+      if (n < 3 || drawn)
         continue;
       if (!flat && self->hulls == NULL)
         add_fill (b, (double *) xy->data, n, hull_fill, TRUE);

@@ -168,6 +168,9 @@ moving_process_cpu (WgNodeContext *ctx, GError **error)
                                    WG_BODY_SHAPE_STADIUM, WG_BODY_SHAPE_PRISM };
   G_STATIC_ASSERT (WG_WAKE_POLYGON - WG_WAKE_CIRCLE == 3);
   b->shape = drawn[p->shape];
+  /* More edges than samples: the samples leave out edges, no closed outline. */
+  if (b->shape == WG_BODY_SHAPE_PRISM && p->points.n > WG_BODY_CONTOUR)
+    b->shape = WG_BODY_SHAPE_NONE;
   memcpy (b->size, column[p->shape], sizeof b->size);
   if (b->shape == WG_BODY_SHAPE_PRISM)
     {

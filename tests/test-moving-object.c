@@ -162,6 +162,25 @@ test_polygon_notes (void)
     }
 }
 
+/* A polygon of more edges than a body's waterline samples leaves edges out
+ * of them: not drawn (shape none) rather than drawn open. */
+static void
+test_polygon_many_edges (void)
+{
+  g_autoptr (GString) points = g_string_new ("points=[");
+  for (int k = 0; k < WG_BODY_CONTOUR + 6; k++)
+    g_string_append_printf (points, "%s[%.6f, %.6f]", k ? ", " : "",
+                            3 * cos (2 * G_PI * k / (WG_BODY_CONTOUR + 6)),
+                            3 * sin (2 * G_PI * k / (WG_BODY_CONTOUR + 6)));
+  g_string_append (points, "]");
+  g_autoptr (WgGraph) g = wg_test_graph (64, 64, 30, 1);
+  wg_test_add (g, "moving-object", "plank", "shape=polygon", points->str, "x=32", "y=32", NULL);
+  g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
+  const WgBodySet *set = bodies_at (plan, 0, "plank");
+  g_assert_cmpuint (set->bodies[0].n_contour, ==, WG_BODY_CONTOUR);
+  g_assert_cmpuint (set->bodies[0].shape, ==, WG_BODY_SHAPE_NONE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,5 +189,6 @@ main (int argc, char **argv)
   g_test_add_func ("/moving-object/chain", test_chain);
   g_test_add_func ("/moving-object/refusal", test_refusal);
   g_test_add_func ("/moving-object/polygon-notes", test_polygon_notes);
+  g_test_add_func ("/moving-object/polygon-many-edges", test_polygon_many_edges);
   return g_test_run ();
 }
