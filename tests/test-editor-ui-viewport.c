@@ -317,11 +317,11 @@ test_particles_drawn (void)
 }
 
 /* floating-boxes.json's four bodies (the dinghy passed on through the
- * other node's set, drawn once) are outlined at their waterlines where the
- * result says they float; the shade node draws the box, sphere and capsule
- * hulls (its bodies input is linked, the hulls orange), so the viewport
- * shows them and no waterline fill hides them; the dinghy's mesh hull is
- * not drawn. */
+ * other node's set, drawn once) are where the result says they float; the
+ * shade node draws the box, sphere and capsule hulls (its bodies input is
+ * linked, the hulls orange), so the viewport shows them, neither filled
+ * nor outlined at their waterlines; the dinghy's mesh hull is not drawn,
+ * its waterline outlined. */
 static void
 test_bodies_drawn (void)
 {
@@ -358,6 +358,29 @@ test_bodies_drawn (void)
       orange += found;
     }
   g_assert_cmpuint (orange, >=, 1);
+  /* The waterline's light outline (0.95, 0.93, 0.86) is drawn for the
+   * dinghy only: on its waterline samples, light pixels; on the hulls'
+   * none (the hull shows there, or the water). */
+  for (guint k = 0; k < r->hulls->count; k++)
+    {
+      const WgBody *body = &r->hulls->bodies[k];
+      guint light = 0, seen = 0;
+      for (guint c = 0; c < body->n_contour; c++)
+        {
+          double rgb[3];
+          if (!viewport_probe (win, shot, body->contour[c].x, body->contour[c].y, rgb))
+            continue;
+          seen++;
+          light += fmin (fmin (rgb[0], rgb[1]), rgb[2]) > 150 && rgb[0] >= rgb[2];
+        }
+      g_test_message ("body %u (shape %u): %u of %u waterline samples light", k, body->shape,
+                      light, seen);
+      g_assert_cmpuint (seen, >, 0);
+      if (body->shape == WG_BODY_SHAPE_MESH)
+        g_assert_cmpuint (light, >, seen / 4);
+      else
+        g_assert_cmpuint (light, ==, 0);
+    }
   close_window (win);
 }
 
