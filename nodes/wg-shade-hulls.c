@@ -1,8 +1,9 @@
 /* wg-shade-hulls.c — shaders/shade-hulls.glsl in C for surface-shade's CPU
  * path: the first hit of a ray on a body's hull (a box, sphere, capsule,
  * upright cylinder or stadium posed by its quaternion, or an upright prism
- * of outline pieces) and the hull's colour. Operation for operation the GLSL's, in float, so that both paths
- * draw the same hulls; change the two together. */
+ * of outline pieces) and the hull's colour. Operation for operation the
+ * GLSL's, in float, so that both paths draw the same hulls; change the two
+ * together. */
 #include "wg-surface-shade.h"
 
 #include <math.h>
@@ -144,7 +145,8 @@ prism_entry (const float (*pieces)[4], int first, int count, float hh, const flo
         continue;
       float s = ((px - o[0]) * ex + (py - o[1]) * ey) / facing;
       float hx = o[0] + s * d[0] - px, hy = o[1] + s * d[1] - py, z = o[2] + s * d[2];
-      if (s > 0.0f && fabsf (ey * hx - ex * hy) <= h2 && fabsf (z) <= hh && (best < 0.0f || s < best))
+      if (s > 0.0f && fabsf (ey * hx - ex * hy) <= h2 && fabsf (z) <= hh &&
+          (best < 0.0f || s < best))
         {
           float l = sqrtf (h2);
           best = s;

@@ -66,6 +66,8 @@ wg_gpu_debug_level (void)
   return g_str_equal (v, "2") ? 2 : 1;
 }
 
+/* Also on an adopted context (the editor's, a game's): the variable asks
+ * for it, and the host's own callback, if any, is replaced. */
 void
 wg_gpu_debug_install (void)
 {

@@ -205,7 +205,8 @@ prism_sdf (const double (*v)[2], int nv, double z0, double z1, const double p[3]
     {
       const double *a = v[k], *b = v[(k + 1) % nv];
       const double ex = b[0] - a[0], ey = b[1] - a[1];
-      const double u = CLAMP (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey), 0, 1);
+      const double along = ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey);
+      const double u = CLAMP (along, 0, 1);
       d2 = fmin (d2, hypot (p[0] - a[0] - u * ex, p[1] - a[1] - u * ey));
       if ((a[1] > p[1]) != (b[1] > p[1]) && p[0] < a[0] + (p[1] - a[1]) * ex / ey)
         inside = !inside;
@@ -237,7 +238,8 @@ test_prism_geometry (void)
       double v[9][2], lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
       for (int k = 0; k < nv; k++)
         {
-          const double angle = 2 * G_PI * (ccw ? k : nv - k) / nv, r = g_rand_double_range (rng, 0.5, 3);
+          const double angle = 2 * G_PI * (ccw ? k : nv - k) / nv;
+          const double r = g_rand_double_range (rng, 0.5, 3);
           v[k][0] = cx + r * cos (angle);
           v[k][1] = cy + r * sin (angle);
           for (int c = 0; c < 2; c++)
@@ -260,9 +262,12 @@ test_prism_geometry (void)
               q->length = (float) (len / parts);
             }
         }
-      const double height = g_rand_double_range (rng, 0.3, 3), pz = g_rand_double_range (rng, -1, 1);
+      const double height = g_rand_double_range (rng, 0.3, 3);
+      const double pz = g_rand_double_range (rng, -1, 1);
       body->shape = WG_BODY_SHAPE_PRISM;
-      body->position[0] = (float) cx, body->position[1] = (float) cy, body->position[2] = (float) pz;
+      body->position[0] = (float) cx;
+      body->position[1] = (float) cy;
+      body->position[2] = (float) pz;
       body->orientation[3] = 1;
       body->size[0] = (float) (hi[0] - lo[0]), body->size[1] = (float) (hi[1] - lo[1]);
       body->size[2] = (float) height;
@@ -310,7 +315,8 @@ test_prism_geometry (void)
         corner = fmin (corner, hypot (hit[0] - v[k][0], hit[1] - v[k][1]));
       const double up = fmin (fabs (hit[2] - z0), fabs (hit[2] - z1));
       double flat[3] = { hit[0], hit[1], 0.5 * (z0 + z1) };
-      if (corner < 1e-3 * scale || (up < 1e-3 * scale && fabs (prism_sdf (v, nv, z0, z1, flat)) < 1e-3 * scale))
+      const double rim = fabs (prism_sdf (v, nv, z0, z1, flat));
+      if (corner < 1e-3 * scale || (up < 1e-3 * scale && rim < 1e-3 * scale))
         continue;
       double grad[3], gl = 0, cosine = 0;
       for (int k = 0; k < 3; k++)
