@@ -958,34 +958,58 @@ test_debug_messages (void)
 
 /* A new zeroed storage buffer, then data uploaded into it: the data, not
  * the zeros (NVIDIA's driver ran a glClearBufferData after a later
- * glBufferSubData, so wg_gpu_buffer_new() zeroes from memory). Then six
- * uploads and read-backs in turn, each seeing its own data. */
+ * glBufferSubData, so wg_gpu_buffer_new() zeroes from memory) — read back
+ * as it is and as a kernel reads it (adding 1 into a second buffer, the
+ * way the fault showed on an H100). Then five more uploads and read-backs
+ * in turn, each seeing its own data. */
 static void
 test_buffer_first_upload (void)
 {
   WgGpuContext *ctx = gpu_context ();
   if (ctx == NULL)
     return;
+  static const char add_one[] =
+    "layout (local_size_x = 64) in;\n"
+    "layout (std430, binding = 0) restrict readonly buffer In { uint w[]; };\n"
+    "layout (std430, binding = 1) restrict writeonly buffer Out { uint v[]; };\n"
+    "void main () { uint i = gl_GlobalInvocationID.x; v[i] = w[i] + 1u; }\n";
+  g_autoptr (GError) error = NULL;
+  GLuint program = wg_gpu_program_from_source (ctx, "add-one.comp", add_one, &error);
+  g_assert_no_error (error);
   const guint sizes[] = { 4096, 1u << 20 };
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     {
       const guint n = sizes[s];
       g_autofree guint32 *data = g_new (guint32, n), *back = g_new (guint32, n);
-      GLuint b = wg_gpu_buffer_new (ctx, n * sizeof (guint32), NULL, GL_DYNAMIC_COPY);
       for (guint round = 0; round < 6; round++)
-        {
-          for (guint i = 0; i < n; i++)
-            data[i] = round * 7919u + i + 1;
-          glBindBuffer (GL_SHADER_STORAGE_BUFFER, b);
-          glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, n * sizeof (guint32), data);
-          memset (back, 0, n * sizeof (guint32));
-          ssbo_read (b, 0, n * sizeof (guint32), back);
-          for (guint i = 0; i < n; i++)
-            if (back[i] != data[i])
-              g_error ("%u words, round %u: word %u reads %u, uploaded %u", n, round, i, back[i],
-                       data[i]);
-        }
-      glDeleteBuffers (1, &b);
+        for (int via_kernel = 0; via_kernel < 2; via_kernel++)
+          {
+            GLuint b = wg_gpu_buffer_new (ctx, n * sizeof (guint32), NULL, GL_DYNAMIC_COPY);
+            GLuint out = wg_gpu_buffer_new (ctx, n * sizeof (guint32), NULL, GL_DYNAMIC_COPY);
+            for (guint r = 0; r <= round; r++)
+              {
+                for (guint i = 0; i < n; i++)
+                  data[i] = r * 7919u + i + 1;
+                glBindBuffer (GL_SHADER_STORAGE_BUFFER, b);
+                glBufferSubData (GL_SHADER_STORAGE_BUFFER, 0, n * sizeof (guint32), data);
+              }
+            if (via_kernel)
+              {
+                glUseProgram (program);
+                glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, b);
+                glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, out);
+                glDispatchCompute (n / 64, 1, 1);
+                glMemoryBarrier (GL_ALL_BARRIER_BITS);
+              }
+            memset (back, 0, n * sizeof (guint32));
+            ssbo_read (via_kernel ? out : b, 0, n * sizeof (guint32), back);
+            for (guint i = 0; i < n; i++)
+              if (back[i] != data[i] + (guint32) via_kernel)
+                g_error ("%u words, upload %u%s: word %u reads %u, uploaded %u", n, round + 1,
+                         via_kernel ? " read by a kernel" : "", i, back[i], data[i]);
+            GLuint buffers[] = { b, out };
+            glDeleteBuffers (2, buffers);
+          }
     }
   assert_gl_ok ("first upload");
 }
