@@ -119,7 +119,11 @@ bake_done (GObject *source, GAsyncResult *result, gpointer data)
           g_autofree char *msg = g_strdup_printf ("Wrote %u files for %" G_GINT64_FORMAT " frames in "
                                                   "%.1f s (%s)", b->stats.files_written,
                                                   b->stats.frames, b->stats.seconds, b->stats.backend);
-          gtk_label_set_text (GTK_LABEL (b->status), msg);
+          /* The nodes' warnings of the bake (capacity reached, …) under it. */
+          g_autofree char *warned = b->stats.warnings ? g_strjoinv ("\n", b->stats.warnings) : NULL;
+          g_autofree char *text = warned ? g_strdup_printf ("%s\nWarning: %s", msg, warned)
+                                         : g_strdup (msg);
+          gtk_label_set_text (GTK_LABEL (b->status), text);
           gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (b->progress), 1);
           offer_folder (b);
         }

@@ -1581,6 +1581,12 @@ typedef struct {
    * sheet_frames[k], at sheet_gap + (k % sheet_columns)·(tile + gap) … */
   guint sheet_columns, sheet_tile[2], sheet_gap, sheet_n_frames;
   gint64 *sheet_frames;
+  /* What nodes warned of (wg_plan_get_node_note()) over the range, one
+   * line per node, NULL-terminated, or NULL: "nodes[i] (\"id\") on N of M
+   * frames, first at frame F: NOTE" (and the last note when it differs);
+   * and particle sets that dropped particles (a GPU emitter's count stays
+   * on the GPU until the end). Set when the bake succeeds. */
+  char **warnings;
 } WgBakeStats;
 
 /* Frees what @stats holds (the strings and frames) and zeroes it. */

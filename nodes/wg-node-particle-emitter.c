@@ -131,8 +131,8 @@ static const WgParamSpec params[N_PARAMS] = {
   [P_CAPACITY] = { "capacity", "Capacity", WG_PARAM_INT, "",
                    "Particle slots (a second set of as many is the step's scratch); when they "
                    "run out, the particle crossing the end stays unsubdivided and later ones are "
-                   "lost, each counted once in the set's dropped count (and the node's note on "
-                   "the CPU)",
+                   "lost, each counted once in the set's dropped count (the node's note on the "
+                   "CPU; `wavegraph run` warns at the end of a bake on either backend)",
                    65536, 16, WG_MAX_PARTICLES, 1024, 1 << 20,
                    .flags = WG_PARAM_FLAG_PREPARE, .offset = OFFSET (capacity) },
   [P_WAKE_STRENGTH] = { "wake_strength", "Wake strength", WG_PARAM_FLOAT, "",

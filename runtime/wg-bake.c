@@ -11,10 +11,87 @@
 void
 wg_bake_stats_clear (WgBakeStats *stats)
 {
+  g_strfreev (stats->warnings);
   g_free (stats->contact_sheet);
   g_free (stats->backend);
   g_free (stats->sheet_frames);
   memset (stats, 0, sizeof *stats);
+}
+
+/* What one node warned of during a bake. */
+typedef struct {
+  gint64 first;  /* the first frame it warned on */
+  guint frames;  /* how many it warned on (0: none) */
+  char *said, *last;
+} NodeWarning;
+
+static void
+node_warning_clear (gpointer data)
+{
+  NodeWarning *w = data;
+  g_free (w->said);
+  g_free (w->last);
+}
+
+/* Records the warnings of @plan's nodes at @frame into @warned (one per node). */
+static void
+note_warnings (WgPlan *plan, const WgGraph *graph, gint64 frame, NodeWarning *warned)
+{
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      gboolean warning = FALSE;
+      const char *note = wg_plan_get_node_note (plan, wg_graph_get_node_id (graph, i), &warning);
+      if (!warning || note == NULL)
+        continue;
+      NodeWarning *w = &warned[i];
+      if (w->frames++ == 0)
+        {
+          w->first = frame;
+          w->said = g_strdup (note);
+        }
+      if (g_strcmp0 (w->last, note) != 0)
+        {
+          g_free (w->last);
+          w->last = g_strdup (note);
+        }
+    }
+}
+
+/* @warned as WgBakeStats.warnings, with the particle outputs
+ * that dropped particles and had no warning of it (their count on the
+ * GPU); NULL when there is nothing to say. */
+static char **
+bake_warnings (WgPlan *plan, const WgGraph *graph, const NodeWarning *warned, gint64 total)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
+  for (guint i = 0; i < wg_graph_get_n_nodes (graph); i++)
+    {
+      const char *id = wg_graph_get_node_id (graph, i);
+      const NodeWarning *w = &warned[i];
+      if (w->frames > 0)
+        g_ptr_array_add (lines, g_strdup_printf ("nodes[%u] (\"%s\") on %u of %" G_GINT64_FORMAT
+                                                 " frames, first at frame %" G_GINT64_FORMAT ": %s%s%s",
+                                                 i, id, w->frames, total, w->first, w->said,
+                                                 g_strcmp0 (w->said, w->last) ? "; last: " : "",
+                                                 g_strcmp0 (w->said, w->last) ? w->last : ""));
+      const WgNodeType *type = wg_graph_get_node_type (graph, id);
+      for (guint o = 0; w->frames == 0 && o < type->n_outputs; o++)
+        {
+          if (type->outputs[o].type != WG_PORT_PARTICLES)
+            continue;
+          WgBuffer *b = wg_plan_get_node_output (plan, id, type->outputs[o].name);
+          const WgParticleSet *set = b ? wg_buffer_read_particles (b, NULL) : NULL;
+          if (set && set->dropped > 0)
+            g_ptr_array_add (lines, g_strdup_printf ("nodes[%u] (\"%s\"): %u particles did not fit "
+                                                     "the capacity of %u over the bake (raise "
+                                                     "capacity)", i, id, set->dropped,
+                                                     set->capacity));
+        }
+    }
+  if (lines->len == 0)
+    return NULL;
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&lines), FALSE);
 }
 
 /* Creates @dir if needed and proves it writable, before any frame is computed. */
@@ -99,6 +176,10 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
     }
 
   wg_contact_sheet_init (&cs, plan, options->first, options->last);
+  g_autoptr (GArray) warnings = g_array_new (FALSE, TRUE, sizeof (NodeWarning));
+  g_array_set_clear_func (warnings, node_warning_clear);
+  g_array_set_size (warnings, wg_graph_get_n_nodes (graph));
+  NodeWarning *warned = (NodeWarning *) (gpointer) warnings->data;
   for (gint64 f = options->first; f <= options->last; f++)
     {
       /* Cancelled between frames, so no frame has only some of its maps. */
@@ -133,6 +214,7 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
           return FALSE;
         }
       stats->frames++;
+      note_warnings (plan, graph, f, warned);
       if (options->progress)
         options->progress (f, stats->frames, total, options->progress_data);
       if (options->checkpoint && options->checkpoint_every > 0 && f < options->last &&
@@ -176,5 +258,6 @@ wg_bake (const WgGraph *graph, const WgBakeOptions *options, WgBakeStats *stats,
         }
     }
   wg_contact_sheet_clear (&cs);
+  stats->warnings = bake_warnings (plan, graph, warned, total);
   return TRUE;
 }

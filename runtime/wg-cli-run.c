@@ -278,6 +278,9 @@ wg_cli_run (int argc, char **argv)
   if (movie)
     wg_cli_eprintf ("wavegraph: preview %s (%s; %" G_GINT64_FORMAT " frames at %g fps)\n",
                     preview_path, wg_cli_preview_get_codec (movie), stats.frames, s->fps);
+  /* What nodes warned of while the frames went by (capacity reached, …). */
+  for (guint k = 0; stats.warnings && stats.warnings[k]; k++)
+    wg_cli_eprintf ("wavegraph: warning: %s\n", stats.warnings[k]);
   wg_bake_stats_clear (&stats);
   return 0;
 }

@@ -139,6 +139,9 @@ wg_farm_work (const WgFarm *farm, guint w, guint c, int threads, GCancellable *c
       opts.hook_data = &k;
       WgBakeStats stats;
       ok = wg_bake (graph, &opts, &stats, error);
+      /* Into the job's log, as `wavegraph run` prints them. */
+      for (guint i = 0; ok && stats.warnings && stats.warnings[i]; i++)
+        g_printerr ("wavegraph: warning: %s\n", stats.warnings[i]);
       wg_bake_stats_clear (&stats);
       if (!ok && g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         *stopped_at = k.stopped_at;

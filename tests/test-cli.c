@@ -1337,6 +1337,28 @@ test_version (void)
   wg_test_run_clear (&r);
 }
 
+/* A bake whose particle set fills up says so on stderr, once per node,
+ * after the summary, and still succeeds: pool-drop.json's emitter held to
+ * 20 particles over 17 frames (its first drop subdivides past that at
+ * frame 13). */
+static void
+test_bake_warns (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  g_autofree char *graph = wg_test_source_path ("graphs", "pool-drop.json", NULL);
+  const char *args[] = { "run", graph, "--frames", "0-16", "--set", "drops.capacity=20",
+                         "--set", "shade.width=64", "--set", "shade.height=36", "--out", "out",
+                         "--no-contact-sheet", NULL };
+  Run r = run_cli (dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "wavegraph: baked 17 frames"));
+  g_assert_nonnull (strstr (r.err, "wavegraph: warning: nodes[0] (\"drops\") on 4 of 17 frames, "
+                                   "first at frame 13: 3 particles did not fit the capacity of 20 "
+                                   "(raise capacity)\n"));
+  g_assert_true (strstr (r.err, "wavegraph: warning:") == g_strrstr (r.err, "wavegraph: warning:"));
+  wg_test_run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1360,5 +1382,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/info-bypass", test_info_bypass);
   g_test_add_func ("/cli/obstacle-covers-all", test_obstacle_covers_all);
   g_test_add_func ("/cli/sheet-labels", test_sheet_labels);
+  g_test_add_func ("/cli/bake-warns", test_bake_warns);
   return g_test_run ();
 }

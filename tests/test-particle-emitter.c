@@ -7,6 +7,7 @@
  * CPU, plan states and thread counts change nothing, bit for bit, and a
  * particle lost at the capacity is counted once. */
 #include "wg-test-util.h"
+#include "wg-test-tmp.h"
 
 #include <math.h>
 #include <string.h>
@@ -319,15 +320,23 @@ test_resume (void)
   g_assert_true (g_bytes_equal (s0, s2));
 }
 
-/* A full set counts what it could not make and says so in the note. */
-static void
-test_overflow (void)
+/* Three rings of 8 at once into a set of 16. */
+static WgGraph *
+overflow_graph (void)
 {
-  g_autoptr (WgGraph) g = wg_test_graph (64, 64, 10, 1);
+  WgGraph *g = wg_test_graph (64, 64, 10, 1);
   wg_test_add (g, "particle-emitter", "drop", "capacity=16", "ring=8",
                "drops=[{\"x\": 32, \"y\": 32, \"volume\": 0.1}, "
                "{\"x\": 10, \"y\": 10, \"volume\": 0.1}, {\"x\": 50, \"y\": 10, \"volume\": 0.1}]",
                NULL);
+  return g;
+}
+
+/* A full set counts what it could not make and says so in the note. */
+static void
+test_overflow (void)
+{
+  g_autoptr (WgGraph) g = overflow_graph ();
   g_autoptr (WgPlan) plan = wg_test_plan (g, 1);
   const WgParticleSet *set = run_frames (plan, 0, 0);
   g_assert_cmpuint (set->count, ==, 16);
@@ -338,6 +347,32 @@ test_overflow (void)
   const char *note = wg_plan_get_node_note (plan, "drop", &warning);
   g_assert_true (warning);
   g_assert_cmpstr (note, ==, "8 particles did not fit the capacity of 16 (raise capacity)");
+}
+
+/* A bake of overflow_graph() says what did not fit: on the CPU the
+ * node's warning with the frames it was given on, on the GPU (whose count
+ * stays there) the set's dropped count at the end. */
+static void
+test_bake_warns (void)
+{
+  g_autoptr (WgGraph) g = overflow_graph ();
+  g_assert_true (wg_graph_set_output (g, "particles", "drop", "particles", NULL));
+  g_autofree char *dir = wg_test_tmp_dir ();
+  WgBakeOptions o = { 0, 2, dir, wg_test_backend, 1, FALSE };
+  WgBakeStats stats;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (wg_bake (g, &o, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (stats.warnings);
+  g_test_message ("%s", stats.warnings[0]);
+  if (wg_test_backend == WG_BACKEND_CPU)
+    g_assert_cmpstr (stats.warnings[0], ==, "nodes[0] (\"drop\") on 3 of 3 frames, first at frame "
+                     "0: 8 particles did not fit the capacity of 16 (raise capacity)");
+  else
+    g_assert_cmpstr (stats.warnings[0], ==, "nodes[0] (\"drop\"): 8 particles did not fit the "
+                     "capacity of 16 over the bake (raise capacity)");
+  g_assert_null (stats.warnings[1]);
+  wg_bake_stats_clear (&stats);
 }
 
 /* A ring of 8 (r = 0.25 m) that subdivides (frame 4: 8 × 3 > 20) in a set of 20: six
@@ -486,6 +521,7 @@ main (int argc, char **argv)
   wg_test_add_both ("particle-emitter", "conservation", test_conservation);
   g_test_add_func ("/particle-emitter/reflection", test_reflection);
   wg_test_add_both ("particle-emitter", "overflow", test_overflow);
+  wg_test_add_both ("particle-emitter", "bake-warns", test_bake_warns);
   g_test_add_func ("/particle-emitter/resume", test_resume);
   wg_test_add_both ("particle-emitter", "dropped-once", test_dropped_once);
   g_test_add_func ("/particle-emitter/state-bytes", test_state_bytes);
