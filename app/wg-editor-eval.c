@@ -242,9 +242,10 @@ collect_sets (WgPlan *plan, WgEvalResult *r)
               const WgBody *body = &bodies->bodies[k];
               if (seen_body (seen, body))
                 continue;
-              for (guint c = 0; c < body->n_contour; c++)
+              const guint n = MIN (body->n_contour, WG_BODY_CONTOUR);
+              for (guint c = 0; c < n; c++)
                 g_array_append_vals (outlines, &body->contour[c].x, 2);
-              g_array_append_val (sizes, body->n_contour);
+              g_array_append_val (sizes, n);
             }
         }
     }

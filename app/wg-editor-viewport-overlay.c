@@ -327,10 +327,8 @@ hull_drawn (const WgBodySet *hulls, const float *outline, guint n)
   for (guint k = 0; hulls && k < hulls->count; k++)
     {
       const WgBody *body = &hulls->bodies[k];
-      const gboolean shaded = body->shape != WG_BODY_SHAPE_NONE &&
-                              body->shape != WG_BODY_SHAPE_MESH;
-      if (shaded && body->n_contour == n && n > 0 && body->contour[0].x == outline[0] &&
-          body->contour[0].y == outline[1])
+      if (wg_body_hull_drawn (body) && body->n_contour == n && n > 0 &&
+          body->contour[0].x == outline[0] && body->contour[0].y == outline[1])
         return TRUE;
     }
   return FALSE;

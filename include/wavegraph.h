@@ -1030,6 +1030,17 @@ G_STATIC_ASSERT (sizeof (WgBody) == 96 + WG_BODY_CONTOUR * 32);
 G_STATIC_ASSERT (sizeof (WgBodySet) == 32);
 
 /**
+ * wg_body_hull_drawn:
+ * Whether surface-shade draws @body's hull: a box, sphere, capsule,
+ * cylinder or stadium of positive size, or a prism whose outline pieces
+ * close (to 1e-4 of its size, or 16 float steps of its coordinates), with
+ * a finite pose. FALSE for WG_BODY_SHAPE_NONE, WG_BODY_SHAPE_MESH (the
+ * port carries no triangles) and what cannot be drawn: a viewer shows
+ * those bodies otherwise (the editor, by their waterline outline).
+ */
+gboolean wg_body_hull_drawn (const WgBody *body);
+
+/**
  * wg_ctx_define_bodies:
  * Called in prepare for a bodies output @port: room for @capacity bodies
  * (1 to WG_MAX_BODIES), none live. Defining the same capacity again keeps

@@ -6,6 +6,7 @@
  * together. */
 #include "wg-surface-shade.h"
 
+#include <float.h>
 #include <math.h>
 
 static inline void
@@ -130,15 +131,18 @@ prism_entry (const float (*pieces)[4], int first, int count, float hh, const flo
   float s_top = (hh - o[2]) * safe_inverse (d[2]), s_bottom = (-hh - o[2]) * safe_inverse (d[2]);
   float xt = o[0] + s_top * d[0], yt = o[1] + s_top * d[1];
   float xb = o[0] + s_bottom * d[0], yb = o[1] + s_bottom * d[1];
-  gboolean in_top = FALSE, in_bottom = FALSE;
+  gboolean in_top = FALSE, in_bottom = FALSE, in_eye = FALSE;
   for (int k = first; k < first + count; k++)
     {
-      const float px = pieces[k][0], py = pieces[k][1], ex = pieces[k][2], ey = pieces[k][3];
+      /* Its corners, shared with its neighbours: its middle p, and its
+       * outward normal scaled by its half-length, e. */
+      const float ax = pieces[k][0], ay = pieces[k][1], bx = pieces[k][2], by = pieces[k][3];
+      float px = 0.5f * (ax + bx), py = 0.5f * (ay + by);
+      float ex = 0.5f * (by - ay), ey = 0.5f * (ax - bx);
       float h2 = ex * ex + ey * ey;
-      /* The piece's ends: its middle ± h along its tangent (−ny, nx). */
-      float ax = px + ey, ay = py - ex, bx = px - ey, by = py + ex;
       in_top = in_top != crosses (ax, ay, bx, by, xt, yt);
       in_bottom = in_bottom != crosses (ax, ay, bx, by, xb, yb);
+      in_eye = in_eye != crosses (ax, ay, bx, by, o[0], o[1]);
       /* Its wall, from outside (the ray against its normal). */
       float facing = d[0] * ex + d[1] * ey;
       if (!(facing < 0.0f))
@@ -153,6 +157,10 @@ prism_entry (const float (*pieces)[4], int first, int count, float hh, const flo
           nb[0] = ex / l, nb[1] = ey / l, nb[2] = 0.0f;
         }
     }
+  /* An eye inside sees no hull (a concave outline's other arm included),
+   * as with the other shapes. */
+  if (in_eye && fabsf (o[2]) <= hh)
+    return -1.0f;
   if (in_top && o[2] > hh && s_top > 0.0f && (best < 0.0f || s_top < best))
     {
       best = s_top;
@@ -285,51 +293,148 @@ wg_shade_hull_sky_direction (WgVec3 n)
   return l > 1e-3f ? (WgVec3){ m.x / l, m.y / l, m.z / l } : (WgVec3){ 0.0f, 0.0f, 1.0f };
 }
 
-/* Whether @body's @n outline pieces close, walked with tangent @sign ×
- * (−ny, nx): each ends where the next begins, the last where the first
- * does, to @tol (m). */
-static gboolean
-pieces_close (const WgBody *body, guint n, float sign, float tol)
+/* The ends of @body's @n outline pieces (each its middle ± half its length
+ * along (−ny, nx)) relative to (@cx, @cy): @lo[k] and @hi[k]. */
+static void
+piece_ends (const WgBody *body, guint n, float cx, float cy, float (*lo)[2], float (*hi)[2])
 {
   for (guint k = 0; k < n; k++)
     {
-      const WgContourSample *c = &body->contour[k], *next = &body->contour[(k + 1) % n];
-      const float h = sign * 0.5f * c->length, hn = sign * 0.5f * next->length;
-      const float ex = c->x - h * c->ny, ey = c->y + h * c->nx;
-      const float sx = next->x + hn * next->ny, sy = next->y - hn * next->nx;
-      if (!(c->length > 0.0f) || !(fabsf (ex - sx) <= tol && fabsf (ey - sy) <= tol))
-        return FALSE;
+      const WgContourSample *c = &body->contour[k];
+      const float h = 0.5f * c->length, x = c->x - cx, y = c->y - cy;
+      lo[k][0] = x + h * c->ny;
+      lo[k][1] = y - h * c->nx;
+      hi[k][0] = x - h * c->ny;
+      hi[k][1] = y + h * c->nx;
     }
-  return TRUE;
 }
 
-/* The pieces of @body's outline, relative to (@cx, @cy), into @out as
- * WgShadeHulls keeps them, and the farthest end's squared distance; FALSE
- * unless they close (to 1e-4 of the outline's size, either way round): a
- * polygon with more edges than samples does not. */
+/* The pieces of @body's outline relative to (@cx, @cy) into @out as
+ * WgShadeHulls keeps them (@out may be NULL), and the farthest corner's
+ * squared distance; FALSE unless they close, walked either way round: each
+ * ends where the next begins, the last where the first does, to 1e-4 of
+ * the outline's size or 16 float steps of its coordinates, whichever is
+ * more (a polygon with more edges than samples does not close; one far
+ * from the origin is only as exact as its floats). Each corner is the
+ * middle of the two ends that meet there, the same floats in both pieces:
+ * the walls leave no gap between them and the crossing test counts each
+ * corner once. */
 static gboolean
 prism_pieces (const WgBody *body, float cx, float cy, float (*out)[4], float *reach2)
 {
   const guint n = MIN (body->n_contour, WG_BODY_CONTOUR);
-  const float tol = 1e-4f * fmaxf (body->size[0], body->size[1]);
-  if (n < 3 || !(pieces_close (body, n, 1.0f, tol) || pieces_close (body, n, -1.0f, tol)))
+  if (n < 3)
+    return FALSE;
+  float lo[WG_BODY_CONTOUR][2], hi[WG_BODY_CONTOUR][2];
+  piece_ends (body, n, cx, cy, lo, hi);
+  const float far = fmaxf (fabsf (cx), fabsf (cy)) + fmaxf (body->size[0], body->size[1]);
+  const float tol = fmaxf (1e-4f * fmaxf (body->size[0], body->size[1]), 16 * FLT_EPSILON * far);
+  /* Walked along (−ny, nx) (forward) or against it: piece k's far end meets
+   * piece k + 1's near end. */
+  int walk = 0;
+  for (int sign = 1; sign >= -1 && walk == 0; sign -= 2)
+    {
+      gboolean closed = TRUE;
+      for (guint k = 0; k < n && closed; k++)
+        {
+          const float *end = sign > 0 ? hi[k] : lo[k];
+          const float *start = sign > 0 ? lo[(k + 1) % n] : hi[(k + 1) % n];
+          closed = body->contour[k].length > 0.0f && fabsf (end[0] - start[0]) <= tol &&
+                   fabsf (end[1] - start[1]) <= tol;
+        }
+      walk = closed ? sign : 0;
+    }
+  if (walk == 0)
     return FALSE;
   *reach2 = 0.0f;
+  float corner[WG_BODY_CONTOUR][2];
   for (guint k = 0; k < n; k++)
     {
-      const WgContourSample *c = &body->contour[k];
-      const float h = 0.5f * c->length;
-      out[k][0] = c->x - cx;
-      out[k][1] = c->y - cy;
-      out[k][2] = h * c->nx;
-      out[k][3] = h * c->ny;
-      for (int e = -1; e <= 1; e += 2)
-        {
-          const float x = out[k][0] - e * out[k][3], y = out[k][1] + e * out[k][2];
-          *reach2 = fmaxf (*reach2, x * x + y * y);
-        }
+      const float *end = walk > 0 ? hi[k] : lo[k];
+      const float *start = walk > 0 ? lo[(k + 1) % n] : hi[(k + 1) % n];
+      corner[k][0] = 0.5f * (end[0] + start[0]);
+      corner[k][1] = 0.5f * (end[1] + start[1]);
+      *reach2 = fmaxf (*reach2, corner[k][0] * corner[k][0] + corner[k][1] * corner[k][1]);
+    }
+  /* Each piece from its end on the −(−ny, nx) side to the other, so that
+   * its outward normal is (Δy, −Δx) either way round. */
+  for (guint k = 0; out && k < n; k++)
+    {
+      const float *before = corner[(k + n - 1) % n], *after = corner[k];
+      const float *a = walk > 0 ? before : after, *b = walk > 0 ? after : before;
+      out[k][0] = a[0];
+      out[k][1] = a[1];
+      out[k][2] = b[0];
+      out[k][3] = b[1];
     }
   return TRUE;
+}
+
+/* @body's hull as both paths draw it into @h (a prism's pieces into
+ * @pieces, or none when NULL); FALSE when it has none to draw. */
+static gboolean
+hull_of (const WgBody *body, WgShadeHull *h, float (*pieces)[4])
+{
+  const float *size = body->size;
+  *h = (WgShadeHull) { { body->position[0], body->position[1], body->position[2] + body->hull_z },
+                       (float) body->shape,
+                       { body->orientation[0], body->orientation[1], body->orientation[2],
+                         body->orientation[3] } };
+  float reach2 = 0.0f;
+  switch (body->shape)
+    {
+    case WG_BODY_SHAPE_BOX:
+      for (int k = 0; k < 3; k++)
+        h->a[k] = 0.5f * size[k];
+      h->bound = sqrtf (h->a[0] * h->a[0] + h->a[1] * h->a[1] + h->a[2] * h->a[2]);
+      break;
+    case WG_BODY_SHAPE_SPHERE:
+      h->a[0] = h->bound = 0.5f * size[0];
+      break;
+    case WG_BODY_SHAPE_CAPSULE:
+      /* As wg_hull_capsule(): end to end size[0], a sphere when shorter than wide. */
+      h->a[1] = 0.5f * fminf (size[0], size[1]);
+      h->a[0] = 0.5f * size[0] - h->a[1];
+      h->bound = h->a[0] + h->a[1];
+      break;
+    case WG_BODY_SHAPE_CYLINDER:
+      h->a[0] = 0.5f * size[0];
+      h->a[2] = 0.5f * size[2];
+      h->bound = sqrtf (h->a[0] * h->a[0] + h->a[2] * h->a[2]);
+      break;
+    case WG_BODY_SHAPE_STADIUM:
+      h->a[1] = 0.5f * fminf (size[0], size[1]);
+      h->a[0] = 0.5f * size[0] - h->a[1];
+      h->a[2] = 0.5f * size[2];
+      h->bound = sqrtf ((h->a[0] + h->a[1]) * (h->a[0] + h->a[1]) + h->a[2] * h->a[2]);
+      break;
+    case WG_BODY_SHAPE_PRISM:
+      /* The pieces are in the world's orientation. */
+      h->q[0] = h->q[1] = h->q[2] = 0.0f;
+      h->q[3] = 1.0f;
+      if (!prism_pieces (body, h->centre[0], h->centre[1], pieces, &reach2))
+        return FALSE;
+      h->a[1] = (float) MIN (body->n_contour, WG_BODY_CONTOUR);
+      h->a[2] = 0.5f * size[2];
+      h->bound = sqrtf (reach2 + h->a[2] * h->a[2]);
+      break;
+    default:
+      return FALSE;
+    }
+  gboolean finite = isfinite (h->bound) && h->bound > 0.0f;
+  for (int k = 0; k < 3; k++)
+    finite = finite && isfinite (h->centre[k]);
+  for (int k = 0; k < 4; k++)
+    finite = finite && isfinite (h->q[k]);
+  return finite;
+}
+
+gboolean
+wg_body_hull_drawn (const WgBody *body)
+{
+  g_return_val_if_fail (body != NULL, FALSE);
+  WgShadeHull h;
+  return hull_of (body, &h, NULL);
 }
 
 guint
@@ -346,65 +451,15 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list)
   guint n = 0, n_pieces = 0;
   for (guint b = 0; b < set->count; b++)
     {
-      const WgBody *body = &set->bodies[b];
-      const float *size = body->size;
-      WgShadeHull h = { { body->position[0], body->position[1], body->position[2] + body->hull_z },
-                        (float) body->shape,
-                        { body->orientation[0], body->orientation[1], body->orientation[2],
-                          body->orientation[3] } };
-      float reach2 = 0.0f;
-      switch (body->shape)
+      WgShadeHull h;
+      if (!hull_of (&set->bodies[b], &h, list->pieces + n_pieces))
+        continue;
+      if (h.shape == WG_BODY_SHAPE_PRISM)
         {
-        case WG_BODY_SHAPE_BOX:
-          for (int k = 0; k < 3; k++)
-            h.a[k] = 0.5f * size[k];
-          h.bound = sqrtf (h.a[0] * h.a[0] + h.a[1] * h.a[1] + h.a[2] * h.a[2]);
-          break;
-        case WG_BODY_SHAPE_SPHERE:
-          h.a[0] = h.bound = 0.5f * size[0];
-          break;
-        case WG_BODY_SHAPE_CAPSULE:
-          /* As wg_hull_capsule(): end to end size[0], a sphere when shorter than wide. */
-          h.a[1] = 0.5f * fminf (size[0], size[1]);
-          h.a[0] = 0.5f * size[0] - h.a[1];
-          h.bound = h.a[0] + h.a[1];
-          break;
-        case WG_BODY_SHAPE_CYLINDER:
-          h.a[0] = 0.5f * size[0];
-          h.a[2] = 0.5f * size[2];
-          h.bound = sqrtf (h.a[0] * h.a[0] + h.a[2] * h.a[2]);
-          break;
-        case WG_BODY_SHAPE_STADIUM:
-          h.a[1] = 0.5f * fminf (size[0], size[1]);
-          h.a[0] = 0.5f * size[0] - h.a[1];
-          h.a[2] = 0.5f * size[2];
-          h.bound = sqrtf ((h.a[0] + h.a[1]) * (h.a[0] + h.a[1]) + h.a[2] * h.a[2]);
-          break;
-        case WG_BODY_SHAPE_PRISM:
-          /* The pieces are in the world's orientation. */
-          h.q[0] = h.q[1] = h.q[2] = 0.0f;
-          h.q[3] = 1.0f;
-          if (!prism_pieces (body, h.centre[0], h.centre[1], list->pieces + n_pieces, &reach2))
-            continue;
           h.a[0] = (float) n_pieces;
-          h.a[1] = (float) MIN (body->n_contour, WG_BODY_CONTOUR);
-          h.a[2] = 0.5f * size[2];
-          h.bound = sqrtf (reach2 + h.a[2] * h.a[2]);
-          break;
-        default:
-          continue;
+          n_pieces += (guint) h.a[1];
         }
-      gboolean finite = isfinite (h.bound) && h.bound > 0.0f;
-      for (int k = 0; k < 3; k++)
-        finite = finite && isfinite (h.centre[k]);
-      for (int k = 0; k < 4; k++)
-        finite = finite && isfinite (h.q[k]);
-      if (finite)
-        {
-          if (body->shape == WG_BODY_SHAPE_PRISM)
-            n_pieces += (guint) h.a[1];
-          list->hull[n++] = h;
-        }
+      list->hull[n++] = h;
     }
   list->n = n;
   list->n_pieces = n_pieces;

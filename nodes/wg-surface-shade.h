@@ -221,10 +221,11 @@ G_STATIC_ASSERT (sizeof (WgShadeHull) == 48);
 /**
  * WgShadeHulls:
  * The hulls of a body set as both paths draw them: @n hulls, and the
- * @n_pieces outline pieces of the prisms among them, each (x, y, h nx,
- * h ny): the middle of a straight piece of half-length h relative to its
- * hull's centre (m) and its outward normal n scaled by h (one vec4 on the
- * GPU). Zero-initialise; wg_shade_hulls_clear() frees it.
+ * @n_pieces outline pieces of the prisms among them, each the two corners
+ * (ax, ay, bx, by) of a straight piece relative to its hull's centre (m),
+ * the same floats as its neighbours' (one vec4 on the GPU), ordered so
+ * that its outward normal is along (by − ay, ax − bx). Zero-initialise;
+ * wg_shade_hulls_clear() frees it.
  */
 typedef struct {
   WgShadeHull *hull;
@@ -234,10 +235,9 @@ typedef struct {
 
 /**
  * wg_shade_hulls:
- * The live bodies of @set that have a hull to draw (box, sphere, capsule,
- * cylinder, stadium of positive size, or a prism of a closed outline of
- * pieces, with a finite pose, centred hull_z above the position) into
- * @list; returns how many. (nodes/wg-shade-hulls.c)
+ * The live bodies of @set that have a hull to draw (wg_body_hull_drawn():
+ * centred hull_z above the position) into @list; returns how many.
+ * (nodes/wg-shade-hulls.c)
  */
 guint wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list);
 void wg_shade_hulls_clear (WgShadeHulls *list);

@@ -112,9 +112,10 @@ wg_crosses (vec2 a, vec2 b, vec2 p)
 }
 
 /* Entry distance along unit @d from @o into the upright prism whose outline
- * is pieces [@first, @first + @count) and |z| ≤ @hh, or −1 (missed, or @o
- * inside), and the outward normal @nb there: the walls facing the ray,
- * and the top or bottom where the ray meets its plane inside the outline. */
+ * is pieces [@first, @first + @count) (each its two corners, shared with
+ * its neighbours) and |z| ≤ @hh, or −1 (missed, or @o inside), and the
+ * outward normal @nb there: the walls facing the ray, and the top or
+ * bottom where the ray meets its plane inside the outline. */
 float
 wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
 {
@@ -123,16 +124,19 @@ wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
   float s_top = (hh - o.z) * wg_safe_inverse (d.z), s_bottom = (-hh - o.z) * wg_safe_inverse (d.z);
   vec2 top = vec2 (o.x + s_top * d.x, o.y + s_top * d.y);
   vec2 bottom = vec2 (o.x + s_bottom * d.x, o.y + s_bottom * d.y);
-  bool in_top = false, in_bottom = false;
+  bool in_top = false, in_bottom = false, in_eye = false;
   for (int k = first; k < first + count; k++)
     {
+      /* Its corners: its middle p, and its outward normal scaled by its
+       * half-length, e. */
       vec4 piece = hull_pieces[k];
-      float px = piece.x, py = piece.y, ex = piece.z, ey = piece.w;
+      vec2 a = piece.xy, b = piece.zw;
+      float px = 0.5 * (a.x + b.x), py = 0.5 * (a.y + b.y);
+      float ex = 0.5 * (b.y - a.y), ey = 0.5 * (a.x - b.x);
       float h2 = ex * ex + ey * ey;
-      /* The piece's ends: its middle ± h along its tangent (−ny, nx). */
-      vec2 a = vec2 (px + ey, py - ex), b = vec2 (px - ey, py + ex);
       in_top = in_top != wg_crosses (a, b, top);
       in_bottom = in_bottom != wg_crosses (a, b, bottom);
+      in_eye = in_eye != wg_crosses (a, b, o.xy);
       /* Its wall, from outside (the ray against its normal). */
       float facing = d.x * ex + d.y * ey;
       if (!(facing < 0.0))
@@ -146,6 +150,10 @@ wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
           nb = vec3 (ex / l, ey / l, 0.0);
         }
     }
+  /* An eye inside sees no hull (a concave outline's other arm included),
+   * as with the other shapes. */
+  if (in_eye && abs (o.z) <= hh)
+    return -1.0;
   if (in_top && o.z > hh && s_top > 0.0 && (best < 0.0 || s_top < best))
     {
       best = s_top;

@@ -342,10 +342,23 @@ test_prism_geometry (void)
   g_rand_free (rng);
 }
 
+/* A moving-object @id of @params ("name=value"s, space-separated, up to 8). */
+static void
+add_object (WgGraph *g, const char *id, const char *params)
+{
+  g_auto (GStrv) words = g_strsplit (params, " ", 8);
+  const char *kv[9] = { NULL };
+  for (guint k = 0; words[k]; k++)
+    kv[k] = words[k];
+  wg_test_add (g, "moving-object", id, kv[0], kv[1], kv[2], kv[3], kv[4], kv[5], kv[6], kv[7],
+               NULL);
+}
+
 /* A flat sea (a ripple tank left alone) seen from @camera (x, y, z; yaw,
  * pitch in degrees; fov), no haze, linear output; with @bodies linked to
  * the picture when @linked: a floating-body's bodies (a JSON list) or a
- * moving-object's parameters ("name=value"s, space-separated, up to 8). */
+ * moving-object's parameters (add_object()), or two objects' separated by
+ * " | ", the second chained after the first. */
 static WgGraph *
 hull_graph (const double camera[6], const char *bodies, gboolean linked)
 {
@@ -361,12 +374,13 @@ hull_graph (const double camera[6], const char *bodies, gboolean linked)
     wg_test_add (g, "floating-body", "boats", b, NULL);
   else
     {
-      g_auto (GStrv) words = g_strsplit (bodies, " ", 8);
-      const char *kv[9] = { NULL };
-      for (guint k = 0; words[k]; k++)
-        kv[k] = words[k];
-      wg_test_add (g, "moving-object", "boats", kv[0], kv[1], kv[2], kv[3], kv[4], kv[5], kv[6],
-                   kv[7], NULL);
+      g_auto (GStrv) objects = g_strsplit (bodies, " | ", 2);
+      add_object (g, "boats", objects[objects[1] ? 1 : 0]);
+      if (objects[1])
+        {
+          add_object (g, "first", objects[0]);
+          wg_test_link (g, "first:bodies", "boats:bodies");
+        }
     }
   wg_test_add (g, "surface-shade", "shade", cam[0], cam[1], cam[2], cam[3], cam[4], cam[5],
                "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H), "haze_distance=0",
@@ -612,14 +626,17 @@ box_hit (const double o[3], const double d[3], const double lo[3], const double 
 }
 
 /* The nearer hit of the L-shaped column below (the union of two boxes),
+ * and with @second of another turned half round about (23.5, 33.5),
  * grown by @grow (m) on every side. */
 static gboolean
-ell_hit (const double o[3], const double d[3], double grow, double *z)
+ells_hit (const double o[3], const double d[3], double grow, gboolean second, double *z)
 {
-  static const double boxes[2][2][3] = { { { 19, 29, -0.5 }, { 21.5, 30, 1 } },
-                                         { { 19, 30, -0.5 }, { 20, 31.5, 1 } } };
+  static const double boxes[4][2][3] = { { { 19, 29, -0.5 }, { 21.5, 30, 1 } },
+                                         { { 19, 30, -0.5 }, { 20, 31.5, 1 } },
+                                         { { 22, 33.5, -0.5 }, { 24.5, 34.5, 1 } },
+                                         { { 23.5, 32, -0.5 }, { 24.5, 33.5, 1 } } };
   double best = INFINITY;
-  for (int b = 0; b < 2; b++)
+  for (int b = 0; b < (second ? 4 : 2); b++)
     {
       double lo[3], hi[3], t, zb;
       for (int k = 0; k < 3; k++)
@@ -628,6 +645,18 @@ ell_hit (const double o[3], const double d[3], double grow, double *z)
         best = t, *z = zb;
     }
   return isfinite (best);
+}
+
+static gboolean
+ell_hit (const double o[3], const double d[3], double grow, double *z)
+{
+  return ells_hit (o, d, grow, FALSE, z);
+}
+
+static gboolean
+two_ells_hit (const double o[3], const double d[3], double grow, double *z)
+{
+  return ells_hit (o, d, grow, TRUE, z);
 }
 
 /* A polygon moving object — an L of six corners, 0.5 m of draft, 1 m of
@@ -644,6 +673,20 @@ test_polygon_column (void)
                 "L column", ell_hit);
 }
 
+/* Two L columns in one set: a second moving object, the L turned half
+ * round (its notch towards the camera), chained after the first: the
+ * second prism's pieces follow the first's in the list, on both paths. */
+static void
+test_polygon_columns (void)
+{
+  static const double camera[6] = { 8, 27, 0.6, 18, -2, 40 };
+  check_column (camera,
+                "shape=polygon x=20 y=30 points=[[-1,-1],[1.5,-1],[1.5,0],[0,0],[0,1.5],[-1,1.5]] "
+                "draft=0.5 freeboard=1 | shape=polygon x=23.5 y=33.5 "
+                "points=[[1,1],[-1.5,1],[-1.5,0],[0,0],[0,-1.5],[1,-1.5]] draft=0.5 freeboard=1",
+                "two L columns", two_ells_hit);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -654,5 +697,6 @@ main (int argc, char **argv)
   wg_test_add_both ("shade-hulls", "waterline", test_waterline);
   wg_test_add_both ("shade-hulls", "column", test_column);
   wg_test_add_both ("shade-hulls", "polygon-column", test_polygon_column);
+  wg_test_add_both ("shade-hulls", "polygon-columns", test_polygon_columns);
   return g_test_run ();
 }
