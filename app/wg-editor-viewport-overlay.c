@@ -318,9 +318,9 @@ shape_outline (const WgGraph *graph, const char *node, double t, GArray *xy)
   return xy->len >= 6;
 }
 
-/* The shapes, sources and edge, then the handles on top. */
-/* Whether @hulls (the bodies the shading draws, or NULL) has a body of a
- * shape it draws whose waterline is @outline (@n samples, x, y). */
+/* Whether @hulls (the bodies the shading draws, or NULL) has a body whose
+ * hull it draws (wg_body_hull_drawn()) with the waterline @outline (@n
+ * samples, x, y). */
 static gboolean
 hull_drawn (const WgBodySet *hulls, const float *outline, guint n)
 {
@@ -334,6 +334,7 @@ hull_drawn (const WgBodySet *hulls, const float *outline, guint n)
   return FALSE;
 }
 
+/* The shapes, sources and edge, then the handles on top. */
 static void
 build (WgViewport *self, const WgGraph *graph, Builder *b)
 {
