@@ -1,11 +1,12 @@
 /* floating-body.comp — GPU path of nodes/wg-floating-body.c's
- * wg_body_forces(): one work group per body, each thread clips and
- * integrates every WG_FLOAT_GROUP-th triangle of the hull (pressure ρ g d,
- * drag, lift: the same formulas in float), then the group sums the
- * threads' force, torque and submerged volume by a tree reduction in shared
- * memory (papers/004 §4.3 sums its force textures by reduction). Gravity,
- * the motor and the integration stay on the CPU, which reads 8 floats a
- * body back. */
+ * wg_body_forces(): one work group per chunk of a hull's triangles (at
+ * most WG_FLOAT_CHUNK), each thread clips and integrates every
+ * WG_FLOAT_GROUP-th triangle of the chunk (pressure ρ g d, drag, lift: the
+ * same formulas in float), then the group sums the threads' force, torque,
+ * submerged volume and damping by a tree reduction in shared memory
+ * (papers/004 §4.3 sums its force textures by reduction). The CPU reads
+ * the chunks' 16 floats back and adds each body's in chunk order; gravity,
+ * the motor and the integration stay there. */
 #include "floating-body.h"
 
 layout (local_size_x = WG_FLOAT_GROUP) in;
@@ -13,13 +14,14 @@ layout (local_size_x = WG_FLOAT_GROUP) in;
 layout (std430, binding = 0) restrict readonly buffer Surface { float surface[]; };
 layout (std430, binding = 1) restrict readonly buffer Vertices { vec4 vertices[]; };
 layout (std430, binding = 2) restrict readonly buffer Triangles { uvec4 triangles[]; };
-/* Per body: first vertex, first triangle, triangle count. */
-layout (std430, binding = 3) restrict readonly buffer Ranges { uvec4 ranges[]; };
+/* Per chunk: its body, first triangle, triangle count, and the body's
+ * first vertex. */
+layout (std430, binding = 3) restrict readonly buffer Chunks { uvec4 chunks[]; };
 struct BodyState {
   vec4 x, q, v, w; /* centre of mass, quaternion (x, y, z, w), velocity, angular velocity */
 };
 layout (std430, binding = 4) restrict readonly buffer States { BodyState states[]; };
-/* Per body: force (N) and volume (m³), torque (N m). */
+/* Per chunk: force (N) and volume (m³), torque (N m), damping (two vec4). */
 layout (std430, binding = 5) restrict writeonly buffer Sums { vec4 sums[]; };
 layout (std430, binding = 6) restrict readonly buffer Velocity { float velocity[]; };
 
@@ -159,9 +161,14 @@ add_piece (vec3 r0, vec3 r1, vec3 r2, vec3 d, BodyState s, inout vec4 force, ino
 void
 main ()
 {
-  uint body = gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
-  uvec4 range = ranges[body];
-  BodyState s = states[body];
+  /* Chunks past 65535 in rows of the grid's y (GL's guaranteed count per
+   * dimension). */
+  uint chunk = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint lid = gl_LocalInvocationID.x;
+  if (chunk >= u_chunks)
+    return;
+  uvec4 range = chunks[chunk];
+  BodyState s = states[range.x];
   vec4 force = vec4 (0.0);
   vec3 torque = vec3 (0.0);
   vec4 damping = vec4 (0.0), damping_xy = vec4 (0.0);
@@ -172,7 +179,7 @@ main ()
       float d[3];
       for (int k = 0; k < 3; k++)
         {
-          r[k] = quat_rotate (s.q, vertices[range.x + tri[k]].xyz);
+          r[k] = quat_rotate (s.q, vertices[range.w + tri[k]].xyz);
           d[k] = water_height (s.x.xy + r[k].xy) - (s.x.z + r[k].z);
         }
       if (d[0] < 0.0 && d[1] < 0.0 && d[2] < 0.0)
@@ -218,9 +225,9 @@ main ()
     }
   if (lid == 0u)
     {
-      sums[4u * body] = s_force[0];
-      sums[4u * body + 1u] = s_torque[0];
-      sums[4u * body + 2u] = s_damping[0];
-      sums[4u * body + 3u] = s_damping_xy[0];
+      sums[4u * chunk] = s_force[0];
+      sums[4u * chunk + 1u] = s_torque[0];
+      sums[4u * chunk + 2u] = s_damping[0];
+      sums[4u * chunk + 3u] = s_damping_xy[0];
     }
 }

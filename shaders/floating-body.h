@@ -2,8 +2,11 @@
  * nodes/wg-floating-body-gpu.c (see wg-uniforms.h). */
 #include "wg-uniforms.h"
 
-/* Threads per work group: one group sums one body's triangles. */
+/* Threads per work group; a group sums a chunk of at most
+ * WG_FLOAT_CHUNK of one body's triangles (a large hull spreads over many
+ * groups, so over the GPU's cores). */
 #define WG_FLOAT_GROUP 128
+#define WG_FLOAT_CHUNK 1024
 
 WG_UNIFORMS (FloatingUniforms)
 {
@@ -19,4 +22,5 @@ WG_UNIFORMS (FloatingUniforms)
   WG_VEC2 (u_vcell);     /* its cell size (m) */
   WG_UINT (u_vchannels); /* 3: vx, vy, vz; 1: vz */
   WG_FLOAT (u_velocity_k); /* k (rad/m): the velocity decays as e^(−k d) at depth d; 0: none */
+  WG_UINT (u_chunks);    /* work groups with a chunk of triangles (the rest return) */
 };
