@@ -68,7 +68,8 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
             long row0, long row1, const double *radius, guint share0, guint share1)
 {
-  guint other = 0;
+  guint other = 0, last_other = 0;
+  float last_radius = NAN;
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
   const double inv_dx = 1 / dx, inv_dy = 1 / dy;
   long ci[SPLAT_BATCH], cj[SPLAT_BATCH];
@@ -82,9 +83,17 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
       const guint n = MIN (SPLAT_BATCH, count - base);
       for (guint k = 0; k < SPLAT_BATCH && base + 2 * SPLAT_BATCH + k < count; k += 2)
         __builtin_prefetch (q + 2 * SPLAT_BATCH + k, 0, 0);
-      if (radius)
-        for (guint k = MAX (base, share0); k < MIN (base + n, share1); k++)
-          other += wg_splat_radius_other (particles[k].radius, bounds, n_bounds, radius);
+      /* A drop's particles share its radius, and come in runs: the last
+       * radius's answer serves while the radius stays the same. */
+      for (guint k = MAX (base, share0); radius && k < MIN (base + n, share1); k++)
+        {
+          if (particles[k].radius != last_radius)
+            {
+              last_radius = particles[k].radius;
+              last_other = wg_splat_radius_other (last_radius, bounds, n_bounds, radius);
+            }
+          other += last_other;
+        }
       guint m = 0;
       for (guint k = 0; k < n; k++)
         {
