@@ -6,7 +6,8 @@
  * above the water show the hull, lit as the formula says, and the pixels
  * whose rays meet the water first (the hull's part below the waterline)
  * are the picture without the bodies, value for value; a moving object's
- * columns likewise, a polygon's drawn as its prism. Both backends.
+ * columns likewise, a polygon's drawn as its prism (two in one set; an
+ * eye inside one sees none). Both backends.
  *
  * Longer than ~600 lines: the shapes' distance functions and the picture
  * helpers serve every case here. */
@@ -687,6 +688,21 @@ test_polygon_columns (void)
                 "two L columns", two_ells_hit);
 }
 
+/* The camera inside the first L's lower arm, 0.6 m up (within its column),
+ * looking across at the other arm: an eye inside a hull sees none (as in
+ * a box), so the picture is the one without the object, pixel for pixel. */
+static void
+test_inside_polygon_column (void)
+{
+  static const double camera[6] = { 21, 29.5, 0.6, 135, -2, 60 };
+  g_autofree float *with = NULL, *without = NULL;
+  render_pair (camera,
+               "shape=polygon x=20 y=30 points=[[-1,-1],[1.5,-1],[1.5,0],[0,0],[0,1.5],[-1,1.5]] "
+               "draft=0.5 freeboard=1",
+               &with, &without);
+  g_assert_cmpmem (with, W * H * 4 * sizeof (float), without, W * H * 4 * sizeof (float));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -698,5 +714,6 @@ main (int argc, char **argv)
   wg_test_add_both ("shade-hulls", "column", test_column);
   wg_test_add_both ("shade-hulls", "polygon-column", test_polygon_column);
   wg_test_add_both ("shade-hulls", "polygon-columns", test_polygon_columns);
+  wg_test_add_both ("shade-hulls", "inside-polygon-column", test_inside_polygon_column);
   return g_test_run ();
 }
