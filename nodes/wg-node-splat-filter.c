@@ -92,13 +92,17 @@ typedef struct {
   WgSplatKernel kernel[WG_SPLAT_MAX_BUCKETS];
   float *splat;                        /* CPU: n_buckets × wg_splat_size(…, 4) floats */
   WgGpuKernel passes[4];
-  /* GPU: every bucket's terms, their splat channels b·4 + c, and each
-   * term's tap radii */
-  guint n_terms;
-  struct { gint32 rx, ry; } *term_taps;
-  gboolean *term_height;
+  /* GPU: every bucket's terms (their splat channels b·4 + c, tap radii
+   * after each), the height's first (@n_height of them), filtered @group
+   * at a time into as many planes of tmp */
+  guint n_terms, n_height, group;
   GLuint splat_ssbo, terms_ssbo, coefs_ssbo, tmp_ssbo;
 } SplatFilterState;
+
+/* The GPU's planes of terms filtered by rows in one pass (then by columns
+ * in one): at most 8, and at most 64 MiB of them. */
+#define GPU_TERMS_PER_PASS 8u
+#define GPU_PLANES_BYTES (64u << 20)
 
 enum { PASS_CLEAR, PASS_SPLAT, PASS_ROWS, PASS_COLS };
 
@@ -113,8 +117,6 @@ splat_filter_state_free (gpointer data)
     glDeleteBuffers (G_N_ELEMENTS (buffers), buffers);
   for (guint b = 0; b < st->n_buckets; b++)
     wg_splat_kernel_clear (&st->kernel[b]);
-  g_free (st->term_taps);
-  g_free (st->term_height);
   g_free (st->splat);
   g_free (st);
 }
@@ -164,7 +166,9 @@ collect_radii (WgNodeContext *ctx, const SplatFilterParams *p, double dx, double
 }
 
 /* The GPU's buffers: one splat per bucket, every bucket's terms in one
- * list (splat channel b·4 + c, coefficient offsets into one array). */
+ * list (splat channel b·4 + c, coefficient offsets into one array; each
+ * term two uvec4: src, out, row, col, then rx, ry), and the planes of a
+ * pass's terms. */
 static gboolean
 prepare_gpu (WgGpuContext *gpu, SplatFilterState *st, gsize plane, GError **error)
 {
@@ -174,35 +178,43 @@ prepare_gpu (WgGpuContext *gpu, SplatFilterState *st, gsize plane, GError **erro
     if (!wg_gpu_kernel_init (&st->passes[k], gpu, "splat-filter.comp", defines[k],
                              sizeof (SplatFilterUniforms), error))
       return FALSE;
-  g_autoptr (GArray) terms = g_array_new (FALSE, FALSE, sizeof (WgSplatTerm));
+  g_autoptr (GArray) terms = g_array_new (FALSE, FALSE, 8 * sizeof (guint32));
   g_autoptr (GArray) coefs = g_array_new (FALSE, FALSE, sizeof (float));
-  for (guint b = 0; b < st->n_buckets; b++)
-    st->n_terms += st->kernel[b].n_terms;
-  st->term_taps = g_malloc_n (st->n_terms, sizeof *st->term_taps);
-  st->term_height = g_new (gboolean, st->n_terms);
-  for (guint b = 0; b < st->n_buckets; b++)
+  /* The height's terms first, then Dx's and Dy's, each in bucket and term
+   * order: an output channel sums its terms in the CPU's order, and with
+   * strength 0 the first n_height terms are all there is to filter. */
+  for (int height = 1; height >= 0; height--)
     {
-      const WgSplatKernel *k = &st->kernel[b];
-      for (guint t = 0; t < k->n_terms; t++)
+      guint offset = 0;
+      for (guint b = 0; b < st->n_buckets; b++)
         {
-          WgSplatTerm term = k->terms[t];
-          term.src += b * WG_SPLAT_CHANNELS;
-          term.row += coefs->len;
-          term.col += coefs->len;
-          st->term_taps[terms->len].rx = (gint32) k->rx;
-          st->term_taps[terms->len].ry = (gint32) k->ry;
-          st->term_height[terms->len] = term.out == 2;
-          g_array_append_val (terms, term);
+          const WgSplatKernel *k = &st->kernel[b];
+          for (guint t = 0; t < k->n_terms; t++)
+            {
+              const WgSplatTerm *term = &k->terms[t];
+              const guint32 gpu_term[8] = { term->src + b * WG_SPLAT_CHANNELS, term->out,
+                                            term->row + offset, term->col + offset,
+                                            k->rx, k->ry, 0, 0 };
+              if ((term->out == 2) == height)
+                g_array_append_val (terms, gpu_term);
+            }
+          offset += k->n_coefs;
         }
-      g_array_append_vals (coefs, k->coefs, k->n_coefs);
+      if (height)
+        st->n_height = terms->len;
     }
+  for (guint b = 0; b < st->n_buckets; b++)
+    g_array_append_vals (coefs, st->kernel[b].coefs, st->kernel[b].n_coefs);
+  st->n_terms = terms->len;
+  st->group = CLAMP (GPU_PLANES_BYTES / (plane * sizeof (float)), 1, GPU_TERMS_PER_PASS);
   st->splat_ssbo = wg_gpu_buffer_new (gpu, st->n_buckets * WG_SPLAT_CHANNELS * plane *
                                              sizeof (gint32), NULL, GL_DYNAMIC_COPY);
-  st->terms_ssbo = wg_gpu_buffer_new (gpu, terms->len * sizeof (WgSplatTerm), terms->data,
+  st->terms_ssbo = wg_gpu_buffer_new (gpu, terms->len * 8 * sizeof (guint32), terms->data,
                                       GL_STATIC_DRAW);
   st->coefs_ssbo = wg_gpu_buffer_new (gpu, coefs->len * sizeof (float), coefs->data,
                                       GL_STATIC_DRAW);
-  st->tmp_ssbo = wg_gpu_buffer_new (gpu, plane * sizeof (float), NULL, GL_DYNAMIC_COPY);
+  st->tmp_ssbo = wg_gpu_buffer_new (gpu, st->group * plane * sizeof (float), NULL,
+                                    GL_DYNAMIC_COPY);
   return TRUE;
 }
 
@@ -300,7 +312,6 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
     .u_size = { w, h },
     .u_inv_spacing = { (float) (w / out->extent[0]), (float) (h / out->extent[1]) },
     .u_edges = p->edges,
-    .u_n_terms = st->n_terms,
     .u_strength = (float) p->strength,
     .u_n_bounds = st->n_buckets - 1,
   };
@@ -319,16 +330,15 @@ splat_filter_process_gpu (WgNodeContext *ctx, GError **error)
   wg_gpu_kernel_dispatch (&st->passes[PASS_CLEAR], &u, cx, (cells + cx - 1) / cx, 1);
   const guint groups = (in->width + 63) / 64, gx = MIN (groups, 65535u);
   wg_gpu_kernel_dispatch (&st->passes[PASS_SPLAT], &u, gx, (groups + gx - 1) / gx, 1);
-  /* One term at a time, as on the CPU: the scratch is one plane. Term 0
-   * (the first bucket's height) clears the output; with strength 0 the
-   * terms of Dx and Dy are skipped (they stay zero). */
-  for (guint t = 0; t < st->n_terms; t++)
+  /* Terms a group at a time: ROWS into a plane each, then COLS adds them
+   * to their output channels in term order (the first group sets the
+   * output, the last scales Dx, Dy); with strength 0 the height's terms
+   * alone (Dx and Dy stay zero). */
+  u.u_n_terms = p->strength == 0 ? st->n_height : st->n_terms;
+  for (guint t = 0; t < u.u_n_terms; t += st->group)
     {
-      if (p->strength == 0 && !st->term_height[t])
-        continue;
       u.u_term = t;
-      u.u_rx = st->term_taps[t].rx;
-      u.u_ry = st->term_taps[t].ry;
+      u.u_term_count = MIN (st->group, u.u_n_terms - t);
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_ROWS], &u, w, h);
       wg_gpu_kernel_dispatch_field (&st->passes[PASS_COLS], &u, w, h);
     }

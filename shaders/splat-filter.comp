@@ -1,11 +1,16 @@
 /* splat-filter.comp — GPU path of splat-filter (nodes/wg-node-splat-filter.c,
  * nodes/wg-wave-particles.c has the maths): papers/004 §4.2's splat of the
  * particles into a texture and its separable filter (eq. 8–9), as three
- * passes after CLEAR: SPLAT (one invocation per particle, bilinear weights added as
- * fixed-point integers), then for each term in turn ROWS (its row kernel)
- * and COLS (its column kernel, added to its output channel; the last term
- * scales Dx, Dy by −strength). Particles are bucketed by radius: bucket b's
- * splat follows bucket b − 1's, and a term's source x is b · 4 + channel. */
+ * passes after CLEAR: SPLAT (one invocation per particle, bilinear weights
+ * added as fixed-point integers), then for each group of terms ROWS (each
+ * term's row kernel into a plane of its own) and COLS (each term's column
+ * kernel over its plane, added to its output channel in term order; the
+ * first group sets the output, the last scales Dx, Dy by −strength).
+ * Particles are bucketed by radius: bucket b's splat follows bucket
+ * b − 1's, and a term's source x is b · 4 + channel. Terms are two uvec4:
+ * (source, output channel, row and column coefficients' offsets), then
+ * (rx, ry: the kernels' 2 rx + 1 and 2 ry + 1 taps); u_n_terms of them are
+ * filtered (with strength 0 the height's, which come first). */
 #include "splat-filter.h"
 
 #define CHANNELS 4u
@@ -119,18 +124,23 @@ main ()
   uvec2 p;
   if (!wg_cell (p))
     return;
-  uvec4 term = terms[u_term];
-  uint first = term.x / CHANNELS * CHANNELS * u_size.x * u_size.y, channel = term.x % CHANNELS;
-  float sum = 0.0;
-  for (int a = -u_rx; a <= u_rx; a++)
+  uint plane = u_size.x * u_size.y;
+  for (uint g = 0u; g < u_term_count; g++)
     {
-      int c = axis_index (int (p.x), -a, int (u_size.x));
-      if (c >= 0)
-        sum += coefs[term.z + uint (a + u_rx)] * image_sign (term.x, c, int (p.x) - a) *
-               (float (s[first + CHANNELS * (p.y * u_size.x + uint (c)) + channel]) /
-                WG_SPLAT_FIXED_SCALE);
+      uvec4 term = terms[2u * (u_term + g)];
+      int rx = int (terms[2u * (u_term + g) + 1u].x);
+      uint first = term.x / CHANNELS * CHANNELS * plane, channel = term.x % CHANNELS;
+      float sum = 0.0;
+      for (int a = -rx; a <= rx; a++)
+        {
+          int c = axis_index (int (p.x), -a, int (u_size.x));
+          if (c >= 0)
+            sum += coefs[term.z + uint (a + rx)] * image_sign (term.x, c, int (p.x) - a) *
+                   (float (s[first + CHANNELS * (p.y * u_size.x + uint (c)) + channel]) /
+                    WG_SPLAT_FIXED_SCALE);
+        }
+      tmp[g * plane + p.y * u_size.x + p.x] = sum;
     }
-  tmp[p.y * u_size.x + p.x] = sum;
 }
 #else
 layout (std430, binding = 4) restrict readonly buffer Tmp { float tmp[]; };
@@ -142,24 +152,27 @@ main ()
   uvec2 p;
   if (!wg_cell (p))
     return;
-  uvec4 term = terms[u_term];
-  float sum = 0.0;
-  for (int b = -u_ry; b <= u_ry; b++)
+  uint plane = u_size.x * u_size.y, i = 3u * (p.y * u_size.x + p.x);
+  vec3 out_sum = u_term == 0u ? vec3 (0.0) : vec3 (o[i], o[i + 1u], o[i + 2u]);
+  for (uint g = 0u; g < u_term_count; g++)
     {
-      int r = axis_index (int (p.y), -b, int (u_size.y));
-      if (r >= 0)
-        sum += coefs[term.w + uint (b + u_ry)] * image_sign (term.x, r, int (p.y) - b) *
-               tmp[uint (r) * u_size.x + p.x];
+      uvec4 term = terms[2u * (u_term + g)];
+      int ry = int (terms[2u * (u_term + g) + 1u].y);
+      float sum = 0.0;
+      for (int b = -ry; b <= ry; b++)
+        {
+          int r = axis_index (int (p.y), -b, int (u_size.y));
+          if (r >= 0)
+            sum += coefs[term.w + uint (b + ry)] * image_sign (term.x, r, int (p.y) - b) *
+                   tmp[g * plane + uint (r) * u_size.x + p.x];
+        }
+      out_sum[term.y] += sum;
     }
-  uint i = 3u * (p.y * u_size.x + p.x);
-  if (u_term == 0u)
-    o[i] = o[i + 1u] = o[i + 2u] = 0.0;
-  o[i + term.y] += sum;
-  if (u_term + 1u == u_n_terms)
-    {
-      o[i] *= -u_strength;
-      o[i + 1u] *= -u_strength;
-    }
+  if (u_term + u_term_count == u_n_terms && u_strength != 0.0)
+    out_sum.xy *= -u_strength;
+  o[i] = out_sum.x;
+  o[i + 1u] = out_sum.y;
+  o[i + 2u] = out_sum.z;
 }
 #endif
 #endif

@@ -24,10 +24,9 @@ WG_UNIFORMS (SplatFilterUniforms)
   WG_UVEC2 (u_size);        /* field width and height (cells) */
   WG_VEC2 (u_inv_spacing);  /* 1/Δx, 1/Δy (1/m) */
   WG_INT (u_edges);         /* WG_SPLAT_EDGES_* */
-  WG_INT (u_rx);            /* row kernels: 2 u_rx + 1 coefficients */
-  WG_INT (u_ry);            /* column kernels: 2 u_ry + 1 */
-  WG_UINT (u_n_terms);
-  WG_UINT (u_term);         /* the term this ROWS or COLS dispatch applies */
+  WG_UINT (u_n_terms);      /* the terms filtered */
+  WG_UINT (u_term);         /* the first term this ROWS or COLS dispatch applies */
+  WG_UINT (u_term_count);   /* how many, each a plane of the scratch */
   WG_FLOAT (u_strength);    /* longitudinal strength s (Dx, Dy scaled by −s) */
   WG_UINT (u_n_bounds);     /* radius buckets − 1 */
   WG_VEC4_ARRAY (u_bounds, 2); /* radii between buckets, ascending (m): u_bounds[b / 4][b % 4] */
