@@ -21,7 +21,9 @@
  * 600k particles of the target (their emitter does a little less than the
  * emitter rows' with 1% subdividing). The
  * last tables time the CPU splat and filter apart: at the target's radius
- * of 4 cells for both filters and strengths (0: a one-channel splat), then
+ * of 4 cells for both filters and strengths (0: a one-channel splat), the
+ * splat of the particles squeezed into a quarter of the rows with and
+ * without its threads' bands balanced, then
  * with the filter's SVD cut at the node's 1e-10, at float precision and at
  * 1e-4, and the separable filter of eq. 8–9; each a median of calls made
  * after 64 MiB of other memory is read, as in a frame, where the emitter's
@@ -228,7 +230,7 @@ time_splat (float *out, float *splat, const WgParticleSet *set,
       gint64 t0 = g_get_monotonic_time ();
       if (filter == NULL)
         wg_splat_cpu (splat, channels, 1, NULL, NULL, GRID, GRID, dx, dx, FALSE, set->particles,
-                      set->count);
+                      set->count, NULL);
       else
         wg_splat_filter_cpu (out, splat, 1, filter, GRID, GRID, WG_SPLAT_EDGES_WALLS, strength);
       ms[r] = (double) (g_get_monotonic_time () - t0) / 1e3;
@@ -269,6 +271,49 @@ splat_target (const WgParticleSet *set, float *splat, float *out, int reps)
       }
 }
 
+/* The CPU splat of 600k particles squeezed into the lowest quarter of
+ * the pool (y → y / 4 + 5 m: the rings become ellipses), 2 threads: bands
+ * of even height (one thread has every particle) against bands balanced
+ * by the call before's counts (WgSplatBalance). */
+static void
+splat_skewed (const WgParticleSet *set, float *splat, int reps)
+{
+  const guint n = set->count;
+  g_autofree WgParticleSet *low = g_malloc (sizeof *low + n * sizeof (WgParticle));
+  memcpy (low, set, sizeof *low + n * sizeof (WgParticle));
+  for (guint k = 0; k < n; k++)
+    {
+      low->particles[k].y = 0.25f * low->particles[k].y + 5;
+      low->particles[k].origin_y = 0.25f * low->particles[k].origin_y + 5;
+    }
+  const int caller = omp_get_max_threads ();
+  const double dx = POOL / GRID;
+  omp_set_num_threads (2);
+  WgSplatBalance balance = { 0 };
+  double ms[2][16];
+  reps = MIN (reps, 16);
+  for (int b = 0; b < 2; b++)
+    for (int r = 0; r < reps; r++)
+      {
+        /* The balance from the call before (the first call's, untimed). */
+        if (b == 1 && r == 0)
+          wg_splat_cpu (splat, WG_SPLAT_CHANNELS, 1, NULL, NULL, GRID, GRID, dx, dx, FALSE,
+                        low->particles, n, &balance);
+        evict_caches ();
+        gint64 t0 = g_get_monotonic_time ();
+        wg_splat_cpu (splat, WG_SPLAT_CHANNELS, 1, NULL, NULL, GRID, GRID, dx, dx, FALSE,
+                      low->particles, n, b ? &balance : NULL);
+        ms[b][r] = (double) (g_get_monotonic_time () - t0) / 1e3;
+      }
+  for (int b = 0; b < 2; b++)
+    qsort (ms[b], (size_t) reps, sizeof (double), compare_doubles);
+  printf ("\nThe splat of the same particles in the pool's lowest quarter, 2 threads: bands of "
+          "even height %.2f ms, balanced by particles %.2f ms\n", ms[0][reps / 2],
+          ms[1][reps / 2]);
+  wg_splat_balance_clear (&balance);
+  omp_set_num_threads (caller);
+}
+
 /* The CPU splat and filter of 600k particles apart: the target row, then
  * at radii of 2, 4 and 8 cells, with the SVD's terms kept above 1e-10
  * (the node's), 1e-7 (float precision) and 1e-4 of the largest: terms, ms,
@@ -289,6 +334,7 @@ splat_breakdown (gboolean quick)
   printf ("\n## CPU splat and filter apart (600k particles, %d², walls; ms, median of %d, "
           "each after 64 MiB read to evict the caches)\n\n", GRID, reps);
   splat_target (set, splat, out, reps);
+  splat_skewed (set, splat, reps);
   /* The filters below read the four-channel splat. */
   time_splat (NULL, splat, set, NULL, 1, 1);
   printf ("\nWith the horizontal displacement (strength 1), by radius and SVD cut:\n\n");

@@ -91,6 +91,7 @@ typedef struct {
   float bounds[WG_SPLAT_MAX_BUCKETS];  /* between buckets b and b + 1: √(r_b r_b+1) */
   WgSplatKernel kernel[WG_SPLAT_MAX_BUCKETS];
   float *splat;                        /* CPU: n_buckets × wg_splat_size(…, 4) floats */
+  WgSplatBalance balance;              /* CPU: where last frame's particles were */
   WgGpuKernel passes[4];
   /* GPU: every bucket's terms (their splat channels b·4 + c, tap radii
    * after each), the height's first (@n_height of them), filtered @group
@@ -118,6 +119,7 @@ splat_filter_state_free (gpointer data)
   for (guint b = 0; b < st->n_buckets; b++)
     wg_splat_kernel_clear (&st->kernel[b]);
   g_free (st->splat);
+  wg_splat_balance_clear (&st->balance);
   g_free (st);
 }
 
@@ -278,7 +280,8 @@ splat_filter_process_cpu (WgNodeContext *ctx, GError **error)
   const guint other = wg_splat_cpu (st->splat, strength == 0 ? 1 : WG_SPLAT_CHANNELS,
                                     st->n_buckets, st->bounds, st->radius, w, h,
                                     out->extent[0] / w, out->extent[1] / h,
-                                    p->edges == WG_SPLAT_EDGES_WRAP, set->particles, count);
+                                    p->edges == WG_SPLAT_EDGES_WRAP, set->particles, count,
+                                    &st->balance);
   note_radius (ctx, other, count, st);
   wg_splat_filter_cpu (wg_buffer_data (out), st->splat, st->n_buckets, st->kernel, w, h,
                        p->edges, strength);

@@ -60,14 +60,17 @@ splat_cells1 (float *row, long w, long i, long i1, const float wx[2], float wy, 
 /* Adds the particles' corners that fall in rows [@row0, @row1), each into
  * its bucket's splat of @channels channels (a constant where inlined);
  * returns how many of particles [@share0, @share1) wg_splat_radius_other()
- * finds
- * (none counted when @radius is NULL): read as they pass, not in a pass of
- * their own over the set. */
+ * finds (none counted when @radius is NULL): read as they pass, not in a
+ * pass of their own over the set. With @blocks, adds each batch's picked
+ * particles to the count of the block of its first's upper corners (when
+ * in the band). */
 static inline __attribute__ ((always_inline)) guint
 splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
-            long row0, long row1, const double *radius, guint share0, guint share1)
+            long row0, long row1, const double *radius, guint share0, guint share1,
+            guint32 *blocks)
 {
+
   guint other = 0, last_other = 0;
   float last_radius = NAN;
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
@@ -120,6 +123,10 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
           ty[m] = (float) (fy - fj);
           m++;
         }
+      /* A batch's particles, neighbours along fronts, counted in the block
+       * of its first: close enough for the balance, and free. */
+      if (blocks && m > 0 && cj[0] >= row0 && cj[0] < row1)
+        blocks[cj[0] / WG_SPLAT_BALANCE_ROWS] += m;
       for (guint s = 0; s < m; s++)
         {
           angle[s] = q[pick[s]].angle;
@@ -180,35 +187,80 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
 static WG_HOT_KERNEL guint
 splat_rows (float *splat, guint channels, const float *bounds, guint n_bounds, guint w, guint h,
             double dx, double dy, gboolean wrap, const WgParticle *particles, guint count,
-            long row0, long row1, const double *radius, guint share0, guint share1)
+            long row0, long row1, const double *radius, guint share0, guint share1,
+            guint32 *blocks)
 {
   if (channels == 1)
     return splat_band (splat, 1, bounds, n_bounds, w, h, dx, dy, wrap, particles, count, row0,
-                       row1, radius, share0, share1);
+                       row1, radius, share0, share1, blocks);
   return splat_band (splat, WG_SPLAT_CHANNELS, bounds, n_bounds, w, h, dx, dy, wrap, particles,
-                     count, row0, row1, radius, share0, share1);
+                     count, row0, row1, radius, share0, share1, blocks);
+}
+
+void
+wg_splat_balance_clear (WgSplatBalance *balance)
+{
+  g_free (balance->count);
+  *balance = (WgSplatBalance) { 0 };
+}
+
+/* The first block of thread @t of @n (n: the end): where the blocks'
+ * cumulative count reaches t/n of their total (even shares of the blocks
+ * without counts). */
+static guint
+first_block (const WgSplatBalance *balance, guint n_blocks, int t, int n)
+{
+  if (t >= n)
+    return n_blocks;
+  guint64 total = 0;
+  for (guint b = 0; balance && b < n_blocks; b++)
+    total += balance->count[b];
+  if (total == 0)
+    return (guint) ((guint64) n_blocks * t / n);
+  const guint64 target = total * (guint64) t / (guint64) n;
+  guint64 sum = 0;
+  guint b = 0;
+  while (b < n_blocks && sum < target)
+    sum += balance->count[b++];
+  return b;
 }
 
 guint
 wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds,
               const double *radius, guint w, guint h, double dx, double dy, gboolean wrap,
-              const WgParticle *particles, guint count)
+              const WgParticle *particles, guint count, WgSplatBalance *balance)
 {
   g_return_val_if_fail (channels == 1 || channels == WG_SPLAT_CHANNELS, 0);
+  const guint n_blocks = (h + WG_SPLAT_BALANCE_ROWS - 1) / WG_SPLAT_BALANCE_ROWS;
+  if (balance && balance->n_blocks != n_blocks)
+    {
+      g_free (balance->count);
+      balance->count = g_new0 (guint32, n_blocks);
+      balance->n_blocks = n_blocks;
+    }
   /* Each thread clears and adds the corners in its band of rows, going
-   * through all the particles in order: every cell sums in particle order. */
+   * through all the particles in order: every cell sums in particle order,
+   * wherever the bands end. */
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
   guint other = 0;
 #pragma omp parallel reduction(+ : other)
   {
     const int n = omp_get_num_threads (), t = omp_get_thread_num ();
-    const long row0 = (long) h * t / n, row1 = (long) h * (t + 1) / n;
+    const guint b0 = first_block (balance, n_blocks, t, n),
+                b1 = first_block (balance, n_blocks, t + 1, n);
+    const long row0 = MIN ((long) b0 * WG_SPLAT_BALANCE_ROWS, (long) h),
+               row1 = MIN ((long) b1 * WG_SPLAT_BALANCE_ROWS, (long) h);
+    /* Every thread has its band before any recounts its blocks. */
+#pragma omp barrier
+    guint32 *blocks = balance ? balance->count : NULL;
+    for (guint b = b0; blocks && b < b1; b++)
+      blocks[b] = 0;
     for (guint b = 0; b < n_buckets; b++)
       memset (splat + b * size + (gsize) row0 * stride, 0,
               sizeof (float) * stride * (row1 - row0));
     other += splat_rows (splat, channels, bounds, n_buckets - 1, w, h, dx, dy, wrap, particles,
                          count, row0, row1, radius, (guint) ((guint64) count * t / n),
-                         (guint) ((guint64) count * (t + 1) / n));
+                         (guint) ((guint64) count * (t + 1) / n), blocks);
   }
   return other;
 }

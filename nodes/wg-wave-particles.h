@@ -145,6 +145,21 @@ wg_wrap_index (long k, long n)
 }
 
 /**
+ * WgSplatBalance:
+ * Where a CPU splat's particles were: per block of WG_SPLAT_BALANCE_ROWS
+ * rows, how many had their upper corners there, so that the next splat
+ * gives each thread a band of rows with about as many (the sums do not
+ * depend on the bands). Zero-initialise; wg_splat_balance_clear() frees it.
+ */
+#define WG_SPLAT_BALANCE_ROWS 16
+typedef struct {
+  guint n_blocks;
+  guint32 *count;
+} WgSplatBalance;
+
+void wg_splat_balance_clear (WgSplatBalance *balance);
+
+/**
  * wg_splat_cpu:
  * Clears @n_buckets splats (each wg_splat_size(@w, @h, @channels) floats,
  * one after the other; see wg_splat_row_stride(); cells of @dx × @dy m,
@@ -159,7 +174,10 @@ wg_wrap_index (long k, long n)
  * (or not at a number) add nothing. Each OpenMP thread clears and adds the
  * corners in its band of rows, going through the particles in order, so
  * every cell sums in particle order whatever the thread count; A sums the
- * same with 1 channel as with 4. The direction's cosine and sine come from
+ * same with 1 channel as with 4. The bands are whole blocks of
+ * WG_SPLAT_BALANCE_ROWS rows: even shares of the rows, or with @balance
+ * (NULL: none) even shares of the last call's particles, and @balance
+ * counts this call's. The direction's cosine and sine come from
  * wg-trig.h, as on the GPU. Returns how many particles have a radius more
  * than 0.1% off their bucket's (@radius: the @n_buckets radii, ascending;
  * NULL: 0, not counted), counted as the splat reads them.
@@ -167,7 +185,7 @@ wg_wrap_index (long k, long n)
  */
 guint wg_splat_cpu (float *splat, guint channels, guint n_buckets, const float *bounds,
                     const double *radius, guint w, guint h, double dx, double dy, gboolean wrap,
-                    const WgParticle *particles, guint count);
+                    const WgParticle *particles, guint count, WgSplatBalance *balance);
 
 /**
  * wg_splat_filter_cpu:
