@@ -70,7 +70,6 @@ splat_band (float *splat, guint channels, const float *bounds, guint n_bounds, g
             long row0, long row1, const double *radius, guint share0, guint share1,
             guint32 *blocks)
 {
-
   guint other = 0, last_other = 0;
   float last_radius = NAN;
   const gsize stride = wg_splat_row_stride (w, channels), size = wg_splat_size (w, h, channels);
