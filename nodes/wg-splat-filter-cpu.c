@@ -10,6 +10,7 @@
 #include "splat-filter.h"
 #include "wg-simd.h"
 
+#include <omp.h>
 #include <string.h>
 
 
@@ -40,123 +41,23 @@ image_sign (guint src, long k, long virtual_k, int edges)
   return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
 }
 
-/* o[0..15] = or += the two eight-float sums @s0, @s1. */
-static inline __attribute__ ((always_inline)) void
-store_sums (float *restrict o, const WgFloat8 *s0, const WgFloat8 *s1, gboolean add)
-{
-  if (add)
-    {
-      WG_V8 (o) += *s0;
-      WG_V8 (o + 8) += *s1;
-    }
-  else
-    {
-      WG_V8 (o) = *s0;
-      WG_V8 (o + 8) = *s1;
-    }
-}
+#define WG_TAPS_VEC WgFloat8
+#define WG_TAPS_LANES 8
+#define WG_TAPS_NAME(f) f##_8
+#include "wg-splat-taps.h"
+#undef WG_TAPS_NAME
+#undef WG_TAPS_LANES
+#undef WG_TAPS_VEC
 
-/* o[i] (+)= Σ_k c[k] · in[k][i] for i < @n, k from 0 to @taps − 1 in
- * order; sixteen cells at a time, so that two sums are in flight. */
-static inline __attribute__ ((always_inline)) void
-taps_run (float *restrict o, const float *const *in, const float *c, int taps, long n,
-          gboolean add)
-{
-  long i = 0;
-  for (; i + 16 <= n; i += 16)
-    {
-      WgFloat8 s0 = c[0] * WG_V8 (in[0] + i), s1 = c[0] * WG_V8 (in[0] + i + 8);
-      for (int k = 1; k < taps; k++)
-        {
-          s0 += c[k] * WG_V8 (in[k] + i);
-          s1 += c[k] * WG_V8 (in[k] + i + 8);
-        }
-      store_sums (o + i, &s0, &s1, add);
-    }
-  for (; i < n; i++)
-    {
-      float sum = c[0] * in[0][i];
-      for (int k = 1; k < taps; k++)
-        sum += c[k] * in[k][i];
-      o[i] = add ? o[i] + sum : sum;
-    }
-}
-
-/* taps_run() with the usual tap counts (radii of 2 to 7 cells) as
- * constants: the loops over taps unroll and their pointers and
- * coefficients stay in registers. */
-static inline __attribute__ ((always_inline)) void
-taps_sum (float *restrict o, const float *const *in, const float *c, int taps, long n,
-          gboolean add)
-{
-  switch (taps)
-    {
-#define TAPS_CASE(t)                                                                         \
-  case t:                                                                                    \
-    taps_run (o, in, c, t, n, add);                                                          \
-    break;
-      TAPS_CASE (3) TAPS_CASE (5) TAPS_CASE (7) TAPS_CASE (9) TAPS_CASE (11) TAPS_CASE (13)
-#undef TAPS_CASE
-    default:
-      taps_run (o, in, c, taps, n, add);
-    }
-}
-
-/* o[i] (+)= Σ_k c[k] · in[k][i] for taps whose coefficients are even
- * (@parity 1: c[k] = c[T − 1 − k]) or odd (−1: c[k] = −c[T − 1 − k], the
- * middle one 0) about the middle tap m: c[m] in[m] + Σ_{k<m} c[k] (in[k] ±
- * in[T − 1 − k]), outermost pair first. One product per pair, and none for
- * an odd kernel's middle: the separable kernels' 7 taps (radius 4 cells)
- * take 4 or 3 products in place of 7. */
-static inline __attribute__ ((always_inline)) void
-taps_run_folded (float *restrict o, const float *const *in, const float *c, int taps, long n,
-                 gboolean add, int parity)
-{
-  const int m = taps / 2;
-  long i = 0;
-  for (; i + 16 <= n; i += 16)
-    {
-      WgFloat8 s0, s1;
-      if (parity > 0)
-        {
-          s0 = c[m] * WG_V8 (in[m] + i);
-          s1 = c[m] * WG_V8 (in[m] + i + 8);
-          for (int k = 0; k < m; k++)
-            {
-              s0 += c[k] * (WG_V8 (in[k] + i) + WG_V8 (in[taps - 1 - k] + i));
-              s1 += c[k] * (WG_V8 (in[k] + i + 8) + WG_V8 (in[taps - 1 - k] + i + 8));
-            }
-        }
-      else
-        {
-          s0 = c[0] * (WG_V8 (in[0] + i) - WG_V8 (in[taps - 1] + i));
-          s1 = c[0] * (WG_V8 (in[0] + i + 8) - WG_V8 (in[taps - 1] + i + 8));
-          for (int k = 1; k < m; k++)
-            {
-              s0 += c[k] * (WG_V8 (in[k] + i) - WG_V8 (in[taps - 1 - k] + i));
-              s1 += c[k] * (WG_V8 (in[k] + i + 8) - WG_V8 (in[taps - 1 - k] + i + 8));
-            }
-        }
-      store_sums (o + i, &s0, &s1, add);
-    }
-  for (; i < n; i++)
-    {
-      float sum;
-      if (parity > 0)
-        {
-          sum = c[m] * in[m][i];
-          for (int k = 0; k < m; k++)
-            sum += c[k] * (in[k][i] + in[taps - 1 - k][i]);
-        }
-      else
-        {
-          sum = c[0] * (in[0][i] - in[taps - 1][i]);
-          for (int k = 1; k < m; k++)
-            sum += c[k] * (in[k][i] - in[taps - 1 - k][i]);
-        }
-      o[i] = add ? o[i] + sum : sum;
-    }
-}
+#if WG_HAVE_AVX512_KERNELS
+#define WG_TAPS_VEC WgFloat16
+#define WG_TAPS_LANES 16
+#define WG_TAPS_NAME(f) f##_16
+#include "wg-splat-taps.h"
+#undef WG_TAPS_NAME
+#undef WG_TAPS_LANES
+#undef WG_TAPS_VEC
+#endif
 
 /* 1 when the @taps coefficients @c are even about the middle one, −1 when
  * odd (the middle 0), 0 otherwise (an SVD term, or a column near a wall
@@ -173,31 +74,21 @@ taps_parity (const float *c, int taps)
   return even ? 1 : odd ? -1 : 0;
 }
 
-/* taps_sum() folding even or odd coefficients (taps_run_folded()). */
+/* The tap sum of taps_sum_any_8() or _16(): the sixteen-float copy only
+ * where inlined into an AVX-512 kernel (@wide a constant there). */
 static inline __attribute__ ((always_inline)) void
 taps_sum_any (float *restrict o, const float *const *in, const float *c, int taps, long n,
-              gboolean add)
+              gboolean add, gboolean wide)
 {
   const int parity = taps_parity (c, taps);
-  if (parity == 0)
+#if WG_HAVE_AVX512_KERNELS
+  if (wide)
     {
-      taps_sum (o, in, c, taps, n, add);
+      taps_sum_any_16 (o, in, c, taps, n, add, parity);
       return;
     }
-  switch (taps)
-    {
-#define TAPS_CASE(t)                                                                         \
-  case t:                                                                                    \
-    if (parity > 0)                                                                          \
-      taps_run_folded (o, in, c, t, n, add, 1);                                              \
-    else                                                                                     \
-      taps_run_folded (o, in, c, t, n, add, -1);                                             \
-    break;
-      TAPS_CASE (3) TAPS_CASE (5) TAPS_CASE (7) TAPS_CASE (9) TAPS_CASE (11) TAPS_CASE (13)
-#undef TAPS_CASE
-    default:
-      taps_run_folded (o, in, c, taps, n, add, parity);
-    }
+#endif
+  taps_sum_any_8 (o, in, c, taps, n, add, parity);
 }
 
 /* One bucket's window of splat rows, as per-channel rows. */
@@ -282,7 +173,7 @@ interleave3 (float *restrict out, const float *restrict a, const float *restrict
 
 /* The slot of virtual row @v (a row index before wrapping or mirroring) in
  * @win, filled from the splat unless it holds v already. */
-static WG_HOT_KERNEL guint
+static inline __attribute__ ((always_inline)) guint
 window_row (const FilterRow *f, Window *win, long v)
 {
   const guint s = (guint) wg_wrap_index (v, win->n_slots);
@@ -318,8 +209,8 @@ window_row (const FilterRow *f, Window *win, long v)
  * (the cells' taps in order), then its row kernel over that (taps in
  * order), added to its output channel. With @height_only the terms of Dx
  * and Dy are left out. */
-static WG_HOT_KERNEL void
-filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
+static inline __attribute__ ((always_inline)) void
+filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only, gboolean wide)
 {
   const WgSplatKernel *k = win->k;
   const long w = f->w, rx = k->rx, ry = k->ry;
@@ -344,7 +235,7 @@ filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
       if (taps == 0)
         continue;
       float *pad = f->pad + rx;
-      taps_sum_any (pad, f->rows, f->coef, taps, w, FALSE);
+      taps_sum_any (pad, f->rows, f->coef, taps, w, FALSE, wide);
       /* The cells beyond the ends, as the edges have them. */
       for (long v = -rx; v < 0; v++)
         {
@@ -362,19 +253,62 @@ filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only)
           f->rows[a + rx] = pad - a;
           f->coef[a + rx] = row[a + rx];
         }
-      taps_sum_any (f->acc + term->out * w, f->rows, f->coef, 2 * (int) rx + 1, w, TRUE);
+      taps_sum_any (f->acc + term->out * w, f->rows, f->coef, 2 * (int) rx + 1, w, TRUE,
+                    wide);
     }
 }
 
 /* Output row @j: the buckets' terms in bucket order, then (λDx, λDy, h). */
-static WG_HOT_KERNEL void
-filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only)
+static inline __attribute__ ((always_inline)) void
+filter_row (FilterRow *f, long j, float *out_row, float strength, gboolean height_only,
+            gboolean wide)
 {
   const long w = f->w;
   memset (f->acc, 0, 3 * sizeof (float) * w);
   for (guint b = 0; b < f->n_buckets; b++)
-    filter_bucket (f, &f->window[b], j, height_only);
+    filter_bucket (f, &f->window[b], j, height_only, wide);
   interleave3 (out_row, f->acc, f->acc + w, f->acc + 2 * w, -strength, w);
+}
+
+/* Output rows [@j0, @j1) into @out (the whole field's), inlined into one
+ * function per instruction set so that everything the rows run is
+ * compiled for it. */
+static inline __attribute__ ((always_inline)) void
+filter_band_with (FilterRow *f, long j0, long j1, float *out, float strength,
+                  gboolean height_only, gboolean wide)
+{
+  for (long j = j0; j < j1; j++)
+    filter_row (f, j, out + 3 * (gsize) j * f->w, strength, height_only, wide);
+}
+
+static WG_HOT_KERNEL void
+filter_band (FilterRow *f, long j0, long j1, float *out, float strength, gboolean height_only)
+{
+  filter_band_with (f, j0, j1, out, strength, height_only, FALSE);
+}
+
+#if WG_HAVE_AVX512_KERNELS
+static WG_AVX512_KERNEL void
+filter_band_avx512 (FilterRow *f, long j0, long j1, float *out, float strength,
+                    gboolean height_only)
+{
+  filter_band_with (f, j0, j1, out, strength, height_only, TRUE);
+}
+#endif
+
+/* filter_band() or, with @wide, its AVX-512 copy. */
+static void
+filter_band_on (FilterRow *f, long j0, long j1, float *out, float strength,
+                gboolean height_only, gboolean wide)
+{
+#if WG_HAVE_AVX512_KERNELS
+  if (wide)
+    {
+      filter_band_avx512 (f, j0, j1, out, strength, height_only);
+      return;
+    }
+#endif
+  filter_band (f, j0, j1, out, strength, height_only);
 }
 
 void
@@ -393,8 +327,9 @@ wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets, const WgSp
   const guint channels = height_only ? 1 : WG_SPLAT_CHANNELS;
   /* A one-channel splat's rows are read in place: no per-channel copies. */
   const gsize taps = 2 * MAX (rx, ry) + 1, row = height_only ? 0 : WG_SPLAT_CHANNELS * (gsize) w;
-  /* Each thread a contiguous band of rows (static schedule), so that its
-   * windows slide: one new splat row per bucket and output row. */
+  /* Each thread a contiguous band of rows, so that its windows slide: one
+   * new splat row per bucket and output row. */
+  const gboolean wide = wg_simd_avx512 ();
 #pragma omp parallel
   {
     g_autofree float *buffers = g_new (float, slots * row + w + 2 * rx + 3 * (gsize) w + taps);
@@ -424,8 +359,8 @@ wg_splat_filter_cpu (float *out, const float *splat, guint n_buckets, const WgSp
     f.acc = f.pad + w + 2 * rx;
     f.coef = f.acc + 3 * (gsize) w;
     f.rows = rows;
-#pragma omp for schedule(static)
-    for (long j = 0; j < (long) h; j++)
-      filter_row (&f, j, out + 3 * (gsize) j * w, strength, height_only);
+    const int n = omp_get_num_threads (), t = omp_get_thread_num ();
+    const long j0 = (long) ((guint64) h * t / n), j1 = (long) ((guint64) h * (t + 1) / n);
+    filter_band_on (&f, j0, j1, out, strength, height_only, wide);
   }
 }

@@ -11,6 +11,7 @@
  * this test: it loads the set in `particles` on its first step and moves
  * every particle by (step_x, 0) m on each later one (wrapping in x). */
 #include "wg-test-util.h"
+#include "wg-simd.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -430,6 +431,47 @@ test_threads (void)
     }
 }
 
+/* The filter's AVX-512 copy gives the AVX2 copy's bits: both filters,
+ * every edge, with and without the horizontal displacement, on grids of 64
+ * cells (rows of two 32-cell blocks) and 16 (rows shorter than a block).
+ * Skipped, saying so, on a CPU with one copy. */
+static void
+test_avx512_copy (void)
+{
+  if (!wg_simd_avx512 ())
+    {
+      g_test_skip ("this CPU has no AVX-512: the filter runs one copy here");
+      return;
+    }
+  const char *filters[] = { "exact", "separable" }, *edges[] = { "open", "wrap", "walls" };
+  for (guint n = 16; n <= 64; n *= 4)
+    for (guint f = 0; f < G_N_ELEMENTS (filters); f++)
+      for (guint e = 0; e < G_N_ELEMENTS (edges); e++)
+        for (int height_only = 0; height_only < 2; height_only++)
+          {
+            const double lx = n / 4.0, radius = 1.1;
+            random_particles (n * 6, lx, radius);
+            g_autoptr (WgGraph) g = splat_graph (n, lx, radius, height_only ? 0 : 1.5, FALSE);
+            g_assert_true (
+              wg_graph_set_param_from_text (g, "splat", "filter", filters[f], NULL));
+            g_assert_true (wg_graph_set_param_from_text (g, "splat", "edges", edges[e], NULL));
+            g_autoptr (WgPlan) wide = wg_test_plan (g, 2);
+            g_autoptr (WgPlan) narrow = wg_test_plan (g, 2);
+            gsize n1, n2;
+            g_autofree float *a = wg_test_eval_copy (wide, 0, "splat:displacement", &n1);
+            wg_simd_allow_avx512 (FALSE);
+            g_assert_false (wg_simd_avx512 ());
+            g_autofree float *b = wg_test_eval_copy (narrow, 0, "splat:displacement", &n2);
+            wg_simd_allow_avx512 (TRUE);
+            g_assert_cmpuint (n1, ==, (gsize) 3 * n * n);
+            g_assert_cmpmem (a, n1 * sizeof (float), b, n2 * sizeof (float));
+            float peak = 0;
+            for (gsize i = 0; i < n1; i++)
+              peak = MAX (peak, fabsf (a[i]));
+            g_assert_cmpfloat (peak, >, 0.01);
+          }
+}
+
 /* Frames 0 to 5 of 300 particles on cells, starting in rows 6 to 13 of 64
  * and moving 6 rows up a frame: the splat's threads take bands balanced by
  * the frame before's particles (unequal, some empty), and each frame is
@@ -680,5 +722,6 @@ main (int argc, char **argv)
   g_test_add_func ("/splat-filter/threads", test_threads);
   g_test_add_func ("/splat-filter/threads-balanced", test_threads_balanced);
   g_test_add_func ("/splat-filter/parity", test_parity);
+  g_test_add_func ("/splat-filter/avx512-copy", test_avx512_copy);
   return g_test_run ();
 }
