@@ -297,6 +297,26 @@ factor (double p, double r, gboolean odd)
   return odd ? sin (G_PI * p / r) * d : d;
 }
 
+/* eq. 8–9's separable field (filter=separable) of the test's particles at
+ * cell (i, j), (Dx, Dy, h): per particle A d(x) d(y) and
+ * −s A (c² sd(x) d(y) + c s d(x) sd(y), ...). */
+static void
+separable_sum (double out[3], guint i, guint j, double dx, double radius, double strength)
+{
+  out[0] = out[1] = out[2] = 0;
+  for (guint k = 0; k < n_particles; k++)
+    {
+      const WgParticle *q = &particles[k];
+      const double px = i * dx - q->x, py = j * dx - q->y;
+      const double c = cos (q->angle), s = sin (q->angle), a = q->amplitude;
+      const double kx = factor (px, radius, TRUE) * factor (py, radius, FALSE);
+      const double ky = factor (px, radius, FALSE) * factor (py, radius, TRUE);
+      out[0] -= strength * a * (c * c * kx + c * s * ky);
+      out[1] -= strength * a * (c * s * kx + s * s * ky);
+      out[2] += a * factor (px, radius, FALSE) * factor (py, radius, FALSE);
+    }
+}
+
 /* filter=separable is eq. 8–9 as products: one particle on a cell gives
  * A d(x) d(y) and −s A (c² sd(x) d(y) + c s d(x) sd(y), ...) at every
  * cell, eq. 2 and 4 exactly on the axes through it; volume A r², the
@@ -312,18 +332,12 @@ test_separable (void)
   g_assert_true (wg_graph_set_param_from_text (g, "splat", "filter", "separable", NULL));
   g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
   const float *d = wg_test_eval (plan, 0, "splat:displacement");
-  const double c = cos (0.6), s = sin (0.6);
   double worst = 0, axes = 0;
   for (guint j = 0; j < n; j++)
     for (guint i = 0; i < n; i++)
       {
-        const double px = i * dx - particles[0].x, py = j * dx - particles[0].y;
-        const double k = factor (px, radius, FALSE) * factor (py, radius, FALSE);
-        const double kx = factor (px, radius, TRUE) * factor (py, radius, FALSE);
-        const double ky = factor (px, radius, FALSE) * factor (py, radius, TRUE);
-        const double ref[3] = { -strength * amp * (c * c * kx + c * s * ky),
-                                -strength * amp * (c * s * kx + s * s * ky), amp * k };
-        double exact[3];
+        double ref[3], exact[3];
+        separable_sum (ref, i, j, dx, radius, strength);
         direct_sum (exact, i, j, dx, radius, strength);
         for (int ch = 0; ch < 3; ch++)
           {
@@ -428,25 +442,6 @@ test_threads (void)
       g_autofree float *a = NULL, *b = NULL;
       gsize n_values = eval_pair (one, three, &a, &b);
       g_assert_cmpmem (a, n_values * sizeof (float), b, n_values * sizeof (float));
-    }
-}
-
-/* eq. 8–9's separable field (filter=separable) of the test's particles at
- * cell (i, j), as test_separable() writes it for one particle: (Dx, Dy, h). */
-static void
-separable_sum (double out[3], guint i, guint j, double dx, double radius, double strength)
-{
-  out[0] = out[1] = out[2] = 0;
-  for (guint k = 0; k < n_particles; k++)
-    {
-      const WgParticle *q = &particles[k];
-      const double px = i * dx - q->x, py = j * dx - q->y;
-      const double c = cos (q->angle), s = sin (q->angle), a = q->amplitude;
-      const double kx = factor (px, radius, TRUE) * factor (py, radius, FALSE);
-      const double ky = factor (px, radius, FALSE) * factor (py, radius, TRUE);
-      out[0] -= strength * a * (c * c * kx + c * s * ky);
-      out[1] -= strength * a * (c * s * kx + s * s * ky);
-      out[2] += a * factor (px, radius, FALSE) * factor (py, radius, FALSE);
     }
 }
 
