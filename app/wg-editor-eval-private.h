@@ -32,4 +32,9 @@ void wg_eval_field_free (WgField *f);
 void wg_eval_view (WgPlan *plan, gboolean gpu, const char *node, const char *port,
                    WgEvalResult *r);
 
+/* wg-editor-hull-meshes.c: copies of the meshes of @set's bodies (a
+ * result's hulls) out of @plan, those already in @cache shared; @cache then
+ * holds the returned ones. */
+GPtrArray *wg_eval_hull_meshes (GPtrArray **cache, WgPlan *plan, const WgBodySet *set);
+
 G_END_DECLS

@@ -54,6 +54,7 @@ struct _WgEvaluator {
   guint64 serial;
   gint64 last_thumbnails;
   guint64 thumbnail_serial;
+  GPtrArray *hull_meshes;     /* the last result's copies (wg_eval_hull_meshes()) */
 };
 
 /* ---------------------------------------------------------------------------
@@ -98,6 +99,7 @@ wg_eval_result_free (WgEvalResult *r)
   g_free (r->outlines);
   g_free (r->outline_sizes);
   g_free (r->hulls);
+  g_clear_pointer (&r->hull_meshes, g_ptr_array_unref);
   wg_eval_field_free (r->view);
   g_free (r->view_node);
   g_free (r->view_port);
@@ -483,6 +485,7 @@ run_job (WgEvaluator *ev, Job *job, GCancellable *cancellable)
     {
       r->hulls = g_memdup2 (set, sizeof *set + set->count * sizeof (WgBody));
       r->hulls->capacity = set->count;
+      r->hull_meshes = wg_eval_hull_meshes (&ev->hull_meshes, ev->plan, set);
     }
   collect_sets (ev->plan, r);
   if (job->view_node)
@@ -515,6 +518,7 @@ evaluator_unref (WgEvaluator *ev)
   g_clear_pointer (&ev->want_left_out, g_hash_table_unref);
   g_clear_pointer (&ev->want_starved, g_hash_table_unref);
   g_clear_pointer (&ev->left_out, g_hash_table_unref);
+  g_clear_pointer (&ev->hull_meshes, g_ptr_array_unref);
   g_free (ev->plan_error);
   g_hash_table_unref (ev->inputs);
   g_hash_table_unref (ev->unstepped);

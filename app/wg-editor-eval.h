@@ -68,6 +68,7 @@ typedef struct {
   guint n_outlines;
   WgBodySet *hulls;       /* the bodies linked into wg_eval_shade_node()'s "bodies", a copy
                            * (count = capacity = its live bodies), or NULL */
+  GPtrArray *hull_meshes; /* their meshes' triangles (wg_eval_hull_mesh()), or NULL */
   char *view_node, *view_port; /* the output viewed (wg_evaluator_set_view()), or NULL */
   WgField *view;          /* it, when it is a field that was computed */
   char *view_error;       /* else why it cannot be shown (a spectrum, a node that failed) */
@@ -218,5 +219,12 @@ WgCommand *wg_interaction_enable_command (const WgGraph *graph);
  * with it (wg_evaluator_release_input()). */
 void wg_interaction_apply (const WgInteraction *interaction, WgEvaluator *evaluator, double x,
                            double y, gboolean pressed);
+
+/**
+ * wg_eval_hull_mesh:
+ * A WgHullMeshFunc over a result's @hull_meshes: the triangles of the
+ * hull of id @id (WgBody.mesh), or NULL.
+ */
+const WgHullMesh *wg_eval_hull_mesh (gpointer hull_meshes, guint32 id);
 
 G_END_DECLS

@@ -93,6 +93,7 @@ struct _WgViewport {
   float *outlines;      /* the last result's bodies' waterlines (x, y), body after body */
   guint *outline_sizes; /* samples per body */
   WgBodySet *hulls;     /* the last result's hulls for the shading (WgEvalResult.hulls), or NULL */
+  GPtrArray *hull_meshes; /* and their meshes (WgEvalResult.hull_meshes), or NULL */
   guint n_outlines;
 };
 

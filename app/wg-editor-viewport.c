@@ -89,6 +89,8 @@ wg_viewport_set_result (WgViewport *self, const WgEvalResult *r)
   g_free (self->hulls);
   self->hulls = r->hulls ? g_memdup2 (r->hulls, sizeof *r->hulls + r->hulls->count * sizeof (WgBody))
                          : NULL;
+  g_clear_pointer (&self->hull_meshes, g_ptr_array_unref);
+  self->hull_meshes = r->hull_meshes ? g_ptr_array_ref (r->hull_meshes) : NULL;
   if (!self->ready)
     return;
   gtk_gl_area_make_current (GTK_GL_AREA (self));
@@ -215,6 +217,8 @@ draw_water (WgViewport *self, GLuint framebuffer, int w, int h)
     .sky = self->has_sky ? self->tex_sky : 0,
     .depth = self->has_depth ? self->tex_depth : 0,
     .bodies = self->hulls,
+    .hull_mesh = wg_eval_hull_mesh,
+    .hull_mesh_data = self->hull_meshes,
   };
   g_autoptr (GError) error = NULL;
   if (!wg_shade_renderer_draw (self->shade, &self->camera, &fields, framebuffer, &error))
@@ -474,6 +478,7 @@ wg_viewport_finalize (GObject *object)
   g_free (self->outlines);
   g_free (self->outline_sizes);
   g_free (self->hulls);
+  g_clear_pointer (&self->hull_meshes, g_ptr_array_unref);
   wg_interaction_free (self->poke);
   g_array_unref (self->handles);
   g_hash_table_unref (self->mask_textures);

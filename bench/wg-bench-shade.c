@@ -1,7 +1,8 @@
 /* wg-bench-shade — ms/frame of the surface-shade node on graphs/ocean.json's
  * 512² surface at 1280×720 and 1920×1080, from a low and a high camera, and
  * from the low one with 16 floating boxes' hulls in view (its bodies
- * input): its CPU path (the ray march) on 1 and 2 threads, its GPU path
+ * input), and 16 mesh hulls (graphs/data/dinghy.obj, 236 triangles) in
+ * their place: its CPU path (the ray march) on 1 and 2 threads, its GPU path
  * (papers/003 §5.1's LOD mesh, rasterised). Prints a table; asserts
  * nothing.
  *
@@ -18,12 +19,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The hulls shade_graph() floats: none, boxes, or meshes. */
+typedef enum { HULLS_NONE, HULLS_BOX, HULLS_MESH } Hulls;
+
 /* ocean.json without its file sinks, its surface-shade at @width × @height
- * seen from @camera_z m at @pitch degrees; with @hulls, 16 boxes of 6 × 2.5
- * × 1.5 m float 20 to 200 m ahead of the camera (which looks along 105°),
- * linked into its bodies input. */
+ * seen from @camera_z m at @pitch degrees; with @hulls, 16 boxes (or
+ * meshes) of 6 × 2.5 × 1.5 m float 20 to 200 m ahead of the camera (which
+ * looks along 105°), linked into its bodies input. */
 static WgGraph *
-shade_graph (guint width, guint height, double camera_z, double pitch, gboolean hulls)
+shade_graph (guint width, guint height, double camera_z, double pitch, Hulls hulls)
 {
   g_autoptr (GError) error = NULL;
   WgGraph *g = wg_graph_load_file (WG_SOURCE_DIR "/graphs/ocean.json", &error);
@@ -45,15 +49,19 @@ shade_graph (guint width, guint height, double camera_z, double pitch, gboolean 
         {
           const double d = 20 + 12 * k, a = (105 + 12 * ((k % 5) - 2)) * G_PI / 180;
           g_string_append_printf (bodies,
-                                  "%s{\"size\": [6, 2.5, 1.5], \"density\": 500, "
-                                  "\"position\": [%.3f, %.3f, 0], \"yaw\": %d}",
-                                  k ? ", " : "", d * cos (a), d * sin (a), 20 * k);
+                                  "%s{\"shape\": \"%s\", \"size\": [6, 2.5, 1.5], "
+                                  "\"density\": 500, \"position\": [%.3f, %.3f, 0], "
+                                  "\"yaw\": %d}",
+                                  k ? ", " : "", hulls == HULLS_MESH ? "mesh" : "box",
+                                  d * cos (a), d * sin (a), 20 * k);
         }
       g_string_append (bodies, "]");
       g_autofree char *list = g_string_free (bodies, FALSE);
       if (!wg_graph_add_node (g, "floating-body", "boats", &error) ||
           !wg_graph_set_param_from_text (g, "boats", "bodies", list, &error) ||
           !wg_graph_set_param_int (g, "boats", "capacity", 16, &error) ||
+          (hulls == HULLS_MESH &&
+           !wg_graph_set_param_from_text (g, "boats", "mesh", "data/dinghy.obj", &error)) ||
           !wg_graph_link (g, "boats", "bodies", "shade", "bodies", &error))
         g_error ("%s", error->message);
     }
@@ -63,7 +71,7 @@ shade_graph (guint width, guint height, double camera_z, double pitch, gboolean 
 /* Mean ms/frame of the shade node over @frames frames, or < 0 (printed why). */
 static double
 measure (WgBackend backend, int threads, guint width, guint height, double camera_z,
-         double pitch, gboolean hulls, int frames)
+         double pitch, Hulls hulls, int frames)
 {
   g_autoptr (WgGraph) g = shade_graph (width, height, camera_z, pitch, hulls);
   WgPlanOptions o = { backend, threads, FALSE, NULL, FALSE };
@@ -126,8 +134,8 @@ main (int argc, char **argv)
                 { WG_BACKEND_GPU, 0, "gpu" } };
   printf ("surface-shade, graphs/ocean.json (512² over 256 m), ms/frame of the node\n\n");
   printf ("| path | picture | camera 10 m, pitch −10° | camera 120 m, pitch −35° | "
-          "camera 10 m, 16 hulls |\n");
-  printf ("|---|---|---|---|---|\n");
+          "camera 10 m, 16 box hulls | camera 10 m, 16 mesh hulls |\n");
+  printf ("|---|---|---|---|---|---|\n");
   for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       {
@@ -135,12 +143,13 @@ main (int argc, char **argv)
         if ((only && (strcmp (only, "gpu") == 0) != (paths[p].backend == WG_BACKEND_GPU)) ||
             (only_threads && paths[p].threads != only_threads) || (size && strcmp (size, wxh)))
           continue;
-        double ms[3];
-        for (guint c = 0; c < 3; c++)
+        double ms[4];
+        for (guint c = 0; c < 4; c++)
           ms[c] = measure (paths[p].backend, paths[p].threads, sizes[s][0], sizes[s][1],
-                           cameras[c % 2][0], cameras[c % 2][1], c == 2, frames);
-        printf ("| %s | %u×%u | %.1f | %.1f | %.1f |\n", paths[p].name, sizes[s][0],
-                sizes[s][1], ms[0], ms[1], ms[2]);
+                           cameras[c == 1][0], cameras[c == 1][1],
+                           c < 2 ? HULLS_NONE : (c == 2 ? HULLS_BOX : HULLS_MESH), frames);
+        printf ("| %s | %u×%u | %.1f | %.1f | %.1f | %.1f |\n", paths[p].name, sizes[s][0],
+                sizes[s][1], ms[0], ms[1], ms[2], ms[3]);
       }
   return 0;
 }

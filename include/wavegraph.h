@@ -967,8 +967,8 @@ typedef struct {            /* one waterline sample, 32 bytes */
  * @WG_BODY_SHAPE_BOX: size = (length, width, height) along x, y, z;
  * @WG_BODY_SHAPE_SPHERE: diameter size[0];
  * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
- * @WG_BODY_SHAPE_MESH: a triangle mesh the port does not carry, size its
- *   bounding box (renderers draw none; the pose track places it);
+ * @WG_BODY_SHAPE_MESH: a triangle mesh, WgBody.mesh its id in the plan
+ *   (wg_plan_get_hull_mesh(); 0: none to draw), size its bounding box;
  * @WG_BODY_SHAPE_CYLINDER: upright, diameter size[0], height size[2];
  * @WG_BODY_SHAPE_STADIUM: upright, a capsule's outline (along x, size[0] end
  *   to end, width size[1]) raised to height size[2];
@@ -1008,7 +1008,8 @@ typedef struct {            /* one rigid body, 96-byte header + contour */
   guint32 shape;            /* WgBodyShape */
   float size[3];            /* m, as WgBodyShape reads it */
   float hull_z;             /* m: the hull's centre above position (a moving object's column) */
-  float reserved[3];        /* 0 */
+  guint32 mesh;             /* WG_BODY_SHAPE_MESH: its WgHullMesh's id in the plan, 0: none */
+  float reserved[2];        /* 0 */
   WgContourSample contour[WG_BODY_CONTOUR];
 } WgBody;
 
@@ -1019,7 +1020,8 @@ typedef struct {            /* one rigid body, 96-byte header + contour */
  * and one storage buffer of the same bytes on the GPU (std430: `uint count,
  * capacity, reserved[6]; Body b[];` with `Body { float position[3],
  * orientation[4], velocity[3], angular_velocity[3], submerged_volume,
- * volume_rate; uint n_contour, shape; float size[3], hull_z, reserved[3]; Contour c[64]; }`),
+ * volume_rate; uint n_contour, shape; float size[3], hull_z; uint mesh; float reserved[2];
+ * Contour c[64]; }`),
  * synced lazily like a
  * field; plan states save and restore it bit for bit.
  */
@@ -1032,13 +1034,60 @@ G_STATIC_ASSERT (sizeof (WgBodySet) == 32);
 /**
  * wg_body_hull_drawn:
  * Whether surface-shade draws @body's hull: a box, sphere, capsule,
- * cylinder or stadium of positive size, or a prism whose outline pieces
- * close (to 1e-4 of its size, or 16 float steps of its coordinates), with
- * a finite pose. FALSE for WG_BODY_SHAPE_NONE, WG_BODY_SHAPE_MESH (the
- * port carries no triangles) and what cannot be drawn: a viewer shows
- * those bodies otherwise (the editor, by their waterline outline).
+ * cylinder or stadium of positive size, a prism whose outline pieces
+ * close (to 1e-4 of its size, or 16 float steps of its coordinates), or a
+ * mesh with an id, with a finite pose. FALSE for WG_BODY_SHAPE_NONE, a
+ * mesh without an id and what cannot be drawn: a viewer shows those
+ * bodies otherwise (the editor, by their waterline outline).
  */
 gboolean wg_body_hull_drawn (const WgBody *body);
+
+/**
+ * WgHullMesh:
+ * The hull of a WG_BODY_SHAPE_MESH body as the node that made the body
+ * holds it: @n_triangles triangles (@triangles: three indices into
+ * @vertices each, counter-clockwise seen from outside) over @n_vertices
+ * vertices (@vertices: x, y, z each, m, in the body's frame: +x forward,
+ * +z up, the centre of mass at the origin; in the world a vertex v is at
+ * WgBody.position + WgBody.orientation · v). @serial is unique to these
+ * contents in the process: a renderer caches what it derives from them (a
+ * vertex buffer, a BVH) by it. Owned by the plan; valid until the node
+ * that made it is prepared again or the plan is freed.
+ */
+typedef struct {
+  guint n_vertices, n_triangles;
+  const float *vertices;
+  const guint32 *triangles;
+  guint64 serial;
+} WgHullMesh;
+
+/**
+ * WgHullMeshFunc:
+ * Finds the hull mesh of id @id (WgBody.mesh) for a renderer of bodies,
+ * with the @data it was given: NULL when there is none.
+ * wg_plan_get_hull_mesh() is one, with its plan as @data.
+ */
+typedef const WgHullMesh *(*WgHullMeshFunc) (gpointer data, guint32 id);
+
+/**
+ * wg_ctx_add_hull_mesh:
+ * Called in prepare by a node with bodies of shape mesh: the plan keeps a
+ * copy of the hull (@vertices: 3 × @n_vertices floats, m, body frame;
+ * @triangles: 3 × @n_triangles indices below @n_vertices, as WgHullMesh)
+ * for the readers of its bodies, and returns its id for WgBody.mesh (≥ 1,
+ * the same for the node's k-th hull every time it is prepared). A node's
+ * hulls are dropped when it is prepared again. At most WG_MAX_BODIES per
+ * node; 0 (nothing kept) past that or for an index out of range.
+ */
+guint32 wg_ctx_add_hull_mesh (WgNodeContext *ctx, const float *vertices, guint n_vertices,
+                              const guint32 *triangles, guint n_triangles);
+
+/**
+ * wg_ctx_get_hull_mesh:
+ * The hull mesh of id @id (WgBody.mesh) made by any node of the plan, or
+ * NULL (0, or a node that made none of that id).
+ */
+const WgHullMesh *wg_ctx_get_hull_mesh (WgNodeContext *ctx, guint32 id);
 
 /**
  * wg_ctx_define_bodies:
@@ -1308,6 +1357,15 @@ WgBuffer *wg_plan_get_node_output (WgPlan *plan, const char *node, const char *p
  * took in total (s) — profiling, and a check that cached work stays cached.
  */
 gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, double *seconds);
+
+/**
+ * wg_plan_get_hull_mesh:
+ * The triangles of a body of shape WG_BODY_SHAPE_MESH in a bodies output
+ * of @plan's last evaluation (a WgPlan; a WgHullMeshFunc): the hull mesh of id @id (WgBody.mesh), or
+ * NULL when none has that id. Valid until the plan is evaluated again
+ * (its node may be prepared again then) or freed; see WgHullMesh.
+ */
+const WgHullMesh *wg_plan_get_hull_mesh (gpointer plan, guint32 id);
 
 /**
  * wg_plan_get_node_note:
@@ -1816,8 +1874,9 @@ typedef struct {
  * the analytic sky, 0 for that one. @depth: the water depth (m, 1
  * channel, over the same @extent; surface-shade's `depth` input) through
  * which the bottom is seen, 0 for deep water. @bodies: floating bodies
- * whose hulls are drawn on the water (surface-shade's `bodies` input: its
- * boxes, spheres and capsules), NULL for none.
+ * whose hulls are drawn on the water (surface-shade's `bodies` input),
+ * NULL for none; @hull_mesh with @hull_mesh_data finds the triangles of
+ * its meshes (NULL: they are not drawn).
  */
 typedef struct {
   guint surface, normal, foam;
@@ -1827,6 +1886,8 @@ typedef struct {
   guint mesh_cells;
   guint sky, depth;
   const WgBodySet *bodies;
+  WgHullMeshFunc hull_mesh;
+  gpointer hull_mesh_data;
 } WgShadeFields;
 
 /**

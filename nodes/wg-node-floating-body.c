@@ -200,6 +200,7 @@ static const WgPortSpec outputs[] = {
 typedef struct {
   guint n;
   WgHull *hulls;
+  guint32 *mesh_ids;  /* per body: its hull's id in the plan (shape mesh), or 0 */
   double **scratch;   /* per body */
   BodyParam *params;  /* the bodies as prepared, to see them change */
   /* GPU plans: the kernel and buffers, the states of a frame's sub-steps
@@ -221,6 +222,7 @@ floating_state_free (gpointer data)
       g_free (st->scratch[i]);
     }
   g_free (st->hulls);
+  g_free (st->mesh_ids);
   g_free (st->scratch);
   g_free (st->params);
   wg_floating_gpu_clear (&st->gpu);
@@ -279,6 +281,17 @@ build_hull (WgNodeContext *ctx, const FloatingParams *p, guint i, WgHull *hull, 
       return FALSE;
     }
   return TRUE;
+}
+
+/* @hull's triangles, in floats, kept by the plan for renderers of the
+ * bodies (WgBody.mesh); its id. */
+static guint32
+share_mesh (WgNodeContext *ctx, const WgHull *hull)
+{
+  g_autofree float *v = g_new (float, 3 * (gsize) hull->n_vertices);
+  for (gsize k = 0; k < 3 * (gsize) hull->n_vertices; k++)
+    v[k] = (float) hull->vertices[k];
+  return wg_ctx_add_hull_mesh (ctx, v, hull->n_vertices, hull->triangles, hull->n_triangles);
 }
 
 /* Whether a body's shape is "mesh". */
@@ -366,6 +379,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
                            !same_bodies (old->params, p->bodies.items, p->bodies.n);
   FloatingState *st = g_new0 (FloatingState, 1);
   st->hulls = g_new0 (WgHull, MAX (p->bodies.n, 1));
+  st->mesh_ids = g_new0 (guint32, MAX (p->bodies.n, 1));
   st->scratch = g_new0 (double *, MAX (p->bodies.n, 1));
   st->params = g_memdup2 (p->bodies.items, param_bytes);
   wg_ctx_set_state (ctx, st);
@@ -374,6 +388,8 @@ floating_prepare (WgNodeContext *ctx, GError **error)
       st->n = i + 1;
       if (!build_hull (ctx, p, i, &st->hulls[i], error))
         return FALSE;
+      if (((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH)
+        st->mesh_ids[i] = share_mesh (ctx, &st->hulls[i]);
       st->scratch[i] = g_new (double, wg_hull_scratch_size (&st->hulls[i]));
     }
   if (wg_ctx_on_gpu (ctx))
@@ -571,6 +587,7 @@ frame_end (WgNodeContext *ctx, Frame *f, GError **error)
       const BodyParam *bp = (const BodyParam *) f->p->bodies.items + i;
       WgBody *b = &f->set->bodies[i];
       b->shape = shape_of[bp->shape];
+      b->mesh = f->st->mesh_ids[i];
       for (int k = 0; k < 3; k++)
         b->size[k] = (float) bp->size[k];
     }

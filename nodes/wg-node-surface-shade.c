@@ -164,10 +164,10 @@ static const WgPortSpec inputs[WG_SHADE_N_INPUTS] = {
                           "bottom shows through shallow water; without, open sea" },
   [WG_SHADE_IN_BODIES] = { "bodies", WG_PORT_BODIES, 0, TRUE,
                            "Bodies drawn as opaque hulls lit by the sun and the sky, hidden where "
-                           "water is in front of them: floating-body's boxes, spheres and capsules, "
-                           "moving-object's columns (circle, box, capsule outlines from the draft "
-                           "to the freeboard); mesh hulls and polygon outlines are not drawn "
-                           "(their poses are in the bodies' track)" },
+                           "water is in front of them: floating-body's boxes, spheres, capsules "
+                           "and meshes (the mesh file's triangles, flat-shaded), moving-object's "
+                           "columns (circle, box, capsule and polygon outlines from the draft to "
+                           "the freeboard)" },
 };
 
 static const WgPortSpec outputs[] = {

@@ -40,6 +40,7 @@ wg_shade_gl_state_save (WgShadeGlState *s, gboolean clip_control)
   glGetIntegerv (GL_SHADER_STORAGE_BUFFER_BINDING, &s->storage);
   glGetIntegeri_v (GL_SHADER_STORAGE_BUFFER_BINDING, WG_SHADE_HULLS_BINDING, &s->hulls);
   glGetIntegeri_v (GL_SHADER_STORAGE_BUFFER_BINDING, WG_SHADE_PIECES_BINDING, &s->pieces);
+  glGetIntegeri_v (GL_SHADER_STORAGE_BUFFER_BINDING, WG_SHADE_MESHES_BINDING, &s->meshes);
 }
 
 static void
@@ -82,6 +83,7 @@ wg_shade_gl_state_restore (const WgShadeGlState *s, gboolean clip_control)
   /* Binding the indexed point binds the generic one too: that one last. */
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, (GLuint) s->hulls);
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_PIECES_BINDING, (GLuint) s->pieces);
+  glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_MESHES_BINDING, (GLuint) s->meshes);
   glBindBuffer (GL_SHADER_STORAGE_BUFFER, (GLuint) s->storage);
 }
 

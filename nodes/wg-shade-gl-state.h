@@ -12,7 +12,8 @@
 typedef struct {
   GLint draw_fb, read_fb, viewport[4], program, vao, array, pack, pack_store[3];
   GLint depth_func, clip_origin, clip_depth, active, textures[WG_SHADE_GL_UNITS];
-  GLint storage, hulls, pieces; /* the generic storage buffer, the hulls' and pieces' bindings */
+  GLint storage, hulls, pieces, meshes; /* the generic storage buffer; the hulls', pieces'
+                                         * and meshes' bindings */
   GLboolean depth_test, depth_mask, blend, cull, scissor;
   GLfloat clear_colour[4], clear_depth;
 } WgShadeGlState;

@@ -1,37 +1,23 @@
 /* wg-shade-hulls.c — shaders/shade-hulls.glsl in C for surface-shade's CPU
  * path: the first hit of a ray on a body's hull (a box, sphere, capsule,
- * upright cylinder or stadium posed by its quaternion, or an upright prism
- * of outline pieces) and the hull's colour. Operation for operation the
+ * upright cylinder, stadium or triangle mesh posed by its quaternion, or an
+ * upright prism of outline pieces) and the hull's colour. Operation for operation the
  * GLSL's, in float, so that both paths draw the same hulls; change the two
- * together. */
+ * together. Meshes are wg-shade-mesh.c's. */
 #include "wg-surface-shade.h"
 
 #include <float.h>
 #include <math.h>
-
-static inline void
-cross (const float a[3], const float b[3], float c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static inline float
-dot3 (const float a[3], const float b[3])
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 /* GLSL wg_quat_rotate(): @v turned by unit quaternion @q into @out. */
 static void
 quat_rotate (const float q[4], const float v[3], float out[3])
 {
   float t[3], u[3];
-  cross (q, v, t);
+  wg_shade_cross (q, v, t);
   for (int k = 0; k < 3; k++)
     t[k] = 2.0f * t[k];
-  cross (q, t, u);
+  wg_shade_cross (q, t, u);
   for (int k = 0; k < 3; k++)
     out[k] = v[k] + q[3] * t[k] + u[k];
 }
@@ -46,11 +32,11 @@ safe_inverse (float x)
 static float
 sphere_entry (const float o[3], const float d[3], float r)
 {
-  float b = dot3 (o, d);
+  float b = wg_shade_dot (o, d);
   /* r² less the squared distance of the ray from the centre: no b² − c
    * cancellation when the eye is far. */
   const float perp[3] = { o[0] - b * d[0], o[1] - b * d[1], o[2] - b * d[2] };
-  float h = r * r - dot3 (perp, perp);
+  float h = r * r - wg_shade_dot (perp, perp);
   if (h < 0.0f)
     return -1.0f;
   float t = -b - sqrtf (h);
@@ -175,7 +161,7 @@ prism_entry (const float (*pieces)[4], int first, int count, float hh, const flo
 }
 
 float
-wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], const float o[3],
+wg_shade_hull_hit (const WgShadeHull *hull, const WgShadeHulls *list, const float o[3],
                    const float d[3], float n[3])
 {
   const float qi[4] = { -hull->q[0], -hull->q[1], -hull->q[2], hull->q[3] };
@@ -215,7 +201,9 @@ wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], const floa
       t = cylinder_entry (ro, rd, origin, a[0], a[2], nb);
     }
   else if (shape == WG_BODY_SHAPE_PRISM)
-    t = prism_entry (pieces, (int) a[0], (int) a[1], a[2], ro, rd, nb);
+    t = prism_entry ((const float (*)[4]) list->pieces, (int) a[0], (int) a[1], a[2], ro, rd, nb);
+  else if (shape == WG_BODY_SHAPE_MESH)
+    t = wg_shade_mesh_entry ((const guint32 (*)[4]) list->mesh, (guint) a[0], ro, rd, nb);
   else if (shape == WG_BODY_SHAPE_SPHERE)
     {
       t = sphere_entry (ro, rd, a[0]);
@@ -258,15 +246,15 @@ wg_shade_hulls_hit (const WgShadeHulls *list, const float o[3], const float d[3]
     {
       const WgShadeHull *h = &list->hull[k];
       const float rel[3] = { h->centre[0] - o[0], h->centre[1] - o[1], h->centre[2] - o[2] };
-      float along = dot3 (rel, d);
+      float along = wg_shade_dot (rel, d);
       /* The ray's closest approach to the centre, and whether the hull is
        * wholly behind the eye or beyond the nearest hit so far. */
-      float miss2 = dot3 (rel, rel) - along * along;
+      float miss2 = wg_shade_dot (rel, rel) - along * along;
       if (miss2 > h->bound * h->bound || along < -h->bound ||
           (best > 0.0f && along - h->bound > best))
         continue;
       float nk[3];
-      float t = wg_shade_hull_hit (h, (const float (*)[4]) list->pieces, o, d, nk);
+      float t = wg_shade_hull_hit (h, list, o, d, nk);
       if (t > 0.0f && (best < 0.0f || t < best))
         {
           best = t;
@@ -371,9 +359,11 @@ prism_pieces (const WgBody *body, float cx, float cy, float (*out)[4], float *re
 }
 
 /* @body's hull as both paths draw it into @h (a prism's pieces into
- * @pieces, or none when NULL); FALSE when it has none to draw. */
+ * @pieces, or none when NULL; a mesh's place in @list, found by @lookup
+ * with @data, or none when @list is NULL); FALSE when it has none to draw. */
 static gboolean
-hull_of (const WgBody *body, WgShadeHull *h, float (*pieces)[4])
+hull_of (const WgBody *body, WgShadeHull *h, float (*pieces)[4], const WgShadeHulls *list,
+         WgHullMeshFunc lookup, gpointer data)
 {
   const float *size = body->size;
   *h = (WgShadeHull) { { body->position[0], body->position[1], body->position[2] + body->hull_z },
@@ -418,6 +408,13 @@ hull_of (const WgBody *body, WgShadeHull *h, float (*pieces)[4])
       h->a[2] = 0.5f * size[2];
       h->bound = sqrtf (reach2 + h->a[2] * h->a[2]);
       break;
+    case WG_BODY_SHAPE_MESH:
+      /* Without a list: whether it has an id (wg_body_hull_drawn()). */
+      if (list == NULL)
+        h->bound = body->mesh != 0 ? 1.0f : 0.0f;
+      else if (!wg_shade_mesh_place (list, body, lookup, data, &h->a[0], &h->bound))
+        return FALSE;
+      break;
     default:
       return FALSE;
     }
@@ -434,12 +431,13 @@ wg_body_hull_drawn (const WgBody *body)
 {
   g_return_val_if_fail (body != NULL, FALSE);
   WgShadeHull h;
-  return hull_of (body, &h, NULL);
+  return hull_of (body, &h, NULL, NULL, NULL, NULL);
 }
 
 guint
-wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list)
+wg_shade_hulls (const WgBodySet *set, WgHullMeshFunc lookup, gpointer data, WgShadeHulls *list)
 {
+  wg_shade_meshes_gather (list, set, lookup, data);
   if (list->room < set->count)
     {
       g_free (list->hull);
@@ -452,7 +450,7 @@ wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list)
   for (guint b = 0; b < set->count; b++)
     {
       WgShadeHull h;
-      if (!hull_of (&set->bodies[b], &h, list->pieces + n_pieces))
+      if (!hull_of (&set->bodies[b], &h, list->pieces + n_pieces, list, lookup, data))
         continue;
       if (h.shape == WG_BODY_SHAPE_PRISM)
         {
@@ -471,5 +469,6 @@ wg_shade_hulls_clear (WgShadeHulls *list)
 {
   g_free (list->hull);
   g_free (list->pieces);
+  wg_shade_meshes_clear (list);
   *list = (WgShadeHulls) { 0 };
 }

@@ -68,7 +68,9 @@ wg_shade_renderer_draw (WgShadeRenderer *renderer, const WgShadeCamera *camera,
                        .channels = fields->channels,
                        .extent = { fields->extent[0], fields->extent[1] },
                        .mesh_cells = fields->mesh_cells,
-                       .bodies = fields->bodies };
+                       .bodies = fields->bodies,
+                       .hull_mesh = fields->hull_mesh,
+                       .hull_mesh_data = fields->hull_mesh_data };
   return wg_shade_gpu_render (renderer->gpu, &view, &in, framebuffer, error);
 }
 

@@ -501,7 +501,7 @@ wg_shade_cpu_process (WgNodeContext *ctx, WgShadeCpu *cpu, const WgShadeView *vi
       const WgBodySet *set = wg_buffer_read_bodies (bodies, error);
       if (set == NULL)
         return FALSE;
-      if (wg_shade_hulls (set, &cpu->hulls) > 0)
+      if (wg_shade_hulls (set, wg_shade_ctx_hull_mesh, ctx, &cpu->hulls) > 0)
         s.hulls = &cpu->hulls;
     }
   WgBuffer *disp = in[WG_SHADE_IN_DISPLACEMENT];

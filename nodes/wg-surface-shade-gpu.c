@@ -55,6 +55,8 @@ struct _WgShadeGpu {
   GLuint hulls, hull_vao;
   WgShadeHulls hull_list;
   GLuint pieces; /* the prisms' outline pieces (WgShadeHulls.pieces) */
+  GLuint meshes; /* the meshes' words (WgShadeHulls.mesh), uploaded when they change */
+  guint64 mesh_stamp;
 };
 
 /* The inputs filtered through mip levels, and their textures' formats. */
@@ -304,6 +306,11 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
   block_indices (indices);
   glGenBuffers (1, &gpu->hulls);
   glGenBuffers (1, &gpu->pieces);
+  glGenBuffers (1, &gpu->meshes);
+  /* Never empty: a binding needs a buffer with storage. */
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->meshes);
+  glBufferData (GL_SHADER_STORAGE_BUFFER, sizeof (guint32[4]), NULL, GL_STATIC_DRAW);
+  wg_gpu_context_count_object (gpu->gpu);
   glGenVertexArrays (1, &gpu->hull_vao);
   glBindVertexArray (gpu->hull_vao);
   glBindBuffer (GL_ARRAY_BUFFER, gpu->hulls);
@@ -436,17 +443,29 @@ inputs_get (WgNodeContext *ctx, WgShadeGpu *gpu, WgShadeInputs *in, GError **err
   WgBuffer *bodies = wg_ctx_input (ctx, WG_SHADE_IN_BODIES);
   if (bodies && (in->bodies = wg_buffer_read_bodies (bodies, error)) == NULL)
     return FALSE;
+  in->hull_mesh = wg_shade_ctx_hull_mesh;
+  in->hull_mesh_data = ctx;
   return mips_fill (ctx, gpu, error);
 }
 
-/* The hulls of @bodies (NULL: none) into the hulls' buffer, a prism's
- * outline pieces into theirs; how many hulls. */
+/* The hulls of @in's bodies (none: none) into the hulls' buffer, a prism's
+ * outline pieces into theirs, the meshes' words into theirs when they
+ * changed; how many hulls. */
 static guint
-hulls_upload (WgShadeGpu *gpu, const WgBodySet *bodies)
+hulls_upload (WgShadeGpu *gpu, const WgShadeInputs *in)
 {
+  const WgBodySet *bodies = in->bodies;
   if (bodies == NULL || bodies->count == 0)
     return 0;
-  const guint n = wg_shade_hulls (bodies, &gpu->hull_list);
+  const guint n = wg_shade_hulls (bodies, in->hull_mesh, in->hull_mesh_data, &gpu->hull_list);
+  if (gpu->hull_list.mesh_stamp != gpu->mesh_stamp && gpu->hull_list.n_mesh > 0)
+    {
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->meshes);
+      glBufferData (GL_SHADER_STORAGE_BUFFER,
+                    (GLsizeiptr) (gpu->hull_list.n_mesh * sizeof *gpu->hull_list.mesh),
+                    gpu->hull_list.mesh, GL_STATIC_DRAW);
+      gpu->mesh_stamp = gpu->hull_list.mesh_stamp;
+    }
   if (n > 0)
     {
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->hulls);
@@ -483,7 +502,7 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
     }
   ShadeUniforms u;
   uniforms_fill (&u, view, &lod, in);
-  const guint n_hulls = hulls_upload (gpu, in->bodies);
+  const guint n_hulls = hulls_upload (gpu, in);
   const float hull[4] = { view->hull.x, view->hull.y, view->hull.z, gpu->clip_control ? 1 : 0 };
   memcpy (u.u_hull, hull, sizeof hull);
   wg_gpu_kernel_use (&gpu->kernel, &u);
@@ -516,6 +535,7 @@ draw (WgShadeGpu *gpu, const WgShadeView *view, const WgShadeInputs *in, GLuint 
     {
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_HULLS_BINDING, gpu->hulls);
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_PIECES_BINDING, gpu->pieces);
+      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, WG_SHADE_MESHES_BINDING, gpu->meshes);
       wg_gpu_kernel_use (&gpu->hull_kernel, &u);
       glBindVertexArray (gpu->hull_vao);
       glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) n_hulls);
@@ -586,6 +606,7 @@ wg_shade_gpu_free (WgShadeGpu *gpu)
   glDeleteBuffers (1, &gpu->indices);
   glDeleteBuffers (1, &gpu->hulls);
   glDeleteBuffers (1, &gpu->pieces);
+  glDeleteBuffers (1, &gpu->meshes);
   glDeleteVertexArrays (1, &gpu->hull_vao);
   wg_shade_hulls_clear (&gpu->hull_list);
   g_free (gpu);

@@ -197,6 +197,21 @@ wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float
   return level < (float) (levels - 1) ? level : (float) (levels - 1);
 }
 
+/* GLSL cross() and dot() of 3-vectors as the hulls' C port computes them. */
+static inline void
+wg_shade_cross (const float a[3], const float b[3], float c[3])
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline float
+wg_shade_dot (const float a[3], const float b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 /**
  * WgShadeHull:
  * One body's hull as both paths draw it (shaders/shade-hulls.glsl): its
@@ -206,8 +221,9 @@ wg_shade_filter_level (const WgShadeView *view, float dist, float cos_inc, float
  * radius a[1]; cylinder: radius a[0], half-height a[2]; stadium: half its
  * segment a[0], radius a[1], half-height a[2]; prism: its first piece
  * a[0] and count a[1] in the list's pieces, half-height a[2], @q the
- * identity) and the radius @bound of a sphere around it. 48 bytes: the GPU
- * path's storage buffer holds it as three vec4.
+ * identity; mesh: its hierarchy's root a[0] in the list's mesh words) and
+ * the radius @bound of a sphere around it. 48 bytes: the GPU path's
+ * storage buffer holds it as three vec4.
  */
 typedef struct {
   float centre[3];
@@ -224,31 +240,72 @@ G_STATIC_ASSERT (sizeof (WgShadeHull) == 48);
  * @n_pieces outline pieces of the prisms among them, each the two corners
  * (ax, ay, bx, by) of a straight piece relative to its hull's centre (m),
  * the same floats as its neighbours' (one vec4 on the GPU), ordered so
- * that its outward normal is along (by − ay, ax − bx). Zero-initialise;
- * wg_shade_hulls_clear() frees it.
+ * that its outward normal is along (by − ay, ax − bx); the meshes'
+ * hierarchies and triangles in @n_mesh 16-byte words (layout in
+ * wg-shade-mesh.c; a uvec4 each on the GPU), which change only when
+ * @mesh_stamp does. Zero-initialise; wg_shade_hulls_clear() frees it.
  */
 typedef struct {
   WgShadeHull *hull;
   float (*pieces)[4];
   guint n, n_pieces, room;
+  guint32 (*mesh)[4];
+  guint n_mesh;
+  guint64 mesh_stamp;
+  GPtrArray *blocks; /* wg-shade-mesh.c's, one per mesh */
 } WgShadeHulls;
 
 /**
  * wg_shade_hulls:
  * The live bodies of @set that have a hull to draw (wg_body_hull_drawn():
- * centred hull_z above the position) into @list; returns how many.
+ * centred hull_z above the position; a mesh only when @lookup with @data
+ * finds its triangles) into @list; returns how many.
  * (nodes/wg-shade-hulls.c)
  */
-guint wg_shade_hulls (const WgBodySet *set, WgShadeHulls *list);
+guint wg_shade_hulls (const WgBodySet *set, WgHullMeshFunc lookup, gpointer data,
+                      WgShadeHulls *list);
 void wg_shade_hulls_clear (WgShadeHulls *list);
 
 /**
- * wg_shade_hull_hit:
- * GLSL wg_hull_hit() for @hull (a prism's pieces in @pieces): the distance
- * (m) along unit @d from @o to the hull's first hit, or −1 for none (or @o
- * inside), and the outward unit normal @n there.
+ * wg_shade_meshes_gather:
+ * The meshes of @set's bodies of shape mesh that @lookup (with @data)
+ * finds into @list's mesh words: each mesh's bounding volume hierarchy
+ * (median splits on the widest axis of the triangles' centroids, leaves of
+ * ≤ 4 triangles) built the first time its serial is seen, kept while a
+ * body uses it; @list->mesh_stamp moves when the words change.
+ * (nodes/wg-shade-mesh.c)
  */
-float wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], const float o[3],
+void wg_shade_meshes_gather (WgShadeHulls *list, const WgBodySet *set, WgHullMeshFunc lookup,
+                             gpointer data);
+/**
+ * wg_shade_mesh_place:
+ * For @body of shape mesh, after wg_shade_meshes_gather(): its hierarchy's
+ * root word in @list (@root, a float for WgShadeHull.a) and the distance of
+ * its farthest vertex from its origin (@bound, m); FALSE when it has none.
+ */
+gboolean wg_shade_mesh_place (const WgShadeHulls *list, const WgBody *body, WgHullMeshFunc lookup,
+                              gpointer data, float *root, float *bound);
+void wg_shade_meshes_clear (WgShadeHulls *list);
+
+/**
+ * wg_shade_mesh_entry:
+ * GLSL wg_mesh_entry(): the distance (m) along unit @d from @o (both in the
+ * body's frame) to the nearest front face of the mesh whose hierarchy's
+ * root is word @root of @mesh (Möller–Trumbore per triangle, its boxes by
+ * the slab test), or −1 (none, or @o inside the closed mesh); the face's
+ * unit normal in @n.
+ */
+float wg_shade_mesh_entry (const guint32 (*mesh)[4], guint root, const float o[3],
+                           const float d[3], float n[3]);
+
+/**
+ * wg_shade_hull_hit:
+ * GLSL wg_hull_hit() for @hull (a prism's pieces and a mesh's words in
+ * @list, NULL when it is neither): the distance (m) along unit @d from @o
+ * to the hull's first hit, or −1 for none (or @o inside), and the outward
+ * unit normal @n there.
+ */
+float wg_shade_hull_hit (const WgShadeHull *hull, const WgShadeHulls *list, const float o[3],
                          const float d[3], float n[3]);
 
 /**
@@ -259,6 +316,13 @@ float wg_shade_hull_hit (const WgShadeHull *hull, const float (*pieces)[4], cons
  */
 float wg_shade_hulls_hit (const WgShadeHulls *list, const float o[3], const float d[3],
                           float n[3]);
+
+/** wg_shade_ctx_hull_mesh: wg_ctx_get_hull_mesh() as a WgHullMeshFunc, the node's context as @ctx. */
+static inline const WgHullMesh *
+wg_shade_ctx_hull_mesh (gpointer ctx, guint32 id)
+{
+  return wg_ctx_get_hull_mesh (ctx, id);
+}
 
 /** wg_shade_hull_colour: GLSL wg_hull_colour(): a hull's Lambertian light under the sun and @sky_up. */
 WgVec3 wg_shade_hull_colour (WgVec3 albedo, WgVec3 n, WgVec3 sun, float sun_intensity,
@@ -282,7 +346,8 @@ typedef struct _WgShadeGpu WgShadeGpu;
  * What the GPU path shades, as GL_TEXTURE_2D names by WG_SHADE_IN_* (0: not
  * linked; the displacement is required): textures repeating, the normal and
  * foam with mip levels or a non-mipmap minification filter; @bodies the
- * floating bodies whose hulls are drawn (NULL: none). @width × @height
+ * floating bodies whose hulls are drawn (NULL: none), their meshes found
+ * by @hull_mesh with @hull_mesh_data (NULL: not drawn). @width × @height
  * cells of the displacement over @extent (m), its @channels 3 or 1. The
  * mesh's finest vertex step is @mesh_cells cells (0 or 1: one, as the node
  * renders; a host on software GL may take fewer vertices).
@@ -293,6 +358,8 @@ typedef struct {
   double extent[2];
   guint mesh_cells;
   const WgBodySet *bodies; /* hulls to draw, or NULL */
+  WgHullMeshFunc hull_mesh;
+  gpointer hull_mesh_data;
 } WgShadeInputs;
 
 /**

@@ -68,6 +68,7 @@ wg_node_context_free (WgNodeContext *ctx)
   if (ctx == NULL)
     return;
   wg_node_context_release_outputs (ctx);
+  wg_node_context_drop_hull_meshes (ctx);
   if (ctx->state && ctx->inst->type->free_state)
     ctx->inst->type->free_state (ctx->state);
   for (guint i = 0; i < ctx->inst->type->n_outputs; i++)

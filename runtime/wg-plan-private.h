@@ -65,6 +65,7 @@ struct _WgNodeContext {
   gboolean note_warns;
   char *watch_path;       /* the file wg_ctx_watch_file() named, or NULL */
   WgFileStamp watch_stamp; /* and how it was then */
+  GPtrArray *hull_meshes; /* WgHullMesh the node made in prepare (wg_ctx_add_hull_mesh), or NULL */
 };
 
 /* WgNodeContext.stepped when the node's state is at no frame. */
@@ -158,6 +159,8 @@ gboolean wg_plan_keep_previous_frames (WgPlan *plan, GError **error);
 
 /** wg_node_context_new: a context for node @graph_index of @plan's graph (schedule order is the caller's). */
 WgNodeContext *wg_node_context_new (WgPlan *plan, guint graph_index);
+/** wg_node_context_drop_hull_meshes: forgets the hulls @ctx's node made (before it is prepared). */
+void wg_node_context_drop_hull_meshes (WgNodeContext *ctx);
 /** wg_node_context_free: frees @ctx, its state and its outputs; NULL is allowed. */
 void wg_node_context_free (WgNodeContext *ctx);
 /**

@@ -94,6 +94,7 @@ prepare_node (WgPlan *plan, WgNodeContext *ctx, GError **error)
           return FALSE;
         }
     }
+  wg_node_context_drop_hull_meshes (ctx);
   if (ctx->inst->bypass)
     {
       wg_plan_bypass_prepare (ctx);

@@ -1,7 +1,8 @@
 /* shade-hulls.glsl — bodies' hulls as surface-shade draws them (WgBodyShape
  * in include/wavegraph.h): the first hit of a ray on a posed box, sphere,
  * capsule, upright cylinder or stadium, or an upright prism of outline
- * pieces (their storage buffer at WG_SHADE_PIECES_BINDING), and the hull's colour, a Lambertian
+ * pieces (their storage buffer at WG_SHADE_PIECES_BINDING), or a triangle
+ * mesh (WG_SHADE_MESHES_BINDING), and the hull's colour, a Lambertian
  * surface under the sun and the sky. nodes/wg-shade-hulls.c is its C port for the CPU
  * path, operation for operation; change the two together. */
 
@@ -9,6 +10,7 @@
 const int WG_HULL_BOX = 1;
 const int WG_HULL_SPHERE = 2;
 const int WG_HULL_CAPSULE = 3;
+const int WG_HULL_MESH = 4;
 const int WG_HULL_CYLINDER = 5;
 const int WG_HULL_STADIUM = 6;
 const int WG_HULL_PRISM = 7;
@@ -18,6 +20,12 @@ const int WG_HULL_PRISM = 7;
  * normal scaled by its half-length h. */
 layout (std430, binding = WG_SHADE_PIECES_BINDING) restrict readonly buffer HullPieces {
   vec4 hull_pieces[];
+};
+
+/* The meshes' hierarchies and triangles (WgShadeHulls.mesh; layout in
+ * nodes/wg-shade-mesh.c): coordinates as float bits, indices as they are. */
+layout (std430, binding = WG_SHADE_MESHES_BINDING) restrict readonly buffer HullMeshes {
+  uvec4 hull_mesh[];
 };
 
 /* @v rotated by unit quaternion @q (x, y, z, w). */
@@ -167,6 +175,83 @@ wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
   return best;
 }
 
+/* Distance along @d from @o to the triangle of words @w (v0, v1 − v0,
+ * v2 − v0; Möller and Trumbore 1997), its front face only (an eye inside
+ * the hull sees none), or −1. */
+float
+wg_triangle_entry (uint w, vec3 o, vec3 d)
+{
+  vec3 v0 = uintBitsToFloat (hull_mesh[w].xyz), e1 = uintBitsToFloat (hull_mesh[w + 1u].xyz),
+       e2 = uintBitsToFloat (hull_mesh[w + 2u].xyz);
+  vec3 p = cross (d, e2);
+  float det = dot (e1, p);
+  if (!(det > 0.0))
+    return -1.0;
+  float inv = 1.0 / det;
+  vec3 s = o - v0;
+  float u = dot (s, p) * inv;
+  if (u < 0.0 || u > 1.0)
+    return -1.0;
+  vec3 q = cross (s, e1);
+  float v = dot (d, q) * inv;
+  if (v < 0.0 || u + v > 1.0)
+    return -1.0;
+  float t = dot (e2, q) * inv;
+  return t > 0.0 ? t : -1.0;
+}
+
+/* Distance along unit @d from @o (the body's frame) to the nearest front
+ * face of the mesh whose hierarchy's root is word @root, or −1; the face's
+ * unit normal in @n. Boxes by the slab test, the nearer-than-best ones
+ * opened, first child first. */
+float
+wg_mesh_entry (uint root, vec3 o, vec3 d, out vec3 n)
+{
+  vec3 inv = vec3 (wg_safe_inverse (d.x), wg_safe_inverse (d.y), wg_safe_inverse (d.z));
+  float best = -1.0;
+  uint hit = 0u;
+  uint stack[WG_SHADE_MESH_STACK];
+  int sp = 0;
+  uint node = root;
+  for (;;)
+    {
+      uvec4 wl = hull_mesh[node], wh = hull_mesh[node + 1u];
+      vec3 t1 = (uintBitsToFloat (wl.xyz) - o) * inv, t2 = (uintBitsToFloat (wh.xyz) - o) * inv;
+      vec3 lo = min (t1, t2), hi = max (t1, t2);
+      float near = max (max (max (-3.402823466e38, lo.x), lo.y), lo.z);
+      float far = min (min (min (3.402823466e38, hi.x), hi.y), hi.z);
+      if (near <= far && far > 0.0 && (best < 0.0 || near < best))
+        {
+          if (wh.w == 0u)
+            {
+              stack[sp++] = wl.w + 2u;
+              node = wl.w;
+              continue;
+            }
+          for (uint k = 0u; k < wh.w; k++)
+            {
+              float t = wg_triangle_entry (wl.w + 3u * k, o, d);
+              if (t > 0.0 && (best < 0.0 || t < best))
+                {
+                  best = t;
+                  hit = wl.w + 3u * k;
+                }
+            }
+        }
+      if (sp == 0)
+        break;
+      node = stack[--sp];
+    }
+  n = vec3 (0.0, 0.0, 1.0);
+  if (best > 0.0)
+    {
+      vec3 c = cross (uintBitsToFloat (hull_mesh[hit + 1u].xyz),
+                      uintBitsToFloat (hull_mesh[hit + 2u].xyz));
+      n = c / sqrt (dot (c, c));
+    }
+  return best;
+}
+
 /* The first hit along unit @d from @o (m, world) on the hull of @shape
  * centred at @c, turned by @q (body → world), of half extents @a (box:
  * half length, width, height; sphere: radius a.x; capsule: half its
@@ -208,6 +293,8 @@ wg_hull_hit (vec3 c, vec4 q, int shape, vec3 a, vec3 o, vec3 d, out vec3 n)
     t = wg_cylinder_entry (ro, rd, vec3 (0.0), a.x, a.z, nb);
   else if (shape == WG_HULL_PRISM)
     t = wg_prism_entry (int (a.x), int (a.y), a.z, ro, rd, nb);
+  else if (shape == WG_HULL_MESH)
+    t = wg_mesh_entry (uint (a.x), ro, rd, nb);
   else if (shape == WG_HULL_SPHERE)
     {
       t = wg_sphere_entry (ro, rd, a.x);

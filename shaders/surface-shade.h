@@ -11,9 +11,14 @@
 #define WG_SHADE_MODE_SKY 2   /* a full-screen triangle behind everything */
 
 /* Binding of the hulls' storage buffer: WgShadeHull as three vec4 each;
- * and of the prisms' outline pieces (WgShadeHulls.pieces), a vec4 each. */
+ * of the prisms' outline pieces (WgShadeHulls.pieces), a vec4 each; and of
+ * the meshes' hierarchies and triangles (WgShadeHulls.mesh), a uvec4 each. */
 #define WG_SHADE_HULLS_BINDING 5
 #define WG_SHADE_PIECES_BINDING 6
+#define WG_SHADE_MESHES_BINDING 7
+/* A mesh traversal's stack (nodes/wg-shade-mesh.c): one entry per level of
+ * its hierarchy, which is no deeper. */
+#define WG_SHADE_MESH_STACK 32
 
 WG_UNIFORMS (ShadeUniforms)
 {

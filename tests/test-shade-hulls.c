@@ -121,7 +121,7 @@ test_geometry (void)
       g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
       set->count = set->capacity = 1;
       set->bodies[0] = body;
-      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+      g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 1);
       const WgShadeHull h = list.hull[0];
       /* From a point outside, toward a point near the centre. */
       float o[3], d[3], nrm[3];
@@ -272,7 +272,7 @@ test_prism_geometry (void)
       body->orientation[3] = 1;
       body->size[0] = (float) (hi[0] - lo[0]), body->size[1] = (float) (hi[1] - lo[1]);
       body->size[2] = (float) height;
-      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+      g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 1);
       const double z0 = pz - 0.5 * height, z1 = pz + 0.5 * height;
       float o[3], d[3], nrm[3];
       double dir[3], l = 0;
@@ -338,7 +338,7 @@ test_prism_geometry (void)
   g_assert_cmpuint (concave, >, 500);
   /* An outline that does not close (a piece missing) is not drawn. */
   set->bodies[0].n_contour--;
-  g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 0);
+  g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 0);
   wg_shade_hulls_clear (&list);
   g_rand_free (rng);
 }
@@ -364,11 +364,6 @@ static WgGraph *
 hull_graph (const double camera[6], const char *bodies, gboolean linked)
 {
   WgGraph *g = wg_test_graph (64, 64, 24, 1);
-  char *cam[6];
-  static const char *const names[6] = { "camera_x", "camera_y", "camera_z", "yaw", "pitch",
-                                        "fov" };
-  for (int k = 0; k < 6; k++)
-    cam[k] = g_strdup_printf ("%s=%.17g", names[k], camera[k]);
   g_autofree char *b = g_strdup_printf ("bodies=%s", bodies);
   wg_test_add (g, "ripple", "sea", NULL);
   if (bodies[0] == '[')
@@ -383,11 +378,7 @@ hull_graph (const double camera[6], const char *bodies, gboolean linked)
           wg_test_link (g, "first:bodies", "boats:bodies");
         }
     }
-  wg_test_add (g, "surface-shade", "shade", cam[0], cam[1], cam[2], cam[3], cam[4], cam[5],
-               "width=" G_STRINGIFY (W), "height=" G_STRINGIFY (H), "haze_distance=0",
-               "tone_mapping=none", NULL);
-  for (int k = 0; k < 6; k++)
-    g_free (cam[k]);
+  wg_test_add_shade (g, "shade", camera, W, H);
   wg_test_link (g, "sea:height", "shade:displacement");
   if (linked)
     wg_test_link (g, "boats:bodies", "shade:bodies");

@@ -49,7 +49,7 @@ test_far (void)
         polygon_bodies ("[[-0.5,-0.5],[0.5,-0.5],[0.5,0],[0,0],[0,0.5],[-0.5,0.5]]", x, y,
                         g_rand_double_range (rng, 0, 360), scale, 8192);
       g_assert_true (wg_body_hull_drawn (&set->bodies[0]));
-      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+      g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 1);
       /* Straight down into the L's corner square (−0.5..0 on both axes
        * before turning: its middle is the object's centre turned alike,
        * at (−0.25, −0.25) · scale). */
@@ -78,7 +78,7 @@ corners (gboolean short_pieces)
   for (guint k = 0; short_pieces && k < set->bodies[0].n_contour; k++)
     set->bodies[0].contour[k].length -= 1e-4f;
   WgShadeHulls list = { 0 };
-  g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+  g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 1);
   const double c = cos (rotation * G_PI / 180), s = sin (rotation * G_PI / 180);
   double w[6][2];
   for (int k = 0; k < 6; k++)
@@ -159,7 +159,7 @@ test_eye_inside (void)
   g_autofree WgBodySet *set =
     polygon_bodies ("[[-1,-1],[1.5,-1],[1.5,0],[0,0],[0,1.5],[-1,1.5]]", 20, 30, 0, 1, 64);
   WgShadeHulls list = { 0 };
-  g_assert_cmpuint (wg_shade_hulls (set, &list), ==, 1);
+  g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, 1);
   float nrm[3];
   /* From inside the lower arm (x 19 to 21.5, y 29 to 30) up and to the
    * left: it leaves through the arm's top and would meet the upper arm's
@@ -204,7 +204,7 @@ test_drawn (void)
       if (k == 13)
         b->n_contour = 2;
       const gboolean drawn = wg_body_hull_drawn (b);
-      g_assert_cmpuint (wg_shade_hulls (set, &list), ==, drawn ? 1 : 0);
+      g_assert_cmpuint (wg_shade_hulls (set, NULL, NULL, &list), ==, drawn ? 1 : 0);
       const gboolean expected = (k >= 1 && k <= 7 && k != WG_BODY_SHAPE_MESH);
       g_assert_cmpint (drawn, ==, expected);
     }

@@ -399,6 +399,21 @@ wg_test_particles_resume (WgPlan *first, WgPlan *other, WgPlan *resumed, const c
 }
 
 void
+wg_test_add_shade (WgGraph *graph, const char *id, const double camera[6], guint w, guint h)
+{
+  static const char *const names[6] = { "camera_x", "camera_y", "camera_z", "yaw", "pitch",
+                                        "fov" };
+  char *cam[6];
+  for (int k = 0; k < 6; k++)
+    cam[k] = g_strdup_printf ("%s=%.17g", names[k], camera[k]);
+  g_autofree char *width = g_strdup_printf ("width=%u", w), *height = g_strdup_printf ("height=%u", h);
+  wg_test_add (graph, "surface-shade", id, cam[0], cam[1], cam[2], cam[3], cam[4], cam[5], width,
+               height, "haze_distance=0", "tone_mapping=none", NULL);
+  for (int k = 0; k < 6; k++)
+    g_free (cam[k]);
+}
+
+void
 wg_test_camera_ray (double yaw, double pitch, double fov, guint w, guint h, double i, double j,
                     double d[3])
 {

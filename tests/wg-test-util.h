@@ -102,5 +102,10 @@ void wg_test_run_clear (WgTestRun *r);
  * picture from a level-roll pinhole camera at @yaw, @pitch (rad) with
  * vertical field of view @fov (rad), in double: surface-shade's camera
  * (wg_shade_view_ray()) computed independently. */
+/* Adds surface-shade node @id of a @w × @h picture from @camera (x, y, z
+ * in m; yaw, pitch in degrees; vertical fov in degrees), without haze and
+ * tone mapping (linear radiance). */
+void wg_test_add_shade (WgGraph *graph, const char *id, const double camera[6], guint w,
+                        guint h);
 void wg_test_camera_ray (double yaw, double pitch, double fov, guint w, guint h, double i,
                          double j, double d[3]);
