@@ -165,9 +165,9 @@ static const WgPortSpec inputs[WG_SHADE_N_INPUTS] = {
   [WG_SHADE_IN_BODIES] = { "bodies", WG_PORT_BODIES, 0, TRUE,
                            "Bodies drawn as opaque hulls lit by the sun and the sky, hidden where "
                            "water is in front of them: floating-body's boxes, spheres, capsules "
-                           "and meshes (the mesh file's triangles, flat-shaded), moving-object's "
-                           "columns (circle, box, capsule and polygon outlines from the draft to "
-                           "the freeboard)" },
+                           "and meshes (the mesh file's triangles, smooth-shaded but for edges "
+                           "sharper than 30°), moving-object's columns (circle, box, capsule and "
+                           "polygon outlines from the draft to the freeboard)" },
 };
 
 static const WgPortSpec outputs[] = {

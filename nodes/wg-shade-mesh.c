@@ -7,9 +7,13 @@
  * Layout (WgShadeHulls.mesh, in 16-byte words): a node is two words,
  * (lo.xyz, a) and (hi.xyz, b), its box [lo, hi] in the body's frame; an
  * inner node has b = 0 and its children at words a and a + 2; a leaf has
- * b ≥ 1 triangles from word a, each three words: v0, v1 − v0, v2 − v0
- * (xyz; w 0). Coordinates are float bits: the GPU reads uvec4s, so that no
- * index is ever a float. */
+ * b ≥ 1 triangles from word a, each six words: v0, v1 − v0, v2 − v0, then
+ * the shading normals n0, n1, n2 of its corners (xyz; w 0). Coordinates
+ * are float bits: the GPU reads uvec4s, so that no index is ever a float.
+ *
+ * A corner's normal averages (area-weighted) the faces at its position within
+ * 30° of its own face, as Blender's Auto Smooth does by default: a curved
+ * hull looks smooth, a box's or a deck's edges stay sharp. */
 #include "wg-surface-shade.h"
 #include "surface-shade.h"
 
@@ -21,6 +25,9 @@
  * (WG_SHADE_MESH_STACK) holds one entry per level. */
 #define LEAF_TRIANGLES 4
 #define MAX_DEPTH (WG_SHADE_MESH_STACK - 2)
+/* Words of a triangle, and the cosine of the crease angle (30°). */
+#define TRIANGLE_WORDS 6
+#define CREASE_COS 0.86602540378443865
 
 typedef struct {
   guint64 serial;
@@ -147,6 +154,104 @@ build_node (Build *b, guint node, guint first, guint count, guint depth)
   build_node (b, child + 1, first + half, count - half, depth + 1);
 }
 
+static guint
+position_hash (gconstpointer p)
+{
+  const float *v = p;
+  guint h = 5381;
+  for (int c = 0; c < 3; c++)
+    h = h * 33 + float_bits (v[c] + 0.0f);
+  return h;
+}
+
+static gboolean
+position_equal (gconstpointer a, gconstpointer b)
+{
+  const float *u = a, *v = b;
+  return u[0] == v[0] && u[1] == v[1] && u[2] == v[2];
+}
+
+/* @m's vertices at one position made one (a mesh's vertices are often split
+ * where its texture coordinates are): each vertex's first at its position. */
+static guint *
+weld (const WgHullMesh *m)
+{
+  guint *first = g_new (guint, MAX (m->n_vertices, 1));
+  g_autoptr (GHashTable) seen = g_hash_table_new (position_hash, position_equal);
+  for (guint v = 0; v < m->n_vertices; v++)
+    {
+      const float *p = m->vertices + 3 * (gsize) v;
+      gpointer at;
+      if (g_hash_table_lookup_extended (seen, p, NULL, &at))
+        first[v] = GPOINTER_TO_UINT (at);
+      else
+        {
+          g_hash_table_insert (seen, (gpointer) p, GUINT_TO_POINTER (v));
+          first[v] = v;
+        }
+    }
+  return first;
+}
+
+/* The shading normal of each corner of @m's triangles into @out (unit;
+ * see the top of the file), in double. */
+static void
+corner_normals (const WgHullMesh *m, float (*out)[3][3])
+{
+  const guint n = m->n_triangles, nv = m->n_vertices;
+  g_autofree guint *first = weld (m);
+  double (*face)[3] = g_malloc_n (MAX (n, 1), sizeof (double[3]));
+  double *length = g_new (double, MAX (n, 1));
+  guint *start = g_new0 (guint, nv + 1), *at = g_new (guint, 3 * (gsize) MAX (n, 1));
+  for (guint t = 0; t < n; t++)
+    {
+      double a[3], b[3];
+      for (int c = 0; c < 3; c++)
+        {
+          a[c] = (double) vertex (m, t, 1)[c] - vertex (m, t, 0)[c];
+          b[c] = (double) vertex (m, t, 2)[c] - vertex (m, t, 0)[c];
+        }
+      face[t][0] = a[1] * b[2] - a[2] * b[1];
+      face[t][1] = a[2] * b[0] - a[0] * b[2];
+      face[t][2] = a[0] * b[1] - a[1] * b[0];
+      length[t] = sqrt (face[t][0] * face[t][0] + face[t][1] * face[t][1] +
+                        face[t][2] * face[t][2]);
+      for (int c = 0; c < 3; c++)
+        start[first[m->triangles[3 * (gsize) t + c]] + 1]++;
+    }
+  /* The triangles at each position, in triangle order. */
+  for (guint v = 0; v < nv; v++)
+    start[v + 1] += start[v];
+  g_autofree guint *fill = g_memdup2 (start, nv * sizeof (guint));
+  for (guint t = 0; t < n; t++)
+    for (int c = 0; c < 3; c++)
+      at[fill[first[m->triangles[3 * (gsize) t + c]]]++] = t;
+  for (guint t = 0; t < n; t++)
+    for (int c = 0; c < 3; c++)
+      {
+        const guint v = first[m->triangles[3 * (gsize) t + c]];
+        double sum[3] = { 0, 0, 0 };
+        for (guint k = start[v]; k < start[v + 1]; k++)
+          {
+            const double *f = face[at[k]];
+            if (f[0] * face[t][0] + f[1] * face[t][1] + f[2] * face[t][2] >=
+                CREASE_COS * length[at[k]] * length[t])
+              for (int i = 0; i < 3; i++)
+                sum[i] += f[i];
+          }
+        double l = sqrt (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+        /* A face of no area, never hit: any unit normal. */
+        if (!(l > 0))
+          sum[0] = sum[1] = 0, sum[2] = l = 1;
+        for (int i = 0; i < 3; i++)
+          out[t][c][i] = (float) (sum[i] / l);
+      }
+  g_free (face);
+  g_free (length);
+  g_free (start);
+  g_free (at);
+}
+
 /* @mesh's hierarchy and triangles into @block's words. */
 static void
 build_block (const WgHullMesh *mesh, MeshBlock *block)
@@ -166,9 +271,11 @@ build_block (const WgHullMesh *mesh, MeshBlock *block)
           (vertex (mesh, t, 0)[c] + vertex (mesh, t, 1)[c] + vertex (mesh, t, 2)[c]) / 3.0f;
     }
   build_node (&b, 0, 0, n, 0);
+  float (*normals)[3][3] = g_malloc_n (MAX (n, 1), sizeof (float[3][3]));
+  corner_normals (mesh, normals);
   const guint tri0 = 2 * b.n_nodes;
   block->n_node_words = tri0;
-  block->n_words = tri0 + 3 * n;
+  block->n_words = tri0 + TRIANGLE_WORDS * n;
   block->words = g_malloc0_n (block->n_words, sizeof (guint32[4]));
   for (guint k = 0; k < b.n_nodes; k++)
     {
@@ -178,20 +285,24 @@ build_block (const WgHullMesh *mesh, MeshBlock *block)
           block->words[2 * k][c] = float_bits (node->lo[c]);
           block->words[2 * k + 1][c] = float_bits (node->hi[c]);
         }
-      block->words[2 * k][3] = node->count ? tri0 + 3 * node->a : 2 * node->a;
+      block->words[2 * k][3] = node->count ? tri0 + TRIANGLE_WORDS * node->a : 2 * node->a;
       block->words[2 * k + 1][3] = node->count;
     }
   for (guint k = 0; k < n; k++)
     {
       const float *v0 = vertex (mesh, b.order[k], 0), *v1 = vertex (mesh, b.order[k], 1),
                   *v2 = vertex (mesh, b.order[k], 2);
+      guint32 (*w)[4] = block->words + tri0 + TRIANGLE_WORDS * k;
       for (int c = 0; c < 3; c++)
         {
-          block->words[tri0 + 3 * k][c] = float_bits (v0[c]);
-          block->words[tri0 + 3 * k + 1][c] = float_bits (v1[c] - v0[c]);
-          block->words[tri0 + 3 * k + 2][c] = float_bits (v2[c] - v0[c]);
+          w[0][c] = float_bits (v0[c]);
+          w[1][c] = float_bits (v1[c] - v0[c]);
+          w[2][c] = float_bits (v2[c] - v0[c]);
+          for (int corner = 0; corner < 3; corner++)
+            w[3 + corner][c] = float_bits (normals[b.order[k]][corner][c]);
         }
     }
+  g_free (normals);
   float r2 = 0.0f;
   for (guint v = 0; v < mesh->n_vertices; v++)
     {
@@ -317,9 +428,10 @@ word_xyz (const guint32 w[4], float v[3])
 
 /* GLSL wg_triangle_entry(): the distance along @d from @o to the triangle
  * of words @t (Möller and Trumbore 1997), its front face only (seen from
- * outside: an eye inside the hull sees none), or −1. */
+ * outside: an eye inside the hull sees none), or −1; the hit's barycentric
+ * coordinates of v1 and v2 in @uv. */
 static float
-triangle_entry (const guint32 (*t)[4], const float o[3], const float d[3])
+triangle_entry (const guint32 (*t)[4], const float o[3], const float d[3], float uv[2])
 {
   float v0[3], e1[3], e2[3], p[3], s[3], q[3];
   word_xyz (t[0], v0);
@@ -340,6 +452,8 @@ triangle_entry (const guint32 (*t)[4], const float o[3], const float d[3])
   if (v < 0.0f || u + v > 1.0f)
     return -1.0f;
   float t_hit = wg_shade_dot (e2, q) * inv;
+  uv[0] = u;
+  uv[1] = v;
   return t_hit > 0.0f ? t_hit : -1.0f;
 }
 
@@ -350,7 +464,7 @@ wg_shade_mesh_entry (const guint32 (*mesh)[4], guint root, const float o[3], con
   float inv[3];
   for (int c = 0; c < 3; c++)
     inv[c] = 1.0f / (fabsf (d[c]) > 1e-12f ? d[c] : (d[c] < 0.0f ? -1e-12f : 1e-12f));
-  float best = -1.0f;
+  float best = -1.0f, best_uv[2] = { 0.0f, 0.0f };
   guint hit = 0;
   guint stack[WG_SHADE_MESH_STACK];
   guint sp = 0, node = root;
@@ -377,11 +491,14 @@ wg_shade_mesh_entry (const guint32 (*mesh)[4], guint root, const float o[3], con
             }
           for (guint k = 0; k < count; k++)
             {
-              float t = triangle_entry (mesh + a + 3 * k, o, d);
+              float uv[2];
+              float t = triangle_entry (mesh + a + TRIANGLE_WORDS * k, o, d, uv);
               if (t > 0.0f && (best < 0.0f || t < best))
                 {
                   best = t;
-                  hit = a + 3 * k;
+                  hit = a + TRIANGLE_WORDS * k;
+                  best_uv[0] = uv[0];
+                  best_uv[1] = uv[1];
                 }
             }
         }
@@ -391,10 +508,14 @@ wg_shade_mesh_entry (const guint32 (*mesh)[4], guint root, const float o[3], con
     }
   if (best > 0.0f)
     {
-      float e1[3], e2[3];
-      word_xyz (mesh[hit + 1], e1);
-      word_xyz (mesh[hit + 2], e2);
-      wg_shade_cross (e1, e2, n);
+      /* The corners' normals interpolated at the hit. */
+      float n0[3], n1[3], n2[3];
+      word_xyz (mesh[hit + 3], n0);
+      word_xyz (mesh[hit + 4], n1);
+      word_xyz (mesh[hit + 5], n2);
+      const float w0 = 1.0f - best_uv[0] - best_uv[1];
+      for (int c = 0; c < 3; c++)
+        n[c] = n0[c] * w0 + n1[c] * best_uv[0] + n2[c] * best_uv[1];
       float l = sqrtf (wg_shade_dot (n, n));
       for (int c = 0; c < 3; c++)
         n[c] = n[c] / l;

@@ -292,8 +292,9 @@ void wg_shade_meshes_clear (WgShadeHulls *list);
  * GLSL wg_mesh_entry(): the distance (m) along unit @d from @o (both in the
  * body's frame) to the nearest front face of the mesh whose hierarchy's
  * root is word @root of @mesh (Möller–Trumbore per triangle, its boxes by
- * the slab test), or −1 (none, or @o inside the closed mesh); the face's
- * unit normal in @n.
+ * the slab test), or −1 (none, or @o inside the closed mesh); the unit
+ * shading normal there in @n: its corners' normals (the faces at the
+ * vertex within 30° of the face, averaged) interpolated.
  */
 float wg_shade_mesh_entry (const guint32 (*mesh)[4], guint root, const float o[3],
                            const float d[3], float n[3]);

@@ -177,9 +177,10 @@ wg_prism_entry (int first, int count, float hh, vec3 o, vec3 d, out vec3 nb)
 
 /* Distance along @d from @o to the triangle of words @w (v0, v1 − v0,
  * v2 − v0; Möller and Trumbore 1997), its front face only (an eye inside
- * the hull sees none), or −1. */
+ * the hull sees none), or −1; the hit's barycentric coordinates of v1 and
+ * v2 in @uv. */
 float
-wg_triangle_entry (uint w, vec3 o, vec3 d)
+wg_triangle_entry (uint w, vec3 o, vec3 d, out vec2 uv)
 {
   vec3 v0 = uintBitsToFloat (hull_mesh[w].xyz), e1 = uintBitsToFloat (hull_mesh[w + 1u].xyz),
        e2 = uintBitsToFloat (hull_mesh[w + 2u].xyz);
@@ -197,18 +198,20 @@ wg_triangle_entry (uint w, vec3 o, vec3 d)
   if (v < 0.0 || u + v > 1.0)
     return -1.0;
   float t = dot (e2, q) * inv;
+  uv = vec2 (u, v);
   return t > 0.0 ? t : -1.0;
 }
 
 /* Distance along unit @d from @o (the body's frame) to the nearest front
- * face of the mesh whose hierarchy's root is word @root, or −1; the face's
- * unit normal in @n. Boxes by the slab test, the nearer-than-best ones
+ * face of the mesh whose hierarchy's root is word @root, or −1; the unit
+ * shading normal there (its corners' normals interpolated) in @n. Boxes by the slab test, the nearer-than-best ones
  * opened, first child first. */
 float
 wg_mesh_entry (uint root, vec3 o, vec3 d, out vec3 n)
 {
   vec3 inv = vec3 (wg_safe_inverse (d.x), wg_safe_inverse (d.y), wg_safe_inverse (d.z));
   float best = -1.0;
+  vec2 best_uv = vec2 (0.0);
   uint hit = 0u;
   uint stack[WG_SHADE_MESH_STACK];
   int sp = 0;
@@ -230,11 +233,13 @@ wg_mesh_entry (uint root, vec3 o, vec3 d, out vec3 n)
             }
           for (uint k = 0u; k < wh.w; k++)
             {
-              float t = wg_triangle_entry (wl.w + 3u * k, o, d);
+              vec2 uv;
+              float t = wg_triangle_entry (wl.w + 6u * k, o, d, uv);
               if (t > 0.0 && (best < 0.0 || t < best))
                 {
                   best = t;
-                  hit = wl.w + 3u * k;
+                  hit = wl.w + 6u * k;
+                  best_uv = uv;
                 }
             }
         }
@@ -245,9 +250,11 @@ wg_mesh_entry (uint root, vec3 o, vec3 d, out vec3 n)
   n = vec3 (0.0, 0.0, 1.0);
   if (best > 0.0)
     {
-      vec3 c = cross (uintBitsToFloat (hull_mesh[hit + 1u].xyz),
-                      uintBitsToFloat (hull_mesh[hit + 2u].xyz));
-      n = c / sqrt (dot (c, c));
+      /* The corners' shading normals interpolated at the hit. */
+      vec3 s = uintBitsToFloat (hull_mesh[hit + 3u].xyz) * (1.0 - best_uv.x - best_uv.y) +
+               uintBitsToFloat (hull_mesh[hit + 4u].xyz) * best_uv.x +
+               uintBitsToFloat (hull_mesh[hit + 5u].xyz) * best_uv.y;
+      n = s / sqrt (dot (s, s));
     }
   return best;
 }

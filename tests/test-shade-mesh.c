@@ -52,10 +52,12 @@ mesh_body (guint32 id)
 }
 
 /* The nearest front face of @m along @d from @o, every triangle tried in
- * double: its distance (or −1), and @edge the smallest barycentric
- * coordinate of that hit (how near a triangle's edge the ray passes). */
+ * double: its distance (or −1), @edge the smallest barycentric coordinate
+ * of that hit (how near a triangle's edge the ray passes) and @face its
+ * unit normal. */
 static double
-brute_entry (const WgHullMesh *m, const double o[3], const double d[3], double *edge)
+brute_entry (const WgHullMesh *m, const double o[3], const double d[3], double *edge,
+             double face[3])
 {
   double best = -1;
   *edge = 1;
@@ -87,6 +89,12 @@ brute_entry (const WgHullMesh *m, const double o[3], const double d[3], double *
         {
           best = th;
           *edge = margin;
+          face[0] = e1[1] * e2[2] - e1[2] * e2[1];
+          face[1] = e1[2] * e2[0] - e1[0] * e2[2];
+          face[2] = e1[0] * e2[1] - e1[1] * e2[0];
+          const double l = sqrt (face[0] * face[0] + face[1] * face[1] + face[2] * face[2]);
+          for (int k = 0; k < 3; k++)
+            face[k] /= l;
         }
     }
   return best;
@@ -94,9 +102,12 @@ brute_entry (const WgHullMesh *m, const double o[3], const double d[3], double *
 
 /* Rays at @m from outside (aimed near its middle) and from its centre
  * (inside: no hit): the hierarchy's hit against brute_entry(), except where
- * the nearest hit is within 1e-4 (barycentric) of a triangle's edge. */
+ * the nearest hit is within 1e-4 (barycentric) of a triangle's edge; its
+ * shading normal within the crease angle (30°) of the face's. With
+ * @sphere, the shading normal against the radial direction at the hit:
+ * within @sphere degrees. */
 static void
-check_rays (const WgHullMesh *m, double reach, GRand *rng)
+check_rays (const WgHullMesh *m, double reach, double sphere, GRand *rng)
 {
   WgShadeHulls list = { 0 };
   g_autofree WgBodySet *set = mesh_body (7);
@@ -105,6 +116,7 @@ check_rays (const WgHullMesh *m, double reach, GRand *rng)
   g_assert_true (wg_shade_mesh_place (&list, &set->bodies[0], one_mesh, (gpointer) m, &root, &bound));
   g_assert_cmpfloat (fabs (bound - reach), <, 1e-3 * reach);
   guint hits = 0, edges = 0, n = 4000;
+  double worst = 0, worst_face = 0;
   for (guint r = 0; r < n; r++)
     {
       double o[3], d[3], aim[3], l = 0;
@@ -126,8 +138,8 @@ check_rays (const WgHullMesh *m, double reach, GRand *rng)
           o[k] = of[k];
           d[k] = df[k];
         }
-      double edge;
-      const double want = brute_entry (m, o, d, &edge);
+      double edge, face[3];
+      const double want = brute_entry (m, o, d, &edge, face);
       const float got = wg_shade_mesh_entry ((const guint32 (*)[4]) list.mesh, (guint) root, of, df, nrm);
       if (inside)
         {
@@ -147,9 +159,26 @@ check_rays (const WgHullMesh *m, double reach, GRand *rng)
         }
       hits++;
       g_assert_cmpfloat (fabs (got - want), <=, 1e-5 * (reach + want));
-      /* An outward face, seen from the front. */
       g_assert_cmpfloat (fabs (nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2] - 1), <, 1e-6);
-      g_assert_cmpfloat (nrm[0] * d[0] + nrm[1] * d[1] + nrm[2] * d[2], <, 0);
+      g_assert_cmpfloat (nrm[0] * face[0] + nrm[1] * face[1] + nrm[2] * face[2], >=,
+                         cos (30 * G_PI / 180) - 1e-6);
+      if (sphere > 0)
+        {
+          double p[3], r2 = 0, c = 0, cf = 0;
+          for (int k = 0; k < 3; k++)
+            p[k] = o[k] + want * d[k], r2 += p[k] * p[k];
+          for (int k = 0; k < 3; k++)
+            c += nrm[k] * p[k] / sqrt (r2), cf += face[k] * p[k] / sqrt (r2);
+          worst = fmax (worst, acos (fmin (c, 1)) * 180 / G_PI);
+          worst_face = fmax (worst_face, acos (fmin (cf, 1)) * 180 / G_PI);
+        }
+    }
+  if (sphere > 0)
+    {
+      g_test_message ("sphere: shading normals within %.2f° of radial (faces within %.2f°)",
+                      worst, worst_face);
+      g_assert_cmpfloat (worst, <, sphere);
+      g_assert_cmpfloat (worst_face, >, 2 * sphere);
     }
   g_test_message ("%u triangles: %u of %u rays hit, %u near edges", m->n_triangles, hits, n,
                   edges);
@@ -158,8 +187,9 @@ check_rays (const WgHullMesh *m, double reach, GRand *rng)
   wg_shade_hulls_clear (&list);
 }
 
-/* A sphere of 1024 triangles and the dinghy of floating-boxes.json (its
- * file, as the node loads it) against check_rays(). */
+/* A sphere of 1024 triangles (its shading normals radial: smooth) and the
+ * dinghy of floating-boxes.json (its file, as the node loads it) against
+ * check_rays(). */
 static void
 test_rays (void)
 {
@@ -181,7 +211,7 @@ test_rays (void)
         reach = fmax (reach, sqrt (m.vertices[3 * v] * m.vertices[3 * v] +
                                    m.vertices[3 * v + 1] * m.vertices[3 * v + 1] +
                                    m.vertices[3 * v + 2] * m.vertices[3 * v + 2]));
-      check_rays (&m, reach, rng);
+      check_rays (&m, reach, h == 0 ? 2.5 : 0, rng);
       mesh_free (&m);
     }
   wg_hull_clear (&sphere);
