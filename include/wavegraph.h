@@ -969,6 +969,8 @@ typedef struct {            /* one waterline sample, 32 bytes */
  * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
  * @WG_BODY_SHAPE_MESH: a triangle mesh, WgBody.mesh its id in the plan
  *   (wg_plan_get_hull_mesh(); 0: none to draw), size its bounding box;
+ * (floating-body gives every body, whatever its shape, the id of the
+ * triangles its forces act on: body-track-out writes them as OBJ files.)
  * @WG_BODY_SHAPE_CYLINDER: upright, diameter size[0], height size[2];
  * @WG_BODY_SHAPE_STADIUM: upright, a capsule's outline (along x, size[0] end
  *   to end, width size[1]) raised to height size[2];
@@ -1008,7 +1010,7 @@ typedef struct {            /* one rigid body, 96-byte header + contour */
   guint32 shape;            /* WgBodyShape */
   float size[3];            /* m, as WgBodyShape reads it */
   float hull_z;             /* m: the hull's centre above position (a moving object's column) */
-  guint32 mesh;             /* WG_BODY_SHAPE_MESH: its WgHullMesh's id in the plan, 0: none */
+  guint32 mesh;             /* its hull's triangles' id in the plan (WgHullMesh), 0: none */
   float reserved[2];        /* 0 */
   WgContourSample contour[WG_BODY_CONTOUR];
 } WgBody;
@@ -1044,8 +1046,8 @@ gboolean wg_body_hull_drawn (const WgBody *body);
 
 /**
  * WgHullMesh:
- * The hull of a WG_BODY_SHAPE_MESH body as the node that made the body
- * holds it: @n_triangles triangles (@triangles: three indices into
+ * The hull of a body (the triangles of a WG_BODY_SHAPE_MESH body, or of
+ * any floating-body's) as the node that made the body holds it: @n_triangles triangles (@triangles: three indices into
  * @vertices each, counter-clockwise seen from outside) over @n_vertices
  * vertices (@vertices: x, y, z each, m, in the body's frame: +x forward,
  * +z up, the centre of mass at the origin; in the world a vertex v is at
@@ -1071,7 +1073,7 @@ typedef const WgHullMesh *(*WgHullMeshFunc) (gpointer data, guint32 id);
 
 /**
  * wg_ctx_add_hull_mesh:
- * Called in prepare by a node with bodies of shape mesh: the plan keeps a
+ * Called in prepare by a node that makes bodies with hulls: the plan keeps a
  * copy of the hull (@vertices: 3 × @n_vertices floats, m, body frame;
  * @triangles: 3 × @n_triangles indices below @n_vertices, as WgHullMesh)
  * for the readers of its bodies, and returns its id for WgBody.mesh (≥ 1,
@@ -1360,8 +1362,8 @@ gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, do
 
 /**
  * wg_plan_get_hull_mesh:
- * The triangles of a body of shape WG_BODY_SHAPE_MESH in a bodies output
- * of @plan's last evaluation (a WgPlan; a WgHullMeshFunc): the hull mesh of id @id (WgBody.mesh), or
+ * The triangles of a body's hull in a bodies output of @plan's last
+ * evaluation (a WgPlan; a WgHullMeshFunc): the hull mesh of id @id (WgBody.mesh), or
  * NULL when none has that id. Valid until the plan is evaluated again
  * (its node may be prepared again then) or freed; see WgHullMesh.
  */

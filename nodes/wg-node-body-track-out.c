@@ -3,7 +3,9 @@
  * qx,qy,qz,qw` under a header, or JSON with velocities and submerged
  * volumes too. One file per frame, as field-out writes, so farm chunks and
  * resumed bakes write exactly their frames; `tail -q -n +2` joins CSV
- * frames into one track (docs/export.md). Every file is written atomically.
+ * frames into one track (docs/export.md). With its first frame it writes
+ * each body's hull as an OBJ in the body's frame, which the track's poses
+ * place. Every file is written atomically.
  */
 #include "wg-image-io.h"
 #include "wg-sink.h"
@@ -11,10 +13,11 @@
 #include <stddef.h>
 #include <string.h>
 
-enum { P_PATH, N_PARAMS };
+enum { P_PATH, P_HULLS, N_PARAMS };
 
 typedef struct {
   const char *path;
+  gboolean hulls;
 } TrackOutParams;
 
 static const WgParamSpec params[N_PARAMS] = {
@@ -24,25 +27,54 @@ static const WgParamSpec params[N_PARAMS] = {
                .default_string = "track.%04d.csv",
                .flags = WG_PARAM_FLAG_OUTPUT_PATH | WG_PARAM_FLAG_PREPARE,
                .offset = offsetof (TrackOutParams, path) },
+  [P_HULLS] = { "hulls", "Hull meshes", WG_PARAM_BOOL, "",
+                "With the first frame it writes, also each body's hull (its triangles as the "
+                "forces see them; floating-body's bodies) as a Wavefront OBJ in the body's "
+                "frame — metres, +z up, +x forward, the centre of mass at the origin — so the "
+                "track's position and quaternion place it: the pattern's text before the frame "
+                "number, then body<index>.obj (track.body0.obj)",
+                1, .flags = WG_PARAM_FLAG_PREPARE, .offset = offsetof (TrackOutParams, hulls) },
 };
 
 static const WgPortSpec inputs[] = {
   { "bodies", WG_PORT_BODIES, 0, FALSE, "Bodies whose poses are written" },
 };
 
-/* A staged frame: its number and time, then the bodies' headers. */
+/* A staged frame: its number and time, the hulls to write with it (the
+ * node's, borrowed; or NULL), then the bodies' headers. */
 typedef struct {
   gint64 frame;
   double time;
+  const GPtrArray *hulls;
+  const char *const *hull_leaves;
   guint32 count;
   WgBody bodies[];
 } Staged;
+
+/* A hull's OBJ text and the leaf of its file. */
+typedef struct {
+  char *leaf;
+  GString *text;
+} Hull;
 
 typedef struct {
   WgSink *sink;
   gboolean json;
   guint capacity;
+  char *stem;          /* the pattern's leaf before the frame number */
+  gboolean hulls;      /* hulls to write with the next frame */
+  GPtrArray *hull_files; /* Hull, once made (the writer reads them) */
+  GPtrArray *hull_leaves; /* their leaves, NULL-terminated */
 } TrackOut;
+
+static void
+hull_free (gpointer data)
+{
+  Hull *h = data;
+  g_free (h->leaf);
+  g_string_free (h->text, TRUE);
+  g_free (h);
+}
 
 static void
 track_out_free (gpointer data)
@@ -51,6 +83,9 @@ track_out_free (gpointer data)
   if (to == NULL)
     return;
   wg_sink_free (to->sink);
+  g_free (to->stem);
+  g_clear_pointer (&to->hull_files, g_ptr_array_unref);
+  g_clear_pointer (&to->hull_leaves, g_ptr_array_unref);
   g_free (to);
 }
 
@@ -60,6 +95,41 @@ append_floats (GString *s, const float *v, int n, const char *sep)
 {
   for (int k = 0; k < n; k++)
     g_string_append_printf (s, "%s%.9g", k ? sep : "", (double) v[k]);
+}
+
+/* The OBJ of @mesh, body @index's hull: vertices to 9 significant digits
+ * (the floats again when read back), faces as the mesh winds them
+ * (counter-clockwise seen from outside). */
+static GString *
+hull_obj (const WgHullMesh *mesh, guint index)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s,
+                          "# Wavegraph: the hull of body %u in its own frame (m, +z up, +x "
+                          "forward, centre of mass at the origin)\n"
+                          "# world = track position + track quaternion (x, y, z, w) * v\n"
+                          "o body%u\n",
+                          index, index);
+  for (guint v = 0; v < mesh->n_vertices; v++)
+    {
+      g_string_append (s, "v ");
+      append_floats (s, mesh->vertices + 3 * (gsize) v, 3, " ");
+      g_string_append_c (s, '\n');
+    }
+  for (guint t = 0; t < mesh->n_triangles; t++)
+    {
+      const guint32 *f = mesh->triangles + 3 * (gsize) t;
+      g_string_append_printf (s, "f %u %u %u\n", f[0] + 1, f[1] + 1, f[2] + 1);
+    }
+  return s;
+}
+
+/* The hull files written with staged frame @data (WgSinkExtraFunc). */
+static const char *const *
+written_hulls (gconstpointer data)
+{
+  const Staged *st = data;
+  return st->hulls ? st->hull_leaves : NULL;
 }
 
 /* Runs on the writer thread. */
@@ -99,6 +169,12 @@ write_frame (gconstpointer config, gconstpointer data, int dirfd, const char *le
     }
   if (to->json)
     g_string_append (s, "\n]}\n");
+  for (guint k = 0; st->hulls && k < st->hulls->len; k++)
+    {
+      const Hull *h = g_ptr_array_index (st->hulls, k);
+      if (!wg_text_write_at (dirfd, h->leaf, h->text->str, h->text->len, error))
+        return FALSE;
+    }
   return wg_text_write_at (dirfd, leaf, s->str, s->len, error);
 }
 
@@ -113,6 +189,16 @@ track_out_prepare (WgNodeContext *ctx, GError **error)
                           write_frame, to, error);
   if (to->sink == NULL)
     return FALSE;
+  wg_sink_set_extra (to->sink, written_hulls);
+  to->hulls = p->hulls;
+  g_autofree char *before = g_strndup (p->path, (gsize) (strchr (p->path, '%') - p->path));
+  to->stem = g_path_get_basename (before);
+  /* "a/" has no leaf before the number: the hulls are body<k>.obj. */
+  if (g_str_has_suffix (before, "/") || strcmp (to->stem, ".") == 0)
+    {
+      g_free (to->stem);
+      to->stem = g_strdup ("");
+    }
   const char *suffix = wg_sink_suffix (to->sink);
   to->json = g_str_has_suffix (suffix, ".json");
   if (!to->json && !g_str_has_suffix (suffix, ".csv"))
@@ -136,6 +222,29 @@ track_out_process_cpu (WgNodeContext *ctx, GError **error)
   st->time = wg_ctx_time (ctx);
   st->count = MIN (set->count, to->capacity);
   memcpy (st->bodies, set->bodies, st->count * sizeof (WgBody));
+  st->hulls = NULL;
+  if (to->hulls)
+    {
+      to->hulls = FALSE;
+      g_clear_pointer (&to->hull_files, g_ptr_array_unref);
+      g_clear_pointer (&to->hull_leaves, g_ptr_array_unref);
+      to->hull_files = g_ptr_array_new_with_free_func (hull_free);
+      to->hull_leaves = g_ptr_array_new ();
+      for (guint32 i = 0; i < st->count; i++)
+        {
+          const WgHullMesh *mesh = wg_ctx_get_hull_mesh (ctx, set->bodies[i].mesh);
+          if (mesh == NULL)
+            continue;
+          Hull *h = g_new (Hull, 1);
+          h->leaf = g_strdup_printf ("%sbody%u.obj", to->stem, i);
+          h->text = hull_obj (mesh, i);
+          g_ptr_array_add (to->hull_files, h);
+          g_ptr_array_add (to->hull_leaves, h->leaf);
+        }
+      g_ptr_array_add (to->hull_leaves, NULL);
+      st->hulls = to->hull_files;
+      st->hull_leaves = (const char *const *) to->hull_leaves->pdata;
+    }
   wg_sink_queue (to->sink, ctx, st);
   return TRUE;
 }
@@ -146,7 +255,7 @@ const WgNodeType wg_node_body_track_out = {
   .category = "Input/Output",
   .description = "Writes floating bodies' poses per frame to CSV (frame, time, body, position, "
                  "quaternion) or JSON (with velocities and submerged volumes), atomically, for "
-                 "Blender and Houdini. Runs only in bakes.",
+                 "Blender and Houdini, and their hulls as OBJ files. Runs only in bakes.",
   .inputs = inputs,
   .n_inputs = G_N_ELEMENTS (inputs),
   .params = params,

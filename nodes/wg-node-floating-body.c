@@ -200,7 +200,7 @@ static const WgPortSpec outputs[] = {
 typedef struct {
   guint n;
   WgHull *hulls;
-  guint32 *mesh_ids;  /* per body: its hull's id in the plan (shape mesh), or 0 */
+  guint32 *mesh_ids;  /* per body: its hull's id in the plan */
   double **scratch;   /* per body */
   BodyParam *params;  /* the bodies as prepared, to see them change */
   /* GPU plans: the kernel and buffers, the states of a frame's sub-steps
@@ -284,7 +284,7 @@ build_hull (WgNodeContext *ctx, const FloatingParams *p, guint i, WgHull *hull, 
 }
 
 /* @hull's triangles, in floats, kept by the plan for renderers of the
- * bodies (WgBody.mesh); its id. */
+ * bodies and body-track-out (WgBody.mesh); its id. */
 static guint32
 share_mesh (WgNodeContext *ctx, const WgHull *hull)
 {
@@ -388,8 +388,7 @@ floating_prepare (WgNodeContext *ctx, GError **error)
       st->n = i + 1;
       if (!build_hull (ctx, p, i, &st->hulls[i], error))
         return FALSE;
-      if (((const BodyParam *) p->bodies.items)[i].shape == SHAPE_MESH)
-        st->mesh_ids[i] = share_mesh (ctx, &st->hulls[i]);
+      st->mesh_ids[i] = share_mesh (ctx, &st->hulls[i]);
       st->scratch[i] = g_new (double, wg_hull_scratch_size (&st->hulls[i]));
     }
   if (wg_ctx_on_gpu (ctx))

@@ -428,6 +428,7 @@ wg_ctx_claim_output (WgNodeContext *ctx, const char *key, const char *where)
 void
 wg_file_log_add (WgFileLog *log, gint64 frame, const char *path, gboolean outside)
 {
+  g_atomic_int_inc (&log->written);
   if (outside)
     g_atomic_int_inc (&log->outside);
   if (log->func)

@@ -73,7 +73,8 @@ struct _WgNodeContext {
 
 /* What the plan's sinks wrote: a count, and the caller's hook. */
 struct _WgFileLog {
-  gint outside;           /* files under allow_write folders (atomic) */
+  gint written;           /* files the sinks wrote (atomic) */
+  gint outside;           /* of those, under allow_write folders (atomic) */
   WgPlanFileFunc func;    /* wg_plan_set_file_func(), or NULL */
   gpointer func_data;
 };

@@ -698,7 +698,8 @@ wg_plan_get_graph (const WgPlan *plan)
 guint
 wg_plan_get_files_written (const WgPlan *plan)
 {
-  return plan->writer ? wg_writer_get_written (plan->writer) : 0;
+  /* Files, not writer jobs: a sink may write several with a frame. */
+  return (guint) g_atomic_int_get (&plan->files.written);
 }
 
 void

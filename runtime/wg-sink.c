@@ -29,6 +29,7 @@ struct _WgSink {
   char **allow_write;
   WgFileLog *files;      /* the plan's record of files written */
   WgSinkWriteFunc write;
+  WgSinkExtraFunc extra;
   gconstpointer config;
   GMutex lock;
   GCond freed;
@@ -137,6 +138,12 @@ wg_sink_new (WgNodeContext *ctx, int param, const char *pattern, gsize frame_byt
   return sink;
 }
 
+void
+wg_sink_set_extra (WgSink *sink, WgSinkExtraFunc extra)
+{
+  sink->extra = extra;
+}
+
 const char *
 wg_sink_suffix (const WgSink *sink)
 {
@@ -174,6 +181,16 @@ write_slot (gpointer data, GError **error)
       return FALSE;
     }
   wg_file_log_add (sink->files, slot->frame, path, root != sink->out_dir);
+  const char *const *extra = sink->extra ? sink->extra (slot->data) : NULL;
+  if (extra)
+    {
+      g_autofree char *folder = g_path_get_dirname (path);
+      for (; *extra; extra++)
+        {
+          g_autofree char *other = g_build_filename (folder, *extra, NULL);
+          wg_file_log_add (sink->files, slot->frame, other, root != sink->out_dir);
+        }
+    }
   return TRUE;
 }
 

@@ -35,6 +35,17 @@ typedef gboolean (*WgSinkWriteFunc) (gconstpointer config, gconstpointer data, i
  */
 WgSink *wg_sink_new (WgNodeContext *ctx, int param, const char *pattern, gsize frame_bytes,
                      WgSinkWriteFunc write, gconstpointer config, GError **error);
+/**
+ * WgSinkExtraFunc:
+ * The leaves of the files that a sink's write function wrote beside the
+ * frame's file (same folder) for staged frame @data, NULL-terminated (NULL:
+ * none): logged as written like the frame's. Runs on the writer thread,
+ * after a write that succeeded.
+ */
+typedef const char *const *(*WgSinkExtraFunc) (gconstpointer data);
+/** wg_sink_set_extra: in prepare, the function that names a frame's extra files. */
+void wg_sink_set_extra (WgSink *sink, WgSinkExtraFunc extra);
+
 /** wg_sink_free: frees @sink (the plan has flushed its writes); NULL is allowed. */
 void wg_sink_free (WgSink *sink);
 

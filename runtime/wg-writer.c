@@ -15,7 +15,6 @@ struct _WgWriter {
   gboolean running; /* a job is being run */
   gboolean stop;
   GError *failure;  /* first failure; later jobs are skipped */
-  guint written;
   gint64 busy_usec;
 };
 
@@ -45,8 +44,6 @@ writer_main (gpointer data)
 
       g_mutex_lock (&w->lock);
       w->busy_usec += spent;
-      if (!skip && ok)
-        w->written++;
       if (!ok && w->failure == NULL)
         w->failure = error;
       else
@@ -119,14 +116,6 @@ wg_writer_flush (WgWriter *w, GError **error)
   return wg_writer_check (w, error);
 }
 
-guint
-wg_writer_get_written (WgWriter *w)
-{
-  g_mutex_lock (&w->lock);
-  guint n = w->written;
-  g_mutex_unlock (&w->lock);
-  return n;
-}
 
 double
 wg_writer_get_busy_seconds (WgWriter *w)

@@ -37,8 +37,6 @@ gboolean wg_writer_check (WgWriter *writer, GError **error);
 /** wg_writer_flush: waits until every queued job has run; FALSE with the first failure. */
 gboolean wg_writer_flush (WgWriter *writer, GError **error);
 
-/** wg_writer_get_written: jobs that succeeded. */
-guint wg_writer_get_written (WgWriter *writer);
 
 /** wg_writer_get_busy_seconds: time the thread spent running jobs (s). */
 double wg_writer_get_busy_seconds (WgWriter *writer);
