@@ -967,10 +967,10 @@ typedef struct {            /* one waterline sample, 32 bytes */
  * @WG_BODY_SHAPE_BOX: size = (length, width, height) along x, y, z;
  * @WG_BODY_SHAPE_SPHERE: diameter size[0];
  * @WG_BODY_SHAPE_CAPSULE: along x, size[0] end to end, diameter size[1];
- * @WG_BODY_SHAPE_MESH: a triangle mesh, WgBody.mesh its id in the plan
- *   (wg_plan_get_hull_mesh(); 0: none to draw), size its bounding box;
- * (floating-body gives every body, whatever its shape, the id of the
- * triangles its forces act on: body-track-out writes them as OBJ files.)
+ * @WG_BODY_SHAPE_MESH: a triangle mesh, WgBody.mesh the id of its triangles
+ *   in the plan (wg_plan_get_hull_mesh(); 0: none to draw), size its
+ *   bounding box (floating-body gives bodies of every shape the id of the
+ *   triangles its forces act on; body-track-out writes them as OBJ files);
  * @WG_BODY_SHAPE_CYLINDER: upright, diameter size[0], height size[2];
  * @WG_BODY_SHAPE_STADIUM: upright, a capsule's outline (along x, size[0] end
  *   to end, width size[1]) raised to height size[2];
