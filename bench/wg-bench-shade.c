@@ -11,9 +11,15 @@
  * includes the render and the copy into the output image, not a read-back.
  * On Mesa's llvmpipe the GPU numbers only show that the path works.
  *
+ * Then the time to build a mesh hull's bounding volume hierarchy (once per
+ * mesh, on the thread that draws) for spheres of 10k to 1M triangles in
+ * their ring order.
+ *
  * Usage: wg-bench-shade [--quick] [--backend cpu|gpu] [--threads N] [--size WxH]
  */
 #include "wg-private.h"
+#include "wg-surface-shade.h"
+#include "wg-floating-body.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +105,38 @@ measure (WgBackend backend, int threads, guint width, guint height, double camer
   return runs > runs0 ? (sec - sec0) * 1e3 / (runs - runs0) : -1;
 }
 
+/* A WgHullMeshFunc over one mesh. */
+static const WgHullMesh *
+the_mesh (gpointer data, guint32 id)
+{
+  return data;
+}
+
+/* Milliseconds to build the hierarchy of a sphere of 2 × @segments² / 2
+ * triangles (wg_shade_meshes_gather()), and its triangle count. */
+static double
+bvh_build (guint segments, guint *triangles)
+{
+  WgHull hull = { 0 };
+  wg_hull_sphere (&hull, 2, segments);
+  g_autofree float *v = g_new (float, 3 * (gsize) hull.n_vertices);
+  for (gsize k = 0; k < 3 * (gsize) hull.n_vertices; k++)
+    v[k] = (float) hull.vertices[k];
+  const WgHullMesh mesh = { hull.n_vertices, hull.n_triangles, v, hull.triangles, 1 };
+  g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
+  set->count = set->capacity = 1;
+  set->bodies[0].shape = WG_BODY_SHAPE_MESH;
+  set->bodies[0].mesh = 1;
+  WgShadeHulls list = { 0 };
+  const gint64 t0 = g_get_monotonic_time ();
+  wg_shade_meshes_gather (&list, set, the_mesh, (gpointer) &mesh);
+  const double ms = (double) (g_get_monotonic_time () - t0) / 1e3;
+  *triangles = hull.n_triangles;
+  wg_shade_hulls_clear (&list);
+  wg_hull_clear (&hull);
+  return ms;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -151,5 +189,13 @@ main (int argc, char **argv)
         printf ("| %s | %u×%u | %.1f | %.1f | %.1f | %.1f |\n", paths[p].name, sizes[s][0],
                 sizes[s][1], ms[0], ms[1], ms[2], ms[3]);
       }
+  printf ("\nmesh hull hierarchy build (spheres in ring order), ms\n\n| triangles | ms |\n"
+          "|---|---|\n");
+  for (guint segments = 100; segments <= (quick ? 100u : 1000u); segments = segments * 316 / 100)
+    {
+      guint n;
+      const double ms = bvh_build (segments, &n);
+      printf ("| %u | %.1f |\n", n, ms);
+    }
   return 0;
 }

@@ -1040,7 +1040,10 @@ G_STATIC_ASSERT (sizeof (WgBodySet) == 32);
  * close (to 1e-4 of its size, or 16 float steps of its coordinates), or a
  * mesh with an id, with a finite pose. FALSE for WG_BODY_SHAPE_NONE, a
  * mesh without an id and what cannot be drawn: a viewer shows those
- * bodies otherwise (the editor, by their waterline outline).
+ * bodies otherwise (the editor, by their waterline outline). A mesh is
+ * drawn by WgShadeRenderer only when the host passes a WgHullMeshFunc
+ * that finds its id (WgShadeFields.hull_mesh); a host that passes none
+ * draws mesh hulls itself.
  */
 gboolean wg_body_hull_drawn (const WgBody *body);
 
@@ -1363,9 +1366,10 @@ gboolean wg_plan_get_node_stats (WgPlan *plan, const char *node, guint *runs, do
 /**
  * wg_plan_get_hull_mesh:
  * The triangles of a body's hull in a bodies output of @plan's last
- * evaluation (a WgPlan; a WgHullMeshFunc): the hull mesh of id @id (WgBody.mesh), or
- * NULL when none has that id. Valid until the plan is evaluated again
- * (its node may be prepared again then) or freed; see WgHullMesh.
+ * evaluation (a WgPlan; a WgHullMeshFunc): the hull mesh of id @id
+ * (WgBody.mesh), or NULL when none has that id. Valid until the plan is
+ * evaluated again or updated (either may prepare its node again) or freed;
+ * see WgHullMesh.
  */
 const WgHullMesh *wg_plan_get_hull_mesh (gpointer plan, guint32 id);
 

@@ -32,7 +32,8 @@ static const WgParamSpec params[N_PARAMS] = {
                 "forces see them; floating-body's bodies) as a Wavefront OBJ in the body's "
                 "frame — metres, +z up, +x forward, the centre of mass at the origin — so the "
                 "track's position and quaternion place it: the pattern's text before the frame "
-                "number, then body<index>.obj (track.body0.obj)",
+                "number, then body<index>.obj (track.body0.obj); off on one of two tracks of "
+                "one name, which would write the same files",
                 1, .flags = WG_PARAM_FLAG_PREPARE, .offset = offsetof (TrackOutParams, hulls) },
 };
 
@@ -199,6 +200,9 @@ track_out_prepare (WgNodeContext *ctx, GError **error)
       g_free (to->stem);
       to->stem = g_strdup ("");
     }
+  g_autofree char *hull_leaves = g_strdup_printf ("%sbody<index>.obj", to->stem);
+  if (to->hulls && !wg_sink_claim_extra (to->sink, ctx, P_HULLS, hull_leaves, error))
+    return FALSE;
   const char *suffix = wg_sink_suffix (to->sink);
   to->json = g_str_has_suffix (suffix, ".json");
   if (!to->json && !g_str_has_suffix (suffix, ".csv"))

@@ -28,6 +28,8 @@
 /* Words of a triangle, and the cosine of the crease angle (30°). */
 #define TRIANGLE_WORDS 6
 #define CREASE_COS 0.86602540378443865
+/* The most faces at one point that a corner's normal averages. */
+#define MAX_SMOOTH_FACES 1024u
 
 typedef struct {
   guint64 serial;
@@ -91,14 +93,21 @@ swap (guint *v, gint i, gint j)
 }
 
 /* Reorders @v[0, @n) so that its @k-th is in place, those before it
- * before it (quickselect, the middle as pivot). */
+ * before it (quickselect). The pivot is drawn by a xorshift generator
+ * seeded from @n and @k: the same hierarchy every time, and no triangle
+ * order (meshes often run out and back along an axis) makes it quadratic
+ * but by chance. */
 static void
 select_kth (const Build *b, guint *v, gint n, gint k, int axis)
 {
   gint lo = 0, hi = n - 1;
+  guint32 draw = ((guint32) n * 2654435761u) ^ ((guint32) k + 0x9e3779b9u);
   while (lo < hi)
     {
-      swap (v, lo + (hi - lo) / 2, hi);
+      draw ^= draw << 13;
+      draw ^= draw >> 17;
+      draw ^= draw << 5;
+      swap (v, lo + (gint) (draw % (guint32) (hi - lo + 1)), hi);
       const guint pivot = v[hi];
       gint store = lo;
       for (gint i = lo; i < hi; i++)
@@ -231,7 +240,13 @@ corner_normals (const WgHullMesh *m, float (*out)[3][3])
       {
         const guint v = first[m->triangles[3 * (gsize) t + c]];
         double sum[3] = { 0, 0, 0 };
-        for (guint k = start[v]; k < start[v + 1]; k++)
+        /* A point shared by very many faces (a fan's hub) keeps the face's
+         * own normal: every corner there would try every face. */
+        const guint end = start[v + 1] - start[v] > MAX_SMOOTH_FACES ? start[v] : start[v + 1];
+        if (end == start[v])
+          for (int i = 0; i < 3; i++)
+            sum[i] = face[t][i];
+        for (guint k = start[v]; k < end; k++)
           {
             const double *f = face[at[k]];
             if (f[0] * face[t][0] + f[1] * face[t][1] + f[2] * face[t][2] >=

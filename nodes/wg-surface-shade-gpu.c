@@ -57,6 +57,8 @@ struct _WgShadeGpu {
   GLuint pieces; /* the prisms' outline pieces (WgShadeHulls.pieces) */
   GLuint meshes; /* the meshes' words (WgShadeHulls.mesh), uploaded when they change */
   guint64 mesh_stamp;
+  GLint64 max_block;    /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE (bytes) */
+  guint64 mesh_dropped; /* the last frame's mesh words (bytes) past it: none drawn, or 0 */
 };
 
 /* The inputs filtered through mip levels, and their textures' formats. */
@@ -289,10 +291,12 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
     }
   gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
   gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
+  glGetInteger64v (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &gpu->max_block);
 
-  GLint bound_vao = 0, bound_array = 0;
+  GLint bound_vao = 0, bound_array = 0, bound_storage = 0;
   glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &bound_vao);
   glGetIntegerv (GL_ARRAY_BUFFER_BINDING, &bound_array);
+  glGetIntegerv (GL_SHADER_STORAGE_BUFFER_BINDING, &bound_storage);
   /* One block's grid of indices; the blocks are its instances. */
   glGenVertexArrays (1, &gpu->vao);
   glBindVertexArray (gpu->vao);
@@ -333,6 +337,7 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
     wg_gpu_context_count_object (gpu->gpu);
   glBindVertexArray ((GLuint) bound_vao);
   glBindBuffer (GL_ARRAY_BUFFER, (GLuint) bound_array);
+  glBindBuffer (GL_SHADER_STORAGE_BUFFER, (GLuint) bound_storage);
   if (!wg_gpu_check ("surface-shade: building the mesh", error))
     {
       wg_shade_gpu_free (gpu);
@@ -457,8 +462,18 @@ hulls_upload (WgShadeGpu *gpu, const WgShadeInputs *in)
   const WgBodySet *bodies = in->bodies;
   if (bodies == NULL || bodies->count == 0)
     return 0;
-  const guint n = wg_shade_hulls (bodies, in->hull_mesh, in->hull_mesh_data, &gpu->hull_list);
-  if (gpu->hull_list.mesh_stamp != gpu->mesh_stamp && gpu->hull_list.n_mesh > 0)
+  guint n = wg_shade_hulls (bodies, in->hull_mesh, in->hull_mesh_data, &gpu->hull_list);
+  const guint64 mesh_bytes = (guint64) gpu->hull_list.n_mesh * sizeof *gpu->hull_list.mesh;
+  gpu->mesh_dropped = mesh_bytes > (guint64) gpu->max_block ? mesh_bytes : 0;
+  /* Meshes past what one storage block may hold are not drawn (the CPU
+   * path draws them): the node says so. */
+  guint kept = 0;
+  for (guint k = 0; k < n; k++)
+    if (!gpu->mesh_dropped || gpu->hull_list.hull[k].shape != (float) WG_BODY_SHAPE_MESH)
+      gpu->hull_list.hull[kept++] = gpu->hull_list.hull[k];
+  n = kept;
+  if (gpu->hull_list.mesh_stamp != gpu->mesh_stamp && gpu->hull_list.n_mesh > 0 &&
+      !gpu->mesh_dropped)
     {
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, gpu->meshes);
       glBufferData (GL_SHADER_STORAGE_BUFFER,
@@ -575,6 +590,14 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
       return FALSE;
     }
   draw (gpu, view, &in, gpu->framebuffer);
+  if (gpu->mesh_dropped)
+    wg_ctx_note (ctx, TRUE,
+                 "the mesh hulls (%" G_GUINT64_FORMAT " MiB of hierarchy and triangles) exceed "
+                 "this GPU's storage block (%" G_GINT64_FORMAT " MiB): not drawn; the CPU "
+                 "backend draws them",
+                 gpu->mesh_dropped >> 20, (gint64) gpu->max_block >> 20);
+  else
+    wg_ctx_note (ctx, FALSE, NULL);
   glBindFramebuffer (GL_READ_FRAMEBUFFER, gpu->framebuffer);
   glReadBuffer (GL_COLOR_ATTACHMENT0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, out);

@@ -25,6 +25,7 @@ struct _WgSink {
   char *prefix, *suffix; /* around the frame number */
   int width;             /* zero padding of the frame number */
   char *where;           /* "nodes[3] (\"out\").params.path", for write errors */
+  char *folder;          /* the frames' folder, absolute (claims of extra files) */
   char *out_dir;         /* the bake's folder, and others the user allows */
   char **allow_write;
   WgFileLog *files;      /* the plan's record of files written */
@@ -51,6 +52,7 @@ wg_sink_free (WgSink *sink)
   g_free (sink->prefix);
   g_free (sink->suffix);
   g_free (sink->where);
+  g_free (sink->folder);
   g_free (sink->out_dir);
   g_strfreev (sink->allow_write);
   g_free (sink);
@@ -117,6 +119,8 @@ wg_sink_new (WgNodeContext *ctx, int param, const char *pattern, gsize frame_byt
   g_autofree char *key = d ? g_strdup_printf ("%s/%.*s%%0%dd%s", folder, (int) (pct - rel), rel,
                                               sink->width, d + 1)
                            : g_build_filename (folder, rel, NULL);
+  g_autofree char *rel_dir = g_path_get_dirname (rel);
+  sink->folder = g_build_filename (folder, rel_dir, NULL);
   const char *other = wg_ctx_claim_output (ctx, key, sink->where);
   if (other != NULL)
     {
@@ -142,6 +146,20 @@ void
 wg_sink_set_extra (WgSink *sink, WgSinkExtraFunc extra)
 {
   sink->extra = extra;
+}
+
+gboolean
+wg_sink_claim_extra (WgSink *sink, WgNodeContext *ctx, int param, const char *leaves,
+                     GError **error)
+{
+  g_autofree char *key = g_build_filename (sink->folder, leaves, NULL);
+  const char *other = wg_ctx_claim_output (ctx, key, sink->where);
+  if (other == NULL)
+    return TRUE;
+  wg_ctx_error (ctx, error, WG_NODE_ERROR_INVALID_PARAM, param,
+                "the files %s beside its frames are written by the node of %s too: each "
+                "would overwrite the other's", leaves, other);
+  return FALSE;
 }
 
 const char *

@@ -46,6 +46,17 @@ typedef const char *const *(*WgSinkExtraFunc) (gconstpointer data);
 /** wg_sink_set_extra: in prepare, the function that names a frame's extra files. */
 void wg_sink_set_extra (WgSink *sink, WgSinkExtraFunc extra);
 
+/**
+ * wg_sink_claim_extra:
+ * In prepare, after wg_sink_new(): claims the extra files @leaves (a name
+ * or a pattern of names beside the frames', as the node writes them) for
+ * @sink's node, so that two nodes writing the same ones are refused.
+ * Errors: WG_NODE_ERROR_INVALID_PARAM located at @param, naming the other
+ * node.
+ */
+gboolean wg_sink_claim_extra (WgSink *sink, WgNodeContext *ctx, int param, const char *leaves,
+                              GError **error);
+
 /** wg_sink_free: frees @sink (the plan has flushed its writes); NULL is allowed. */
 void wg_sink_free (WgSink *sink);
 

@@ -145,10 +145,46 @@ test_hulls (void)
     }
 }
 
+/* A CSV and a JSON track of one stem would write the same hull files:
+ * refused (exit 2), located at the second's hulls parameter and naming the
+ * first; with its hulls off, accepted. */
+static void
+test_same_stem (void)
+{
+  g_autofree char *dir = wg_test_tmp_dir ();
+  for (int off = 0; off < 2; off++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"format\": \"wavegraph\", \"version\": 1, \"settings\": {\"grid\": [16, 16], "
+        "\"extent\": [16, 16], \"fps\": 10, \"frames\": [0, 1]}, \"nodes\": [{\"id\": "
+        "\"float\", \"type\": \"floating-body\"}, {\"id\": \"csv\", \"type\": "
+        "\"body-track-out\", \"params\": {\"path\": \"t/track.%%03d.csv\"}}, {\"id\": "
+        "\"json\", \"type\": \"body-track-out\", \"params\": {\"path\": "
+        "\"t/track.%%03d.json\", \"hulls\": %s}}], \"links\": [{\"from\": \"float:bodies\", "
+        "\"to\": \"csv:bodies\"}, {\"from\": \"float:bodies\", \"to\": \"json:bodies\"}]}",
+        off ? "false" : "true");
+      g_autofree char *path = g_build_filename (dir, "stem.json", NULL);
+      g_assert_true (g_file_set_contents (path, json, -1, NULL));
+      const char *argv[] = { "wavegraph", "validate", "stem.json", NULL };
+      WgTestRun r = wg_test_run (dir, argv);
+      if (off)
+        g_assert_cmpint (r.status, ==, 0);
+      else
+        {
+          g_assert_cmpint (r.status, ==, 2);
+          g_assert_nonnull (strstr (r.err, "params.hulls"));
+          g_assert_nonnull (strstr (r.err, "track.body<index>.obj"));
+          g_assert_nonnull (strstr (r.err, "nodes[1] (\"csv\")"));
+        }
+      wg_test_run_clear (&r);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hull-export/hulls", test_hulls);
+  g_test_add_func ("/hull-export/same-stem", test_same_stem);
   return g_test_run ();
 }
