@@ -229,9 +229,9 @@ track_out_process_cpu (WgNodeContext *ctx, GError **error)
   st->hulls = NULL;
   if (to->hulls)
     {
+      /* Once per prepare: the arrays are new, and the writer reads them
+       * until the node's state is freed (after the plan flushes it). */
       to->hulls = FALSE;
-      g_clear_pointer (&to->hull_files, g_ptr_array_unref);
-      g_clear_pointer (&to->hull_leaves, g_ptr_array_unref);
       to->hull_files = g_ptr_array_new_with_free_func (hull_free);
       to->hull_leaves = g_ptr_array_new ();
       for (guint32 i = 0; i < st->count; i++)
