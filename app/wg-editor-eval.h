@@ -226,5 +226,8 @@ void wg_interaction_apply (const WgInteraction *interaction, WgEvaluator *evalua
  * hull of id @id (WgBody.mesh), or NULL.
  */
 const WgHullMesh *wg_eval_hull_mesh (gpointer hull_meshes, guint32 id);
+/* Whether the copy of hull @id in @hull_meshes holds its prepared hierarchy
+ * (wg_shade_mesh_prepare(), made on the evaluating thread with the copy). */
+gboolean wg_eval_hull_mesh_prepared (gpointer hull_meshes, guint32 id);
 
 G_END_DECLS

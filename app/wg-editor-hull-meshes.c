@@ -3,18 +3,22 @@
  * prepared again on the evaluating thread, while the viewport draws a
  * result on the main thread. A copy is shared (atomically counted) by the
  * results that show the same mesh, so a body moving from frame to frame
- * copies nothing. */
+ * copies nothing; it holds the mesh's hierarchy, built with the copy on
+ * the evaluating thread, so the viewport's draw finds it built (a large
+ * hull would stall the window for as long as the build takes). */
 #include "wg-editor-eval-private.h"
 
 typedef struct {
   guint32 id;
   WgHullMesh mesh;
+  WgShadeMesh *prepared; /* wg_shade_mesh_prepare()'s */
 } HullMeshCopy;
 
 static void
 copy_clear (gpointer data)
 {
   HullMeshCopy *c = data;
+  wg_shade_mesh_unprepare (c->prepared);
   g_free ((gpointer) c->mesh.vertices);
   g_free ((gpointer) c->mesh.triangles);
 }
@@ -59,6 +63,7 @@ wg_eval_hull_meshes (GPtrArray **cache, WgPlan *plan, const WgBodySet *set)
           c->mesh.vertices = g_memdup2 (mesh->vertices, 3 * sizeof (float) * mesh->n_vertices);
           c->mesh.triangles =
             g_memdup2 (mesh->triangles, 3 * sizeof (guint32) * mesh->n_triangles);
+          c->prepared = wg_shade_mesh_prepare (&c->mesh);
         }
       g_ptr_array_add (out, c);
     }
@@ -69,14 +74,29 @@ wg_eval_hull_meshes (GPtrArray **cache, WgPlan *plan, const WgBodySet *set)
   return out;
 }
 
-const WgHullMesh *
-wg_eval_hull_mesh (gpointer copies, guint32 id)
+/* The copy of id @id in a result's @copies, or NULL. */
+static const HullMeshCopy *
+copy_of (gpointer copies, guint32 id)
 {
   for (guint k = 0; copies && k < ((GPtrArray *) copies)->len; k++)
     {
       const HullMeshCopy *c = g_ptr_array_index ((GPtrArray *) copies, k);
       if (c->id == id)
-        return &c->mesh;
+        return c;
     }
   return NULL;
+}
+
+const WgHullMesh *
+wg_eval_hull_mesh (gpointer copies, guint32 id)
+{
+  const HullMeshCopy *c = copy_of (copies, id);
+  return c ? &c->mesh : NULL;
+}
+
+gboolean
+wg_eval_hull_mesh_prepared (gpointer copies, guint32 id)
+{
+  const HullMeshCopy *c = copy_of (copies, id);
+  return c && c->prepared;
 }

@@ -122,7 +122,10 @@ bvh_build (guint segments, guint *triangles)
   g_autofree float *v = g_new (float, 3 * (gsize) hull.n_vertices);
   for (gsize k = 0; k < 3 * (gsize) hull.n_vertices; k++)
     v[k] = (float) hull.vertices[k];
-  const WgHullMesh mesh = { hull.n_vertices, hull.n_triangles, v, hull.triangles, 1 };
+  /* A serial apart from the plans' (counted from 1): hierarchies are
+   * shared process-wide by serial. */
+  const WgHullMesh mesh = { hull.n_vertices, hull.n_triangles, v, hull.triangles,
+                            (G_GUINT64_CONSTANT (1) << 62) + segments };
   g_autofree WgBodySet *set = g_malloc0 (sizeof (WgBodySet) + sizeof (WgBody));
   set->count = set->capacity = 1;
   set->bodies[0].shape = WG_BODY_SHAPE_MESH;

@@ -1056,8 +1056,11 @@ gboolean wg_body_hull_drawn (const WgBody *body);
  * +z up, the centre of mass at the origin; in the world a vertex v is at
  * WgBody.position + WgBody.orientation · v). @serial is unique to these
  * contents in the process: a renderer caches what it derives from them (a
- * vertex buffer, a BVH) by it. Owned by the plan; valid until the node
- * that made it is prepared again or the plan is freed.
+ * vertex buffer, a BVH) by it, and WgShadeRenderer and surface-shade share
+ * their hierarchies process-wide by it (plans number theirs from 1: a host
+ * that makes meshes of its own numbers them from 2^62). Owned by the plan;
+ * valid until the node that made it is prepared again or the plan is
+ * freed.
  */
 typedef struct {
   guint n_vertices, n_triangles;
@@ -1937,6 +1940,28 @@ gboolean wg_shade_renderer_draw (WgShadeRenderer *renderer, const WgShadeCamera 
 
 /** wg_shade_renderer_free: deletes its GL objects (its context current); NULL is ignored. */
 void wg_shade_renderer_free (WgShadeRenderer *renderer);
+
+/**
+ * WgShadeMesh:
+ * What a renderer draws a mesh hull from (its bounding volume hierarchy and
+ * triangles), made ahead by wg_shade_mesh_prepare().
+ */
+typedef struct _WgShadeMesh WgShadeMesh;
+
+/**
+ * wg_shade_mesh_prepare:
+ * Builds now, on the calling thread, what a WgShadeRenderer (or
+ * surface-shade) derives from @mesh to draw it: the bounding volume
+ * hierarchy of its triangles (about 1 s a million triangles on one core).
+ * A renderer drawing a body of this mesh (the same serial) while it is held
+ * takes it as built, so a host can spend that time on its evaluation thread
+ * as a result arrives, not on its drawing thread. Shared process-wide by
+ * serial while held; thread-safe. Give back with wg_shade_mesh_unprepare().
+ */
+WgShadeMesh *wg_shade_mesh_prepare (const WgHullMesh *mesh);
+
+/** wg_shade_mesh_unprepare: gives back @prepared; NULL is ignored. */
+void wg_shade_mesh_unprepare (WgShadeMesh *prepared);
 
 #pragma GCC visibility pop
 

@@ -1,8 +1,9 @@
 /* wg-shade-mesh.c — mesh hulls as surface-shade draws them: each mesh's
- * bounding volume hierarchy (built here, once per mesh), all the drawn
- * meshes' hierarchies and triangles in one array of uvec4 for both paths,
- * and the C port of shaders/shade-hulls.glsl's wg_mesh_entry(), operation
- * for operation (change the two together).
+ * bounding volume hierarchy (built here, once per mesh: shared by serial
+ * across lists and threads), all the drawn meshes' hierarchies and
+ * triangles in one array of uvec4 for both paths, and the C port of
+ * shaders/shade-hulls.glsl's wg_mesh_entry(), operation for operation
+ * (change the two together).
  *
  * Layout (WgShadeHulls.mesh, in 16-byte words): a node is two words,
  * (lo.xyz, a) and (hi.xyz, b), its box [lo, hi] in the body's frame; an
@@ -31,12 +32,22 @@
 /* The most faces at one point that a corner's normal averages. */
 #define MAX_SMOOTH_FACES 1024u
 
-typedef struct {
+/* A mesh's hierarchy and triangles, shared by every list that draws the
+ * mesh (and by whoever built it ahead: wg_shade_mesh_prepare()): counted,
+ * and found by serial in the process's table while counted. */
+struct _WgShadeMesh {
   guint64 serial;
   guint32 (*words)[4]; /* nodes, then triangles; indices from the block's start */
   guint n_words, n_node_words;
   float bound; /* the farthest vertex from the body's origin (m) */
-  guint base;  /* where the block starts in WgShadeHulls.mesh */
+  guint refs;  /* under bvh_lock */
+};
+typedef WgShadeMesh MeshBvh;
+
+/* A list's use of a hierarchy. */
+typedef struct {
+  MeshBvh *bvh;
+  guint base; /* where its words start in WgShadeHulls.mesh */
   gboolean used;
 } MeshBlock;
 
@@ -269,7 +280,7 @@ corner_normals (const WgHullMesh *m, float (*out)[3][3])
 
 /* @mesh's hierarchy and triangles into @block's words. */
 static void
-build_block (const WgHullMesh *mesh, MeshBlock *block)
+build_bvh (const WgHullMesh *mesh, MeshBvh *block)
 {
   const guint n = mesh->n_triangles;
   Build b = { .mesh = mesh,
@@ -330,11 +341,78 @@ build_block (const WgHullMesh *mesh, MeshBlock *block)
   g_free (b.nodes);
 }
 
+static GMutex bvh_lock;
+static GHashTable *bvh_table; /* serial → MeshBvh, those counted */
+static guint64 bvh_builds;
+
+WgShadeMesh *
+wg_shade_mesh_prepare (const WgHullMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+  MeshBvh *bvh = NULL, *built = NULL;
+  for (;;)
+    {
+      g_mutex_lock (&bvh_lock);
+      if (bvh_table == NULL)
+        bvh_table = g_hash_table_new (g_int64_hash, g_int64_equal);
+      bvh = g_hash_table_lookup (bvh_table, &mesh->serial);
+      if (bvh == NULL && built)
+        {
+          bvh = built;
+          built = NULL;
+          g_hash_table_insert (bvh_table, &bvh->serial, bvh);
+          bvh_builds++;
+        }
+      if (bvh)
+        bvh->refs++;
+      g_mutex_unlock (&bvh_lock);
+      if (bvh)
+        break;
+      /* Built outside the lock (a large mesh takes a second): another
+       * thread may build the same meanwhile, and one of the two is kept. */
+      built = g_new0 (MeshBvh, 1);
+      built->serial = mesh->serial;
+      build_bvh (mesh, built);
+    }
+  if (built)
+    {
+      g_free (built->words);
+      g_free (built);
+    }
+  return bvh;
+}
+
+void
+wg_shade_mesh_unprepare (WgShadeMesh *b)
+{
+  if (b == NULL)
+    return;
+  g_mutex_lock (&bvh_lock);
+  const gboolean last = --b->refs == 0;
+  if (last)
+    g_hash_table_remove (bvh_table, &b->serial);
+  g_mutex_unlock (&bvh_lock);
+  if (last)
+    {
+      g_free (b->words);
+      g_free (b);
+    }
+}
+
+guint64
+wg_shade_mesh_bvh_builds (void)
+{
+  g_mutex_lock (&bvh_lock);
+  const guint64 n = bvh_builds;
+  g_mutex_unlock (&bvh_lock);
+  return n;
+}
+
 static void
 block_free (gpointer data)
 {
   MeshBlock *block = data;
-  g_free (block->words);
+  wg_shade_mesh_unprepare (block->bvh);
   g_free (block);
 }
 
@@ -344,7 +422,7 @@ find_block (const WgShadeHulls *list, guint64 serial)
   for (guint k = 0; list->blocks && k < list->blocks->len; k++)
     {
       MeshBlock *block = g_ptr_array_index (list->blocks, k);
-      if (block->serial == serial)
+      if (block->bvh->serial == serial)
         return block;
     }
   return NULL;
@@ -378,8 +456,7 @@ wg_shade_meshes_gather (WgShadeHulls *list, const WgBodySet *set, WgHullMeshFunc
       if (block == NULL)
         {
           block = g_new0 (MeshBlock, 1);
-          block->serial = mesh->serial;
-          build_block (mesh, block);
+          block->bvh = wg_shade_mesh_prepare (mesh);
           g_ptr_array_add (list->blocks, block);
           changed = TRUE;
         }
@@ -396,18 +473,19 @@ wg_shade_meshes_gather (WgShadeHulls *list, const WgBodySet *set, WgHullMeshFunc
   /* The blocks one after another, their indices moved by where each starts. */
   guint n = 0;
   for (guint k = 0; k < list->blocks->len; k++)
-    n += ((MeshBlock *) g_ptr_array_index (list->blocks, k))->n_words;
+    n += ((MeshBlock *) g_ptr_array_index (list->blocks, k))->bvh->n_words;
   g_free (list->mesh);
   list->mesh = g_malloc_n (MAX (n, 1), sizeof (guint32[4]));
   list->n_mesh = 0;
   for (guint k = 0; k < list->blocks->len; k++)
     {
       MeshBlock *block = g_ptr_array_index (list->blocks, k);
+      const MeshBvh *bvh = block->bvh;
       block->base = list->n_mesh;
-      memcpy (list->mesh + block->base, block->words, block->n_words * sizeof *block->words);
-      for (guint w = 0; w < block->n_node_words; w += 2)
+      memcpy (list->mesh + block->base, bvh->words, bvh->n_words * sizeof *bvh->words);
+      for (guint w = 0; w < bvh->n_node_words; w += 2)
         list->mesh[block->base + w][3] += block->base;
-      list->n_mesh += block->n_words;
+      list->n_mesh += bvh->n_words;
     }
   list->mesh_stamp++;
 }
@@ -422,7 +500,7 @@ wg_shade_mesh_place (const WgShadeHulls *list, const WgBody *body, WgHullMeshFun
   if (block == NULL || block->base >= (1u << 24))
     return FALSE;
   *root = (float) block->base;
-  *bound = block->bound;
+  *bound = block->bvh->bound;
   return TRUE;
 }
 

@@ -271,8 +271,9 @@ void wg_shade_hulls_clear (WgShadeHulls *list);
  * The meshes of @set's bodies of shape mesh that @lookup (with @data)
  * finds into @list's mesh words: each mesh's bounding volume hierarchy
  * (median splits on the widest axis of the triangles' centroids, leaves of
- * ≤ 4 triangles) built the first time its serial is seen, kept while a
- * body uses it; @list->mesh_stamp moves when the words change.
+ * ≤ 4 triangles) built the first time its serial is seen (unless another
+ * list or wg_shade_mesh_prepare() holds it), kept while a body uses it;
+ * @list->mesh_stamp moves when the words change.
  * (nodes/wg-shade-mesh.c)
  */
 void wg_shade_meshes_gather (WgShadeHulls *list, const WgBodySet *set, WgHullMeshFunc lookup,
@@ -286,6 +287,10 @@ void wg_shade_meshes_gather (WgShadeHulls *list, const WgBodySet *set, WgHullMes
 gboolean wg_shade_mesh_place (const WgShadeHulls *list, const WgBody *body, WgHullMeshFunc lookup,
                               gpointer data, float *root, float *bound);
 void wg_shade_meshes_clear (WgShadeHulls *list);
+
+/* How many hierarchies the process has built and kept (tests: whether a
+ * gather found one built). */
+guint64 wg_shade_mesh_bvh_builds (void);
 
 /**
  * wg_shade_mesh_entry:

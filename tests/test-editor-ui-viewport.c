@@ -339,8 +339,8 @@ waterline_light (WgEditorWindow *win, GdkTexture *shot, const WgBody *body, guin
  * other node's set, drawn once) are where the result says they float; the
  * shade node draws their hulls (its bodies input is linked, the hulls
  * orange): the box, sphere and capsule, and the dinghy's mesh, whose
- * triangles the result carries; so the viewport shows them, neither
- * filled nor outlined at their waterlines. */
+ * triangles (and hierarchy) the result carries; so the viewport shows
+ * them, neither filled nor outlined at their waterlines. */
 static void
 test_bodies_drawn (void)
 {
@@ -371,6 +371,9 @@ test_bodies_drawn (void)
           const WgHullMesh *mesh = wg_eval_hull_mesh (r->hull_meshes, body->mesh);
           g_assert_nonnull (mesh);
           g_assert_cmpuint (mesh->n_triangles, >, 100);
+          /* Its hierarchy came with the result, built on the evaluating
+           * thread: the draw finds it. */
+          g_assert_true (wg_eval_hull_mesh_prepared (r->hull_meshes, body->mesh));
           meshes++;
         }
       /* Some of the hull in a metre around its centre is the example's

@@ -1,6 +1,7 @@
 /* test-shade-mesh.c — the mesh hulls surface-shade draws for floating
  * bodies of shape mesh: the bounding volume hierarchy against every
- * triangle tried in double, the plan's meshes found by their bodies' ids,
+ * triangle tried in double, built once per serial (ahead on other
+ * threads too), the plan's meshes found by their bodies' ids,
  * and pictures: a box given as a mesh drawn as the analytic box is (both
  * paths), the dinghy of floating-boxes.json the same on both paths. */
 #include "wg-test-util.h"
@@ -12,6 +13,9 @@
 
 #define W 192
 #define H 108
+/* Serials of the meshes made here, apart from the plans' (counted from 1):
+ * renderers share hierarchies process-wide by serial. */
+#define HAND_SERIAL (G_GUINT64_CONSTANT (1) << 62)
 
 /* @hull's triangles in floats, as the floating-body node shares them. */
 static WgHullMesh
@@ -205,7 +209,7 @@ test_rays (void)
   const WgHull *hulls[2] = { &sphere, &dinghy };
   for (int h = 0; h < 2; h++)
     {
-      WgHullMesh m = mesh_of (hulls[h], 100 + h);
+      WgHullMesh m = mesh_of (hulls[h], HAND_SERIAL + 100 + h);
       double reach = 0;
       for (guint v = 0; v < m.n_vertices; v++)
         reach = fmax (reach, sqrt (m.vertices[3 * v] * m.vertices[3 * v] +
@@ -227,7 +231,7 @@ test_cache (void)
 {
   WgHull sphere = { 0 };
   wg_hull_sphere (&sphere, 2, 16);
-  WgHullMesh a = mesh_of (&sphere, 1), b = mesh_of (&sphere, 2);
+  WgHullMesh a = mesh_of (&sphere, HAND_SERIAL + 1), b = mesh_of (&sphere, HAND_SERIAL + 2);
   g_autofree WgBodySet *set = mesh_body (7);
   WgShadeHulls list = { 0 };
   g_assert_cmpuint (wg_shade_hulls (set, one_mesh, &a, &list), ==, 1);
@@ -250,6 +254,49 @@ test_cache (void)
   wg_shade_hulls_clear (&list);
   mesh_free (&a);
   mesh_free (&b);
+  wg_hull_clear (&sphere);
+}
+
+static gpointer
+prepare_thread (gpointer mesh)
+{
+  return wg_shade_mesh_prepare (mesh);
+}
+
+/* A hierarchy prepared on other threads (wg_shade_mesh_prepare(), as the
+ * editor's evaluating thread does) is the one a list gathers on this one:
+ * built once, two threads preparing a new serial at once get the same; a
+ * list's gather builds nothing while it is held, and the same words as a
+ * build of its own once it is given back. */
+static void
+test_prepared (void)
+{
+  WgHull sphere = { 0 };
+  wg_hull_sphere (&sphere, 2, 24);
+  WgHullMesh m = mesh_of (&sphere, HAND_SERIAL + 3);
+  const guint64 builds = wg_shade_mesh_bvh_builds ();
+  GThread *a = g_thread_new ("prepare-a", prepare_thread, &m);
+  GThread *b = g_thread_new ("prepare-b", prepare_thread, &m);
+  WgShadeMesh *pa = g_thread_join (a), *pb = g_thread_join (b);
+  g_assert_nonnull (pa);
+  g_assert_true (pa == pb);
+  g_assert_cmpuint (wg_shade_mesh_bvh_builds (), ==, builds + 1);
+  g_autofree WgBodySet *set = mesh_body (7);
+  WgShadeHulls list = { 0 };
+  g_assert_cmpuint (wg_shade_hulls (set, one_mesh, &m, &list), ==, 1);
+  g_assert_cmpuint (wg_shade_mesh_bvh_builds (), ==, builds + 1);
+  g_assert_cmpuint (list.n_mesh, >, 2 * sphere.n_triangles);
+  const guint n = list.n_mesh;
+  g_autofree guint32 (*words)[4] = g_memdup2 (list.mesh, n * sizeof *list.mesh);
+  wg_shade_hulls_clear (&list);
+  wg_shade_mesh_unprepare (pa);
+  wg_shade_mesh_unprepare (pb);
+  g_assert_cmpuint (wg_shade_hulls (set, one_mesh, &m, &list), ==, 1);
+  g_assert_cmpuint (wg_shade_mesh_bvh_builds (), ==, builds + 2);
+  g_assert_cmpmem (list.mesh, list.n_mesh * sizeof *list.mesh, words, n * sizeof *words);
+  wg_shade_hulls_clear (&list);
+  wg_shade_mesh_unprepare (NULL);
+  mesh_free (&m);
   wg_hull_clear (&sphere);
 }
 
@@ -429,6 +476,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/shade-mesh/rays", test_rays);
   g_test_add_func ("/shade-mesh/cache", test_cache);
+  g_test_add_func ("/shade-mesh/prepared", test_prepared);
   g_test_add_func ("/shade-mesh/plan-ids", test_plan_ids);
   wg_test_add_both ("shade-mesh", "box", test_box);
   g_test_add_func ("/shade-mesh/dinghy-parity", test_dinghy_parity);
