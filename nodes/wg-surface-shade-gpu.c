@@ -292,6 +292,11 @@ wg_shade_gpu_new_renderer (WgGpuContext *context, GError **error)
   gpu->mode_location = glGetUniformLocation (gpu->kernel.program, "u_mode");
   gpu->clip_control = epoxy_gl_version () >= 45 || epoxy_has_gl_extension ("GL_ARB_clip_control");
   glGetInteger64v (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &gpu->max_block);
+  /* A smaller block, to see a bake as a GPU of that limit gives it. */
+  const char *limit = g_getenv ("WAVEGRAPH_GPU_STORAGE_BLOCK");
+  guint64 bytes;
+  if (limit && g_ascii_string_to_unsigned (limit, 10, 1, G_MAXINT64, &bytes, NULL))
+    gpu->max_block = MIN (gpu->max_block, (GLint64) bytes);
 
   GLint bound_vao = 0, bound_array = 0, bound_storage = 0;
   glGetIntegerv (GL_VERTEX_ARRAY_BINDING, &bound_vao);
@@ -591,11 +596,14 @@ wg_shade_gpu_process (WgNodeContext *ctx, WgShadeGpu *gpu, const WgShadeView *vi
     }
   draw (gpu, view, &in, gpu->framebuffer);
   if (gpu->mesh_dropped)
-    wg_ctx_note (ctx, TRUE,
-                 "the mesh hulls (%" G_GUINT64_FORMAT " MiB of hierarchy and triangles) exceed "
-                 "this GPU's storage block (%" G_GINT64_FORMAT " MiB): not drawn; the CPU "
-                 "backend draws them",
-                 gpu->mesh_dropped >> 20, (gint64) gpu->max_block >> 20);
+    {
+      g_autofree char *need = g_format_size_full (gpu->mesh_dropped, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *have =
+        g_format_size_full ((guint64) gpu->max_block, G_FORMAT_SIZE_IEC_UNITS);
+      wg_ctx_note (ctx, TRUE,
+                   "the mesh hulls (%s of hierarchy and triangles) exceed this GPU's storage "
+                   "block (%s): not drawn; the CPU backend draws them", need, have);
+    }
   else
     wg_ctx_note (ctx, FALSE, NULL);
   glBindFramebuffer (GL_READ_FRAMEBUFFER, gpu->framebuffer);

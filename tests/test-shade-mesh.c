@@ -362,9 +362,11 @@ test_plan_ids (void)
 /* A flat sea seen from @camera (x, y, z; yaw, pitch in degrees; fov) with
  * a floating-body of @bodies (JSON, its mesh file box.obj or
  * ../graphs/data/dinghy.obj from the graph's folder @dir) linked to the
- * picture; the picture after frame 0. */
+ * picture; the picture after frame 0, and the shade node's note in @note
+ * (optional). */
 static float *
-picture (const char *dir, const double camera[6], const char *bodies, const char *mesh)
+picture_noted (const char *dir, const double camera[6], const char *bodies, const char *mesh,
+               char **note)
 {
   g_autoptr (WgGraph) g = wg_test_graph (64, 64, 24, 1);
   wg_graph_set_base_dir (g, dir);
@@ -379,7 +381,15 @@ picture (const char *dir, const double camera[6], const char *bodies, const char
   gsize n;
   float *img = wg_test_eval_copy (plan, 0, "shade:image", &n);
   g_assert_cmpuint (n, ==, W * H * 4);
+  if (note)
+    *note = g_strdup (wg_plan_get_node_note (plan, "shade", NULL));
   return img;
+}
+
+static float *
+picture (const char *dir, const double camera[6], const char *bodies, const char *mesh)
+{
+  return picture_noted (dir, camera, bodies, mesh, NULL);
 }
 
 /* Pixels of @a and @b that differ by more than 1e-4 of their value. */
@@ -465,6 +475,21 @@ test_dinghy_parity (void)
   g_test_message ("dinghy: %u pixels; GPU and CPU differ in %u", drawn, apart);
   g_assert_cmpuint (drawn, >, 500);
   g_assert_cmpuint (apart, <, drawn / 50);
+  /* On a GPU whose storage block cannot hold the dinghy's words (26 KiB),
+   * the GPU leaves it out and the node says so; the picture is the one
+   * without it. */
+  wg_test_backend = WG_BACKEND_GPU;
+  g_autofree float *gpu_bare = picture (dir, camera, none, "data/dinghy.obj");
+  g_setenv ("WAVEGRAPH_GPU_STORAGE_BLOCK", "16384", TRUE);
+  g_autofree char *note = NULL;
+  g_autofree float *small = picture_noted (dir, camera, bodies, "data/dinghy.obj", &note);
+  g_unsetenv ("WAVEGRAPH_GPU_STORAGE_BLOCK");
+  wg_test_backend = WG_BACKEND_CPU;
+  g_test_message ("GPU of a 16 KiB storage block: %s", note);
+  g_assert_cmpuint (differ (small, gpu_bare), ==, 0);
+  g_assert_nonnull (note);
+  /* (g_format_size() puts a no-break space before the unit.) */
+  g_assert_nonnull (strstr (note, "exceed this GPU's storage block (16.0\u00a0KiB): not drawn"));
   g_free (img[0]);
   g_free (img[1]);
   g_free (bare);
