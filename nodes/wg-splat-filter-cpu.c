@@ -16,7 +16,8 @@
 
 /* Index @i + @d along an axis of @n cells: wrapped, mirrored at walls
  * through the first and last cells (k < 0 reads −k: the image of a bump
- * near the wall, the wall's own cell counted once), or -1 outside. */
+ * near the wall; image_weight() weighs the wall's own cell), or -1
+ * outside. */
 static inline long
 axis_index (long i, long d, long n, int edges)
 {
@@ -31,14 +32,22 @@ axis_index (long i, long d, long n, int edges)
 }
 
 /* A wall's image of a particle has its direction mirrored across the wall:
- * A c s changes sign (A c², A s² and A do not). −1 for that channel read
- * at @k in place of @virtual_k beyond a wall. */
+ * A c s changes sign (A c², A s² and A do not). The weight of splat cell
+ * @k read for virtual cell @virtual_k of an axis of @n cells: beyond a
+ * wall, the image's sign (−1 for A c s); on a wall's own cell (the first or
+ * last: walls pass through their centres), 1 + that sign — a particle's
+ * corner there has its image's corner in the same cell (a bump on the wall
+ * is doubled by its image, as the image method has it, and no volume is
+ * lost there); 1 elsewhere. */
 G_STATIC_ASSERT (WG_SPLAT_CS == WG_SPLAT_CHANNEL_CS);
 
 static inline float
-image_sign (guint src, long k, long virtual_k, int edges)
+image_weight (guint src, long k, long virtual_k, long n, int edges)
 {
-  return src == WG_SPLAT_CS && edges == WG_SPLAT_EDGES_WALLS && k != virtual_k ? -1.0f : 1.0f;
+  if (edges != WG_SPLAT_EDGES_WALLS)
+    return 1.0f;
+  const float sign = src == WG_SPLAT_CS ? -1.0f : 1.0f;
+  return k != virtual_k ? sign : virtual_k == 0 || virtual_k == n - 1 ? 1.0f + sign : 1.0f;
 }
 
 #define WG_TAPS_VEC WgFloat8
@@ -230,23 +239,28 @@ filter_bucket (FilterRow *f, Window *win, long j, gboolean height_only, gboolean
           if (win->real[s] < 0)
             continue;
           f->rows[taps] = win->row[s] + (gsize) term->src * w;
-          f->coef[taps++] = col[b + ry] * image_sign (term->src, win->real[s], j - b, f->edges);
+          f->coef[taps++] =
+            col[b + ry] * image_weight (term->src, win->real[s], j - b, f->h, f->edges);
         }
       if (taps == 0)
         continue;
       float *pad = f->pad + rx;
       taps_sum_any (pad, f->rows, f->coef, taps, w, FALSE, wide);
-      /* The cells beyond the ends, as the edges have them. */
+      /* The cells beyond the ends, as the edges have them, then the walls'
+       * own cells (none of those read them). */
       for (long v = -rx; v < 0; v++)
         {
           const long c = axis_index (v, 0, w, f->edges);
-          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+          pad[v] = c < 0 ? 0 : image_weight (term->src, c, v, w, f->edges) * pad[c];
         }
       for (long v = w; v < w + rx; v++)
         {
           const long c = axis_index (v, 0, w, f->edges);
-          pad[v] = c < 0 ? 0 : image_sign (term->src, c, v, f->edges) * pad[c];
+          pad[v] = c < 0 ? 0 : image_weight (term->src, c, v, w, f->edges) * pad[c];
         }
+      pad[0] *= image_weight (term->src, 0, 0, w, f->edges);
+      if (w > 1)
+        pad[w - 1] *= image_weight (term->src, w - 1, w - 1, w, f->edges);
       /* acc[i] += Σ_a row[a] · pad[i − a], a from −rx to rx. */
       for (long a = -rx; a <= rx; a++)
         {

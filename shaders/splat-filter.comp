@@ -105,13 +105,17 @@ axis_index (int i, int d, int n)
 }
 
 /* A wall's image of a particle has its direction mirrored across the wall:
- * A c s changes sign. −1 for that channel (of any bucket) read at k in
- * place of virtual_k beyond a wall. */
+ * A c s changes sign. The weight of splat cell k read for virtual cell
+ * virtual_k of an axis of n cells: beyond a wall the image's sign (−1 for
+ * A c s, of any bucket), on a wall's own cell 1 + that sign (the image's
+ * corner is in the same cell), else 1 (wg-splat-filter-cpu.c). */
 float
-image_sign (uint src, int k, int virtual_k)
+image_weight (uint src, int k, int virtual_k, int n)
 {
-  return src % CHANNELS == uint (WG_SPLAT_CHANNEL_CS) && u_edges == WG_SPLAT_EDGES_WALLS &&
-         k != virtual_k ? -1.0 : 1.0;
+  if (u_edges != WG_SPLAT_EDGES_WALLS)
+    return 1.0;
+  float sign = src % CHANNELS == uint (WG_SPLAT_CHANNEL_CS) ? -1.0 : 1.0;
+  return k != virtual_k ? sign : virtual_k == 0 || virtual_k == n - 1 ? 1.0 + sign : 1.0;
 }
 
 #ifdef ROWS
@@ -135,7 +139,8 @@ main ()
         {
           int c = axis_index (int (p.x), -a, int (u_size.x));
           if (c >= 0)
-            sum += coefs[term.z + uint (a + rx)] * image_sign (term.x, c, int (p.x) - a) *
+            sum += coefs[term.z + uint (a + rx)] *
+                   image_weight (term.x, c, int (p.x) - a, int (u_size.x)) *
                    (float (s[first + CHANNELS * (p.y * u_size.x + uint (c)) + channel]) /
                     WG_SPLAT_FIXED_SCALE);
         }
@@ -163,7 +168,8 @@ main ()
         {
           int r = axis_index (int (p.y), -b, int (u_size.y));
           if (r >= 0)
-            sum += coefs[term.w + uint (b + ry)] * image_sign (term.x, r, int (p.y) - b) *
+            sum += coefs[term.w + uint (b + ry)] *
+                   image_weight (term.x, r, int (p.y) - b, int (u_size.y)) *
                    tmp[g * plane + uint (r) * u_size.x + p.x];
         }
       out_sum[term.y] += sum;

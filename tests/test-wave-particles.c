@@ -213,31 +213,52 @@ test_single (void)
   g_assert_cmpfloat (off, >, 0.001 * amp);
 }
 
-/* Edges "walls": a particle on the cell next to the wall x = 0 (and one
- * in the corner) gives the direct sums of itself and its images across the
- * walls, direction mirrored, to ≤ 1e-6 of the amplitude. */
+/* Edges "walls" (through the first and last cells' centres): particles on
+ * the cell next to the wall x = 0, in a corner's cells, on the walls' own
+ * cells (x = 0, the far wall x = 63 cells, the corner (0, 63)) give the
+ * direct sums of themselves and their images across the walls, direction
+ * mirrored, to ≤ 1e-6 of the amplitude: a particle on a wall is doubled
+ * by its image (once a wall's own cell counted its splat once: half). */
 static void
 test_walls (void)
 {
   const guint n = 64;
-  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.8, amp = 0.2;
-  const WgParticle a = particle (1 * dx, 30 * dx, 0.6, amp, radius);
-  const WgParticle b = particle (2 * dx, 1 * dx, 2.0, -amp, radius);
-  n_particles = 2;
-  particles[0] = a;
-  particles[1] = b;
+  const double lx = 16, dx = lx / n, radius = 1.6, strength = 0.8, amp = 0.2, far = (n - 1) * dx;
+  const WgParticle real[] = {
+    particle (1 * dx, 30 * dx, 0.6, amp, radius),   particle (2 * dx, 1 * dx, 2.0, -amp, radius),
+    particle (0, 44 * dx, 1.1, amp, radius),        particle (far, 20 * dx, -2.5, 0.5 * amp, radius),
+    particle (0, far, 0.3, -0.7 * amp, radius),
+  };
+  n_particles = G_N_ELEMENTS (real);
+  memcpy (particles, real, sizeof real);
   g_autoptr (WgGraph) g = splat_graph (n, lx, radius, strength, FALSE);
   g_assert_true (wg_graph_set_param_from_text (g, "splat", "edges", "walls", NULL));
   g_autoptr (WgPlan) plan = wg_test_plan (g, 2);
   const float *d = wg_test_eval (plan, 0, "splat:displacement");
-  n_particles = 6;
-  particles[2] = particle (-a.x, a.y, G_PI - a.angle, amp, radius);
-  particles[3] = particle (-b.x, b.y, G_PI - b.angle, -amp, radius);
-  particles[4] = particle (b.x, -b.y, -b.angle, -amp, radius);
-  particles[5] = particle (-b.x, -b.y, b.angle - G_PI, -amp, radius);
+  /* Each particle mirrored across x = 0 and x = far (direction: π − angle),
+   * and across y = 0 and y = far (−angle), and both; images out of reach
+   * add nothing. */
+  n_particles = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (real); k++)
+    for (int mx = 0; mx < 3; mx++)
+      for (int my = 0; my < 3; my++)
+        {
+          const WgParticle *q = &real[k];
+          const double x = mx == 0 ? q->x : mx == 1 ? -q->x : 2 * far - q->x;
+          const double y = my == 0 ? q->y : my == 1 ? -q->y : 2 * far - q->y;
+          double angle = q->angle;
+          if (mx)
+            angle = G_PI - angle;
+          if (my)
+            angle = -angle;
+          particles[n_particles++] = particle (x, y, angle, q->amplitude, radius);
+        }
   double worst = worst_vs_direct (d, n, dx, radius, strength);
   g_test_message ("walls: max |field − particles and images| = %.3g", worst);
   g_assert_cmpfloat (worst, <=, 1e-6 * amp);
+  /* On a wall the image doubles the bump: h there is 2 A (the corner 4 A). */
+  g_assert_cmpfloat (fabs (d[3 * (44 * n) + 2] - 2 * amp), <=, 1e-6 * amp);
+  g_assert_cmpfloat (fabs (d[3 * ((n - 1) * n) + 2] + 4 * 0.7 * amp), <=, 1e-6 * amp);
   /* Nothing moves through the wall. */
   for (guint j = 0; j < n; j++)
     g_assert_cmpfloat (fabs (d[3 * (j * n)]), <=, 1e-6 * amp);
