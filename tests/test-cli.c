@@ -224,6 +224,27 @@ static const BadCase bad_cases[] = {
   { "mask-negative-radius", END_NODES,
     NODE ("{ \"id\": \"rock\", \"type\": \"obstacle-mask\", \"params\": { \"radius\": -1 } }"), 2,
     "nodes[4] (\"rock\").params.radius: expected a number in [0, 100000] m, got -1" },
+  /* Wave particles (papers/004): a set of no room, negative radii. */
+  { "emitter-capacity-zero", END_NODES,
+    NODE ("{ \"id\": \"drops\", \"type\": \"particle-emitter\", \"params\": "
+          "{ \"capacity\": 0 } }"), 2,
+    "nodes[4] (\"drops\").params.capacity: expected an integer in [16, 16777216], got 0" },
+  { "emitter-negative-radius", END_NODES,
+    NODE ("{ \"id\": \"drops\", \"type\": \"particle-emitter\", \"params\": "
+          "{ \"radius\": -1 } }"), 2,
+    "nodes[4] (\"drops\").params.radius: expected a number in [0.0001, 10000] m, got -1" },
+  { "emitter-drop-negative-radius", END_NODES,
+    NODE ("{ \"id\": \"drops\", \"type\": \"particle-emitter\", \"params\": "
+          "{ \"drops\": [{ \"x\": 4, \"y\": 4, \"volume\": 0.1, \"radius\": -0.5 }] } }"), 2,
+    "nodes[4] (\"drops\").params.drops[0].radius: expected a number in [0, 10000] m, got -0.5" },
+  { "splat-negative-radius", END_NODES,
+    NODE ("{ \"id\": \"surface\", \"type\": \"splat-filter\", \"params\": "
+          "{ \"radius\": -1 } }"), 2,
+    "nodes[4] (\"surface\").params.radius: expected a number in [0.0001, 10000] m, got -1" },
+  { "splat-radii-negative", END_NODES,
+    NODE ("{ \"id\": \"surface\", \"type\": \"splat-filter\", \"params\": "
+          "{ \"radii\": [{ \"radius\": 0.5 }, { \"radius\": -2 }] } }"), 2,
+    "nodes[4] (\"surface\").params.radii[1].radius: expected a number in [0.0001, 10000] m, got -2" },
   { "mask-keyframes-out-of-order", END_NODES,
     NODE ("{ \"id\": \"boat\", \"type\": \"obstacle-mask\", \"params\": { \"x\": "
           "{ \"keys\": [[0, 5], [2, 9], [1, 7]] } } }"), 2,
