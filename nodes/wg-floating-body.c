@@ -269,44 +269,99 @@ wg_hull_scratch_size (const WgHull *hull)
 
 /* ---- water ------------------------------------------------------------- */
 
+/* Where (x, y) m falls among a field's cells: the rows and columns of its
+ * 2 × 2 cells and the fractions, and whether the point is inside along each
+ * axis (clamped at an edge of a field that does not wrap: no slope there). */
+typedef struct {
+  const float *r0, *r1;
+  gint64 i0, i1;
+  double a, b;
+  gboolean in_u, in_v;
+} Cells;
+
+static Cells
+water_cells (const WgWater *w, double x, double y)
+{
+  double u = x / w->dx, v = y / w->dy;
+  Cells c = { .in_u = TRUE, .in_v = TRUE };
+  if (!w->wrap)
+    {
+      c.in_u = u >= 0 && u <= w->w - 1.0, c.in_v = v >= 0 && v <= w->h - 1.0;
+      u = CLAMP (u, 0.0, w->w - 1.0), v = CLAMP (v, 0.0, w->h - 1.0);
+    }
+  const double fu = floor (u), fv = floor (v);
+  c.a = u - fu, c.b = v - fv;
+  gint64 j0 = (gint64) fv, j1;
+  c.i0 = (gint64) fu;
+  if (w->wrap)
+    {
+      c.i0 = ((c.i0 % w->w) + w->w) % w->w, j0 = ((j0 % w->h) + w->h) % w->h;
+      c.i1 = c.i0 + 1 == w->w ? 0 : c.i0 + 1, j1 = j0 + 1 == w->h ? 0 : j0 + 1;
+    }
+  else
+    c.i1 = MIN (c.i0 + 1, (gint64) w->w - 1), j1 = MIN (j0 + 1, (gint64) w->h - 1);
+  c.r0 = w->data + (gsize) j0 * w->w * w->ch, c.r1 = w->data + (gsize) j1 * w->w * w->ch;
+  return c;
+}
+
 /* Channels [c0, c0 + n) of the field at (x, y) m, bilinear. */
 static void
 water_sample (const WgWater *w, double x, double y, guint c0, guint n, double *out)
 {
-  double u = x / w->dx, v = y / w->dy;
-  if (!w->wrap)
-    u = CLAMP (u, 0.0, w->w - 1.0), v = CLAMP (v, 0.0, w->h - 1.0);
-  const double fu = floor (u), fv = floor (v), a = u - fu, b = v - fv;
-  gint64 i0 = (gint64) fu, j0 = (gint64) fv, i1, j1;
-  if (w->wrap)
+  const Cells k = water_cells (w, x, y);
+  for (guint i = 0; i < n; i++)
     {
-      i0 = ((i0 % w->w) + w->w) % w->w, j0 = ((j0 % w->h) + w->h) % w->h;
-      i1 = i0 + 1 == w->w ? 0 : i0 + 1, j1 = j0 + 1 == w->h ? 0 : j0 + 1;
+      const guint c = c0 + i;
+      out[i] = (1 - k.b) * ((1 - k.a) * k.r0[k.i0 * w->ch + c] + k.a * k.r0[k.i1 * w->ch + c]) +
+               k.b * ((1 - k.a) * k.r1[k.i0 * w->ch + c] + k.a * k.r1[k.i1 * w->ch + c]);
     }
-  else
-    i1 = MIN (i0 + 1, (gint64) w->w - 1), j1 = MIN (j0 + 1, (gint64) w->h - 1);
-  const float *r0 = w->data + (gsize) j0 * w->w * w->ch, *r1 = w->data + (gsize) j1 * w->w * w->ch;
-  for (guint k = 0; k < n; k++)
+}
+
+/* The horizontal displacement D = (dx, dy) at (x, y) m, bilinear, and the
+ * bilinear interpolant's derivatives ∂D/∂x, ∂D/∂y (per metre). */
+static void
+water_sample_xy (const WgWater *w, double x, double y, double d[2], double ddx[2], double ddy[2])
+{
+  const Cells k = water_cells (w, x, y);
+  for (guint c = 0; c < 2; c++)
     {
-      const guint c = c0 + k;
-      out[k] = (1 - b) * ((1 - a) * r0[i0 * w->ch + c] + a * r0[i1 * w->ch + c]) +
-               b * ((1 - a) * r1[i0 * w->ch + c] + a * r1[i1 * w->ch + c]);
+      const double v00 = k.r0[k.i0 * w->ch + c], v10 = k.r0[k.i1 * w->ch + c],
+                   v01 = k.r1[k.i0 * w->ch + c], v11 = k.r1[k.i1 * w->ch + c];
+      d[c] = (1 - k.b) * ((1 - k.a) * v00 + k.a * v10) + k.b * ((1 - k.a) * v01 + k.a * v11);
+      ddx[c] = k.in_u ? ((1 - k.b) * (v10 - v00) + k.b * (v11 - v01)) / w->dx : 0;
+      ddy[c] = k.in_v ? ((1 - k.a) * (v01 - v00) + k.a * (v11 - v10)) / w->dy : 0;
     }
 }
 
 /* The rest position (@x0, @y0) of the surface point that lands on (x, y):
- * x₀ ← x − D_xy(x₀) four times for a displacement, else (x, y). */
+ * the root of x₀ + D(x₀) − x, by Newton steps on the bilinear interpolant
+ * (as wg_plan_query() inverts the choppy map), a fixed-point step
+ * x₀ ← x − D(x₀) where the map's Jacobian is under REST_MIN_JACOBIAN (near
+ * a fold), until within REST_TOLERANCE; (x, y) for a height field. Fixed
+ * point steps alone (four, until 2026-11-27) left the height 3% of the
+ * amplitude off on Gerstner waves of steepness Q A k = 0.7, 13% at 0.9. */
+#define REST_TOLERANCE 1e-4
+#define REST_MAX_ITERATIONS 16
+#define REST_MIN_JACOBIAN 0.1
+
 static void
 rest_position (const WgWater *water, double x, double y, double *x0, double *y0)
 {
   *x0 = x, *y0 = y;
   if (water->data == NULL || water->ch < 3)
     return;
-  for (int it = 0; it < 4; it++)
+  for (int it = 0; it < REST_MAX_ITERATIONS; it++)
     {
-      double d[2];
-      water_sample (water, *x0, *y0, 0, 2, d);
-      *x0 = x - d[0], *y0 = y - d[1];
+      double d[2], ddx[2], ddy[2];
+      water_sample_xy (water, *x0, *y0, d, ddx, ddy);
+      const double rx = *x0 + d[0] - x, ry = *y0 + d[1] - y;
+      if (rx * rx + ry * ry <= REST_TOLERANCE * REST_TOLERANCE)
+        return;
+      const double a = 1 + ddx[0], b = ddy[0], c = ddx[1], e = 1 + ddy[1], det = a * e - b * c;
+      if (det > REST_MIN_JACOBIAN)
+        *x0 -= (e * rx - b * ry) / det, *y0 -= (a * ry - c * rx) / det;
+      else
+        *x0 -= rx, *y0 -= ry;
     }
 }
 

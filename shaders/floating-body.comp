@@ -84,15 +84,50 @@ sample_velocity (vec2 p, uint c)
   return mix (mix (v00, v10, a.x), mix (v01, v11, a.x), a.y);
 }
 
-/* The rest position of the surface point over p (wg-floating-body.c). */
+/* The horizontal displacement at p, bilinear, and the interpolant's
+ * derivatives: column 0 ∂D/∂x, column 1 ∂D/∂y (none where clamped at an
+ * edge of a field that does not wrap). */
+vec2
+sample_xy (vec2 p, out mat2 jac)
+{
+  uvec4 k;
+  vec2 a;
+  bilinear (p, u_size, u_cell, k, a);
+  vec2 u = p / u_cell;
+  bool in_u = u_wrap || u.x >= 0.0 && u.x <= float (u_size.x) - 1.0;
+  bool in_v = u_wrap || u.y >= 0.0 && u.y <= float (u_size.y) - 1.0;
+  uint ch = u_channels, w = u_size.x;
+  vec2 d;
+  for (uint c = 0u; c < 2u; c++)
+    {
+      float v00 = surface[(k.z * w + k.x) * ch + c], v10 = surface[(k.z * w + k.y) * ch + c];
+      float v01 = surface[(k.w * w + k.x) * ch + c], v11 = surface[(k.w * w + k.y) * ch + c];
+      d[c] = mix (mix (v00, v10, a.x), mix (v01, v11, a.x), a.y);
+      jac[0][c] = in_u ? mix (v10 - v00, v11 - v01, a.y) / u_cell.x : 0.0;
+      jac[1][c] = in_v ? mix (v01 - v00, v11 - v10, a.x) / u_cell.y : 0.0;
+    }
+  return d;
+}
+
+/* The rest position of the surface point over p: Newton steps on the
+ * bilinear map, fixed-point steps near a fold (wg-floating-body.c's
+ * rest_position(), its constants). */
 vec2
 rest_position (vec2 p)
 {
   vec2 p0 = p;
   if (u_size.x == 0u || u_channels < 3u)
     return p0;
-  for (int it = 0; it < 4; it++)
-    p0 = p - vec2 (sample_channel (p0, 0u), sample_channel (p0, 1u));
+  for (int it = 0; it < 16; it++)
+    {
+      mat2 jac;
+      vec2 r = p0 + sample_xy (p0, jac) - p;
+      if (dot (r, r) <= 1e-8)
+        break;
+      mat2 m = mat2 (1.0) + jac;
+      float det = determinant (m);
+      p0 -= det > 0.1 ? inverse (m) * r : r;
+    }
   return p0;
 }
 
