@@ -82,11 +82,47 @@ submerged_points (const WgHull *hull, const WgBodyState *s, const WgWater *water
   return n;
 }
 
+/* The deepest the submerged hull reaches under the line through (@px, @py)
+ * along unit (@dx, @dy), seen from above: where the vertical plane of that
+ * line cuts the triangles' edges, their depths interpolated (those above
+ * the water count 0). Exact for any tessellation: the depth of the hull's
+ * section, not of the vertices near a point. @side: room for a double a
+ * vertex. */
+static double
+chord_depth (const WgHull *hull, const WgBodyState *s, const double *placed, double px,
+             double py, double dx, double dy, double *side)
+{
+  const double *depth = placed + 3 * (gsize) hull->n_vertices;
+  const double ox = s->x[0] - px, oy = s->x[1] - py;
+  for (guint v = 0; v < hull->n_vertices; v++)
+    side[v] = (ox + placed[3 * (gsize) v]) * dy - (oy + placed[3 * (gsize) v + 1]) * dx;
+  double deepest = 0;
+  for (guint t = 0; t < hull->n_triangles; t++)
+    {
+      const guint *tri = hull->triangles + 3 * (gsize) t;
+      if (depth[tri[0]] < 0 && depth[tri[1]] < 0 && depth[tri[2]] < 0)
+        continue;
+      for (int k = 0; k < 3; k++)
+        {
+          const guint a = tri[k], b = tri[(k + 1) % 3];
+          if (side[a] == 0)
+            deepest = MAX (deepest, depth[a]);
+          else if ((side[a] < 0) != (side[b] < 0) && side[b] != 0)
+            {
+              const double f = side[a] / (side[a] - side[b]);
+              deepest = MAX (deepest, depth[a] + f * (depth[b] - depth[a]));
+            }
+        }
+    }
+  return deepest;
+}
+
 void
 wg_body_contour (const WgHull *hull, const WgBodyState *s, const WgWater *water, WgBody *body,
                  double *scratch)
 {
   Point *pts = (Point *) (scratch + 4 * (gsize) hull->n_vertices);
+  double *side = scratch + 4 * (gsize) hull->n_vertices + 3 * (12 * (gsize) hull->n_triangles + 2);
   const guint n = submerged_points (hull, s, water, scratch, pts);
   body->n_contour = 0;
   if (n < 3)
@@ -104,7 +140,7 @@ wg_body_contour (const WgHull *hull, const WgBodyState *s, const WgWater *water,
   if (!(perimeter > 0))
     return;
   const guint count = WG_BODY_CONTOUR;
-  const double step = perimeter / count, band = MAX (step, hull->max_edge);
+  const double step = perimeter / count;
   guint e = 0;
   double edge_start = 0;
   for (guint k = 0; k < count; k++)
@@ -122,25 +158,24 @@ wg_body_contour (const WgHull *hull, const WgBodyState *s, const WgWater *water,
       const double px = poly[e].x + along * tx, py = poly[e].y + along * ty;
       /* Counter-clockwise: outward is the tangent turned clockwise. */
       const double nx = ty, ny = -tx;
-      /* Draft: the deepest submerged point within a band inside this
-       * sample's stretch of outline, as wide as a sample or a triangle's
-       * edge (so that the band holds hull vertices). */
-      double draft = 0;
-      for (guint i = 0; i < n; i++)
-        {
-          const double rx = pts[i].x - poly[e].x, ry = pts[i].y - poly[e].y;
-          const double inside = -(rx * nx + ry * ny), a = rx * tx + ry * ty;
-          if (inside <= band && fabs (a - along) <= step / 2 + hull->max_edge &&
-              pts[i].depth > draft)
-            draft = pts[i].depth;
-        }
       const double h = wg_water_height (water, px, py);
       const double r[3] = { px - s->x[0], py - s->x[1], h - s->x[2] };
+      const double vx = s->v[0] + s->w[1] * r[2] - s->w[2] * r[1],
+                   vy = s->v[1] + s->w[2] * r[0] - s->w[0] * r[2], speed = hypot (vx, vy);
+      /* Draft: the hull's depth along the line this point moves on (at
+       * rest, along its normal), so that Σ (v·n) draft length over the
+       * bow is the submerged section the hull sweeps, πR²/2 a metre for a
+       * half-submerged sphere of radius R (the deepest point near the
+       * waterline, until 2026-11-27, gave 12% more to 46% less as the
+       * sphere's triangles grew finer). */
+      const gboolean moving = speed > 1e-9;
+      const double draft = chord_depth (hull, s, scratch, px, py, moving ? vx / speed : nx,
+                                        moving ? vy / speed : ny, side);
       WgContourSample *c = &body->contour[k];
       c->x = (float) px, c->y = (float) py;
       c->nx = (float) nx, c->ny = (float) ny;
-      c->vx = (float) (s->v[0] + s->w[1] * r[2] - s->w[2] * r[1]);
-      c->vy = (float) (s->v[1] + s->w[2] * r[0] - s->w[0] * r[2]);
+      c->vx = (float) vx;
+      c->vy = (float) vy;
       c->draft = (float) draft;
       c->length = (float) step;
     }

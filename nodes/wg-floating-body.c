@@ -263,8 +263,9 @@ wg_hull_finish (WgHull *hull, double density, double mass)
 gsize
 wg_hull_scratch_size (const WgHull *hull)
 {
-  /* Placed vertices, then the contour's points (≤ 6 per triangle) and hull. */
-  return 4 * (gsize) hull->n_vertices + 3 * (12 * (gsize) hull->n_triangles + 2);
+  /* Placed vertices, then the contour's points (≤ 6 per triangle) and hull,
+   * then a value per vertex (wg-body-contour.c's chord depths). */
+  return 5 * (gsize) hull->n_vertices + 3 * (12 * (gsize) hull->n_triangles + 2);
 }
 
 /* ---- water ------------------------------------------------------------- */

@@ -204,10 +204,13 @@ double wg_body_step (const WgHull *hull, WgBodyState *state, const WgWater *wate
  * the convex hull of the top view of the submerged pieces, cut into at most
  * WG_BODY_CONTOUR samples of equal length at their midpoints, each with the
  * outline's outward normal, the hull's velocity there (at the water's
- * height) and the draft: the deepest submerged point within a band inside
- * that stretch of outline, as wide as a sample's length or the longest
- * triangle edge, whichever is longer. @scratch: wg_hull_scratch_size()
- * doubles. n_contour 0 when nothing is submerged.
+ * height) and the draft: the deepest the submerged hull reaches under the
+ * line the point moves on (its normal at rest), from the triangles' edges
+ * that line's vertical plane cuts — so Σ (v·n) draft length over the
+ * samples facing the motion is the submerged section the hull sweeps
+ * (the direct wake effect of papers/004 §4.4), whatever the tessellation.
+ * @scratch: wg_hull_scratch_size() doubles. n_contour 0 when nothing is
+ * submerged.
  */
 void wg_body_contour (const WgHull *hull, const WgBodyState *state, const WgWater *water,
                       WgBody *body, double *scratch);
