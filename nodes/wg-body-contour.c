@@ -122,7 +122,8 @@ wg_body_contour (const WgHull *hull, const WgBodyState *s, const WgWater *water,
                  double *scratch)
 {
   Point *pts = (Point *) (scratch + 4 * (gsize) hull->n_vertices);
-  double *side = scratch + 4 * (gsize) hull->n_vertices + 3 * (12 * (gsize) hull->n_triangles + 2);
+  /* After the points and the hull (wg_hull_scratch_size()). */
+  double *side = (double *) (pts + 12 * (gsize) hull->n_triangles + 2);
   const guint n = submerged_points (hull, s, water, scratch, pts);
   body->n_contour = 0;
   if (n < 3)
